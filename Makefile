@@ -1,0 +1,131 @@
+# sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
+#
+#   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap)
+#   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#
+# Layout of the sources:
+#   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
+#   lib/ drivers/sd drivers/emmc bench/   portable: built for the target and the host
+#   tests/sim                  host only: simulated controller, card and clock
+#   tests/unit, tests/sim/test_*.c   host test programs (one binary per file)
+#   tools/                     host tools for users
+
+CROSS    ?= arm-none-eabi-
+TCC      := $(CROSS)gcc
+TOBJCOPY := $(CROSS)objcopy
+TOBJDUMP := $(CROSS)objdump
+HCC      ?= gcc
+PYTHON   ?= /usr/bin/python3
+MACHINE  ?= raspi2b
+
+B  := build
+BT := $(B)/target
+BH := $(B)/host
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wno-unused-parameter
+# ARMv6 code with software floating point runs on every 32-bit Pi (ARM1176,
+# Cortex-A7/A53/A72 in AArch32) without touching the VFP state.
+TCFLAGS := -mcpu=arm1176jzf-s -marm -mfloat-abi=soft -O2 -g -std=gnu11 \
+           -ffreestanding -fno-common -ffunction-sections -fdata-sections \
+           -nostdlib $(WARN) -I.
+TLDFLAGS := -T linker/kernel.ld -nostdlib -nostartfiles -Wl,--gc-sections \
+            -Wl,-Map=$(B)/kernel.map -Wl,--no-warn-rwx-segments
+TLIBS := -lgcc
+
+HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
+           -fsanitize=address,undefined -fno-omit-frame-pointer
+HLDFLAGS := -fsanitize=address,undefined
+HLIBS := -lm
+
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c)
+TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c) $(PORTABLE_SRCS)
+HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
+SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
+TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
+TOOL_SRCS     := $(wildcard tools/*.c)
+
+TARGET_OBJS   := $(patsubst %,$(BT)/%.o,$(basename $(TARGET_SRCS)))
+PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
+HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
+SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
+TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
+TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS))
+
+.PHONY: all run test unit clean qemu-image
+all: $(B)/kernel.img $(B)/kernel.lst $(TOOL_BINS) $(TEST_BINS)
+
+# ---- target -----------------------------------------------------------------
+$(BT)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
+
+$(BT)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/kernel.elf: $(TARGET_OBJS) linker/kernel.ld
+	$(TCC) $(TCFLAGS) $(TLDFLAGS) $(TARGET_OBJS) $(TLIBS) -o $@
+
+$(B)/kernel.img: $(B)/kernel.elf
+	$(TOBJCOPY) -O binary $< $@
+
+$(B)/kernel.lst: $(B)/kernel.elf
+	$(TOBJDUMP) -d -S $< > $@
+
+# A build with a deliberate fault, to test the exception dump.
+$(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
+	@mkdir -p $(B)/fault
+	$(TCC) $(TCFLAGS) -DSDB_TEST_FAULT $(TLDFLAGS:$(B)/kernel.map=$(B)/fault/kernel.map) \
+		$(TARGET_SRCS) $(TLIBS) -o $(B)/fault/kernel.elf
+	$(TOBJCOPY) -O binary $(B)/fault/kernel.elf $@
+
+# ---- host -------------------------------------------------------------------
+$(BH)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HCC) $(HCFLAGS) -MMD -MP -c $< -o $@
+
+$(BH)/libsdb.a: $(PORTABLE_HOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BH)/libhost.a: $(HOSTLIB_HOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BH)/libsim.a: $(SIM_HOBJS) $(BH)/obj/empty.o
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BH)/obj/empty.o:
+	@mkdir -p $(dir $@)
+	echo 'typedef int sdb_empty_unit;' | $(HCC) -x c -c - -o $@
+
+# Host tools: portable code only, never the simulator.
+$(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
+	@mkdir -p $(dir $@)
+	$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
+
+# Test programs: portable code + simulator + the check harness.
+define test_rule
+$(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a tests/unit/check_main.c tests/unit/check.h
+	@mkdir -p $(BH)/tests
+	$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
+endef
+$(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
+
+# ---- running ----------------------------------------------------------------
+run: $(B)/kernel.img
+	qemu/run.sh $(MACHINE)
+
+unit: $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+
+test: all $(B)/fault/kernel.img
+	$(PYTHON) -m pytest -q tests
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

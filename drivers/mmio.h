@@ -1,0 +1,59 @@
+/*
+ * mmio.h - the one register accessor of the project.
+ *
+ * On the target these are volatile 32-bit loads/stores (the Arasan EMMC and
+ * most BCM283x blocks must only be accessed 32 bits wide). In host builds
+ * (SDB_HOST defined) every access is routed to the simulator, which is the
+ * seam that lets the real drivers run against simulated hardware.
+ *
+ * Ordering: BCM2835 peripherals sit behind a bus that can return data out of
+ * order between *different* peripherals (BCM2835 ARM Peripherals §1.3); the
+ * drivers call mmio_barrier() when they switch from one peripheral to
+ * another. Device memory (MMU attribute) keeps accesses to one peripheral in
+ * order.
+ */
+#ifndef SDB_DRIVERS_MMIO_H
+#define SDB_DRIVERS_MMIO_H
+
+#include <stdint.h>
+
+#ifdef SDB_HOST
+
+uint32_t sim_mmio_read32(uintptr_t addr);
+void sim_mmio_write32(uintptr_t addr, uint32_t val);
+
+static inline uint32_t mmio_read32(uintptr_t addr)
+{
+	return sim_mmio_read32(addr);
+}
+
+static inline void mmio_write32(uintptr_t addr, uint32_t val)
+{
+	sim_mmio_write32(addr, val);
+}
+
+static inline void mmio_barrier(void)
+{
+}
+
+#else
+
+static inline uint32_t mmio_read32(uintptr_t addr)
+{
+	return *(volatile uint32_t *)addr;
+}
+
+static inline void mmio_write32(uintptr_t addr, uint32_t val)
+{
+	*(volatile uint32_t *)addr = val;
+}
+
+/* Data memory barrier that works on ARMv6 (CP15) and ARMv7+ alike. */
+static inline void mmio_barrier(void)
+{
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 5" : : "r"(0) : "memory");
+}
+
+#endif
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * sd.h - the SD card protocol layer: initialisation, register reads, block
+ * read/write/erase, status. It reaches hardware only through struct
+ * sd_host_ops (sd_host.h).
+ *
+ * Follows the SD Physical Layer Simplified Specification v9.10 (host side).
+ * Not supported: UHS-I signalling (1.8 V, SDR50/104, DDR50), SPI mode, eMMC.
+ */
+#ifndef SDB_DRIVERS_SD_H
+#define SDB_DRIVERS_SD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/sd/sd_host.h"
+
+#define SD_BLOCK_SIZE 512u
+
+struct sd_card {
+	struct sd_host *host;
+	bool present;
+	bool initialised;
+
+	/* Raw registers as read from the card. */
+	uint32_t ocr;          /* ACMD41 response */
+	uint16_t rca;
+	uint32_t cid[4];       /* bits 127..96 in cid[0] ... 31..0 in cid[3] */
+	uint32_t csd[4];       /* same layout */
+	uint8_t scr[8];        /* big-endian as sent by the card (bit 63 in scr[0]) */
+	uint8_t ssr[64];       /* SD Status, big-endian (bit 511 in ssr[0]) */
+	uint8_t sw_status[64]; /* CMD6 mode 0 (query) status, big-endian */
+	bool have_scr, have_ssr, have_sw;
+	uint32_t r1_last;      /* last R1 card status seen */
+
+	/* Derived from the registers by the init sequence. */
+	bool v2;               /* answered CMD8 */
+	bool high_capacity;    /* OCR CCS: block addressing */
+	uint64_t capacity_bytes;
+	uint32_t blocks;       /* 512-byte blocks */
+	bool cmd23;            /* SCR CMD_SUPPORT bit 1 */
+	bool hs_supported;
+	bool write_protected;  /* switch, or CSD TMP/PERM_WRITE_PROTECT */
+	uint8_t width;         /* bus width in use */
+	uint8_t timing;        /* enum sd_timing in use */
+	uint32_t clock_hz;     /* actual SD clock */
+	uint32_t max_clock_hz; /* card maximum for the timing in use */
+	uint32_t erase_timeout_us_per_au; /* from SSR erase fields, 0 unknown */
+	uint32_t init_us;      /* how long sd_init took */
+
+	struct sd_host_err last_err; /* details of the last failure */
+};
+
+/* Identify and initialise the card (the whole §4.2 sequence, up to 4-bit
+ * high speed when card and host allow). Returns 0, -ENOMEDIUM (no card),
+ * or another -errno with card->last_err filled. */
+int sd_init(struct sd_card *card, struct sd_host *host);
+
+/* Change clock/width after init (for sweeps); clock_hz = 0 means the
+ * maximum for the current timing. Returns 0 or -errno. */
+int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width);
+
+/* Block I/O. lba in 512-byte blocks whatever the card's addressing;
+ * buf of count*512 bytes, any alignment. 'stop' selects the termination of
+ * multi-block transfers (SD_STOP_NONE means CMD12 sent by this layer;
+ * SD_STOP_AUTO23 means CMD23 before the command). times may be NULL. */
+int sd_read_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
+		   void *buf, enum sd_stop_mode stop, struct sd_req_times *times);
+int sd_write_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
+		    const void *buf, enum sd_stop_mode stop,
+		    struct sd_req_times *times);
+/* Single-block commands (CMD17 / CMD24) regardless of count: one request
+ * per block, for the CMD17-loop workload. */
+int sd_read_single(struct sd_card *card, uint32_t lba, void *buf,
+		   struct sd_req_times *times);
+int sd_write_single(struct sd_card *card, uint32_t lba, const void *buf,
+		    struct sd_req_times *times);
+/* ACMD23: number of blocks to pre-erase before the next multi-block write. */
+int sd_set_wr_blk_erase_count(struct sd_card *card, uint32_t count);
+/* CMD32/33/38 on [lba, lba+count). */
+int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
+	     struct sd_req_times *times);
+/* CMD13: the R1 card status. */
+int sd_send_status(struct sd_card *card, uint32_t *status);
+
+/* Human names for R1 status bits that are set ("ILLEGAL_COMMAND|..."),
+ * written into buf. */
+const char *sd_r1_describe(uint32_t r1, char *buf, unsigned cap);
+const char *sd_cmd_name(uint8_t index, bool app);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * sd_host.h - the interface between the SD card protocol layer (drivers/sd)
+ * and a host controller driver (drivers/emmc today; SDHOST and EMMC2 later).
+ *
+ * A host driver executes exactly one request (a command, optionally with a
+ * data phase) and reports what happened with timestamps of the phases it
+ * saw. It never decides protocol: no retries, no command sequences, except
+ * the controller-level recovery it needs to be usable again (resetting its
+ * CMD/DAT state machines after an error) and the stop command it was asked
+ * to send automatically.
+ *
+ * Timestamps are raw timer_ticks() values (drivers/timer.h); bench/ converts
+ * them after the timed region.
+ */
+#ifndef SDB_DRIVERS_SD_HOST_H
+#define SDB_DRIVERS_SD_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Response types (SD Physical Layer §4.9). */
+enum sd_resp_type {
+	SD_RESP_NONE = 0,
+	SD_RESP_R1,  /* also R6, R7: 48 bits, CRC and index checked */
+	SD_RESP_R1B, /* R1 + busy on DAT0 */
+	SD_RESP_R2,  /* 136 bits, CID/CSD */
+	SD_RESP_R3,  /* OCR: 48 bits, no CRC, no index */
+};
+
+enum sd_data_dir { SD_DATA_READ = 0, SD_DATA_WRITE = 1 };
+
+/* How a multi-block transfer is terminated. */
+enum sd_stop_mode {
+	SD_STOP_NONE = 0,   /* single block, or the caller sends CMD12 itself */
+	SD_STOP_AUTO12 = 1, /* controller sends CMD12 after the last block */
+	SD_STOP_AUTO23 = 2, /* controller sends CMD23 before the command (SDHCI 3.0) */
+};
+
+enum sd_timing { SD_TIMING_DS = 0, SD_TIMING_HS = 1 };
+
+struct sd_ios {
+	uint32_t clock_hz; /* requested; 0 = clock off */
+	uint8_t width;     /* 1 or 4 */
+	uint8_t timing;    /* enum sd_timing */
+};
+
+/* Phase timestamps of one request, raw timer_ticks() values.
+ * A field is 0 when the phase did not happen. */
+struct sd_req_times {
+	uint32_t t_issue;      /* just before the command register write */
+	uint32_t t_cmd_done;   /* command complete (response received) */
+	uint32_t t_first_data; /* first data block ready (read) / first space (write) */
+	uint32_t t_data_done;  /* CPU moved the last word of the last block */
+	uint32_t t_end;        /* transfer complete (write: busy ended) */
+	uint32_t host_ticks;   /* sum of ticks the CPU spent moving data */
+	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
+	 * when each block became ready, and when the CPU finished with it. */
+	uint32_t *blk_ready;
+	uint32_t *blk_done;
+};
+
+struct sd_data {
+	void *buf;          /* any alignment */
+	uint32_t blksz;     /* bytes per block (512 for data, 8/64 for SCR/SSR/CMD6) */
+	uint32_t blocks;
+	uint8_t dir;        /* enum sd_data_dir */
+	uint8_t stop;       /* enum sd_stop_mode */
+	uint32_t sbc_arg;   /* argument for SD_STOP_AUTO23 (block count) */
+};
+
+struct sd_cmd {
+	uint8_t index;
+	uint8_t resp_type;  /* enum sd_resp_type */
+	uint32_t arg;
+	/* R1/R3/R6/R7 in resp[0]. R2: resp[0] = bits 127..96 ... resp[3] =
+	 * bits 31..0 of the full 128-bit register (CRC byte included, the host
+	 * driver re-aligns what its controller strips). */
+	uint32_t resp[4];
+	uint32_t auto_resp; /* response of the auto CMD12/CMD23, if any */
+	uint32_t busy_timeout_us; /* R1B / write busy bound; 0 = driver default */
+};
+
+/* What went wrong, for the caller to print. */
+struct sd_host_err {
+	int code;           /* negative errno, 0 when ok */
+	uint8_t cmd;        /* command index */
+	uint32_t arg;
+	uint32_t status;    /* controller interrupt/status bits at failure */
+	uint32_t block;     /* data block index where it failed */
+	const char *phase;  /* "command", "data", "busy", "reset", ... */
+};
+
+struct sd_request {
+	struct sd_cmd cmd;
+	struct sd_data *data; /* NULL: no data phase */
+	struct sd_req_times t;
+	struct sd_host_err err;
+};
+
+struct sd_host;
+
+struct sd_host_ops {
+	/* Full controller reset, power the card, clock at 400 kHz max, 1-bit. */
+	int (*reset)(struct sd_host *h);
+	/* Set clock/width/timing; h->actual_clock_hz says what was achieved. */
+	int (*set_ios)(struct sd_host *h, const struct sd_ios *ios);
+	/* Execute one request. Returns 0 or -errno; req->err is filled on error. */
+	int (*request)(struct sd_host *h, struct sd_request *req);
+	/* 1 if DAT0 is low (card busy), 0 if not, -errno. */
+	int (*card_busy)(struct sd_host *h);
+	/* 1 card present, 0 absent, -ENOTSUP if the controller cannot tell. */
+	int (*get_cd)(struct sd_host *h);
+	/* 1 write-protected, 0 writable, -ENOTSUP if the controller cannot tell. */
+	int (*get_ro)(struct sd_host *h);
+};
+
+struct sd_host {
+	const struct sd_host_ops *ops;
+	const char *name;        /* "emmc", "sdhost", "emmc2", "sim-sdhci" */
+	uintptr_t base;          /* ARM physical address of the registers */
+	uint32_t base_clock_hz;  /* the controller's input clock */
+	uint32_t f_min_hz;
+	uint32_t f_max_hz;
+	uint32_t actual_clock_hz;/* the SD clock actually produced */
+	uint8_t width;           /* current bus width */
+	uint8_t timing;          /* current enum sd_timing */
+	bool cap_4bit;
+	bool cap_hs;
+	bool cap_auto12;
+	bool cap_auto23;
+	uint32_t caps;           /* raw capabilities register(s), for reports */
+	uint32_t version;        /* raw version register */
+	void *priv;
+};
+
+#endif

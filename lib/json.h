@@ -1,0 +1,53 @@
+/*
+ * json.h - a tiny JSON object builder into a caller-owned buffer.
+ *
+ * Used for the "@ " records (bench/record.h) and by host tools (sdreg --json).
+ * Keys and string values are escaped. Nesting depth is limited to JSON_MAX_DEPTH;
+ * running out of buffer sets j->overflow and truncates cleanly (the record
+ * layer reports it rather than printing broken JSON).
+ *
+ * Pass key = NULL for values inside arrays (and for the outermost object).
+ */
+#ifndef SDB_LIB_JSON_H
+#define SDB_LIB_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_MAX_DEPTH 8
+
+struct json {
+	char *buf;
+	size_t cap;
+	size_t len;
+	int depth;
+	bool first[JSON_MAX_DEPTH + 1];
+	bool overflow;
+};
+
+void json_init(struct json *j, char *buf, size_t cap);
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+
+void json_str(struct json *j, const char *key, const char *val);
+void json_strn(struct json *j, const char *key, const char *val, size_t n);
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_i64(struct json *j, const char *key, int64_t val);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+/* A double with a fixed number of decimals (0..9); NaN/inf become null. */
+void json_double(struct json *j, const char *key, double val, int decimals);
+/* "0x%0*x" as a JSON string, e.g. json_hex(j, "revision", 0xa21041, 8). */
+void json_hex(struct json *j, const char *key, uint64_t val, int digits);
+/* Bytes as one lower-case hex string, most significant (first) byte first. */
+void json_hexbytes(struct json *j, const char *key, const uint8_t *b, size_t n);
+/* A value already formatted as JSON (number or nested literal), inserted verbatim. */
+void json_raw(struct json *j, const char *key, const char *raw);
+
+/* NUL-terminated result (valid while the buffer is). */
+const char *json_result(const struct json *j);
+
+#endif

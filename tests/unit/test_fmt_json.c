@@ -1,0 +1,99 @@
+/*
+ * test_fmt_json.c - the printf engine and the JSON builder.
+ */
+#include "tests/unit/check.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/err.h"
+
+static const char *f(const char *fmtstr, ...) __attribute__((format(printf, 1, 2)));
+static const char *f(const char *fmtstr, ...)
+{
+	static char buf[128];
+	va_list ap;
+
+	va_start(ap, fmtstr);
+	fmt_vsnprintf(buf, sizeof(buf), fmtstr, ap);
+	va_end(ap);
+	return buf;
+}
+
+TEST(fmt_integers)
+{
+	CHECK_STR(f("%d|%5d|%-5d|%05d", -42, 7, 7, -7), "-42|    7|7    |-0007");
+	CHECK_STR(f("%u %llu", 4000000000u, 18446744073709551615ull),
+		  "4000000000 18446744073709551615");
+	CHECK_STR(f("%x %08X %#x", 0xbeefu, 0xa21041u, 1u), "beef 00A21041 %#x");
+	CHECK_STR(f("%lld", -9223372036854775807ll - 1), "-9223372036854775808");
+	CHECK_STR(f("[%s|%6s|%-6s|%.2s]", "ab", "ab", "ab", "abc"), "[ab|    ab|ab    |ab]");
+	CHECK_STR(f("%c%%", 'x'), "x%");
+	CHECK_STR(f("%zu", (size_t)12345), "12345");
+}
+
+TEST(fmt_float)
+{
+	CHECK_STR(f("%.2f", 3.14159), "3.14");
+	CHECK_STR(f("%.3f", -0.0005), "-0.001");
+	CHECK_STR(f("%.1f", 9.96), "10.0");
+	CHECK_STR(f("%8.2f|%-8.1f|", 23.456, 1.0), "   23.46|1.0     |");
+	CHECK_STR(f("%.0f", 2.5), "3");
+	CHECK_STR(f("%f", 1.5), "1.500000");
+}
+
+TEST(fmt_truncation)
+{
+	char buf[6];
+	int n = fmt_snprintf(buf, sizeof(buf), "%s", "hello world");
+
+	CHECK_EQ_I(n, 11);
+	CHECK_STR(buf, "hello");
+}
+
+TEST(json_builder)
+{
+	char buf[256];
+	struct json j;
+	uint8_t b[3] = { 0x02, 0x25, 0xff };
+
+	json_init(&j, buf, sizeof(buf));
+	json_obj_begin(&j, NULL);
+	json_str(&j, "type", "board");
+	json_u64(&j, "n", 18446744073709551615ull);
+	json_i64(&j, "neg", -5);
+	json_bool(&j, "emulated", true);
+	json_hex(&j, "rev", 0xa21041, 8);
+	json_double(&j, "mbs", 23.456, 2);
+	json_hexbytes(&j, "scr", b, 3);
+	json_arr_begin(&j, "w");
+	json_u64(&j, NULL, 1);
+	json_u64(&j, NULL, 4);
+	json_arr_end(&j);
+	json_str(&j, "esc", "a\"b\\c\n");
+	json_obj_end(&j);
+	CHECK(!j.overflow);
+	CHECK_STR(json_result(&j),
+		  "{\"type\":\"board\",\"n\":18446744073709551615,\"neg\":-5,"
+		  "\"emulated\":true,\"rev\":\"0x00a21041\",\"mbs\":23.46,"
+		  "\"scr\":\"0225ff\",\"w\":[1,4],\"esc\":\"a\\\"b\\\\c\\n\"}");
+}
+
+TEST(json_overflow_is_flagged)
+{
+	char buf[8];
+	struct json j;
+
+	json_init(&j, buf, sizeof(buf));
+	json_obj_begin(&j, NULL);
+	json_str(&j, "type", "something long");
+	json_obj_end(&j);
+	CHECK(j.overflow);
+	CHECK(strlen(buf) < sizeof(buf));
+}
+
+TEST(err_names)
+{
+	CHECK_STR(err_name(-ETIMEDOUT), "ETIMEDOUT");
+	CHECK_STR(err_name(-ENOMEDIUM), "ENOMEDIUM");
+	CHECK_STR(err_text(-EILSEQ), "CRC error");
+	CHECK_STR(err_name(-9999), "E?");
+}
