@@ -29,7 +29,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 # Cortex-A7/A53/A72 in AArch32) without touching the VFP state.
 TCFLAGS := -mcpu=arm1176jzf-s -marm -mfloat-abi=soft -O2 -g -std=gnu11 \
            -ffreestanding -fno-common -ffunction-sections -fdata-sections \
-           -nostdlib $(WARN) -I.
+           -nostdlib -D__LINUX_ERRNO_EXTENSIONS__ $(WARN) -I.
 TLDFLAGS := -T linker/kernel.ld -nostdlib -nostartfiles -Wl,--gc-sections \
             -Wl,-Map=$(B)/kernel.map -Wl,--no-warn-rwx-segments
 TLIBS := -lgcc

@@ -1,0 +1,165 @@
+/*
+ * main.c - kmain(): bring the board up, describe it, run the benchmark,
+ * end the run.
+ *
+ * Order matters: the peripheral base comes from the CPU id alone; the timer
+ * comes before the mailbox (its waits have deadlines); the UART comes after
+ * the mailbox (its divisor needs the UART clock); the MMU and caches come
+ * after the RAM size is known.
+ */
+#include "bench/env.h"
+#include "bench/record.h"
+#include "boot/cpu.h"
+#include "boot/platform.h"
+#include "drivers/board.h"
+#include "drivers/gpio.h"
+#include "drivers/mailbox.h"
+#include "drivers/timer.h"
+#include "drivers/uart.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+#define SDB_VERSION "0.1"
+#define UART_BAUD 115200
+
+void kmain(void);
+
+extern char __free_start[];
+
+static struct board_info board;
+
+static void print_board(const struct board_info *b, const struct timer_info *ti)
+{
+	struct json *j;
+	char mac[18];
+	char model[48];
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		static const char hex[] = "0123456789abcdef";
+
+		mac[i * 3] = hex[b->mac[i] >> 4];
+		mac[i * 3 + 1] = hex[b->mac[i] & 15];
+		mac[i * 3 + 2] = i < 5 ? ':' : '\0';
+	}
+	fmt_snprintf(model, sizeof(model), "Raspberry Pi %s",
+		     b->rev.known ? b->rev.model : "(unknown model)");
+
+	con_printf("board: %s (revision 0x%08x), %s, %s\n", model, (unsigned)b->revision,
+		   b->soc_name, cpu_name(b->cpu));
+	con_printf("  peripherals at 0x%08x, ARM memory %u MiB, VC memory %u MiB\n",
+		   (unsigned)b->periph_base, (unsigned)(b->arm_mem_size >> 20),
+		   (unsigned)(b->vc_mem_size >> 20));
+	con_printf("  clocks: ARM %u MHz, core %u MHz, EMMC %u MHz, UART %u MHz\n",
+		   (unsigned)(b->arm_clock_hz / 1000000), (unsigned)(b->core_clock_hz / 1000000),
+		   (unsigned)(b->emmc_clock_hz / 1000000), (unsigned)(b->uart_clock_hz / 1000000));
+	con_printf("  timestamps: %s at %u Hz measured (nominal %u Hz), resolution %u ns, "
+		   "read cost %u ns, calibration spread %u ppm\n",
+		   ti->source, (unsigned)ti->freq_hz, (unsigned)ti->nominal_hz,
+		   (unsigned)ti->resolution_ns, (unsigned)ti->read_cost_ns,
+		   (unsigned)ti->calib_ppm);
+	if (b->emulated)
+		con_printf("  running under QEMU (%s): timings are emulation speed, not card speed\n",
+			   b->emulated_reason);
+	if (b->mbox_status)
+		con_printf("  warning: mailbox: %s (%s)\n", err_name(b->mbox_status),
+			   err_text(b->mbox_status));
+
+	j = record_begin("board");
+	json_str(j, "model", model);
+	json_hex(j, "revision", b->revision, 8);
+	json_str(j, "soc", b->soc_name);
+	json_str(j, "cpu", cpu_name(b->cpu));
+	json_hex(j, "midr", b->midr, 8);
+	json_hex(j, "periph_base", b->periph_base, 8);
+	json_u64(j, "arm_clock_hz", b->arm_clock_hz);
+	json_u64(j, "core_clock_hz", b->core_clock_hz);
+	json_u64(j, "emmc_clock_hz", b->emmc_clock_hz);
+	json_u64(j, "uart_clock_hz", b->uart_clock_hz);
+	json_u64(j, "arm_mem_bytes", b->arm_mem_size);
+	json_u64(j, "vc_mem_bytes", b->vc_mem_size);
+	json_u64(j, "board_mem_mib", b->rev.memory_mib);
+	json_str(j, "maker", b->rev.maker);
+	json_hex(j, "firmware", b->fw_revision, 8);
+	json_str(j, "mac", mac);
+	json_hex(j, "serial", b->serial, 16);
+	json_u64(j, "temp_mc", b->temp_mc);
+	json_obj_begin(j, "timer");
+	json_str(j, "source", ti->source);
+	json_u64(j, "freq_hz", ti->freq_hz);
+	json_u64(j, "nominal_hz", ti->nominal_hz);
+	json_u64(j, "resolution_ns", ti->resolution_ns);
+	json_u64(j, "read_cost_ns", ti->read_cost_ns);
+	json_u64(j, "calib_ppm", ti->calib_ppm);
+	json_obj_end(j);
+	json_bool(j, "caches", cpu_caches_on());
+	json_bool(j, "emulated", b->emulated);
+	json_str(j, "mailbox", b->mbox_status ? err_name(b->mbox_status) : "ok");
+	record_end();
+}
+
+static int select_emmc_pins(void)
+{
+	unsigned pin;
+	int r;
+
+	/* GPIO 48-53 carry the SD card; ALT3 connects them to the Arasan
+	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT. */
+	for (pin = 48; pin <= 53; pin++) {
+		r = gpio_set_function(pin, GPIO_FN_ALT3);
+		if (r)
+			return r;
+		r = gpio_set_pull(pin, pin == 48 ? GPIO_PULL_NONE : GPIO_PULL_UP);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void kmain(void)
+{
+	struct bench_env env;
+	const struct timer_info *ti;
+	uint32_t ram, free_start, errors;
+	uint64_t t0;
+
+	board_detect_cpu(&board);
+	timer_init(board.periph_base);
+	t0 = timer_now_us();
+	gpio_init(board.periph_base, board.soc == SOC_BCM2711);
+	board_detect_mailbox(&board);
+	uart_init(board.periph_base, board.uart_clock_hz ? board.uart_clock_hz : 48000000u,
+		  UART_BAUD);
+	platform_set_emulated(board.emulated);
+
+	con_printf("\nsdbench %s - SD card benchmark at the protocol layer\n", SDB_VERSION);
+
+	ram = board.arm_mem_size ? board.arm_mem_size : 128u << 20;
+	cpu_mmu_enable(ram, board.periph_base, board.periph_size);
+	/* Re-calibrate with caches on: the read cost changes. */
+	timer_init(board.periph_base);
+	ti = timer_get_info();
+	print_board(&board, ti);
+
+#ifdef SDB_TEST_FAULT
+	con_printf("test build: provoking a data abort\n");
+	(void)*(volatile uint32_t *)0xdead0000u;
+#endif
+
+	free_start = (uint32_t)(uintptr_t)__free_start;
+	env.emulated = board.emulated;
+	env.board_model = board.rev.model;
+	env.periph_base = board.periph_base;
+	env.emmc_base = board.periph_base + 0x300000;
+	env.emmc_clock_hz = board.emulated ? 0 : board.emmc_clock_hz;
+	env.buf = (uint8_t *)(uintptr_t)free_start;
+	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
+	env.buf_bytes = ram > free_start + (2u << 20) ? ram - free_start - (1u << 20) : 0;
+	env.select_emmc_pins = select_emmc_pins;
+
+	errors = bench_main(&env);
+	record_done(timer_now_us() - t0);
+	uart_flush();
+	platform_exit(errors ? 1 : 0);
+}

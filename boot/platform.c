@@ -1,0 +1,38 @@
+/*
+ * platform.c - ending a run: QEMU exit through semihosting, or a clean stop.
+ *
+ * Semihosting (ARM "Semihosting for AArch32 and AArch64", SYS_EXIT_EXTENDED
+ * 0x20 with ADP_Stopped_ApplicationExit 0x20026) is only used once the
+ * firmware knows it runs under QEMU: on a real Pi nothing would answer the
+ * SVC. If QEMU runs without -semihosting, the SVC is ignored by the
+ * exception handler and the program stops like on hardware.
+ */
+#include <stdint.h>
+
+#include "boot/platform.h"
+#include "lib/console.h"
+
+#define SYS_EXIT_EXTENDED		0x20
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+uint32_t semihost_call(uint32_t op, const void *param);
+
+static bool emulated;
+
+void platform_set_emulated(bool e)
+{
+	emulated = e;
+}
+
+void platform_exit(int status)
+{
+	if (emulated) {
+		uint32_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status };
+
+		semihost_call(SYS_EXIT_EXTENDED, block);
+	}
+	con_printf("sdbench: stopped (status %d). It is safe to power the board off.\n",
+		   status);
+	for (;;)
+		__asm__ volatile("wfi");
+}

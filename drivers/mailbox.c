@@ -1,0 +1,226 @@
+/*
+ * mailbox.c - VideoCore mailbox property channel (BCM2835 ARM Peripherals
+ * addendum; the firmware wiki "Mailbox property interface").
+ *
+ * The message buffer lives in the non-cacheable section (linker script), so
+ * the VideoCore sees what the ARM wrote without cache maintenance; the bus
+ * address given to the VideoCore uses the 0xC0000000 (uncached) alias.
+ * Every wait is bounded; every tag's response code is checked.
+ */
+#include "drivers/mailbox.h"
+#include "drivers/mmio.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+
+#define MBOX_OFFSET	0xb880
+#define MBOX_READ	0x00
+#define MBOX_STATUS	0x18
+#define MBOX_WRITE	0x20
+#define  MBOX_FULL	(1u << 31)
+#define  MBOX_EMPTY	(1u << 30)
+
+#define MBOX_CH_PROP	8
+#define MBOX_REQUEST	0x00000000u
+#define MBOX_RESPONSE_OK	0x80000000u
+#define MBOX_TAG_RESPONSE	(1u << 31)
+
+#define TAG_FIRMWARE_REV	0x00000001
+#define TAG_BOARD_REV		0x00010002
+#define TAG_MAC			0x00010003
+#define TAG_BOARD_SERIAL	0x00010004
+#define TAG_ARM_MEMORY		0x00010005
+#define TAG_VC_MEMORY		0x00010006
+#define TAG_GET_POWER		0x00020001
+#define TAG_SET_POWER		0x00028001
+#define TAG_GET_CLOCK		0x00030002
+#define TAG_GET_MAX_CLOCK	0x00030004
+#define TAG_SET_CLOCK		0x00038002
+#define TAG_GET_TEMP		0x00030006
+
+#define MBOX_TIMEOUT_US	100000
+
+static uintptr_t mbox_base;
+static volatile uint32_t msg[32] __attribute__((aligned(16), section(".nocache")));
+
+void mbox_init(uintptr_t periph_base)
+{
+	mbox_base = periph_base + MBOX_OFFSET;
+}
+
+/* Send one tag with 'words' value words (in/out). */
+static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_words)
+{
+	timer_deadline_t d;
+	uint32_t i, addr, r;
+
+	if (!mbox_base || words > 24)
+		return -EINVAL;
+	msg[0] = (6 + words) * 4;
+	msg[1] = MBOX_REQUEST;
+	msg[2] = tag;
+	msg[3] = words * 4;
+	msg[4] = req_words * 4;
+	for (i = 0; i < words; i++)
+		msg[5 + i] = val[i];
+	msg[5 + words] = 0; /* end tag */
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory"); /* DSB */
+
+	d = timer_deadline_us(MBOX_TIMEOUT_US);
+	while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_FULL)
+		if (timer_expired(d))
+			return -ETIMEDOUT;
+	addr = ((uint32_t)(uintptr_t)msg & ~0xc0000000u) | 0xc0000000u;
+	mmio_write32(mbox_base + MBOX_WRITE, addr | MBOX_CH_PROP);
+	for (;;) {
+		while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_EMPTY)
+			if (timer_expired(d))
+				return -ETIMEDOUT;
+		r = mmio_read32(mbox_base + MBOX_READ);
+		if ((r & 0xf) == MBOX_CH_PROP && (r & ~0xfu) == (addr & ~0xfu))
+			break;
+		if (timer_expired(d))
+			return -ETIMEDOUT;
+	}
+	mmio_barrier();
+	if (msg[1] != MBOX_RESPONSE_OK)
+		return -EIO;
+	if (!(msg[4] & MBOX_TAG_RESPONSE))
+		return -EIO; /* tag not answered */
+	if ((msg[4] & ~MBOX_TAG_RESPONSE) > words * 4)
+		return -EPROTO;
+	for (i = 0; i < words; i++)
+		val[i] = msg[5 + i];
+	return 0;
+}
+
+int mbox_get_firmware_revision(uint32_t *rev)
+{
+	uint32_t v[1] = { 0 };
+	int r = mbox_tag(TAG_FIRMWARE_REV, v, 1, 0);
+
+	if (!r)
+		*rev = v[0];
+	return r;
+}
+
+int mbox_get_board_revision(uint32_t *rev)
+{
+	uint32_t v[1] = { 0 };
+	int r = mbox_tag(TAG_BOARD_REV, v, 1, 0);
+
+	if (!r)
+		*rev = v[0];
+	return r;
+}
+
+int mbox_get_board_serial(uint64_t *serial)
+{
+	uint32_t v[2] = { 0, 0 };
+	int r = mbox_tag(TAG_BOARD_SERIAL, v, 2, 0);
+
+	if (!r)
+		*serial = ((uint64_t)v[1] << 32) | v[0];
+	return r;
+}
+
+int mbox_get_mac(uint8_t mac[6])
+{
+	uint32_t v[2] = { 0, 0 };
+	int r = mbox_tag(TAG_MAC, v, 2, 0);
+	int i;
+
+	if (!r)
+		for (i = 0; i < 6; i++)
+			mac[i] = (uint8_t)(v[i / 4] >> (8 * (i % 4)));
+	return r;
+}
+
+static int mem_tag(uint32_t tag, uint32_t *base, uint32_t *size)
+{
+	uint32_t v[2] = { 0, 0 };
+	int r = mbox_tag(tag, v, 2, 0);
+
+	if (!r) {
+		*base = v[0];
+		*size = v[1];
+	}
+	return r;
+}
+
+int mbox_get_arm_memory(uint32_t *base, uint32_t *size)
+{
+	return mem_tag(TAG_ARM_MEMORY, base, size);
+}
+
+int mbox_get_vc_memory(uint32_t *base, uint32_t *size)
+{
+	return mem_tag(TAG_VC_MEMORY, base, size);
+}
+
+static int clock_tag(uint32_t tag, uint32_t id, uint32_t *hz)
+{
+	uint32_t v[2] = { id, 0 };
+	int r = mbox_tag(tag, v, 2, 1);
+
+	if (!r) {
+		if (v[0] != id)
+			return -EPROTO;
+		*hz = v[1];
+	}
+	return r;
+}
+
+int mbox_get_clock_rate(uint32_t id, uint32_t *hz)
+{
+	return clock_tag(TAG_GET_CLOCK, id, hz);
+}
+
+int mbox_get_max_clock_rate(uint32_t id, uint32_t *hz)
+{
+	return clock_tag(TAG_GET_MAX_CLOCK, id, hz);
+}
+
+int mbox_set_clock_rate(uint32_t id, uint32_t hz, uint32_t *actual_hz)
+{
+	uint32_t v[3] = { id, hz, 0 }; /* third word: skip turbo setting */
+	int r = mbox_tag(TAG_SET_CLOCK, v, 3, 3);
+
+	if (!r) {
+		if (v[0] != id)
+			return -EPROTO;
+		if (actual_hz)
+			*actual_hz = v[1];
+	}
+	return r;
+}
+
+int mbox_get_power_state(uint32_t device, uint32_t *state)
+{
+	uint32_t v[2] = { device, 0 };
+	int r = mbox_tag(TAG_GET_POWER, v, 2, 1);
+
+	if (!r)
+		*state = v[1];
+	return r;
+}
+
+int mbox_set_power_state(uint32_t device, int on, uint32_t *state)
+{
+	/* bit 0: on, bit 1: wait for the power to be stable */
+	uint32_t v[2] = { device, (on ? 1u : 0u) | 2u };
+	int r = mbox_tag(TAG_SET_POWER, v, 2, 2);
+
+	if (!r && state)
+		*state = v[1];
+	return r;
+}
+
+int mbox_get_temperature(uint32_t *millicelsius)
+{
+	uint32_t v[2] = { 0, 0 };
+	int r = mbox_tag(TAG_GET_TEMP, v, 2, 1);
+
+	if (!r)
+		*millicelsius = v[1];
+	return r;
+}

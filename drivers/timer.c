@@ -1,0 +1,223 @@
+/*
+ * timer.c - the system timer and the CPU's best high-resolution counter
+ * (see timer.h).
+ *
+ * - System timer: BCM2835 ARM Peripherals §12, 64-bit free-running 1 MHz
+ *   counter at base + 0x3000 (CLO/CHI). Deadlines use it: it never changes
+ *   rate and never wraps in practice.
+ * - High-resolution ticks, chosen at run time:
+ *     ARMv7/v8 (Pi 2/3/4): the generic timer's physical count CNTPCT
+ *       (constant rate, unlike the cycle counter, which follows the ARM
+ *       clock the firmware may change);
+ *     ARM1176 (Pi 0/1): the cycle counter CCNT (ARM1176JZF-S TRM §3.2.51),
+ *       probed, because an emulator may not implement it;
+ *     otherwise the system timer's low word.
+ *   The rate is always measured against the system timer (CNTFRQ as set by
+ *   the firmware may be wrong; the cycle counter follows the ARM clock),
+ *   twice, and the disagreement is reported.
+ */
+#include "boot/cpu.h"
+#include "drivers/timer.h"
+#include "drivers/mmio.h"
+
+#define ST_OFFSET	0x3000
+#define ST_CLO		0x04
+#define ST_CHI		0x08
+
+#define CALIB_WINDOW_US	20000
+
+enum src { SRC_SYSTIMER, SRC_CCNT, SRC_CNTPCT };
+
+static uintptr_t st_base;
+static enum src src = SRC_SYSTIMER;
+static struct timer_info info = { "systimer", 1000000, 1000000, 1000, 0, 0 };
+
+uint64_t timer_now_us(void)
+{
+	uint32_t hi, lo, hi2;
+
+	if (!st_base)
+		return 0;
+	do {
+		hi = mmio_read32(st_base + ST_CHI);
+		lo = mmio_read32(st_base + ST_CLO);
+		hi2 = mmio_read32(st_base + ST_CHI);
+	} while (hi != hi2);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t timer_now_ns(void)
+{
+	return timer_now_us() * 1000u;
+}
+
+static inline uint32_t ccnt_read(void)
+{
+	uint32_t v;
+
+	__asm__ volatile("mrc p15, 0, %0, c15, c12, 1" : "=r"(v));
+	return v;
+}
+
+static inline uint32_t cntpct_lo(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("mrrc p15, 0, %0, %1, c14" : "=r"(lo), "=r"(hi));
+	(void)hi;
+	return lo;
+}
+
+uint32_t timer_ticks(void)
+{
+	switch (src) {
+	case SRC_CCNT:
+		return ccnt_read();
+	case SRC_CNTPCT:
+		return cntpct_lo();
+	default:
+		return mmio_read32(st_base + ST_CLO);
+	}
+}
+
+uint64_t timer_ticks_to_ns(uint32_t ticks)
+{
+	return (uint64_t)ticks * 1000000000ull / info.freq_hz;
+}
+
+uint64_t timer_wrap_ns(void)
+{
+	return timer_ticks_to_ns(0xffffffffu);
+}
+
+timer_deadline_t timer_deadline_us(uint64_t us)
+{
+	return timer_now_us() + us;
+}
+
+bool timer_expired(timer_deadline_t deadline)
+{
+	return timer_now_us() >= deadline;
+}
+
+void timer_udelay(uint32_t us)
+{
+	timer_deadline_t d = timer_deadline_us(us);
+
+	while (!timer_expired(d))
+		;
+}
+
+const struct timer_info *timer_get_info(void)
+{
+	return &info;
+}
+
+/* Probe bodies (run under cpu_probe: an undefined instruction is caught). */
+static void ccnt_enable(void *arg)
+{
+	/* PMNC: E (bit 0) enable, C (bit 2) reset the cycle counter. */
+	__asm__ volatile("mcr p15, 0, %0, c15, c12, 0" : : "r"(0x5u));
+	*(uint32_t *)arg = ccnt_read();
+}
+
+static void cntpct_probe(void *arg)
+{
+	uint32_t frq;
+
+	__asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(frq));
+	((uint32_t *)arg)[0] = frq;
+	((uint32_t *)arg)[1] = cntpct_lo();
+}
+
+/* Ticks per second of the current source, over one window. */
+static uint32_t measure_hz(uint32_t window_us)
+{
+	uint64_t s0, s1;
+	uint32_t t0, t1;
+
+	s0 = timer_now_us();
+	while (timer_now_us() == s0)
+		; /* align to a system-timer edge */
+	s0 = timer_now_us();
+	t0 = timer_ticks();
+	do {
+		s1 = timer_now_us();
+	} while (s1 - s0 < window_us);
+	t1 = timer_ticks();
+	return (uint32_t)((uint64_t)(t1 - t0) * 1000000ull / (s1 - s0));
+}
+
+static bool source_ticks(void)
+{
+	uint32_t a = timer_ticks();
+	uint64_t d = timer_now_us() + 100;
+
+	while (timer_now_us() < d)
+		;
+	return timer_ticks() != a;
+}
+
+int timer_init(uintptr_t periph_base)
+{
+	uint32_t f1, f2, i, best, t0, t1, v[2];
+
+	st_base = periph_base + ST_OFFSET;
+	src = SRC_SYSTIMER;
+	info.source = "systimer";
+	info.nominal_hz = 1000000;
+
+	if (cpu_is_armv7()) {
+		if (cpu_probe(cntpct_probe, v)) {
+			src = SRC_CNTPCT;
+			info.source = "cntpct";
+			info.nominal_hz = v[0];
+			if (!source_ticks())
+				src = SRC_SYSTIMER;
+		}
+	} else if (cpu_probe(ccnt_enable, v)) {
+		src = SRC_CCNT;
+		info.source = "ccnt";
+		info.nominal_hz = 0;
+		if (!source_ticks())
+			src = SRC_SYSTIMER;
+	}
+	if (src == SRC_SYSTIMER) {
+		info.source = "systimer";
+		info.nominal_hz = 1000000;
+		info.freq_hz = 1000000;
+	} else {
+		info.freq_hz = 1000000; /* placeholder while measuring */
+		f1 = measure_hz(CALIB_WINDOW_US);
+		f2 = measure_hz(CALIB_WINDOW_US);
+		info.freq_hz = (f1 / 2) + (f2 / 2);
+		info.calib_ppm = (uint32_t)((uint64_t)(f1 > f2 ? f1 - f2 : f2 - f1) *
+					    1000000ull / info.freq_hz);
+		if (info.freq_hz < 1000000) {
+			src = SRC_SYSTIMER;
+			info.source = "systimer";
+			info.freq_hz = 1000000;
+		}
+	}
+
+	/* Resolution: smallest non-zero step between consecutive reads.
+	 * Read cost: 1000 back-to-back reads. */
+	best = 0xffffffffu;
+	for (i = 0; i < 2000; i++) {
+		t0 = timer_ticks();
+		do {
+			t1 = timer_ticks();
+		} while (t1 == t0);
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	info.resolution_ns = (uint32_t)timer_ticks_to_ns(best);
+	if (info.resolution_ns == 0)
+		info.resolution_ns = 1;
+	t0 = timer_ticks();
+	for (i = 0; i < 1000; i++)
+		(void)timer_ticks();
+	t1 = timer_ticks();
+	info.read_cost_ns = (uint32_t)(timer_ticks_to_ns(t1 - t0) / 1000u);
+	return 0;
+}

@@ -1,0 +1,16 @@
+/*
+ * uart.h - the PL011 UART0 console on GPIO 14 (TXD) / 15 (RXD).
+ */
+#ifndef SDB_DRIVERS_UART_H
+#define SDB_DRIVERS_UART_H
+
+#include <stdint.h>
+
+/* uart_clock_hz: the UART reference clock (mailbox clock id 2); 0 keeps
+ * whatever divisor the firmware set. */
+void uart_init(uintptr_t periph_base, uint32_t uart_clock_hz, uint32_t baud);
+void uart_putc(char c);
+/* Wait (bounded) until everything written has left the transmitter. */
+void uart_flush(void);
+
+#endif
