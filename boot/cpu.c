@@ -43,9 +43,12 @@ uint32_t cpu_midr(void)
 	return v;
 }
 
+/* The ARM1176 also reports the CPUID scheme (MIDR[19:16] = 0xF), so the
+ * architecture is told apart by the part number: every Pi CPU but the
+ * ARM1176 is ARMv7-A or later. */
 bool cpu_is_armv7(void)
 {
-	return ((cpu_midr() >> 16) & 0xf) == 0xf;
+	return ((cpu_midr() >> 4) & 0xfff) != 0xb76;
 }
 
 enum cpu_kind cpu_kind(void)

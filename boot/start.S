@@ -43,12 +43,15 @@ _start:
 	.arch armv6kz
 1:
 	cpsid	if
-	/* MIDR bits [19:16] == 0xF: CPUID scheme (ARMv7+), MPIDR exists. */
+	/* ARM1176 (part 0xB76, Pi 0/1) is single-core and has no MPIDR;
+	 * every other Pi CPU is an ARMv7+ core with MPIDR. */
 	mrc	p15, 0, r0, c0, c0, 0
-	lsr	r1, r0, #16
-	and	r1, r1, #0xf
-	cmp	r1, #0xf
-	bne	primary
+	lsr	r1, r0, #4
+	ldr	r2, =0xfff
+	and	r1, r1, r2
+	ldr	r2, =0xb76
+	cmp	r1, r2
+	beq	primary
 	mrc	p15, 0, r0, c0, c0, 5	/* MPIDR */
 	ands	r0, r0, #0xff
 	beq	primary
