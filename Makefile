@@ -59,11 +59,13 @@ all: $(B)/kernel.img $(B)/kernel.lst $(TOOL_BINS) $(TEST_BINS)
 # ---- target -----------------------------------------------------------------
 $(BT)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
 
 $(BT)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
+	@echo "  AS      $<"
+	@$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/kernel.elf: $(TARGET_OBJS) linker/kernel.ld
 	$(TCC) $(TCFLAGS) $(TLDFLAGS) $(TARGET_OBJS) $(TLIBS) -o $@
@@ -84,7 +86,8 @@ $(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
 # ---- host -------------------------------------------------------------------
 $(BH)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HCC) $(HCFLAGS) -MMD -MP -c $< -o $@
+	@echo "  HOSTCC  $<"
+	@$(HCC) $(HCFLAGS) -MMD -MP -c $< -o $@
 
 $(BH)/libsdb.a: $(PORTABLE_HOBJS)
 	@rm -f $@

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Boot build/kernel.img under QEMU on a freshly made SD card image, with the
+# console on this terminal. QEMU exits by itself when the run ends (status 0
+# when the run had no errors).
+#
+#   qemu/run.sh [raspi2b|raspi0|raspi1ap] [extra QEMU options...]
+#
+# Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
+# lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600).
+set -eu
+cd "$(dirname "$0")/.."
+machine=${1:-raspi2b}
+[ $# -gt 0 ] && shift
+case "$machine" in
+raspi0 | raspi1ap | raspi2b) ;;
+*)
+	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b)" >&2
+	exit 2
+	;;
+esac
+img=build/qemu/sd-$machine.img
+log=build/qemu/guest-errors-$machine.log
+mkdir -p build/qemu
+set -- "$@"
+sdbench_args=""
+if [ -n "${SDB_SDBENCH:-}" ]; then
+	old_ifs=$IFS
+	IFS=';'
+	for line in $SDB_SDBENCH; do
+		sdbench_args="$sdbench_args --sdbench=$line"
+	done
+	IFS=$old_ifs
+fi
+# shellcheck disable=SC2086
+/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
+	--kernel build/kernel.img $sdbench_args
+echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
+status=0
+timeout "${SDB_TIMEOUT:-600}" qemu-system-arm -M "$machine" -bios build/kernel.img \
+	-drive "file=$img,if=sd,format=raw" \
+	-display none -monitor none -serial stdio -semihosting \
+	-d guest_errors -D "$log" "$@" || status=$?
+if [ -s "$log" ]; then
+	echo "qemu/run.sh: QEMU reported guest errors:" >&2
+	cat "$log" >&2
+fi
+exit $status

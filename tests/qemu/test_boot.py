@@ -1,0 +1,62 @@
+"""Foundation: kernel.img boots on every QEMU Pi, describes the board in a
+`board` record, ends with a `done` record and makes QEMU exit by itself."""
+import os
+
+import pytest
+
+import harness
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory):
+    return harness.make_image(str(tmp_path_factory.mktemp("img") / "sd.img"), size="128M")
+
+
+@pytest.mark.parametrize("machine", harness.MACHINES)
+def test_boot_board_record(machine, image):
+    run = harness.boot(machine, image)
+    assert not run.timed_out, run.console[-2000:]
+    assert "sdbench 0.1 - SD card benchmark" in run.console
+    assert not run.bad_records, run.bad_records
+    board = run.one("board")
+    assert board["revision"] == harness.REVISIONS[machine]
+    assert board["emulated"] is True
+    assert board["caches"] is True
+    assert board["mailbox"] == "ok"
+    t = board["timer"]
+    assert t["freq_hz"] >= 1000000
+    assert t["resolution_ns"] >= 1
+    if machine == "raspi2b":
+        # The generic timer: nominal 62.5 MHz under QEMU; the measured rate
+        # must agree with it to 1% (the calibration works).
+        assert t["source"] == "cntpct"
+        assert abs(t["freq_hz"] - t["nominal_hz"]) < t["nominal_hz"] / 100
+        assert board["soc"] == "BCM2836" and board["periph_base"] == "0x3f000000"
+    else:
+        assert board["soc"] == "BCM2835" and board["periph_base"] == "0x20000000"
+    # Every record is an object with a type; the run ends with `done`.
+    assert all(isinstance(r.get("type"), str) for r in run.records)
+    assert run.records[-1]["type"] == "done"
+    assert run.status == (1 if run.records[-1]["errors"] else 0)
+
+
+def test_exception_dump():
+    """A deliberate data abort prints a readable dump and ends the run
+    (no hang, no reboot loop: exactly one banner)."""
+    run = harness.boot("raspi2b", None, kernel=harness.FAULT_KERNEL, timeout=60)
+    assert not run.timed_out, run.console[-2000:]
+    assert "*** EXCEPTION: data abort" in run.console
+    assert "DFAR dead0000" in run.console
+    exc = run.one("exception")
+    assert exc["exception"] == "data abort"
+    assert run.console.count("sdbench 0.1") == 1
+    assert run.status == 3
+
+
+def test_without_semihosting_stops_cleanly():
+    """Without -semihosting (as on hardware) the firmware says it stopped
+    and idles; QEMU has to be killed by the timeout, but nothing loops."""
+    run = harness.boot("raspi0", None, timeout=8, semihosting=False)
+    assert run.timed_out
+    assert "stopped" in run.console
+    assert run.console.count("sdbench 0.1") == 1
