@@ -1,0 +1,23 @@
+/*
+ * config_keys.h - every key of sdbench.txt, one line each (docs/config.md
+ * describes them for users; keep both in step).
+ *
+ *   CONFIG_KEY(ID, "name", type, "default", min, max, "choices")
+ *
+ * ID becomes CFG_<ID> for the typed getters in config.h. "default" is parsed
+ * like a value from the file ("" = no default: the getters report "not set"
+ * and the caller decides). min/max bound numbers (sizes in bytes, clock in
+ * Hz); for CFG_T_LIST max bounds each item's block count. choices is the
+ * "a|b|c" list of a CFG_T_ENUM, NULL for other types.
+ *
+ * Included by config.h and config.c only (an X-macro: no include guard).
+ */
+CONFIG_KEY(SUITE, "suite", CFG_T_ENUM, "", 0, 0, "quick|full|selftest|none")
+CONFIG_KEY(TEST_AREA, "test_area", CFG_T_RANGE, "", 0, 0, NULL)
+CONFIG_KEY(SPAN, "span", CFG_T_SIZE, "256M", 4096, 0xFFFFFFFFull * 512, NULL)
+CONFIG_KEY(WRITE_TESTS, "write_tests", CFG_T_BOOL, "on", 0, 1, NULL)
+CONFIG_KEY(VERIFY, "verify", CFG_T_BOOL, "on", 0, 1, NULL)
+CONFIG_KEY(MAX_CLOCK_HZ, "max_clock_hz", CFG_T_HZ, "", 100000, 208000000, NULL)
+CONFIG_KEY(SEED, "seed", CFG_T_UINT, "", 0, 0xFFFFFFFFull, NULL)
+CONFIG_KEY(SELFTEST_LBAS, "selftest_lbas", CFG_T_LIST, "", 0, 2048, NULL)
+CONFIG_KEY(SELFTEST_WRITE, "selftest_write", CFG_T_RANGE, "", 0, 0, NULL)

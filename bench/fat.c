@@ -1,0 +1,562 @@
+/*
+ * fat.c - read-only FAT12/16/32 for the boot partition (see fat.h).
+ *
+ * Follows the Microsoft FAT specification ("FAT: General Overview of On-Disk
+ * Format"): BPB fields at their byte offsets, FAT type decided by the count
+ * of data clusters only, FAT32 root directory as a cluster chain, the active
+ * FAT chosen by BPB_ExtFlags when mirroring is off. Volumes are addressed in
+ * 512-byte blocks below the FAT sector size, so sector sizes of 512 to 4096
+ * bytes work. Not supported: subdirectories, long names, exFAT, writes.
+ */
+#include <string.h>
+
+#include "bench/fat.h"
+#include "bench/mbr.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+/* BPB byte offsets */
+#define BS_JMPBOOT		0
+#define BPB_BYTSPERSEC		11
+#define BPB_SECPERCLUS		13
+#define BPB_RSVDSECCNT		14
+#define BPB_NUMFATS		16
+#define BPB_ROOTENTCNT		17
+#define BPB_TOTSEC16		19
+#define BPB_MEDIA		21
+#define BPB_FATSZ16		22
+#define BPB_TOTSEC32		32
+#define BPB_FATSZ32		36
+#define BPB_EXTFLAGS		40
+#define  EXTFLAGS_NO_MIRROR	(1u << 7)
+#define  EXTFLAGS_ACTIVE_MASK	0x0Fu
+#define BPB_ROOTCLUS		44
+#define BS_SIG			510
+
+/* Directory entry fields */
+#define DIR_ENTRY_SIZE		32
+#define DIR_NAME		0
+#define DIR_ATTR		11
+#define DIR_FSTCLUSHI		20
+#define DIR_FSTCLUSLO		26
+#define DIR_FILESIZE		28
+#define DIR_NAME_END		0x00	/* no further entries */
+#define DIR_NAME_FREE		0xE5	/* deleted entry */
+#define DIR_NAME_KANJI_E5	0x05	/* a name that really starts with 0xE5 */
+
+/* The largest directory the FAT specification allows: 65536 entries. */
+#define FAT_MAX_DIR_BYTES	(65536u * DIR_ENTRY_SIZE)
+
+#define FAT12_MAX_CLUSTERS	4084u
+#define FAT16_MAX_CLUSTERS	65524u
+
+/* What fat_next() found after a cluster. */
+#define FAT_NEXT_EOC		0xFFFFFFFFu
+#define FAT_NEXT_BAD		0xFFFFFFFEu
+#define FAT_NEXT_FREE		0u
+
+static int set_why(struct fat_vol *vol, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int set_why(struct fat_vol *vol, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(vol->why, sizeof(vol->why), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* The geometry every caller of the BPB needs, from the sector alone. */
+struct bpb {
+	uint32_t bps, spc, rsvd, nfats, root_ents, tot_sec, fat_sz, root_secs;
+	uint32_t data_secs, nclusters, root_clus, ext_flags;
+	uint8_t type;
+};
+
+static const char *bpb_decode(const uint8_t *sec, struct bpb *b)
+{
+	uint32_t meta;
+
+	if (sec[BS_SIG] != 0x55 || sec[BS_SIG + 1] != 0xAA)
+		return "no 0x55AA boot sector signature";
+	if (sec[BS_JMPBOOT] != 0xEB && sec[BS_JMPBOOT] != 0xE9)
+		return "no jump instruction at the start of the boot sector";
+	b->bps = blkdev_le16(sec + BPB_BYTSPERSEC);
+	if (b->bps != 512 && b->bps != 1024 && b->bps != 2048 && b->bps != 4096)
+		return "bytes per sector is not 512, 1024, 2048 or 4096";
+	b->spc = sec[BPB_SECPERCLUS];
+	if (!is_pow2(b->spc))
+		return "sectors per cluster is not a power of two";
+	b->rsvd = blkdev_le16(sec + BPB_RSVDSECCNT);
+	if (b->rsvd == 0)
+		return "no reserved sectors";
+	b->nfats = sec[BPB_NUMFATS];
+	if (b->nfats == 0 || b->nfats > 4)
+		return "number of FATs is not 1 to 4";
+	if (sec[BPB_MEDIA] != 0xF0 && sec[BPB_MEDIA] < 0xF8)
+		return "invalid media byte";
+	b->root_ents = blkdev_le16(sec + BPB_ROOTENTCNT);
+	b->tot_sec = blkdev_le16(sec + BPB_TOTSEC16);
+	if (b->tot_sec == 0)
+		b->tot_sec = blkdev_le32(sec + BPB_TOTSEC32);
+	b->fat_sz = blkdev_le16(sec + BPB_FATSZ16);
+	if (b->fat_sz == 0)
+		b->fat_sz = blkdev_le32(sec + BPB_FATSZ32);
+	if (b->tot_sec == 0 || b->fat_sz == 0)
+		return "zero total sectors or zero FAT size";
+	if ((uint64_t)b->tot_sec * (b->bps / BLKDEV_BLOCK_SIZE) > 0xFFFFFFFFull)
+		return "volume larger than 2^32 blocks";
+	b->root_secs = (b->root_ents * DIR_ENTRY_SIZE + b->bps - 1) / b->bps;
+	meta = b->rsvd;
+	if ((uint64_t)b->nfats * b->fat_sz + b->root_secs + meta >= b->tot_sec)
+		return "no room for data after the FATs";
+	meta += b->nfats * b->fat_sz + b->root_secs;
+	b->data_secs = b->tot_sec - meta;
+	b->nclusters = b->data_secs / b->spc;
+	if (b->nclusters == 0)
+		return "no data clusters";
+	if (b->nclusters <= FAT12_MAX_CLUSTERS)
+		b->type = 12;
+	else if (b->nclusters <= FAT16_MAX_CLUSTERS)
+		b->type = 16;
+	else
+		b->type = 32;
+
+	if (b->type == 32) {
+		if (b->root_ents != 0 || blkdev_le16(sec + BPB_FATSZ16) != 0)
+			return "FAT32 volume with a fixed root directory or 16-bit FAT size";
+		if (b->nclusters > 0x0FFFFFF5u)
+			return "too many clusters for FAT32";
+		b->root_clus = blkdev_le32(sec + BPB_ROOTCLUS);
+		if (b->root_clus < 2 || b->root_clus > b->nclusters + 1)
+			return "FAT32 root cluster out of range";
+		b->ext_flags = blkdev_le16(sec + BPB_EXTFLAGS);
+		if ((b->ext_flags & EXTFLAGS_NO_MIRROR) &&
+		    (b->ext_flags & EXTFLAGS_ACTIVE_MASK) >= b->nfats)
+			return "active FAT number out of range";
+	} else {
+		if (b->root_ents == 0)
+			return "FAT12/16 volume without root directory entries";
+		b->root_clus = 0;
+		b->ext_flags = 0;
+	}
+	/* The FAT must hold an entry for every cluster (plus the two reserved). */
+	if (((uint64_t)b->nclusters + 2) * b->type > (uint64_t)b->fat_sz * b->bps * 8)
+		return "FAT too small for the cluster count";
+	return NULL;
+}
+
+int fat_bpb_check(const uint8_t *sec, uint32_t *total_blocks, const char **why)
+{
+	struct bpb b;
+	const char *w = bpb_decode(sec, &b);
+
+	if (why)
+		*why = w;
+	if (w)
+		return -EINVAL;
+	if (total_blocks)
+		*total_blocks = b.tot_sec * (b.bps / BLKDEV_BLOCK_SIZE);
+	return 0;
+}
+
+/* Read one 512-byte block of the volume (volume-relative) into the cache. */
+static int vol_block(struct fat_vol *vol, uint32_t vblock)
+{
+	uint32_t lba = vol->part_lba + vblock;
+	int ret;
+
+	if (vol->cache_valid && vol->cache_lba == lba)
+		return 0;
+	vol->cache_valid = 0;
+	ret = blkdev_read(vol->dev, lba, 1, vol->cache);
+	if (ret)
+		return set_why(vol, ret, "reading LBA %lu failed: %s",
+			       (unsigned long)lba, err_text(ret));
+	vol->cache_lba = lba;
+	vol->cache_valid = 1;
+	return 0;
+}
+
+static uint32_t sec_to_block(const struct fat_vol *vol, uint32_t sec)
+{
+	return sec * vol->blocks_per_sec;
+}
+
+static uint32_t cluster_to_block(const struct fat_vol *vol, uint32_t clus)
+{
+	return sec_to_block(vol, vol->data_sec + (clus - 2) * vol->sec_per_clus);
+}
+
+static int cluster_valid(const struct fat_vol *vol, uint32_t clus)
+{
+	return clus >= 2 && clus - 2 < vol->nclusters;
+}
+
+/* A byte of the active FAT at byte offset off. */
+static int fat_byte(struct fat_vol *vol, uint32_t off, uint8_t *b)
+{
+	int ret = vol_block(vol, sec_to_block(vol, vol->fat_sec) + off / BLKDEV_BLOCK_SIZE);
+
+	if (ret)
+		return ret;
+	*b = vol->cache[off % BLKDEV_BLOCK_SIZE];
+	return 0;
+}
+
+/* The FAT entry of clus, classified: a next cluster, FAT_NEXT_EOC,
+ * FAT_NEXT_BAD or FAT_NEXT_FREE. Values beyond the volume count as bad. */
+static int fat_next(struct fat_vol *vol, uint32_t clus, uint32_t *next)
+{
+	uint8_t b[4] = { 0 };
+	uint32_t v, eoc_min, bad, off;
+	int ret, i, n;
+
+	switch (vol->type) {
+	case 12:
+		off = clus + clus / 2;
+		n = 2;
+		eoc_min = 0xFF8;
+		bad = 0xFF7;
+		break;
+	case 16:
+		off = clus * 2;
+		n = 2;
+		eoc_min = 0xFFF8;
+		bad = 0xFFF7;
+		break;
+	default:
+		off = clus * 4;
+		n = 4;
+		eoc_min = 0x0FFFFFF8;
+		bad = 0x0FFFFFF7;
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		ret = fat_byte(vol, off + i, &b[i]);
+		if (ret)
+			return ret;
+	}
+	v = blkdev_le32(b);
+	if (vol->type == 12)
+		v = (clus & 1) ? (v >> 4) & 0xFFF : v & 0xFFF;
+	else if (vol->type == 32)
+		v &= 0x0FFFFFFF;	/* the top 4 bits are reserved */
+
+	if (v == 0)
+		*next = FAT_NEXT_FREE;
+	else if (v >= eoc_min)
+		*next = FAT_NEXT_EOC;
+	else if (v == bad || !cluster_valid(vol, v))
+		*next = FAT_NEXT_BAD;
+	else
+		*next = v;
+	return 0;
+}
+
+int fat_mount(struct fat_vol *vol, const struct blkdev *dev, uint32_t part_lba,
+	      uint32_t part_blocks)
+{
+	struct bpb b;
+	const char *w;
+	uint32_t active = 0;
+	int ret;
+
+	memset(vol, 0, sizeof(*vol));
+	vol->dev = dev;
+	vol->part_lba = part_lba;
+	vol->part_blocks = part_blocks;
+	ret = vol_block(vol, 0);
+	if (ret)
+		return ret;
+	w = bpb_decode(vol->cache, &b);
+	if (w)
+		return set_why(vol, -EINVAL, "LBA %lu: not a FAT boot sector: %s",
+			       (unsigned long)part_lba, w);
+	vol->type = b.type;
+	vol->nfats = (uint8_t)b.nfats;
+	vol->bytes_per_sec = (uint16_t)b.bps;
+	vol->blocks_per_sec = b.bps / BLKDEV_BLOCK_SIZE;
+	vol->sec_per_clus = b.spc;
+	vol->cluster_bytes = b.spc * b.bps;
+	vol->total_sec = b.tot_sec;
+	if (b.ext_flags & EXTFLAGS_NO_MIRROR)
+		active = b.ext_flags & EXTFLAGS_ACTIVE_MASK;
+	vol->fat_secs = b.fat_sz;
+	vol->fat_sec = b.rsvd + active * b.fat_sz;
+	vol->root_sec = b.rsvd + b.nfats * b.fat_sz;
+	vol->root_entries = b.root_ents;
+	vol->root_cluster = b.root_clus;
+	vol->data_sec = vol->root_sec + b.root_secs;
+	vol->nclusters = b.nclusters;
+	if (part_blocks && sec_to_block(vol, b.tot_sec) > part_blocks)
+		return set_why(vol, -EINVAL,
+			       "the FAT volume at LBA %lu (%lu blocks) is larger than its "
+			       "partition (%lu blocks)", (unsigned long)part_lba,
+			       (unsigned long)sec_to_block(vol, b.tot_sec),
+			       (unsigned long)part_blocks);
+	vol->why[0] = 0;
+	return 0;
+}
+
+int fat_mount_boot(struct fat_vol *vol, const struct blkdev *dev, const struct mbr_info *mi)
+{
+	int pass, ret = -ENOENT;
+
+	memset(vol, 0, sizeof(*vol));
+	switch (mi->kind) {
+	case MBR_OK:
+		break;
+	case MBR_SUPERFLOPPY:
+		return fat_mount(vol, dev, 0, mi->parts[0].count);
+	case MBR_GPT:
+		return set_why(vol, -ENOTSUP, "GPT cards are not supported");
+	case MBR_EMPTY:
+		return set_why(vol, -ENOENT, "the card has no partitions");
+	default:
+		return set_why(vol, -EINVAL, "the partition table is unusable (%s)",
+			       mbr_kind_name(mi->kind));
+	}
+	/* FAT type IDs first (the firmware's choice), then any primary
+	 * partition that carries a FAT file system despite its type. */
+	for (pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < mi->nparts; i++) {
+			const struct mbr_part *p = &mi->parts[i];
+
+			if (p->flags & (MBR_PART_LOGICAL | MBR_PART_EXTENDED))
+				continue;
+			if (!!mbr_type_is_fat(p->type) != (pass == 0))
+				continue;
+			ret = fat_mount(vol, dev, p->first_lba, p->count);
+			if (ret == 0)
+				return 0;
+		}
+	}
+	return set_why(vol, -ENOENT, "no primary partition holds a FAT file system");
+}
+
+int fat_name83(const char *name, char out[12])
+{
+	int i = 0, n;
+
+	memset(out, ' ', 11);
+	out[11] = 0;
+	for (n = 0; name[i] && name[i] != '.'; i++, n++) {
+		if (n == 8)
+			return -EINVAL;
+		out[n] = name[i];
+	}
+	if (n == 0)
+		return -EINVAL;
+	if (name[i] == '.') {
+		i++;
+		for (n = 8; name[i]; i++, n++) {
+			if (n == 11 || name[i] == '.')
+				return -EINVAL;
+			out[n] = name[i];
+		}
+	}
+	for (n = 0; n < 11; n++) {
+		char c = out[n];
+
+		if (c >= 'a' && c <= 'z')
+			out[n] = (char)(c - 'a' + 'A');
+		else if ((unsigned char)c < 0x20 || c == '/' || c == '\\' || c == '*' ||
+			 c == '?' || c == '"' || c == ':' || c == '<' || c == '>' || c == '|')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Examine one 32-byte directory entry. Returns 1 when it is the wanted
+ * file (de filled in), 2 at the end-of-directory marker, 0 otherwise.
+ */
+static int dir_match(const uint8_t *e, const char *want, struct fat_dirent *de)
+{
+	uint8_t attr = e[DIR_ATTR];
+	char name[11];
+
+	if (e[DIR_NAME] == DIR_NAME_END)
+		return 2;
+	if (e[DIR_NAME] == DIR_NAME_FREE)
+		return 0;
+	if ((attr & FAT_ATTR_LFN) == FAT_ATTR_LFN)
+		return 0;
+	if (attr & (FAT_ATTR_VOLUME_ID | FAT_ATTR_DIRECTORY))
+		return 0;
+	memcpy(name, e + DIR_NAME, 11);
+	if ((uint8_t)name[0] == DIR_NAME_KANJI_E5)
+		name[0] = (char)DIR_NAME_FREE;
+	if (memcmp(name, want, 11) != 0)
+		return 0;
+	memcpy(de->name, e + DIR_NAME, 11);
+	de->name[11] = 0;
+	de->attr = attr;
+	de->first_cluster = blkdev_le16(e + DIR_FSTCLUSLO);
+	de->size = blkdev_le32(e + DIR_FILESIZE);
+	return 1;
+}
+
+/* Scan nblocks directory blocks starting at volume block vblock. */
+static int dir_scan(struct fat_vol *vol, uint32_t vblock, uint32_t nblocks,
+		    const char *want, struct fat_dirent *de)
+{
+	for (uint32_t b = 0; b < nblocks; b++) {
+		int ret = vol_block(vol, vblock + b);
+
+		if (ret)
+			return ret;
+		for (unsigned off = 0; off < BLKDEV_BLOCK_SIZE; off += DIR_ENTRY_SIZE) {
+			int m = dir_match(vol->cache + off, want, de);
+
+			if (m == 1) {
+				if (vol->type == 32)
+					de->first_cluster |= (uint32_t)blkdev_le16(
+						vol->cache + off + DIR_FSTCLUSHI) << 16;
+				return 1;
+			}
+			if (m == 2)
+				return 2;
+		}
+	}
+	return 0;
+}
+
+int fat_find_root(struct fat_vol *vol, const char *name, struct fat_dirent *de)
+{
+	char want[12];
+	int ret;
+
+	if (fat_name83(name, want))
+		return set_why(vol, -EINVAL, "\"%s\" is not an 8.3 file name", name);
+	memset(de, 0, sizeof(*de));
+	if (vol->type != 32) {
+		uint32_t nblocks = (vol->root_entries * DIR_ENTRY_SIZE + BLKDEV_BLOCK_SIZE - 1) /
+				   BLKDEV_BLOCK_SIZE;
+
+		ret = dir_scan(vol, sec_to_block(vol, vol->root_sec), nblocks, want, de);
+	} else {
+		/* The root directory's chain, bounded by the largest legal
+		 * directory (a loop in the FAT ends here as an error). */
+		uint32_t clus = vol->root_cluster, max = FAT_MAX_DIR_BYTES / vol->cluster_bytes;
+
+		ret = 0;
+		for (uint32_t n = 0; ret == 0; n++) {
+			if (n > max || !cluster_valid(vol, clus))
+				return set_why(vol, -EIO, "the root directory's cluster chain "
+					       "is broken or too long");
+			ret = dir_scan(vol, cluster_to_block(vol, clus),
+				       sec_to_block(vol, vol->sec_per_clus), want, de);
+			if (ret)
+				break;
+			ret = fat_next(vol, clus, &clus);
+			if (ret)
+				return ret;
+			if (clus == FAT_NEXT_EOC)
+				break;
+		}
+	}
+	if (ret < 0)
+		return ret;
+	if (ret != 1)
+		return set_why(vol, -ENOENT, "%s not found in the root directory", name);
+	vol->why[0] = 0;
+	return 0;
+}
+
+/* Clusters a file of this size occupies. */
+static uint32_t clusters_for(const struct fat_vol *vol, uint32_t size)
+{
+	return (uint32_t)(((uint64_t)size + vol->cluster_bytes - 1) / vol->cluster_bytes);
+}
+
+int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, uint32_t cap)
+{
+	uint8_t *out = buf;
+	uint32_t clus = de->first_cluster, need = clusters_for(vol, de->size), done = 0;
+	uint32_t blocks_per_clus = sec_to_block(vol, vol->sec_per_clus);
+
+	if (de->size > cap)
+		return set_why(vol, -EFBIG, "%.11s is %lu bytes, more than %lu",
+			       de->name, (unsigned long)de->size, (unsigned long)cap);
+	if (de->size == 0)
+		return 0;
+	if (need > vol->nclusters)
+		return set_why(vol, -EIO, "%.11s is larger than its volume", de->name);
+	for (uint32_t i = 0; i < need; i++) {
+		int ret;
+
+		if (!cluster_valid(vol, clus))
+			return set_why(vol, -EIO, "%.11s: broken cluster chain", de->name);
+		for (uint32_t b = 0; b < blocks_per_clus && done < de->size; b++) {
+			uint32_t n = de->size - done;
+
+			ret = vol_block(vol, cluster_to_block(vol, clus) + b);
+			if (ret)
+				return ret;
+			if (n > BLKDEV_BLOCK_SIZE)
+				n = BLKDEV_BLOCK_SIZE;
+			memcpy(out + done, vol->cache, n);
+			done += n;
+		}
+		if (i + 1 < need) {
+			ret = fat_next(vol, clus, &clus);
+			if (ret)
+				return ret;
+		}
+	}
+	vol->why[0] = 0;
+	return (int)done;
+}
+
+int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext)
+{
+	uint32_t clus = de->first_cluster, need, first_block, nblocks;
+
+	ext->first = ext->count = 0;
+	nblocks = de->size / BLKDEV_BLOCK_SIZE;
+	if (nblocks == 0)
+		return set_why(vol, -EINVAL, "%.11s is smaller than one block", de->name);
+	need = clusters_for(vol, de->size);
+	if (need > vol->nclusters || !cluster_valid(vol, clus) ||
+	    clus - 2 + need > vol->nclusters)
+		return set_why(vol, -EINVAL, "%.11s: its size or first cluster lies outside "
+			       "the volume", de->name);
+	/* Walk exactly the clusters the size needs: each must be followed by
+	 * the next one (so no loop is possible); the last may end the chain or
+	 * continue into space allocated beyond the size. */
+	for (uint32_t i = 0; i < need; i++) {
+		uint32_t next;
+		int ret = fat_next(vol, clus + i, &next);
+
+		if (ret)
+			return ret;
+		if (i + 1 < need && next != clus + i + 1) {
+			if (next == FAT_NEXT_EOC || next == FAT_NEXT_FREE || next == FAT_NEXT_BAD)
+				return set_why(vol, -EINVAL, "%.11s: the cluster chain ends "
+					       "after %lu of %lu clusters", de->name,
+					       (unsigned long)(i + 1), (unsigned long)need);
+			return set_why(vol, -EINVAL, "%.11s is fragmented: cluster %lu is "
+				       "followed by %lu (after %lu of %lu clusters)", de->name,
+				       (unsigned long)(clus + i), (unsigned long)next,
+				       (unsigned long)(i + 1), (unsigned long)need);
+		}
+		if (i + 1 == need && (next == FAT_NEXT_FREE || next == FAT_NEXT_BAD))
+			return set_why(vol, -EINVAL, "%.11s: the last cluster's FAT entry "
+				       "is free or bad", de->name);
+	}
+	first_block = cluster_to_block(vol, clus);
+	if ((uint64_t)first_block + nblocks > sec_to_block(vol, vol->total_sec))
+		return set_why(vol, -EINVAL, "%.11s extends past its volume", de->name);
+	ext->first = vol->part_lba + first_block;
+	ext->count = nblocks;
+	vol->why[0] = 0;
+	return 0;
+}
