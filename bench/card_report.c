@@ -388,12 +388,16 @@ void card_report_print_ssr(const struct sd_ssr *s)
 	else
 		con_printf("reserved (%u)", s->speed_class);
 	con_printf(", UHS grade ");
-	if (s->uhs_speed_grade_valid)
+	if (s->uhs_speed_grade_valid && s->uhs_speed_grade == 0)
+		con_printf("none (<10 MB/s)");
+	else if (s->uhs_speed_grade_valid)
 		con_printf("U%u", s->uhs_speed_grade);
 	else
 		con_printf("reserved (%u)", s->uhs_speed_grade);
 	con_printf(", video class ");
-	if (s->video_speed_class_valid)
+	if (s->video_speed_class == 0)
+		con_printf("none");
+	else if (s->video_speed_class_valid)
 		con_printf("V%u", s->video_speed_class);
 	else
 		con_printf("reserved (%u)", s->video_speed_class);
@@ -444,10 +448,17 @@ void card_report_json_switch(struct json *j, const char *key, const struct sd_sw
 	/* Group 1 (bus speed) by name: what the benchmark cares about. */
 	json_arr_begin(j, "bus_speed_modes");
 	for (f = 0; f < 15; f++) {
+		char t[16];
+
 		if (!(sw->support[0] & (1u << f)))
 			continue;
 		name = sd_switch_fn_name(1, f);
-		json_str(j, NULL, name);
+		if (name && name[0] != 'r') {
+			json_str(j, NULL, name);
+		} else {
+			fmt_snprintf(t, sizeof(t), "reserved:%u", f);
+			json_str(j, NULL, t);
+		}
 	}
 	json_arr_end(j);
 	json_str(j, "bus_speed_selected", sd_switch_fn_name(1, sw->selected[0]));
@@ -466,7 +477,8 @@ void card_report_print_switch(const struct sd_switch *sw)
 		for (f = 0; f < 16; f++) {
 			if (!(sw->support[g] & (1u << f)))
 				continue;
-			name = sd_switch_fn_name(g + 1, f);
+			/* 0xF names an error only in the selection field. */
+			name = f < 15 ? sd_switch_fn_name(g + 1, f) : NULL;
 			if (name)
 				con_printf(" %u(%s)", f, name);
 			else

@@ -239,7 +239,8 @@ uint64_t sd_ssr_protected_bytes(const struct sd_ssr *ssr, const struct sd_csd *c
 int sd_ssr_erase_timeout_ms(const struct sd_ssr *ssr, uint32_t n_au, uint32_t *ms);
 /* Per-AU share of the erase timeout in µs (without the offset); 0 unknown. */
 uint32_t sd_ssr_erase_us_per_au(const struct sd_ssr *ssr);
-/* Function names per group (1..6); NULL when the spec defines none. */
+/* Function names per group (1..6); NULL when the spec defines none here.
+ * fn 0xF is "error/unsupported", its meaning in the selection field. */
 const char *sd_switch_fn_name(unsigned group, unsigned fn);
 
 /* ---- raw forms ----------------------------------------------------------- */
