@@ -48,7 +48,47 @@ struct sd_card {
 	uint32_t init_us;      /* how long sd_init took */
 
 	struct sd_host_err last_err; /* details of the last failure */
+
+	/* Card layer bookkeeping. */
+	uint32_t r1_ignore;    /* R1 bits that refer to a failed previous command */
+	uint32_t au_size_bytes;/* from the SD Status, 0 unknown */
 };
+
+/* R1 card status (SD Physical Layer §4.10.1). */
+#define SD_R1_OUT_OF_RANGE (1u << 31)
+#define SD_R1_ADDRESS_ERROR (1u << 30)
+#define SD_R1_BLOCK_LEN_ERROR (1u << 29)
+#define SD_R1_ERASE_SEQ_ERROR (1u << 28)
+#define SD_R1_ERASE_PARAM (1u << 27)
+#define SD_R1_WP_VIOLATION (1u << 26)
+#define SD_R1_CARD_IS_LOCKED (1u << 25)
+#define SD_R1_LOCK_UNLOCK_FAILED (1u << 24)
+#define SD_R1_COM_CRC_ERROR (1u << 23)
+#define SD_R1_ILLEGAL_COMMAND (1u << 22)
+#define SD_R1_CARD_ECC_FAILED (1u << 21)
+#define SD_R1_CC_ERROR (1u << 20)
+#define SD_R1_ERROR (1u << 19)
+#define SD_R1_CSD_OVERWRITE (1u << 16)
+#define SD_R1_WP_ERASE_SKIP (1u << 15)
+#define SD_R1_CARD_ECC_DISABLED (1u << 14)
+#define SD_R1_ERASE_RESET (1u << 13)
+#define SD_R1_STATE_SHIFT 9
+#define SD_R1_STATE_MASK 0xFu
+#define SD_R1_READY_FOR_DATA (1u << 8)
+#define SD_R1_FX_EVENT (1u << 6)
+#define SD_R1_APP_CMD (1u << 5)
+#define SD_R1_AKE_SEQ_ERROR (1u << 3)
+/* The bits that make a command fail. */
+#define SD_R1_ERRORS 0xFDF98008u
+
+/* CURRENT_STATE values. */
+enum sd_state {
+	SD_STATE_IDLE = 0, SD_STATE_READY, SD_STATE_IDENT, SD_STATE_STBY,
+	SD_STATE_TRAN, SD_STATE_DATA, SD_STATE_RCV, SD_STATE_PRG,
+	SD_STATE_DIS,
+};
+
+const char *sd_state_name(unsigned state);
 
 /* Identify and initialise the card (the whole §4.2 sequence, up to 4-bit
  * high speed when card and host allow). Returns 0, -ENOMEDIUM (no card),

@@ -1,0 +1,722 @@
+/*
+ * emmc.c - host driver for the Arasan EMMC controller of the BCM2835/6/7
+ * (SDHCI v3.00-like, BCM2835 ARM Peripherals chapter 5), implementing
+ * struct sd_host_ops (drivers/sd/sd_host.h).
+ *
+ * Follows the SD Host Controller Simplified Specification v3.00: §3.2
+ * (clock control, divided clock mode), §3.7 (command issue), §3.7.2 (PIO
+ * transfers with Buffer Read/Write Ready), §3.10 (error recovery: software
+ * reset of the CMD and DAT lines).
+ *
+ * Arasan/BCM2835 specifics handled here:
+ *  - 32-bit register accesses only (drivers/mmio.h). Transfer Mode and
+ *    Command share one word and are written together; that single write
+ *    starts the command (so nothing is written twice before the command).
+ *  - The controller can lose the second of two writes to the same register
+ *    within two SD clocks (clock-domain crossing). At identification speed
+ *    (2 clocks >= 1 us) every register write is followed by a delay of two
+ *    SD clocks. Above 2 MHz the writes to one register in a request are
+ *    separated by at least one status read, which completes on the bus
+ *    before the next write is issued.
+ *  - The BCM2835 integration has no usable capabilities register and no
+ *    card-detect on hardware (Linux: SDHCI_QUIRK_MISSING_CAPS,
+ *    BROKEN_CARD_DETECTION): when CAPABILITIES reads 0 the known
+ *    configuration (4-bit, high speed, 3.3 V, 1024-byte blocks) is assumed
+ *    and get_cd reports -ENOTSUP. QEMU's model fills both in.
+ *  - The high-speed enable bit of Host Control is not set (Linux:
+ *    SDHCI_QUIRK_NO_HISPD_BIT for this SoC); high speed is only the clock.
+ *  - Resets of the CMD and DAT lines are written separately (QEMU ignores
+ *    a write with both bits; the SDHCI spec allows either).
+ *
+ * Data moves by PIO only: QEMU's model has no SDMA/ADMA (capabilities say
+ * so) and the BCM2835 Arasan's own DMA is not used by any known driver. The
+ * system DMA engine (DREQ 11) can later replace the per-block copy in
+ * emmc_xfer() without changing the request interface.
+ *
+ * Not supported: SDIO interrupts, UHS-I (1.8 V, tuning), 8-bit bus,
+ * interrupts (everything is polled with timer deadlines).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/emmc/emmc.h"
+#include "drivers/emmc/emmc_regs.h"
+#include "drivers/mmio.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+
+/* Bounds of every wait (microseconds). The controller's own data timeout
+ * (DATA_TOUNIT) is set to its maximum; these are the software backstops. */
+#define EMMC_RESET_TIMEOUT_US 100000u
+#define EMMC_CLOCK_TIMEOUT_US 100000u
+#define EMMC_INHIBIT_TIMEOUT_US 500000u
+#define EMMC_CMD_TIMEOUT_US 100000u     /* a response is due in 64 clocks */
+#define EMMC_READ_TIMEOUT_US 500000u    /* per block; SD: 100 ms (SDHC) */
+#define EMMC_BUSY_TIMEOUT_US 1000000u   /* write busy / R1b default; SD: 250-500 ms */
+#define EMMC_POWER_SETTLE_US 1000u      /* SD §6.4.1: 1 ms after power up */
+#define EMMC_ID_CLOCK_HZ 400000u
+#define EMMC_MIN_CLOCK_HZ 100000u       /* SD: identification 100..400 kHz */
+#define EMMC_QUIET_WRITE_HZ 2000000u    /* above this, no delay after writes */
+
+/* Known configuration of the BCM2835 Arasan when CAPABILITIES is missing. */
+#define EMMC_BCM2835_MAX_BLOCK 1024u
+
+struct emmc_priv {
+	uintptr_t base;
+	uint32_t wdelay_us;   /* delay after a register write (2 SD clocks) */
+	uint32_t max_block;
+	bool v3;              /* SDHCI >= 3.00: 10-bit divider, Auto-CMD23 */
+	bool caps_missing;
+	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
+};
+
+static struct emmc_priv emmc_state;
+
+static inline uint32_t rd(const struct emmc_priv *e, uint32_t reg)
+{
+	return mmio_read32(e->base + reg);
+}
+
+/* Register write with the Arasan same-register hazard handled. */
+static inline void wr(const struct emmc_priv *e, uint32_t reg, uint32_t val)
+{
+	mmio_write32(e->base + reg, val);
+	if (e->wdelay_us)
+		timer_udelay(e->wdelay_us);
+}
+
+static void set_wdelay(struct emmc_priv *e, uint32_t clock_hz)
+{
+	if (clock_hz == 0 || clock_hz >= EMMC_QUIET_WRITE_HZ)
+		e->wdelay_us = clock_hz ? 0 : 2000000u / EMMC_MIN_CLOCK_HZ;
+	else
+		e->wdelay_us = (2000000u + clock_hz - 1) / clock_hz;
+}
+
+/* Wait until (reg & mask) == want; -ETIMEDOUT otherwise. */
+static int wait_reg(const struct emmc_priv *e, uint32_t reg, uint32_t mask,
+		    uint32_t want, uint32_t timeout_us)
+{
+	timer_deadline_t d;
+
+	if ((rd(e, reg) & mask) == want)
+		return 0;
+	d = timer_deadline_us(timeout_us);
+	while ((rd(e, reg) & mask) != want)
+		if (timer_expired(d))
+			return (rd(e, reg) & mask) == want ? 0 : -ETIMEDOUT;
+	return 0;
+}
+
+/* One software reset (SRST_HC, SRST_CMD or SRST_DATA). The clock bits are
+ * kept: the reset bits share the word with the clock control. */
+static int reset_line(struct emmc_priv *e, uint32_t bit)
+{
+	uint32_t c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC |
+		EMMC_C1_SRST_CMD | EMMC_C1_SRST_DATA);
+
+	wr(e, EMMC_CONTROL1, c1 | bit);
+	return wait_reg(e, EMMC_CONTROL1, bit, 0, EMMC_RESET_TIMEOUT_US);
+}
+
+/* SDHCI §3.10: after an error, reset the CMD line and, if the DAT line
+ * was involved, the DAT line - one at a time. */
+static int recover(struct emmc_priv *e, bool dat)
+{
+	int r1 = reset_line(e, EMMC_C1_SRST_CMD);
+	int r2 = dat ? reset_line(e, EMMC_C1_SRST_DATA) : 0;
+
+	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+	return r1 ? r1 : r2;
+}
+
+static int irq_to_err(uint32_t irq)
+{
+	if (irq & (EMMC_INT_CTO_ERR | EMMC_INT_DTO_ERR))
+		return -ETIMEDOUT;
+	if (irq & (EMMC_INT_CCRC_ERR | EMMC_INT_DCRC_ERR))
+		return -EILSEQ;
+	return -EIO;
+}
+
+static int fail(struct sd_request *req, int code, uint32_t status,
+		const char *phase, uint32_t block)
+{
+	req->err.code = code;
+	req->err.status = status;
+	req->err.phase = phase;
+	req->err.block = block;
+	return code;
+}
+
+/* Wait for any of 'want' or an error interrupt. Returns the INTERRUPT
+ * value, or 0 on timeout. Checks the status before making a deadline so
+ * that the common already-ready case costs one read. */
+static inline uint32_t wait_irq(const struct emmc_priv *e, uint32_t want,
+				uint32_t timeout_us)
+{
+	uint32_t irq = rd(e, EMMC_INTERRUPT);
+	timer_deadline_t d;
+
+	if (irq & (want | EMMC_INT_ERR_MASK))
+		return irq;
+	d = timer_deadline_us(timeout_us);
+	for (;;) {
+		irq = rd(e, EMMC_INTERRUPT);
+		if (irq & (want | EMMC_INT_ERR_MASK))
+			return irq;
+		if (timer_expired(d)) {
+			irq = rd(e, EMMC_INTERRUPT);
+			return (irq & (want | EMMC_INT_ERR_MASK)) ? irq : 0;
+		}
+	}
+}
+
+/*
+ * The PIO hot path: one block between the data port and the caller's
+ * buffer, the port address and the buffer pointer in registers, no call per
+ * word. 'words' is the block size / 4 (2, 16 or 128 in practice).
+ *
+ * Aligned buffers: eight port reads into eight registers, then one STM (and
+ * LDM + eight port writes for writes): 11 instructions per 8 words on ARM.
+ * GCC does not merge volatile-ordered stores into STM by itself, hence the
+ * few lines of assembly on the target; host builds use the C loop (each
+ * port access is a call into the simulator there anyway).
+ *
+ * Unaligned buffers: the same loop shape in C with the word split into
+ * bytes. On ARMv6+ with SCTLR.U set (boot/cpu.c) GCC turns the four byte
+ * stores into one unaligned STR; elsewhere they stay byte stores.
+ */
+#define PIO_PUT_BYTES(q, w) do { \
+	(q)[0] = (uint8_t)(w); (q)[1] = (uint8_t)((w) >> 8); \
+	(q)[2] = (uint8_t)((w) >> 16); (q)[3] = (uint8_t)((w) >> 24); \
+} while (0)
+#define PIO_GET_BYTES(q) ((uint32_t)(q)[0] | (uint32_t)(q)[1] << 8 | \
+			  (uint32_t)(q)[2] << 16 | (uint32_t)(q)[3] << 24)
+
+static __attribute__((noinline)) void pio_read_aligned(uintptr_t port,
+						       uint32_t *p,
+						       uint32_t words)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t n8 = words / 8;
+
+	words &= 7;
+	if (n8)
+		__asm__ volatile(
+			"1:	ldr r4, [%[port]]\n"
+			"	ldr r5, [%[port]]\n"
+			"	ldr r6, [%[port]]\n"
+			"	ldr r7, [%[port]]\n"
+			"	ldr r8, [%[port]]\n"
+			"	ldr r9, [%[port]]\n"
+			"	ldr r10, [%[port]]\n"
+			"	ldr r12, [%[port]]\n"
+			"	stmia %[p]!, {r4-r10, r12}\n"
+			"	subs %[n], %[n], #1\n"
+			"	bne 1b\n"
+			: [p] "+r"(p), [n] "+r"(n8)
+			: [port] "r"(port)
+			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
+			  "cc", "memory");
+#else
+	for (; words >= 8; words -= 8, p += 8) {
+		uint32_t a = mmio_read32(port), b = mmio_read32(port);
+		uint32_t c = mmio_read32(port), d = mmio_read32(port);
+		uint32_t f = mmio_read32(port), g = mmio_read32(port);
+		uint32_t h = mmio_read32(port), i = mmio_read32(port);
+
+		p[0] = a; p[1] = b; p[2] = c; p[3] = d;
+		p[4] = f; p[5] = g; p[6] = h; p[7] = i;
+	}
+#endif
+	for (; words; words--)
+		*p++ = mmio_read32(port);
+}
+
+static __attribute__((noinline)) void pio_write_aligned(uintptr_t port,
+							const uint32_t *p,
+							uint32_t words)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t n8 = words / 8;
+
+	words &= 7;
+	if (n8)
+		__asm__ volatile(
+			"1:	ldmia %[p]!, {r4-r10, r12}\n"
+			"	str r4, [%[port]]\n"
+			"	str r5, [%[port]]\n"
+			"	str r6, [%[port]]\n"
+			"	str r7, [%[port]]\n"
+			"	str r8, [%[port]]\n"
+			"	str r9, [%[port]]\n"
+			"	str r10, [%[port]]\n"
+			"	str r12, [%[port]]\n"
+			"	subs %[n], %[n], #1\n"
+			"	bne 1b\n"
+			: [p] "+r"(p), [n] "+r"(n8)
+			: [port] "r"(port)
+			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
+			  "cc", "memory");
+#else
+	for (; words >= 8; words -= 8, p += 8) {
+		uint32_t a = p[0], b = p[1], c = p[2], d = p[3];
+		uint32_t f = p[4], g = p[5], h = p[6], i = p[7];
+
+		mmio_write32(port, a); mmio_write32(port, b);
+		mmio_write32(port, c); mmio_write32(port, d);
+		mmio_write32(port, f); mmio_write32(port, g);
+		mmio_write32(port, h); mmio_write32(port, i);
+	}
+#endif
+	for (; words; words--)
+		mmio_write32(port, *p++);
+}
+
+static __attribute__((noinline)) void pio_read_bytes(uintptr_t port,
+						     uint8_t *p,
+						     uint32_t words)
+{
+	for (; words >= 4; words -= 4, p += 16) {
+		uint32_t a = mmio_read32(port), b = mmio_read32(port);
+		uint32_t c = mmio_read32(port), d = mmio_read32(port);
+
+		PIO_PUT_BYTES(p, a);
+		PIO_PUT_BYTES(p + 4, b);
+		PIO_PUT_BYTES(p + 8, c);
+		PIO_PUT_BYTES(p + 12, d);
+	}
+	for (; words; words--, p += 4) {
+		uint32_t w = mmio_read32(port);
+
+		PIO_PUT_BYTES(p, w);
+	}
+}
+
+static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
+						      const uint8_t *p,
+						      uint32_t words)
+{
+	for (; words >= 4; words -= 4, p += 16) {
+		uint32_t a = PIO_GET_BYTES(p), b = PIO_GET_BYTES(p + 4);
+		uint32_t c = PIO_GET_BYTES(p + 8), d = PIO_GET_BYTES(p + 12);
+
+		mmio_write32(port, a); mmio_write32(port, b);
+		mmio_write32(port, c); mmio_write32(port, d);
+	}
+	for (; words; words--, p += 4)
+		mmio_write32(port, PIO_GET_BYTES(p));
+}
+
+/* The data phase of a request, after the command completed. */
+static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	const uint32_t ready = rd_dir ? EMMC_INT_READ_RDY : EMMC_INT_WRITE_RDY;
+	const uint32_t blk_to = rd_dir ? EMMC_READ_TIMEOUT_US :
+		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
+		 EMMC_BUSY_TIMEOUT_US);
+	const uintptr_t port = e->base + EMMC_DATA;
+	const uint32_t words = data->blksz / 4;
+	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
+	uint8_t *p = data->buf;
+	uint32_t blk, irq, t0, t1 = 0, host = 0;
+
+	for (blk = 0; blk < data->blocks; blk++) {
+		irq = wait_irq(e, ready, blk_to);
+		if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+			recover(e, true);
+			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
+				    irq, rd_dir ? "read data" : "write data",
+				    blk);
+		}
+		t0 = timer_ticks();
+		if (blk == 0)
+			t->t_first_data = t0;
+		if (t->blk_ready)
+			t->blk_ready[blk] = t0;
+		/* Clear before moving: the last word of this block may make
+		 * the next block ready at once. */
+		mmio_write32(e->base + EMMC_INTERRUPT, ready);
+		if (rd_dir) {
+			if (aligned)
+				pio_read_aligned(port, (uint32_t *)(void *)p, words);
+			else
+				pio_read_bytes(port, p, words);
+		} else {
+			if (aligned)
+				pio_write_aligned(port, (const uint32_t *)(void *)p, words);
+			else
+				pio_write_bytes(port, p, words);
+		}
+		p += data->blksz;
+		t1 = timer_ticks();
+		host += t1 - t0;
+		if (t->blk_done)
+			t->blk_done[blk] = t1;
+	}
+	t->t_data_done = t1;
+	t->host_ticks = host;
+
+	/* Transfer complete: for writes this is the end of the card's busy
+	 * after the last block (and of the Auto-CMD12 busy). */
+	irq = wait_irq(e, EMMC_INT_DATA_DONE, rd_dir ? EMMC_READ_TIMEOUT_US :
+		       blk_to);
+	t->t_end = timer_ticks();
+	if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+		/* For Auto-CMD errors the low half of the status is the
+		 * Auto CMD Error Status (CONTROL2[15:0]) instead. */
+		uint32_t st = (irq & EMMC_INT_ERR_MASK) |
+			      (rd(e, EMMC_CONTROL2) & 0xFFFFu);
+
+		recover(e, true);
+		if (irq & EMMC_INT_ACMD_ERR)
+			return fail(req, -EIO, st, "auto command", blk);
+		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+			    rd_dir ? "read end" : "write busy", blk);
+	}
+	if (data->stop == SD_STOP_AUTO12)
+		req->cmd.auto_resp = rd(e, EMMC_RESP3);
+	wr(e, EMMC_INTERRUPT, EMMC_INT_DATA_DONE);
+	return 0;
+}
+
+static int emmc_request(struct sd_host *h, struct sd_request *req)
+{
+	struct emmc_priv *e = h->priv;
+	struct sd_cmd *cmd = &req->cmd;
+	struct sd_data *data = req->data;
+	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << EMMC_CMD_INDEX_SHIFT;
+	uint32_t inhibit = EMMC_STATUS_CMD_INHIBIT;
+	uint32_t irq;
+	int ret;
+
+	req->err.code = 0;
+	req->err.cmd = cmd->index;
+	req->err.arg = cmd->arg;
+	req->err.status = 0;
+	req->err.block = 0;
+	req->err.phase = NULL;
+	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
+	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
+	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
+	cmd->auto_resp = 0;
+
+	switch (cmd->resp_type) {
+	case SD_RESP_NONE:
+		break;
+	case SD_RESP_R1:
+		cmdtm |= EMMC_CMD_RSPNS_48 | EMMC_CMD_CRCCHK_EN | EMMC_CMD_IXCHK_EN;
+		break;
+	case SD_RESP_R1B:
+		cmdtm |= EMMC_CMD_RSPNS_48_BUSY | EMMC_CMD_CRCCHK_EN |
+			 EMMC_CMD_IXCHK_EN;
+		inhibit |= EMMC_STATUS_DAT_INHIBIT;
+		break;
+	case SD_RESP_R2:
+		cmdtm |= EMMC_CMD_RSPNS_136 | EMMC_CMD_CRCCHK_EN;
+		break;
+	case SD_RESP_R3:
+		cmdtm |= EMMC_CMD_RSPNS_48;
+		break;
+	default:
+		return fail(req, -EINVAL, 0, "setup", 0);
+	}
+
+	if (data) {
+		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
+		    data->blksz == 0 || (data->blksz & 3) ||
+		    data->blksz > e->max_block)
+			return fail(req, -EINVAL, 0, "setup", 0);
+		cmdtm |= EMMC_CMD_ISDATA | EMMC_TM_BLKCNT_EN;
+		if (data->dir == SD_DATA_READ)
+			cmdtm |= EMMC_TM_DAT_DIR_READ;
+		if (data->blocks > 1 || data->stop != SD_STOP_NONE)
+			cmdtm |= EMMC_TM_MULTI_BLOCK;
+		if (data->stop == SD_STOP_AUTO12) {
+			if (!h->cap_auto12)
+				return fail(req, -ENOTSUP, 0, "setup", 0);
+			cmdtm |= EMMC_TM_AUTO_CMD12;
+		} else if (data->stop == SD_STOP_AUTO23) {
+			if (!h->cap_auto23)
+				return fail(req, -ENOTSUP, 0, "setup", 0);
+			cmdtm |= EMMC_TM_AUTO_CMD23;
+		}
+		inhibit |= EMMC_STATUS_DAT_INHIBIT;
+	}
+
+	ret = wait_reg(e, EMMC_STATUS, inhibit, 0, EMMC_INHIBIT_TIMEOUT_US);
+	if (ret) {
+		uint32_t st = rd(e, EMMC_STATUS);
+
+		recover(e, true);
+		return fail(req, ret, st, "inhibit", 0);
+	}
+
+	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+	if (data) {
+		wr(e, EMMC_BLKSIZECNT, (data->blksz & EMMC_BLKSIZE_MASK) |
+		   data->blocks << EMMC_BLKCNT_SHIFT);
+		if (data->stop == SD_STOP_AUTO23)
+			wr(e, EMMC_ARG2, data->sbc_arg);
+	}
+	wr(e, EMMC_ARG1, cmd->arg);
+	req->t.t_issue = timer_ticks();
+	wr(e, EMMC_CMDTM, cmdtm);
+
+	irq = wait_irq(e, EMMC_INT_CMD_DONE, EMMC_CMD_TIMEOUT_US);
+	req->t.t_cmd_done = timer_ticks();
+	if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+		recover(e, data || cmd->resp_type == SD_RESP_R1B);
+		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+			    "command", 0);
+	}
+
+	if (cmd->resp_type == SD_RESP_R2) {
+		/* The controller strips the CRC byte and stores bits 127:8
+		 * in RESP3[23:0]..RESP0; put them back in place. Bits 7:0
+		 * (CRC7 + end bit) are not delivered and read as 0. */
+		uint32_t r0 = rd(e, EMMC_RESP0), r1 = rd(e, EMMC_RESP1);
+		uint32_t r2 = rd(e, EMMC_RESP2), r3 = rd(e, EMMC_RESP3);
+
+		cmd->resp[0] = r3 << 8 | r2 >> 24;
+		cmd->resp[1] = r2 << 8 | r1 >> 24;
+		cmd->resp[2] = r1 << 8 | r0 >> 24;
+		cmd->resp[3] = r0 << 8;
+	} else if (cmd->resp_type != SD_RESP_NONE) {
+		cmd->resp[0] = rd(e, EMMC_RESP0);
+	}
+	mmio_write32(e->base + EMMC_INTERRUPT, EMMC_INT_CMD_DONE);
+	if (e->wdelay_us)
+		timer_udelay(e->wdelay_us);
+
+	if (data)
+		return emmc_xfer(e, req);
+
+	if (cmd->resp_type == SD_RESP_R1B) {
+		irq = wait_irq(e, EMMC_INT_DATA_DONE, cmd->busy_timeout_us ?
+			       cmd->busy_timeout_us : EMMC_BUSY_TIMEOUT_US);
+		req->t.t_end = timer_ticks();
+		if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+			recover(e, true);
+			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
+				    irq, "busy", 0);
+		}
+		wr(e, EMMC_INTERRUPT, EMMC_INT_DATA_DONE);
+	} else {
+		req->t.t_end = req->t.t_cmd_done;
+	}
+	return 0;
+}
+
+uint32_t emmc_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
+			uint32_t *divider)
+{
+	uint32_t n;
+
+	if (hz == 0 || base_clock_hz == 0) {
+		*divider = 0;
+		return 0;
+	}
+	if (hz >= base_clock_hz) {
+		*divider = 0;
+		return base_clock_hz;
+	}
+	/* f = base / (2 N): the smallest N that does not exceed hz. */
+	n = (base_clock_hz + 2 * hz - 1) / (2 * hz);
+	if (v3) {
+		if (n > EMMC_DIV10_MAX)
+			n = EMMC_DIV10_MAX;
+	} else {
+		uint32_t p = 1;
+
+		while (p < n && p < EMMC_DIV8_MAX)
+			p <<= 1;
+		n = p;
+	}
+	*divider = n;
+	return base_clock_hz / (2 * n);
+}
+
+static int set_clock(struct sd_host *h, uint32_t hz)
+{
+	struct emmc_priv *e = h->priv;
+	uint32_t c1, n, actual;
+	int ret;
+
+	/* Writes during the change are paced for the slower clock. */
+	set_wdelay(e, h->actual_clock_hz && h->actual_clock_hz < hz ?
+		   h->actual_clock_hz : hz);
+
+	c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC | EMMC_C1_SRST_CMD |
+				      EMMC_C1_SRST_DATA);
+	c1 &= ~EMMC_C1_CLK_EN;
+	wr(e, EMMC_CONTROL1, c1);
+	if (hz == 0) {
+		h->actual_clock_hz = 0;
+		return 0;
+	}
+	actual = emmc_clock_for(h->base_clock_hz, hz, e->v3, &n);
+	c1 &= ~(EMMC_C1_CLK_MASK | EMMC_C1_DATA_TOUNIT_MASK);
+	c1 |= (n & 0xFFu) << EMMC_C1_CLK_FREQ8_SHIFT |
+	      ((n >> 8) & 0x3u) << EMMC_C1_CLK_FREQ_MS2_SHIFT |
+	      EMMC_C1_DATA_TOUNIT_MAX << EMMC_C1_DATA_TOUNIT_SHIFT |
+	      EMMC_C1_CLK_INTLEN;
+	wr(e, EMMC_CONTROL1, c1);
+	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_CLK_STABLE, EMMC_C1_CLK_STABLE,
+		       EMMC_CLOCK_TIMEOUT_US);
+	if (ret)
+		return ret;
+	wr(e, EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
+	h->actual_clock_hz = actual;
+	set_wdelay(e, actual);
+	return 0;
+}
+
+static int emmc_set_ios(struct sd_host *h, const struct sd_ios *ios)
+{
+	struct emmc_priv *e = h->priv;
+	uint32_t c0 = e->ctl0;
+	int ret;
+
+	if (ios->width != 1 && ios->width != 4)
+		return -EINVAL;
+	if (ios->width == 4 && !h->cap_4bit)
+		return -ENOTSUP;
+	if (ios->timing == SD_TIMING_HS && !h->cap_hs)
+		return -ENOTSUP;
+	if (ios->clock_hz > h->f_max_hz)
+		return -EINVAL;
+
+	c0 &= ~(EMMC_C0_HCTL_DWIDTH | EMMC_C0_HCTL_8BIT | EMMC_C0_HCTL_HS_EN);
+	if (ios->width == 4)
+		c0 |= EMMC_C0_HCTL_DWIDTH;
+	if (c0 != e->ctl0) {
+		wr(e, EMMC_CONTROL0, c0);
+		e->ctl0 = c0;
+	}
+	h->width = ios->width;
+	h->timing = ios->timing;
+	ret = set_clock(h, ios->clock_hz);
+	return ret;
+}
+
+static int emmc_reset(struct sd_host *h)
+{
+	struct emmc_priv *e = h->priv;
+	struct sd_ios ios = { EMMC_ID_CLOCK_HZ, 1, SD_TIMING_DS };
+	int ret;
+
+	set_wdelay(e, EMMC_MIN_CLOCK_HZ);
+	/* The whole word is written: CONTROL1 = SRST_HC only, clock off. */
+	wr(e, EMMC_CONTROL1, EMMC_C1_SRST_HC);
+	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_SRST_HC, 0,
+		       EMMC_RESET_TIMEOUT_US);
+	if (ret)
+		return ret;
+	h->actual_clock_hz = 0;
+
+	/* Status bits we poll must be enabled to appear; nothing is
+	 * signalled to the ARM (polled driver). */
+	wr(e, EMMC_IRPT_EN, 0);
+	wr(e, EMMC_IRPT_MASK, EMMC_INT_ALL & ~EMMC_INT_CARD);
+	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+
+	e->ctl0 = EMMC_C0_SD_BUS_POWER | EMMC_C0_SD_BUS_VOLT_3V3;
+	wr(e, EMMC_CONTROL0, e->ctl0);
+	wr(e, EMMC_CONTROL2, 0);
+
+	ret = emmc_set_ios(h, &ios);
+	if (ret)
+		return ret;
+	/* SD §6.4.1: 1 ms after power up and at least 74 clocks before the
+	 * first command (185 us at 400 kHz). */
+	timer_udelay(EMMC_POWER_SETTLE_US);
+	return 0;
+}
+
+static int emmc_card_busy(struct sd_host *h)
+{
+	return (rd(h->priv, EMMC_STATUS) & EMMC_STATUS_DAT0_LEVEL) ? 0 : 1;
+}
+
+static int emmc_get_cd(struct sd_host *h)
+{
+	const struct emmc_priv *e = h->priv;
+
+	if (e->caps_missing)
+		return -ENOTSUP;
+	return (rd(e, EMMC_STATUS) & EMMC_STATUS_CARD_INSERTED) ? 1 : 0;
+}
+
+static int emmc_get_ro(struct sd_host *h)
+{
+	/* SDHCI Present State bit 19 is the WP pin level: 1 = writable.
+	 * QEMU clears it for a readonly drive. */
+	return (rd(h->priv, EMMC_STATUS) & EMMC_STATUS_WRITE_EN_PIN) ? 0 : 1;
+}
+
+static const struct sd_host_ops emmc_ops = {
+	.reset = emmc_reset,
+	.set_ios = emmc_set_ios,
+	.request = emmc_request,
+	.card_busy = emmc_card_busy,
+	.get_cd = emmc_get_cd,
+	.get_ro = emmc_get_ro,
+};
+
+int emmc_host_init(struct sd_host *h, uintptr_t base, uint32_t base_clock_hz)
+{
+	struct emmc_priv *e = &emmc_state;
+	uint32_t caps, spec;
+
+	e->base = base;
+	e->wdelay_us = 2000000u / EMMC_MIN_CLOCK_HZ;
+	e->ctl0 = 0;
+
+	h->ops = &emmc_ops;
+	h->name = "emmc";
+	h->base = base;
+	h->priv = e;
+	h->version = rd(e, EMMC_SLOTISR_VER);
+	caps = rd(e, EMMC_CAPABILITIES0);
+	h->caps = caps;
+	spec = (h->version >> EMMC_VER_SPEC_SHIFT) & EMMC_VER_SPEC_MASK;
+	e->v3 = spec >= EMMC_VER_SPEC_3_00;
+	e->caps_missing = caps == 0;
+
+	if (e->caps_missing) {
+		h->cap_4bit = true;
+		h->cap_hs = true;
+		e->max_block = EMMC_BCM2835_MAX_BLOCK;
+	} else {
+		uint32_t mb = (caps >> EMMC_CAP0_MAXBLK_SHIFT) & EMMC_CAP0_MAXBLK_MASK;
+
+		h->cap_4bit = true; /* every SDHCI supports 4-bit */
+		h->cap_hs = (caps & EMMC_CAP0_HS) != 0;
+		e->max_block = 512u << (mb > 2 ? 2 : mb);
+		if (!base_clock_hz) {
+			uint32_t mhz = (caps >> EMMC_CAP0_BASECLK_SHIFT) &
+				       (e->v3 ? EMMC_CAP0_BASECLK_MASK : 0x3Fu);
+
+			base_clock_hz = mhz * 1000000u;
+		}
+	}
+	if (!base_clock_hz)
+		return -ENODEV;
+	h->base_clock_hz = base_clock_hz;
+	h->cap_auto12 = true;
+	/* Auto-CMD23 is an SDHCI 3.00 feature (and in the BCM2835 CMDTM
+	 * TM_AUTO_CMD_EN field). QEMU's model ignores it, but QEMU's card
+	 * does not support CMD23 either, so it is never asked for there. */
+	h->cap_auto23 = e->v3;
+	h->f_max_hz = base_clock_hz;
+	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? EMMC_DIV10_MAX : EMMC_DIV8_MAX));
+	h->actual_clock_hz = 0;
+	h->width = 1;
+	h->timing = SD_TIMING_DS;
+	return 0;
+}

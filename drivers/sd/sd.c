@@ -1,0 +1,923 @@
+/*
+ * sd.c - the SD card protocol layer: the initialisation state machine,
+ * block read/write/erase with every termination mode, card status, R1
+ * error checking and recovery after failed transfers. Hardware is reached
+ * only through struct sd_host_ops (sd_host.h).
+ *
+ * Follows the SD Physical Layer Simplified Specification v9.10:
+ * §4.2 card identification (CMD0, CMD8, ACMD41, CMD2, CMD3), §4.3 data
+ * transfer mode (CMD7, CMD9, ACMD6, CMD16), §4.3.3 multi-block termination
+ * (CMD12, CMD23), §4.3.5 erase (CMD32/33/38, timeout from §4.14), §4.3.10
+ * CMD6 switch function, §4.10.1 card status, §4.10.2 SD Status, §5.6 SCR.
+ *
+ * Conventions:
+ *  - LBAs are always 512-byte blocks; SDSC cards get byte addresses
+ *    (lba * 512) and a CMD16 of 512, SDHC/SDXC block addresses.
+ *  - A transfer of one block always uses CMD17/CMD24 (no stop command).
+ *  - After a command fails (no response, CRC), the card reports it as
+ *    ILLEGAL_COMMAND / COM_CRC_ERROR in the *next* R1; those two bits are
+ *    ignored once after a failure (r1_ignore).
+ *  - After a failed data transfer the host driver has reset its CMD/DAT
+ *    lines; this layer asks the card where it is (CMD13) and sends CMD12
+ *    only when the card is still sending or receiving, so that no command
+ *    is sent in a state where it is illegal.
+ *
+ * Not supported: UHS-I (1.8 V, SDR50/104, DDR50), SDUC (CMD22), SPI mode,
+ * password lock/unlock, write protection groups, MMC cards.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "drivers/sd/sd.h"
+#include "drivers/sd/sd_regs.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+
+/* Clocks (Hz). */
+#define SD_ID_CLOCK_HZ 400000u
+#define SD_DS_CLOCK_HZ 25000000u
+#define SD_HS_CLOCK_HZ 50000000u
+
+/* Initialisation. */
+#define SD_CMD8_ARG 0x1AAu            /* VHS = 2.7-3.6 V, check pattern 0xAA */
+#define SD_ACMD41_HCS (1u << 30)
+#define SD_ACMD41_VDD 0x00FF8000u     /* 2.7-3.6 V */
+#define SD_ACMD41_TIMEOUT_US 1000000u /* §4.2.3: 1 s */
+#define SD_ACMD41_POLL_US 1000u
+#define SD_CMD3_RETRIES 3             /* a card may publish RCA 0 */
+#define SD_CMD_RETRIES 2              /* extra tries after a CRC error */
+#define SD_CMD6_QUERY_HS 0x00FFFFF1u  /* mode 0, group 1 = high speed */
+#define SD_CMD6_SWITCH_HS 0x80FFFFF1u /* mode 1, group 1 = high speed */
+#define SD_CCC_SWITCH (1u << 10)
+
+/* Waits after data commands. */
+#define SD_TRAN_TIMEOUT_US 1000000u   /* until the card is back in tran */
+#define SD_TRAN_POLL_US 100u
+#define SD_RECOVER_TRIES 4
+
+/* Erase: the SD Status gives a timeout per AU (§4.14); when it does not
+ * (ERASE_SIZE or ERASE_TIMEOUT 0, as on QEMU's card) allow 250 ms per
+ * allocation unit (the write-busy bound of the spec, applied per AU of
+ * 4 MiB when the AU size is unknown too), and never less than 1 s. */
+#define SD_ERASE_FALLBACK_US_PER_AU 250000u
+#define SD_ERASE_DEFAULT_AU_BYTES (4u << 20)
+#define SD_ERASE_MIN_TIMEOUT_US 1000000u
+#define SD_ERASE_MAX_TIMEOUT_US 600000000u
+
+/* How a command's response is checked. */
+enum chk { CHK_NONE, CHK_R1, CHK_R6 };
+
+static void set_err(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
+		    uint32_t status, const char *phase)
+{
+	c->last_err.code = code;
+	c->last_err.cmd = cmd;
+	c->last_err.arg = arg;
+	c->last_err.status = status;
+	c->last_err.block = 0;
+	c->last_err.phase = phase;
+}
+
+static int r1_code(uint32_t errs)
+{
+	if (errs & SD_R1_WP_VIOLATION)
+		return -EROFS;
+	if (errs & (SD_R1_OUT_OF_RANGE | SD_R1_ADDRESS_ERROR))
+		return -ERANGE;
+	return -EIO;
+}
+
+/* R6 carries bits 23, 22, 19 and 12:0 of the card status in 15:0. */
+static uint32_t r6_to_r1(uint32_t r6)
+{
+	return ((r6 >> 15) & 1u) << 23 | ((r6 >> 14) & 1u) << 22 |
+	       ((r6 >> 13) & 1u) << 19 | (r6 & 0x1FFFu);
+}
+
+/* Check an R1 card status; 0 or the error with last_err filled. */
+static int check_r1(struct sd_card *c, uint8_t cmd, uint32_t arg, uint32_t r1)
+{
+	uint32_t errs = r1 & SD_R1_ERRORS & ~c->r1_ignore;
+
+	c->r1_ignore = 0;
+	c->r1_last = r1;
+	if (!errs)
+		return 0;
+	set_err(c, r1_code(errs), cmd, arg, r1, "card status");
+	return c->last_err.code;
+}
+
+/* Issue one request and check what came back. */
+static int do_req(struct sd_card *c, struct sd_request *req, enum chk chk)
+{
+	struct sd_host *h = c->host;
+	int ret, tries = 0;
+
+	for (;;) {
+		ret = h->ops->request(h, req);
+		if (ret != -EILSEQ || req->data || tries++ >= SD_CMD_RETRIES)
+			break;
+		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
+	}
+	if (ret) {
+		c->last_err = req->err;
+		if (!c->last_err.code)
+			c->last_err.code = ret;
+		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
+		return ret;
+	}
+	if (chk == CHK_R1)
+		return check_r1(c, req->cmd.index, req->cmd.arg, req->cmd.resp[0]);
+	if (chk == CHK_R6)
+		return check_r1(c, req->cmd.index, req->cmd.arg,
+				r6_to_r1(req->cmd.resp[0] & 0xFFFFu));
+	return 0;
+}
+
+static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
+		     uint8_t resp_type)
+{
+	memset(req, 0, sizeof(*req));
+	req->cmd.index = index;
+	req->cmd.arg = arg;
+	req->cmd.resp_type = resp_type;
+}
+
+/* A command without data; *resp gets resp[0] when not NULL. */
+static int cmd(struct sd_card *c, uint8_t index, uint32_t arg,
+	       uint8_t resp_type, enum chk chk, uint32_t *resp)
+{
+	struct sd_request req;
+	int ret;
+
+	req_init(&req, index, arg, resp_type);
+	ret = do_req(c, &req, chk);
+	if (resp)
+		*resp = req.cmd.resp[0];
+	return ret;
+}
+
+static int app_prefix(struct sd_card *c)
+{
+	uint32_t r1;
+	int ret = cmd(c, 55, (uint32_t)c->rca << 16, SD_RESP_R1, CHK_R1, &r1);
+
+	if (ret)
+		return ret;
+	if (!(r1 & SD_R1_APP_CMD)) {
+		set_err(c, -EIO, 55, (uint32_t)c->rca << 16, r1,
+			"APP_CMD not accepted");
+		return -EIO;
+	}
+	return 0;
+}
+
+/* An application command, optionally with a small read (SCR, SSR). */
+static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
+		uint8_t resp_type, enum chk chk, uint32_t *resp,
+		void *buf, uint32_t len)
+{
+	struct sd_request req;
+	struct sd_data data;
+	int ret = app_prefix(c);
+
+	if (ret)
+		return ret;
+	req_init(&req, index, arg, resp_type);
+	if (buf) {
+		memset(&data, 0, sizeof(data));
+		data.buf = buf;
+		data.blksz = len;
+		data.blocks = 1;
+		data.dir = SD_DATA_READ;
+		req.data = &data;
+	}
+	ret = do_req(c, &req, chk);
+	if (resp)
+		*resp = req.cmd.resp[0];
+	return ret;
+}
+
+/* CMD13 without judging the status (the status is the answer). The R1
+ * bits that refer to an earlier failed command are masked out once. */
+static int get_status(struct sd_card *c, uint32_t *status)
+{
+	uint32_t ignore = c->r1_ignore;
+	int ret = cmd(c, 13, (uint32_t)c->rca << 16, SD_RESP_R1, CHK_NONE,
+		      status);
+
+	if (!ret) {
+		*status &= ~ignore;
+		c->r1_last = *status;
+		c->r1_ignore = 0;
+	}
+	return ret;
+}
+
+/* Poll CMD13 until the card is in tran and ready for data. Error bits in
+ * the status (a write that failed, a WP violation) fail the wait. */
+static int wait_tran(struct sd_card *c, uint8_t for_cmd, uint32_t for_arg,
+		     uint32_t timeout_us)
+{
+	timer_deadline_t d = timer_deadline_us(timeout_us);
+	uint32_t st = 0;
+	int ret;
+
+	for (;;) {
+		ret = get_status(c, &st);
+		if (ret)
+			return ret;
+		if (st & SD_R1_ERRORS) {
+			set_err(c, r1_code(st & SD_R1_ERRORS), for_cmd, for_arg,
+				st, "card status after transfer");
+			return c->last_err.code;
+		}
+		if (((st >> SD_R1_STATE_SHIFT) & SD_R1_STATE_MASK) ==
+		    SD_STATE_TRAN && (st & SD_R1_READY_FOR_DATA))
+			return 0;
+		if (timer_expired(d)) {
+			set_err(c, -ETIMEDOUT, for_cmd, for_arg, st,
+				"waiting for tran state");
+			return -ETIMEDOUT;
+		}
+		timer_udelay(SD_TRAN_POLL_US);
+	}
+}
+
+static int stop_transmission(struct sd_card *c, uint32_t busy_us,
+			     struct sd_req_times *t)
+{
+	struct sd_request req;
+	int ret;
+
+	req_init(&req, 12, 0, SD_RESP_R1B);
+	req.cmd.busy_timeout_us = busy_us;
+	ret = do_req(c, &req, CHK_R1);
+	if (t)
+		t->t_end = req.t.t_end;
+	return ret;
+}
+
+/* Bring the card back to tran after a failed transfer, keeping the
+ * original error in last_err. */
+static void recover(struct sd_card *c)
+{
+	struct sd_host_err saved = c->last_err;
+	timer_deadline_t d = timer_deadline_us(SD_TRAN_TIMEOUT_US);
+	unsigned tries;
+	uint32_t st;
+
+	for (tries = 0; tries < SD_RECOVER_TRIES; tries++) {
+		unsigned state;
+
+		if (get_status(c, &st))
+			continue;
+		state = (st >> SD_R1_STATE_SHIFT) & SD_R1_STATE_MASK;
+		if (state == SD_STATE_DATA || state == SD_STATE_RCV) {
+			stop_transmission(c, 0, NULL);
+			continue;
+		}
+		if (state != SD_STATE_PRG)
+			break;
+		while (!timer_expired(d)) {
+			timer_udelay(SD_TRAN_POLL_US);
+			if (get_status(c, &st) ||
+			    ((st >> SD_R1_STATE_SHIFT) & SD_R1_STATE_MASK) !=
+			    SD_STATE_PRG)
+				break;
+		}
+	}
+	c->last_err = saved;
+	/* The status read above consumed the error bits. */
+	c->r1_ignore = 0;
+}
+
+static int set_ios(struct sd_card *c, uint32_t clock_hz, uint8_t width,
+		   uint8_t timing)
+{
+	struct sd_host *h = c->host;
+	struct sd_ios ios;
+	int ret;
+
+	if (h->f_max_hz && clock_hz > h->f_max_hz)
+		clock_hz = h->f_max_hz;
+	ios.clock_hz = clock_hz;
+	ios.width = width;
+	ios.timing = timing;
+	ret = h->ops->set_ios(h, &ios);
+	if (ret) {
+		set_err(c, ret, 0, clock_hz, width, "set_ios");
+		return ret;
+	}
+	c->width = width;
+	c->timing = timing;
+	c->clock_hz = h->actual_clock_hz;
+	return 0;
+}
+
+/* ---- initialisation ------------------------------------------------------ */
+
+static int init_identify(struct sd_card *c)
+{
+	struct sd_host *h = c->host;
+	timer_deadline_t d;
+	bool first = true;
+	uint32_t r, arg;
+	unsigned i;
+	int ret, cd;
+
+	ret = h->ops->reset(h);
+	if (ret) {
+		set_err(c, ret, 0, 0, 0, "host reset");
+		return ret;
+	}
+	cd = h->ops->get_cd ? h->ops->get_cd(h) : -ENOTSUP;
+	if (cd == 0) {
+		set_err(c, -ENOMEDIUM, 0, 0, 0, "card detect");
+		return -ENOMEDIUM;
+	}
+
+	ret = cmd(c, 0, 0, SD_RESP_NONE, CHK_NONE, NULL);
+	if (ret)
+		return ret;
+
+	/* CMD8: v2.00+ cards echo the check pattern; v1 cards stay silent
+	 * (the host driver resets its CMD line after the timeout). */
+	ret = cmd(c, 8, SD_CMD8_ARG, SD_RESP_R1, CHK_NONE, &r);
+	if (ret == 0) {
+		if ((r & 0xFFFu) != SD_CMD8_ARG) {
+			set_err(c, -EIO, 8, SD_CMD8_ARG, r,
+				"CMD8 echo mismatch (unusable voltage)");
+			return -EIO;
+		}
+		c->v2 = true;
+	} else if (ret == -ETIMEDOUT) {
+		c->v2 = false;
+	} else {
+		return ret;
+	}
+
+	arg = SD_ACMD41_VDD | (c->v2 ? SD_ACMD41_HCS : 0);
+	d = timer_deadline_us(SD_ACMD41_TIMEOUT_US);
+	for (;;) {
+		ret = app_prefix(c);
+		if (ret == -ETIMEDOUT && first && !c->v2) {
+			/* Nothing answered CMD8 nor CMD55. */
+			set_err(c, -ENOMEDIUM, 55, 0, c->last_err.status,
+				"no response to CMD8 and CMD55");
+			return -ENOMEDIUM;
+		}
+		if (ret)
+			return ret;
+		first = false;
+		ret = cmd(c, 41, arg, SD_RESP_R3, CHK_NONE, &r);
+		if (ret)
+			return ret;
+		if (r & SD_OCR_BUSY)
+			break;
+		if (timer_expired(d)) {
+			set_err(c, -ETIMEDOUT, 41, arg, r,
+				"card not ready after ACMD41 for 1 s");
+			return -ETIMEDOUT;
+		}
+		timer_udelay(SD_ACMD41_POLL_US);
+	}
+	c->ocr = r;
+	c->high_capacity = c->v2 && (r & SD_OCR_CCS);
+	c->present = true;
+
+	{
+		struct sd_request req;
+
+		req_init(&req, 2, 0, SD_RESP_R2);
+		ret = do_req(c, &req, CHK_NONE);
+		if (ret)
+			return ret;
+		memcpy(c->cid, req.cmd.resp, sizeof(c->cid));
+	}
+
+	for (i = 0; i < SD_CMD3_RETRIES; i++) {
+		ret = cmd(c, 3, 0, SD_RESP_R1, CHK_R6, &r);
+		if (ret)
+			return ret;
+		c->rca = (uint16_t)(r >> 16);
+		if (c->rca)
+			break;
+	}
+	if (!c->rca) {
+		set_err(c, -EIO, 3, 0, r, "card published RCA 0");
+		return -EIO;
+	}
+
+	{
+		struct sd_request req;
+
+		req_init(&req, 9, (uint32_t)c->rca << 16, SD_RESP_R2);
+		ret = do_req(c, &req, CHK_NONE);
+		if (ret)
+			return ret;
+		memcpy(c->csd, req.cmd.resp, sizeof(c->csd));
+	}
+	return 0;
+}
+
+static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
+{
+	struct sd_host *h = c->host;
+	struct sd_request req;
+	struct sd_data data;
+	struct sd_scr scr;
+	struct sd_switch sw;
+	struct sd_ssr ssr;
+	uint32_t max_hz;
+	int ret, ro;
+
+	/* Data transfer mode: default speed, never above TRAN_SPEED. */
+	max_hz = SD_DS_CLOCK_HZ;
+	if (csd->tran_speed_valid && csd->tran_speed_hz &&
+	    csd->tran_speed_hz < max_hz)
+		max_hz = csd->tran_speed_hz;
+	c->max_clock_hz = max_hz;
+	ret = set_ios(c, max_hz, 1, SD_TIMING_DS);
+	if (ret)
+		return ret;
+
+	ret = cmd(c, 7, (uint32_t)c->rca << 16, SD_RESP_R1B, CHK_R1, NULL);
+	if (ret)
+		return ret;
+
+	ro = h->ops->get_ro ? h->ops->get_ro(h) : -ENOTSUP;
+	c->write_protected = ro == 1 || csd->perm_write_protect ||
+			     csd->tmp_write_protect;
+
+	ret = acmd(c, 51, 0, SD_RESP_R1, CHK_R1, NULL, c->scr, sizeof(c->scr));
+	if (ret)
+		return ret;
+	c->have_scr = true;
+	sd_scr_decode(c->scr, &scr);
+	/* CMD23 is mandatory from SD 3.0 for UHS cards only; trust the SCR.
+	 * SDSC cards do not support it (§4.3.14). */
+	c->cmd23 = (scr.cmd_support & SD_SCR_CMD23) && c->high_capacity;
+
+	if ((scr.sd_bus_widths & SD_SCR_BUS_WIDTH_4) && h->cap_4bit) {
+		ret = acmd(c, 6, 2, SD_RESP_R1, CHK_R1, NULL, NULL, 0);
+		if (ret)
+			return ret;
+		ret = set_ios(c, max_hz, 4, SD_TIMING_DS);
+		if (ret)
+			return ret;
+	}
+
+	/* CMD6 exists from SD 1.10 (SD_SPEC >= 1) in command class 10. */
+	if (scr.sd_spec >= 1 && (csd->ccc & SD_CCC_SWITCH)) {
+		memset(&data, 0, sizeof(data));
+		data.buf = c->sw_status;
+		data.blksz = sizeof(c->sw_status);
+		data.blocks = 1;
+		data.dir = SD_DATA_READ;
+		req_init(&req, 6, SD_CMD6_QUERY_HS, SD_RESP_R1);
+		req.data = &data;
+		ret = do_req(c, &req, CHK_R1);
+		if (ret)
+			return ret;
+		c->have_sw = true;
+		sd_switch_decode(c->sw_status, &sw);
+		c->hs_supported = (sw.support[0] & (1u << SD_SW_G1_HS)) &&
+				  sw.selected[0] == SD_SW_G1_HS;
+
+		if (c->hs_supported && h->cap_hs) {
+			uint8_t st[64];
+
+			data.buf = st;
+			req_init(&req, 6, SD_CMD6_SWITCH_HS, SD_RESP_R1);
+			req.data = &data;
+			ret = do_req(c, &req, CHK_R1);
+			if (ret)
+				return ret;
+			sd_switch_decode(st, &sw);
+			if (sw.selected[0] == SD_SW_G1_HS) {
+				memcpy(c->sw_status, st, sizeof(st));
+				c->max_clock_hz = SD_HS_CLOCK_HZ;
+				ret = set_ios(c, SD_HS_CLOCK_HZ, c->width,
+					      SD_TIMING_HS);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+
+	ret = acmd(c, 13, 0, SD_RESP_R1, CHK_R1, NULL, c->ssr, sizeof(c->ssr));
+	if (ret)
+		return ret;
+	c->have_ssr = true;
+	sd_ssr_decode(c->ssr, &ssr);
+	c->au_size_bytes = ssr.au_size_bytes;
+	c->erase_timeout_us_per_au = sd_ssr_erase_us_per_au(&ssr);
+
+	if (!c->high_capacity) {
+		ret = cmd(c, 16, SD_BLOCK_SIZE, SD_RESP_R1, CHK_R1, NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int sd_init(struct sd_card *card, struct sd_host *host)
+{
+	uint64_t t0 = timer_now_us();
+	struct sd_csd csd;
+	int ret;
+
+	memset(card, 0, sizeof(*card));
+	card->host = host;
+	card->width = 1;
+
+	ret = init_identify(card);
+	if (!ret) {
+		sd_csd_decode(card->csd, &csd);
+		if (!csd.known || !csd.capacity_valid || csd.sectors == 0 ||
+		    csd.sectors > 0xFFFFFFFFull) {
+			set_err(card, -ENOTSUP, 9, (uint32_t)card->rca << 16,
+				card->csd[0], "CSD structure or capacity not usable");
+			ret = -ENOTSUP;
+		} else {
+			card->capacity_bytes = csd.capacity_bytes;
+			card->blocks = (uint32_t)csd.sectors;
+			ret = init_transfer_mode(card, &csd);
+		}
+	}
+	card->init_us = (uint32_t)(timer_now_us() - t0);
+	if (ret)
+		return ret;
+	card->initialised = true;
+	card->last_err.code = 0;
+	return 0;
+}
+
+int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width)
+{
+	int ret;
+
+	if (!card->initialised)
+		return -EINVAL;
+	if (width != 1 && width != 4)
+		return -EINVAL;
+	if (width != card->width) {
+		ret = acmd(card, 6, width == 4 ? 2 : 0, SD_RESP_R1, CHK_R1,
+			   NULL, NULL, 0);
+		if (ret)
+			return ret;
+	}
+	if (clock_hz == 0 || clock_hz > card->max_clock_hz)
+		clock_hz = card->max_clock_hz;
+	return set_ios(card, clock_hz, width, card->timing);
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+static int check_range(struct sd_card *c, uint32_t lba, uint32_t count,
+		       const void *buf, uint8_t cmd_index)
+{
+	if (!c->initialised) {
+		set_err(c, -EINVAL, cmd_index, lba, 0, "card not initialised");
+		return -EINVAL;
+	}
+	if (!buf || count == 0 || count > 0xFFFFu) {
+		set_err(c, -EINVAL, cmd_index, lba, count, "bad buffer or count");
+		return -EINVAL;
+	}
+	if ((uint64_t)lba + count > c->blocks) {
+		set_err(c, -ERANGE, cmd_index, lba, count, "beyond the card");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static uint32_t card_addr(const struct sd_card *c, uint32_t lba)
+{
+	return c->high_capacity ? lba : lba * SD_BLOCK_SIZE;
+}
+
+/* One data command (CMD17/18/24/25) with its termination. */
+static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
+		    void *buf, uint8_t dir, enum sd_stop_mode stop,
+		    bool single, struct sd_req_times *times)
+{
+	struct sd_host *h = c->host;
+	struct sd_request req;
+	struct sd_data data;
+	uint8_t index;
+	bool multi = !single && count > 1;
+	bool manual12 = false;
+	int ret;
+
+	if (dir == SD_DATA_READ)
+		index = multi ? 18 : 17;
+	else
+		index = multi ? 25 : 24;
+	ret = check_range(c, lba, count, buf, index);
+	if (ret)
+		return ret;
+	if (dir == SD_DATA_WRITE && c->write_protected) {
+		set_err(c, -EROFS, index, lba, 0, "card is write-protected");
+		return -EROFS;
+	}
+
+	memset(&data, 0, sizeof(data));
+	data.buf = buf;
+	data.blksz = SD_BLOCK_SIZE;
+	data.blocks = count;
+	data.dir = dir;
+	data.stop = SD_STOP_NONE;
+
+	if (multi) {
+		switch (stop) {
+		case SD_STOP_NONE:
+			manual12 = true;
+			break;
+		case SD_STOP_AUTO12:
+			if (!h->cap_auto12) {
+				set_err(c, -ENOTSUP, index, lba, 0,
+					"host has no Auto-CMD12");
+				return -ENOTSUP;
+			}
+			data.stop = SD_STOP_AUTO12;
+			break;
+		case SD_STOP_AUTO23:
+			if (!c->cmd23) {
+				set_err(c, -ENOTSUP, 23, count, 0,
+					"card does not support CMD23 (SCR)");
+				return -ENOTSUP;
+			}
+			if (h->cap_auto23) {
+				data.stop = SD_STOP_AUTO23;
+				data.sbc_arg = count;
+			} else {
+				ret = cmd(c, 23, count, SD_RESP_R1, CHK_R1, NULL);
+				if (ret)
+					return ret;
+			}
+			break;
+		default:
+			set_err(c, -EINVAL, index, lba, stop, "bad stop mode");
+			return -EINVAL;
+		}
+	}
+
+	req_init(&req, index, card_addr(c, lba), SD_RESP_R1);
+	req.data = &data;
+	if (times) {
+		req.t.blk_ready = times->blk_ready;
+		req.t.blk_done = times->blk_done;
+	}
+	ret = do_req(c, &req, CHK_R1);
+	if (times) {
+		uint32_t *br = times->blk_ready, *bd = times->blk_done;
+
+		*times = req.t;
+		times->blk_ready = br;
+		times->blk_done = bd;
+	}
+	if (ret) {
+		recover(c);
+		return ret;
+	}
+	if (data.stop == SD_STOP_AUTO12) {
+		ret = check_r1(c, 12, 0, req.cmd.auto_resp);
+		if (ret) {
+			recover(c);
+			return ret;
+		}
+	}
+	if (manual12) {
+		ret = stop_transmission(c, 0, times);
+		if (ret) {
+			recover(c);
+			return ret;
+		}
+	}
+	if (dir == SD_DATA_WRITE) {
+		ret = wait_tran(c, index, req.cmd.arg, SD_TRAN_TIMEOUT_US);
+		if (ret) {
+			recover(c);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int sd_read_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
+		   void *buf, enum sd_stop_mode stop, struct sd_req_times *times)
+{
+	return transfer(card, lba, count, buf, SD_DATA_READ, stop, false, times);
+}
+
+int sd_write_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
+		    const void *buf, enum sd_stop_mode stop,
+		    struct sd_req_times *times)
+{
+	return transfer(card, lba, count, (void *)(uintptr_t)buf, SD_DATA_WRITE,
+			stop, false, times);
+}
+
+int sd_read_single(struct sd_card *card, uint32_t lba, void *buf,
+		   struct sd_req_times *times)
+{
+	return transfer(card, lba, 1, buf, SD_DATA_READ, SD_STOP_NONE, true,
+			times);
+}
+
+int sd_write_single(struct sd_card *card, uint32_t lba, const void *buf,
+		    struct sd_req_times *times)
+{
+	return transfer(card, lba, 1, (void *)(uintptr_t)buf, SD_DATA_WRITE,
+			SD_STOP_NONE, true, times);
+}
+
+int sd_set_wr_blk_erase_count(struct sd_card *card, uint32_t count)
+{
+	if (!card->initialised || count == 0 || count > 0x7FFFFFu)
+		return -EINVAL;
+	return acmd(card, 23, count, SD_RESP_R1, CHK_R1, NULL, NULL, 0);
+}
+
+static uint32_t erase_timeout_us(const struct sd_card *c, uint32_t count)
+{
+	uint32_t au = c->au_size_bytes ? c->au_size_bytes :
+		      SD_ERASE_DEFAULT_AU_BYTES;
+	uint64_t bytes = (uint64_t)count * SD_BLOCK_SIZE;
+	uint64_t n_au = (bytes + au - 1) / au;
+	uint64_t us;
+
+	if (c->have_ssr) {
+		struct sd_ssr ssr;
+		uint32_t ms;
+
+		sd_ssr_decode(c->ssr, &ssr);
+		if (sd_ssr_erase_timeout_ms(&ssr, (uint32_t)n_au, &ms) == 0) {
+			us = (uint64_t)ms * 1000u;
+			goto clamp;
+		}
+	}
+	us = n_au * SD_ERASE_FALLBACK_US_PER_AU;
+clamp:
+	if (us < SD_ERASE_MIN_TIMEOUT_US)
+		us = SD_ERASE_MIN_TIMEOUT_US;
+	if (us > SD_ERASE_MAX_TIMEOUT_US)
+		us = SD_ERASE_MAX_TIMEOUT_US;
+	return (uint32_t)us;
+}
+
+int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
+	     struct sd_req_times *times)
+{
+	struct sd_request req;
+	uint32_t tmo;
+	int ret;
+
+	ret = check_range(card, lba, count, card /* no buffer */, 38);
+	if (ret)
+		return ret;
+	if (card->write_protected) {
+		set_err(card, -EROFS, 38, lba, 0, "card is write-protected");
+		return -EROFS;
+	}
+	ret = cmd(card, 32, card_addr(card, lba), SD_RESP_R1, CHK_R1, NULL);
+	if (!ret)
+		ret = cmd(card, 33, card_addr(card, lba + count - 1), SD_RESP_R1,
+			  CHK_R1, NULL);
+	if (ret) {
+		recover(card);
+		return ret;
+	}
+	tmo = erase_timeout_us(card, count);
+	req_init(&req, 38, 0, SD_RESP_R1B);
+	req.cmd.busy_timeout_us = tmo;
+	ret = do_req(card, &req, CHK_R1);
+	if (times)
+		*times = req.t;
+	if (!ret)
+		ret = wait_tran(card, 38, 0, tmo);
+	if (ret)
+		recover(card);
+	return ret;
+}
+
+int sd_send_status(struct sd_card *card, uint32_t *status)
+{
+	if (!card->present)
+		return -ENOMEDIUM;
+	return get_status(card, status);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+const char *sd_state_name(unsigned state)
+{
+	static const char *const names[] = {
+		"idle", "ready", "ident", "stby", "tran", "data", "rcv",
+		"prg", "dis",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state] :
+	       "reserved";
+}
+
+static void append(char *buf, unsigned cap, unsigned *len, const char *s)
+{
+	if (*len && *len + 1 < cap)
+		buf[(*len)++] = '|';
+	while (*s && *len + 1 < cap)
+		buf[(*len)++] = *s++;
+	buf[*len] = '\0';
+}
+
+const char *sd_r1_describe(uint32_t r1, char *buf, unsigned cap)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} bits[] = {
+		{ SD_R1_OUT_OF_RANGE, "OUT_OF_RANGE" },
+		{ SD_R1_ADDRESS_ERROR, "ADDRESS_ERROR" },
+		{ SD_R1_BLOCK_LEN_ERROR, "BLOCK_LEN_ERROR" },
+		{ SD_R1_ERASE_SEQ_ERROR, "ERASE_SEQ_ERROR" },
+		{ SD_R1_ERASE_PARAM, "ERASE_PARAM" },
+		{ SD_R1_WP_VIOLATION, "WP_VIOLATION" },
+		{ SD_R1_CARD_IS_LOCKED, "CARD_IS_LOCKED" },
+		{ SD_R1_LOCK_UNLOCK_FAILED, "LOCK_UNLOCK_FAILED" },
+		{ SD_R1_COM_CRC_ERROR, "COM_CRC_ERROR" },
+		{ SD_R1_ILLEGAL_COMMAND, "ILLEGAL_COMMAND" },
+		{ SD_R1_CARD_ECC_FAILED, "CARD_ECC_FAILED" },
+		{ SD_R1_CC_ERROR, "CC_ERROR" },
+		{ SD_R1_ERROR, "ERROR" },
+		{ SD_R1_CSD_OVERWRITE, "CSD_OVERWRITE" },
+		{ SD_R1_WP_ERASE_SKIP, "WP_ERASE_SKIP" },
+		{ SD_R1_CARD_ECC_DISABLED, "CARD_ECC_DISABLED" },
+		{ SD_R1_ERASE_RESET, "ERASE_RESET" },
+		{ SD_R1_READY_FOR_DATA, "READY_FOR_DATA" },
+		{ SD_R1_FX_EVENT, "FX_EVENT" },
+		{ SD_R1_APP_CMD, "APP_CMD" },
+		{ SD_R1_AKE_SEQ_ERROR, "AKE_SEQ_ERROR" },
+	};
+	unsigned i, len = 0;
+	char st[16] = "STATE=";
+
+	if (!buf || cap == 0)
+		return "";
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (r1 & bits[i].bit)
+			append(buf, cap, &len, bits[i].name);
+	{
+		const char *n = sd_state_name((r1 >> SD_R1_STATE_SHIFT) &
+					      SD_R1_STATE_MASK);
+		unsigned k = 6;
+
+		while (*n && k + 1 < sizeof(st))
+			st[k++] = *n++;
+		st[k] = '\0';
+	}
+	append(buf, cap, &len, st);
+	return buf;
+}
+
+const char *sd_cmd_name(uint8_t index, bool app)
+{
+	if (app) {
+		switch (index) {
+		case 6: return "SET_BUS_WIDTH";
+		case 13: return "SD_STATUS";
+		case 22: return "SEND_NUM_WR_BLOCKS";
+		case 23: return "SET_WR_BLK_ERASE_COUNT";
+		case 41: return "SD_SEND_OP_COND";
+		case 42: return "SET_CLR_CARD_DETECT";
+		case 51: return "SEND_SCR";
+		default: return "ACMD?";
+		}
+	}
+	switch (index) {
+	case 0: return "GO_IDLE_STATE";
+	case 2: return "ALL_SEND_CID";
+	case 3: return "SEND_RELATIVE_ADDR";
+	case 6: return "SWITCH_FUNC";
+	case 7: return "SELECT_CARD";
+	case 8: return "SEND_IF_COND";
+	case 9: return "SEND_CSD";
+	case 10: return "SEND_CID";
+	case 12: return "STOP_TRANSMISSION";
+	case 13: return "SEND_STATUS";
+	case 16: return "SET_BLOCKLEN";
+	case 17: return "READ_SINGLE_BLOCK";
+	case 18: return "READ_MULTIPLE_BLOCK";
+	case 23: return "SET_BLOCK_COUNT";
+	case 24: return "WRITE_BLOCK";
+	case 25: return "WRITE_MULTIPLE_BLOCK";
+	case 32: return "ERASE_WR_BLK_START";
+	case 33: return "ERASE_WR_BLK_END";
+	case 38: return "ERASE";
+	case 55: return "APP_CMD";
+	default: return "CMD?";
+	}
+}
