@@ -24,6 +24,8 @@ static const struct err_entry errs[] = {
 	{ EPROTO, "EPROTO", "protocol error" },
 	{ EFAULT, "EFAULT", "bad address" },
 	{ ECANCELED, "ECANCELED", "cancelled" },
+	{ EPERM, "EPERM", "not permitted" },
+	{ ENOENT, "ENOENT", "not found" },
 };
 
 static const struct err_entry *find(int code)

@@ -1,0 +1,42 @@
+/*
+ * pattern.h - self-identifying data for write/verify workloads, and the
+ * classification of what reads back (after f3's idea):
+ *   every 512-byte block written carries a header with a magic, the LBA it
+ *   was written to, the run id and a sequence number, then pseudo-random
+ *   bytes seeded by (lba, run id, seq), so any block read back tells where
+ *   it was meant to be.
+ */
+#ifndef SDB_BENCH_PATTERN_H
+#define SDB_BENCH_PATTERN_H
+
+#include <stdint.h>
+
+#define PATTERN_MAGIC 0x53444231u /* "SDB1" */
+
+/* Fill one 512-byte block for lba. */
+void pattern_fill(void *block, uint32_t lba, uint32_t run_id, uint32_t seq);
+
+enum pattern_class {
+	PAT_OK = 0,          /* exactly what was written at this LBA */
+	PAT_CHANGED,         /* header intact for this LBA, payload bits differ */
+	PAT_OVERWRITTEN,     /* a valid block of this run that belongs to another LBA
+			        (address wrap / fake capacity) */
+	PAT_STALE,           /* a valid block for this LBA from another run / seq */
+	PAT_CORRUPTED,       /* no valid header at all (garbage, zeros, 0xff) */
+};
+
+struct pattern_result {
+	enum pattern_class cls;
+	uint32_t found_lba;  /* for PAT_OVERWRITTEN: which LBA the data was for */
+	uint32_t bad_bytes;  /* bytes that differ from the expected block */
+};
+
+/* Classify a block read from lba against what (run_id, seq) wrote there. */
+void pattern_check(const void *block, uint32_t lba, uint32_t run_id, uint32_t seq,
+		   struct pattern_result *out);
+const char *pattern_class_name(enum pattern_class c);
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) for read-back checks. */
+uint32_t pattern_crc32(uint32_t crc, const void *buf, uint32_t len);
+
+#endif

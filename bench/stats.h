@@ -1,0 +1,76 @@
+/*
+ * stats.h - statistics of measured operations: latency summaries with
+ * percentiles, logarithmic histograms, per-interval time series, and the
+ * least-squares fit T(f) = a + b/f used by the clock sweep.
+ *
+ * All inputs are nanoseconds (uint32_t: up to 4.29 s per operation, which is
+ * longer than any SD timeout). Nothing here allocates: callers give arrays.
+ */
+#ifndef SDB_BENCH_STATS_H
+#define SDB_BENCH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct lat_summary {
+	uint32_t count;
+	uint32_t min_ns, max_ns;
+	uint64_t sum_ns;
+	double mean_ns;
+	double stddev_ns;
+	/* Percentiles by the nearest-rank method (p = ceil(P/100 * n)-th smallest). */
+	uint32_t p50_ns, p90_ns, p99_ns, p999_ns;
+};
+
+/* Sorts samples in place (ascending) and summarises them. n may be 0
+ * (everything 0). */
+void stats_summarise(uint32_t *samples, uint32_t n, struct lat_summary *out);
+/* Nearest-rank percentile of already sorted samples; pct in (0, 100]. */
+uint32_t stats_percentile_sorted(const uint32_t *sorted, uint32_t n, double pct);
+
+/* Log histogram: bucket k counts samples in [lo_k, lo_{k+1}) where the
+ * bucket edges are 1 us * 2^(k/4) (four buckets per octave) from 1 us up;
+ * bucket 0 also takes everything below 1 us, the last everything above. */
+#define HIST_BUCKETS 96
+struct log_hist {
+	uint32_t count[HIST_BUCKETS];
+	uint32_t total;
+};
+void hist_init(struct log_hist *h);
+void hist_add(struct log_hist *h, uint32_t ns);
+/* Lower edge of bucket k in ns (k = 0 gives 0). */
+uint64_t hist_bucket_lo_ns(unsigned k);
+
+/* Time series: per fixed interval, bytes moved and the worst latency. */
+struct series_point {
+	uint32_t bytes;
+	uint32_t ops;
+	uint32_t worst_ns;
+};
+struct series {
+	struct series_point *pt; /* caller-provided array */
+	uint32_t max_points;
+	uint32_t npoints;
+	uint64_t interval_ns;
+	uint64_t start_ns;
+};
+void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
+		 uint64_t interval_ns, uint64_t start_ns);
+/* An operation that ended at end_ns (same time base as start_ns). */
+void series_add(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns);
+
+/* Least squares of y = a + b * x over n points; r2 and the RMS residual
+ * are filled. Returns false when the fit is undetermined (n < 2 or all x
+ * equal). For the clock sweep: x = 1/f (s), y = T (s). */
+struct linfit {
+	double a, b;
+	double r2;
+	double rms_residual;
+};
+bool stats_linfit(const double *x, const double *y, unsigned n, struct linfit *out);
+
+/* Throughput helpers: bytes over ns, as 10^6 B/s and 2^20 B/s. */
+double stats_mbs(uint64_t bytes, uint64_t ns);
+double stats_mibs(uint64_t bytes, uint64_t ns);
+
+#endif

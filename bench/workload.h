@@ -1,0 +1,125 @@
+/*
+ * workload.h - the measurement engine every workload runs on.
+ *
+ * A workload is a sequence of timed operations (one SD request each, or a
+ * CMD17/CMD24 loop) described by struct wl_op. wl_do() runs one operation:
+ * it checks the write guard, fills verify patterns *before* the timed
+ * region, takes timestamps around the card-layer call, keeps the per-phase
+ * timestamps the host driver recorded, and stores the latency sample. Nothing
+ * is printed inside the timed region; the progress line is printed between
+ * operations and its cost is excluded from the measurement.
+ *
+ * wl_end() turns the samples into the readable table line and the records
+ * (result, latency, histogram, series, phases, verdict; docs/records.md).
+ */
+#ifndef SDB_BENCH_WORKLOAD_H
+#define SDB_BENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/attribution.h"
+#include "bench/stats.h"
+#include "bench/test_area.h"
+#include "drivers/sd/sd.h"
+
+/* How an operation talks to the card. */
+enum wl_cmd {
+	WL_MULTI_CMD12,   /* CMD18/CMD25, then CMD12 from the card layer */
+	WL_MULTI_AUTO12,  /* CMD18/CMD25 with Auto-CMD12 */
+	WL_MULTI_CMD23,   /* CMD23 + CMD18/CMD25 */
+	WL_SINGLE_LOOP,   /* one CMD17/CMD24 per block */
+};
+
+struct wl_op {
+	bool write;
+	uint32_t lba;
+	uint32_t blocks;
+	enum wl_cmd cmd;
+};
+
+struct wl_ctx {
+	struct sd_card *card;
+	const struct test_area *ta;  /* write guard; NULL or !usable: no writes */
+	uint8_t *buf;                /* data buffer, buf_bytes long */
+	uint32_t buf_bytes;
+	uint32_t *lat;               /* latency samples, ns */
+	uint32_t lat_max;
+	struct series_point *series_pt;
+	uint32_t series_max;
+	bool quick;                  /* short profile (QEMU, or asked for) */
+	bool emulated;
+	bool verify;                 /* writes carry patterns, read back after */
+	uint32_t run_id;
+	uint32_t rng;                /* xorshift32 state */
+	uint32_t read_base;          /* where read-only workloads start */
+	uint32_t read_span_blocks;   /* random-read span */
+	bool abort_all;              /* the card vanished: stop every workload */
+	/* extended clock */
+	uint32_t last_tick;
+	uint64_t clock_ns;
+	/* Ranges written since the last verify (verify mode). */
+#define WL_MAX_WRITTEN 1024
+	struct lba_range written[WL_MAX_WRITTEN];
+	uint32_t nwritten;
+	bool written_overflow;
+};
+
+struct wl_meas {
+	char name[40];               /* record key, e.g. "seq-read-64k" */
+	char label[64];              /* for people, e.g. "sequential read 64 KiB" */
+	const char *kind;            /* "seq", "random", "mix", "variant", ... */
+	bool write;                  /* all writes (mixed: false, see nwrites) */
+	enum wl_cmd cmd;
+	uint32_t xfer_blocks;
+	uint64_t bytes;
+	uint32_t ops, nreads, nwrites;
+	uint32_t nlat;
+	uint64_t start_ns, end_ns;   /* wall clock of the measured part */
+	uint64_t excluded_ns;        /* progress printing, verify fills */
+	uint64_t last_end_ns;
+	struct phase_acc acc;
+	struct series ser;
+	uint32_t errors;
+	int first_err;
+	uint32_t first_err_lba;
+	uint32_t clock_hz;
+	uint8_t width;
+	uint64_t progress_due_us;
+	uint64_t planned_bytes;      /* for the progress percentage */
+	struct lat_summary sum;      /* filled by wl_end */
+	double mbs, iops;            /* filled by wl_end */
+	struct phase_split split;    /* filled by wl_end */
+};
+
+void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area *ta,
+		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
+		 uint32_t run_id, uint32_t seed);
+uint64_t wl_now_ns(struct wl_ctx *c);
+uint32_t wl_rand(struct wl_ctx *c);
+bool wl_writes_possible(const struct wl_ctx *c);
+
+void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
+	      const char *name, const char *label, bool write, enum wl_cmd cmd,
+	      uint32_t xfer_blocks, uint64_t planned_bytes);
+/* Run one timed operation. Returns 0 or -errno (already reported). */
+int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
+/* Print the results of the workload (text + records). 'records' = false
+ * summarises without printing (for sweeps that print their own). */
+void wl_end(struct wl_ctx *c, struct wl_meas *m, bool records);
+/* Too many errors in this workload, or the card is gone. */
+bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m);
+
+/* A workload that did not run, and why (text + "skipped" record). */
+void wl_skip(const char *name, const char *why);
+
+/* Read back every range written since the last call (the ranges are
+ * remembered by wl_do when verify is on), classify each block against its
+ * pattern and print an "integrity" record. Returns the number of bad blocks. */
+uint32_t wl_verify_written(struct wl_ctx *c, const char *name);
+
+/* The suite (bench/suite.c). */
+struct config;
+unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg);
+
+#endif
