@@ -1,19 +1,195 @@
 /*
- * run.c - the program flow after start-up: select the SD controller,
- * initialise the card, and run what the configuration asks for.
+ * run.c - the program flow after start-up:
+ *   1. select the SD pins' controller, initialise the host and the card;
+ *   2. the card report (every register, decoded);
+ *   3. the card layout (MBR), the configuration file sdbench.txt from the
+ *      boot partition, and the test area where writes may go;
+ *   4. what the configuration asks for: the self-test, the quick or the
+ *      full benchmark suite, or nothing.
+ * A missing card, a card that fails to initialise, an unreadable layout or a
+ * bad configuration value each get a clear message; the run continues with
+ * what is still safe, or ends cleanly.
  */
+#include <string.h>
+
+#include "bench/card_report.h"
+#include "bench/config.h"
+#include "bench/config_card.h"
 #include "bench/env.h"
+#include "bench/mbr.h"
 #include "bench/record.h"
+#include "bench/run.h"
+#include "bench/test_area.h"
+#include "drivers/emmc/emmc.h"
+#include "drivers/sd/sd.h"
+#include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
+#include "lib/fmt.h"
+
+static struct sd_host host;
+static struct sd_card card;
+static struct mbr_info mbr;
+static struct config cfg;
+static struct test_area area;
+
+static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
+{
+	return sd_read_blocks((struct sd_card *)ctx, lba, count, buf, SD_STOP_AUTO12, NULL);
+}
+
+static int init_card(const struct bench_env *env)
+{
+	int r;
+
+	if (env->select_emmc_pins) {
+		r = env->select_emmc_pins();
+		if (r) {
+			record_error("init", r, "could not route GPIO 48-53 to the EMMC controller");
+			return r;
+		}
+	}
+	r = emmc_host_init(&host, env->emmc_base, env->emmc_clock_hz);
+	if (r) {
+		record_error_cmd("init", r, host.caps ? 0 : 0, 0, host.caps,
+				 "the EMMC host controller at 0x%08x did not initialise",
+				 (unsigned)env->emmc_base);
+		return r;
+	}
+	con_printf("\nhost: %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
+		   host.name, (unsigned)host.base, (unsigned)host.base_clock_hz,
+		   (unsigned)host.version, (unsigned)host.caps);
+	r = sd_init(&card, &host);
+	if (r == -ENOMEDIUM) {
+		record_error("init", r, "no SD card found: check that a card is inserted "
+			     "(under QEMU: give -drive file=IMAGE,if=sd,format=raw)");
+		return r;
+	}
+	if (r) {
+		const struct sd_host_err *e = &card.last_err;
+
+		record_error_cmd("init", r, e->cmd, e->arg, e->status,
+				 "card initialisation failed in the %s phase",
+				 e->phase ? e->phase : "?");
+		return r;
+	}
+	return 0;
+}
+
+static void print_layout(const struct mbr_info *mi)
+{
+	struct json *j;
+	unsigned i;
+
+	con_printf("\ncard layout: %s%s%s\n", mbr_kind_name(mi->kind),
+		   mi->reason[0] ? " - " : "", mi->reason);
+	for (i = 0; i < mi->nparts; i++) {
+		char d[120];
+
+		mbr_part_describe(&mi->parts[i], d, sizeof(d));
+		con_printf("  %s\n", d);
+	}
+	j = record_begin("layout");
+	json_str(j, "table", mbr_kind_name(mi->kind));
+	json_str(j, "reason", mi->reason);
+	json_hex(j, "disk_id", mi->disk_id, 8);
+	json_u64(j, "card_blocks", mi->total_blocks);
+	json_arr_begin(j, "partitions");
+	for (i = 0; i < mi->nparts; i++) {
+		const struct mbr_part *p = &mi->parts[i];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "number", p->number);
+		json_hex(j, "type", p->type, 2);
+		json_str(j, "type_name", mbr_type_name(p->type));
+		json_u64(j, "first_lba", p->first_lba);
+		json_u64(j, "blocks", p->count);
+		json_bool(j, "active", p->status == 0x80);
+		json_bool(j, "logical", (p->flags & MBR_PART_LOGICAL) != 0);
+		json_bool(j, "extended", (p->flags & MBR_PART_EXTENDED) != 0);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	record_end();
+}
+
+static void load_config(const struct blkdev *dev, bool emulated)
+{
+	struct json *j;
+	unsigned i;
+	int r;
+
+	config_init(&cfg);
+	r = config_load_card(&cfg, dev, &mbr);
+	if (r == 0)
+		con_printf("\nconfiguration: sdbench.txt read from the boot partition\n");
+	else if (r == -ENOENT)
+		con_printf("\nconfiguration: no sdbench.txt in the boot partition, defaults used\n");
+	for (i = 0; i < cfg.nmsgs; i++)
+		con_printf("  %s\n", cfg.msgs[i]);
+	if (cfg.dropped)
+		con_printf("  (%u more messages)\n", cfg.dropped);
+	if (!config_has(&cfg, CFG_SUITE))
+		cfg.v[CFG_SUITE].u = (uint64_t)config_enum_index(CFG_SUITE,
+								  emulated ? "quick" : "full"),
+		cfg.v[CFG_SUITE].has = 1;
+	j = record_begin("config");
+	json_bool(j, "file", r == 0);
+	config_json(&cfg, j);
+	json_arr_begin(j, "messages");
+	for (i = 0; i < cfg.nmsgs; i++)
+		json_str(j, NULL, cfg.msgs[i]);
+	json_arr_end(j);
+	record_end();
+	/* A bad value is the user's to fix, but it is not a failed run. */
+}
+
+static void choose_area(const struct blkdev *dev)
+{
+	struct lba_range explicit_range;
+	bool have = config_range(&cfg, CFG_TEST_AREA, &explicit_range);
+	struct json *j;
+
+	test_area_choose(&area, dev, &mbr, have ? &explicit_range : NULL);
+	if (area.usable)
+		con_printf("\ntest area (writes go only here): LBA %u..%u, %u MiB, %s\n  %s\n",
+			   (unsigned)area.first_lba, (unsigned)(area.first_lba + area.count - 1),
+			   (unsigned)(area.count >> 11), test_area_source_name(area.source),
+			   area.reason);
+	else
+		con_printf("\nno test area: write workloads will be skipped\n  %s\n  %s\n",
+			   area.reason, area.hint);
+	if (area.note[0])
+		con_printf("  note: %s\n", area.note);
+	if (card.write_protected) {
+		con_printf("  the card is write-protected: every write workload is skipped\n");
+		area.usable = false;
+	}
+	j = record_begin("test_area");
+	test_area_json(&area, j);
+	json_bool(j, "write_protected", card.write_protected);
+	record_end();
+}
 
 unsigned bench_main(const struct bench_env *env)
 {
-	if (env->select_emmc_pins) {
-		int r = env->select_emmc_pins();
+	struct blkdev dev;
+	int r;
 
-		if (r)
-			record_error("init", r, "could not select the EMMC controller pins");
-	}
+	r = init_card(env);
+	if (r)
+		return record_error_count();
+	card_report_print(&card);
+	card_report_record(&card);
+
+	dev.read = card_read;
+	dev.ctx = &card;
+	dev.total_blocks = card.blocks;
+	r = mbr_parse(&mbr, &dev);
+	print_layout(&mbr);
+	load_config(&dev, env->emulated);
+	choose_area(&dev);
+
+	bench_dispatch(env, &card, &cfg, &area);
 	return record_error_count();
 }
