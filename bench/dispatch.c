@@ -1,7 +1,10 @@
 /*
  * dispatch.c - runs what sdbench.txt's "suite" asks for.
  */
+#include <string.h>
+
 #include "bench/run.h"
+#include "bench/selftest.h"
 #include "lib/console.h"
 
 void bench_dispatch(const struct bench_env *env, struct sd_card *card,
@@ -10,4 +13,6 @@ void bench_dispatch(const struct bench_env *env, struct sd_card *card,
 	const char *suite = config_enum_name(cfg, CFG_SUITE);
 
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
+	if (suite && !strcmp(suite, "selftest"))
+		selftest_run(env, card, cfg, area);
 }
