@@ -1,0 +1,136 @@
+"""Never lose a user's data: on several card layouts, a whole benchmark run
+writes only inside the test area sdbench chose, and every byte outside it
+(the MBR, every partition, the FAT file system around SDBENCH.DAT) is the
+same after the run as before. Cards with no safe place get no writes at all.
+"""
+import os
+import random
+import shutil
+import subprocess
+
+import pytest
+
+import harness
+
+MiB = 1 << 20
+SECTOR = 512
+
+
+def fill_random(path, offset, length, seed):
+    rnd = random.Random(seed)
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        f.write(rnd.randbytes(length))
+
+
+def diff_ranges(a, b, chunk=4 * MiB):
+    """Byte ranges [start, end) where files a and b differ (coarse: 512 B)."""
+    out = []
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        off = 0
+        while True:
+            x = fa.read(chunk)
+            y = fb.read(chunk)
+            if not x and not y:
+                break
+            if x != y:
+                for s in range(0, max(len(x), len(y)), SECTOR):
+                    if x[s:s + SECTOR] != y[s:s + SECTOR]:
+                        st = off + s
+                        if out and out[-1][1] == st:
+                            out[-1][1] = st + SECTOR
+                        else:
+                            out.append([st, st + SECTOR])
+            off += chunk
+    return out
+
+
+def run_layout(tmp_path, size, extra, sdbench=(), machine="raspi2b", seed_area=None):
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size=size, sdbench=list(sdbench), extra=list(extra))
+    # User data everywhere a user could have some: fill every partition's
+    # tail and the unpartitioned space with recognisable random bytes.
+    total = os.path.getsize(img)
+    fill_random(img, total - 8 * MiB, 8 * MiB, 1)
+    if seed_area:
+        for off, ln in seed_area:
+            fill_random(img, off, ln, off)
+    before = str(tmp_path / "before.img")
+    shutil.copyfile(img, before)
+    run = harness.boot(machine, img, timeout=600)
+    assert not run.timed_out, run.console[-3000:]
+    return img, before, run
+
+
+def assert_only_in_area(run, img, before):
+    area = run.one("test_area")
+    changed = diff_ranges(before, img)
+    if not area["usable"]:
+        assert changed == [], "the card changed although no test area was usable: %r" % changed[:5]
+        return area, changed
+    lo = area["first_lba"] * SECTOR
+    hi = lo + area["count"] * SECTOR
+    outside = [r for r in changed if r[0] < lo or r[1] > hi]
+    assert outside == [], "bytes changed outside the test area %d..%d: %r" % (lo, hi, outside[:5])
+    return area, changed
+
+
+def test_pi_os_like_layout(tmp_path):
+    """Boot FAT32 + a Linux root partition, free space after it: the test
+    area is the unpartitioned space; both partitions and the MBR stay intact."""
+    img, before, run = run_layout(tmp_path, "512M", ["--part", "72M:256M:83"],
+                                  seed_area=[(72 * MiB, 256 * MiB)])
+    area, changed = assert_only_in_area(run, img, before)
+    assert area["usable"] and area["source"] == "unpartitioned"
+    assert area["first_lba"] * SECTOR >= (72 + 256) * MiB
+    assert changed, "the write workloads wrote nothing"
+    assert run.of_type("integrity"), "write workloads were not verified"
+    for rec in run.of_type("integrity"):
+        assert rec["ok"] == rec["blocks"], rec
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+
+
+def test_full_card_with_sdbench_dat(tmp_path):
+    """No free space, but a contiguous SDBENCH.DAT in the boot partition:
+    writes stay inside the file's blocks; the FAT, the directory and every
+    other file are untouched."""
+    img, before, run = run_layout(tmp_path, "256M",
+                                  ["--boot-size", "96M", "--sdbench-dat", "40M",
+                                   "--part", "100M:156M:83"],
+                                  seed_area=[(100 * MiB, 156 * MiB)])
+    area, changed = assert_only_in_area(run, img, before)
+    assert area["usable"] and area["source"] == "file"
+    assert changed
+
+
+def test_full_card_without_room(tmp_path):
+    """Partitions fill the card and there is no SDBENCH.DAT: every write
+    workload is skipped with a reason, reads still run, nothing changes."""
+    img, before, run = run_layout(tmp_path, "256M", ["--part", "68M:188M:83"],
+                                  seed_area=[(68 * MiB, 188 * MiB)])
+    area, changed = assert_only_in_area(run, img, before)
+    assert not area["usable"]
+    assert area["hint"]
+    assert run.of_type("skipped")
+    assert any(r["op"] == "read" for r in run.of_type("result"))
+    assert "no test area" in run.console
+
+
+def test_gpt_card(tmp_path):
+    """A GPT card: no writes at all (sdbench only trusts an MBR), reads run."""
+    img, before, run = run_layout(tmp_path, "256M", ["--gpt"])
+    area, changed = assert_only_in_area(run, img, before)
+    assert not area["usable"]
+    assert "GPT" in area["reason"]
+    assert any(r["op"] == "read" for r in run.of_type("result"))
+
+
+def test_explicit_range_overlapping_a_partition_is_refused(tmp_path):
+    """test_area in sdbench.txt that overlaps the root partition is refused
+    (with the partition named) and the free space after it is used."""
+    img, before, run = run_layout(tmp_path, "512M", ["--part", "72M:128M:83"],
+                                  sdbench=["test_area = 150M+64M"],
+                                  seed_area=[(72 * MiB, 128 * MiB)])
+    area, changed = assert_only_in_area(run, img, before)
+    assert area["usable"] and area["source"] == "unpartitioned"
+    assert "partition 2" in area.get("note", "") or "partition 2" in run.console
