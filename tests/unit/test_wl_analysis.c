@@ -1,0 +1,305 @@
+/*
+ * test_wl_analysis.c - the pure decisions of the class, AU and sustained
+ * workloads (bench/wl_analysis.c) on synthetic measurements: class
+ * thresholds and verdict texts, the alignment step detector, the open-AU
+ * collapse point and the cache-full knee of a sustained write.
+ */
+#include <string.h>
+
+#include "bench/wl_analysis.h"
+#include "tests/unit/check.h"
+
+/* ---- application class ---------------------------------------------------- */
+
+TEST(app_thresholds_are_the_spec_values)
+{
+	const struct wla_app_thr *a1 = wla_app_threshold(1), *a2 = wla_app_threshold(2);
+
+	CHECK(a1 && a2);
+	CHECK_NEAR(a1->read_iops, 1500, 0);
+	CHECK_NEAR(a1->write_iops, 500, 0);
+	CHECK_NEAR(a1->seq_mbs, 10, 0);
+	CHECK_NEAR(a2->read_iops, 4000, 0);
+	CHECK_NEAR(a2->write_iops, 2000, 0);
+	CHECK_NEAR(a2->seq_mbs, 10, 0);
+	CHECK(wla_app_threshold(0) == NULL);
+	CHECK(wla_app_threshold(3) == NULL);
+}
+
+TEST(app_level_edges)
+{
+	struct wla_app_meas m = { 1500, 500, 10 };
+
+	CHECK_EQ_I(wla_app_level(&m), 1);              /* exactly on the line meets */
+	m.read_iops = 1499.9;
+	CHECK_EQ_I(wla_app_level(&m), 0);
+	CHECK_EQ_U(wla_app_failures(&m, 1), WLA_FAIL_READ);
+	m.read_iops = 4000;
+	m.write_iops = 2000;
+	CHECK_EQ_I(wla_app_level(&m), 2);
+	m.seq_mbs = 9.99;
+	CHECK_EQ_I(wla_app_level(&m), 0);
+	CHECK_EQ_U(wla_app_failures(&m, 2), WLA_FAIL_SEQ);
+	m.write_iops = -1;                              /* not measured */
+	CHECK_EQ_I(wla_app_level(&m), -1);
+	CHECK(wla_app_failures(&m, 1) & WLA_UNMEASURED);
+	CHECK(wla_app_failures(&m, 1) & WLA_FAIL_SEQ);
+}
+
+TEST(app_verdict_claimed_a1_failing_read)
+{
+	struct wla_app_meas m = { 1320, 610, 18.2 };
+	char buf[400];
+
+	CHECK_EQ_I(wla_app_verdict(1, &m, false, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "card claims A1: measured 1320 read IOPS (needs 1500), 610 write IOPS "
+		  "(needs 500), 18.20 MB/s sequential write (needs 10) -> does not meet A1");
+}
+
+TEST(app_verdict_claimed_a1_met)
+{
+	struct wla_app_meas m = { 2100, 800, 12 };
+	char buf[400];
+
+	CHECK_EQ_I(wla_app_verdict(1, &m, false, buf, sizeof(buf)), 1);
+	CHECK(strstr(buf, "-> meets A1") != NULL);
+}
+
+TEST(app_verdict_a2_without_cq_is_judged_on_a1)
+{
+	struct wla_app_meas m = { 2100, 800, 12 };
+	char buf[400];
+
+	/* A2 cannot be confirmed without CQ/cache: "cannot tell". */
+	CHECK_EQ_I(wla_app_verdict(2, &m, false, buf, sizeof(buf)), -1);
+	CHECK(strstr(buf, "meets A1 without them") != NULL);
+	m.write_iops = 300;
+	CHECK_EQ_I(wla_app_verdict(2, &m, false, buf, sizeof(buf)), 0);
+	CHECK(strstr(buf, "below even A1") != NULL);
+	/* With CQ/cache the A2 thresholds apply directly. */
+	m.write_iops = 800;
+	CHECK_EQ_I(wla_app_verdict(2, &m, true, buf, sizeof(buf)), 0);
+	CHECK(strstr(buf, "does not meet A2") != NULL);
+}
+
+TEST(app_verdict_no_claim_and_truncation)
+{
+	struct wla_app_meas m = { 1600, 700, 11 };
+	char buf[400], tiny[16];
+
+	CHECK_EQ_I(wla_app_verdict(0, &m, false, buf, sizeof(buf)), -1);
+	CHECK(strstr(buf, "would meet A1") != NULL);
+	wla_app_verdict(1, &m, false, tiny, sizeof(tiny));
+	CHECK_EQ_U(strlen(tiny), sizeof(tiny) - 1);
+}
+
+/* ---- speed classes ----------------------------------------------------------- */
+
+TEST(speed_class_tables)
+{
+	CHECK_EQ_U(wla_speed_class_met(1.9), 0);
+	CHECK_EQ_U(wla_speed_class_met(2.0), 2);
+	CHECK_EQ_U(wla_speed_class_met(5.99), 4);
+	CHECK_EQ_U(wla_speed_class_met(9.9), 6);
+	CHECK_EQ_U(wla_speed_class_met(25), 10);
+	CHECK_EQ_U(wla_uhs_grade_met(9.9), 0);
+	CHECK_EQ_U(wla_uhs_grade_met(10), 1);
+	CHECK_EQ_U(wla_uhs_grade_met(30), 3);
+	CHECK_EQ_U(wla_video_class_met(5), 0);
+	CHECK_EQ_U(wla_video_class_met(29), 10);
+	CHECK_EQ_U(wla_video_class_met(95), 90);
+}
+
+TEST(speed_verdict_met_failed_unmeasurable)
+{
+	struct wla_speed_claim cl = { 10, 1, 10 };
+	char buf[300];
+
+	CHECK_EQ_I(wla_speed_verdict(&cl, 12.31, 24.5, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "card claims C10 U1 V10: measured Pw 12.31 MB/s -> meets C10, meets U1, meets V10");
+	CHECK_EQ_I(wla_speed_verdict(&cl, 8.0, 24.5, buf, sizeof(buf)), 0);
+	CHECK(strstr(buf, "does not meet C10 (needs 10 MB/s)") != NULL);
+	/* U3 needs 30 MB/s: on a 25 MB/s bus that is not a failure of the card. */
+	cl.uhs_grade = 3;
+	cl.video = 30;
+	CHECK_EQ_I(wla_speed_verdict(&cl, 22.0, 24.5, buf, sizeof(buf)), -1);
+	CHECK(strstr(buf, "U3 not measurable") != NULL);
+	CHECK(strstr(buf, "meets C10") != NULL);
+	/* ... but a card slower than a class the bus could carry fails it. */
+	CHECK_EQ_I(wla_speed_verdict(&cl, 22.0, 48.0, buf, sizeof(buf)), 0);
+	CHECK(strstr(buf, "does not meet U3") != NULL);
+	cl.speed_class = 0;
+	cl.uhs_grade = 0;
+	cl.video = 0;
+	CHECK_EQ_I(wla_speed_verdict(&cl, 7.0, 24.5, buf, sizeof(buf)), -1);
+	CHECK(strstr(buf, "would meet C6 V6") != NULL);
+}
+
+/* ---- alignment detector -------------------------------------------------------- */
+
+/* A card with a flash page of page bytes and erase blocks of eb bytes:
+ * reading across a page costs page_ns more, across an erase block eb_ns. */
+static void synth_align(struct wla_align_point *p, unsigned n, uint32_t page, uint32_t eb,
+			uint32_t page_ns, uint32_t eb_ns, uint32_t jitter)
+{
+	unsigned k;
+	uint32_t size = 16u << 10;
+
+	for (k = 0; k < n; k++, size <<= 1) {
+		p[k].size_bytes = size;
+		p[k].pre_ns = 300000 + (k * 7919 % 5) * jitter;
+		p[k].post_ns = 300000 + (k * 104729 % 3) * jitter;
+		p[k].on_ns = 300000 + (size >= page ? page_ns : 0) + (size >= eb ? eb_ns : 0) +
+			     (k * 31 % 4) * jitter;
+		p[k].noise_ns = jitter;
+	}
+}
+
+TEST(align_finds_erase_block)
+{
+	struct wla_align_point p[10]; /* 16 KiB .. 8 MiB */
+	struct wla_boundary b;
+
+	synth_align(p, 10, 32u << 10, 4u << 20, 40000, 250000, 2000);
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_U(b.size_bytes, 4u << 20);
+	CHECK_EQ_U(b.first_step_bytes, 32u << 10);
+	CHECK_EQ_U(b.steps, 2);
+	CHECK_NEAR((double)b.step_ns, 250000, 10000);
+}
+
+TEST(align_flat_timing_has_no_boundary)
+{
+	struct wla_align_point p[10];
+	struct wla_boundary b;
+
+	synth_align(p, 10, 1u << 30, 1u << 30, 0, 0, 3000);
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	CHECK_EQ_U(b.steps, 0);
+}
+
+TEST(align_single_spike_is_not_a_boundary)
+{
+	struct wla_align_point p[10];
+	struct wla_boundary b;
+
+	synth_align(p, 10, 1u << 30, 1u << 30, 0, 0, 1000);
+	p[4].on_ns += 200000; /* one disturbed size, gone at the next */
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	/* The same rise kept by the larger sizes is a boundary. */
+	p[5].on_ns += 200000;
+	p[6].on_ns += 200000;
+	p[7].on_ns += 200000;
+	p[8].on_ns += 200000;
+	p[9].on_ns += 200000;
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_U(b.size_bytes, p[4].size_bytes);
+}
+
+TEST(align_step_below_noise_is_ignored)
+{
+	struct wla_align_point p[8];
+	struct wla_boundary b;
+
+	synth_align(p, 8, 1u << 30, 256u << 10, 0, 12000, 5000); /* step < 3x noise x2 */
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	synth_align(p, 8, 1u << 30, 256u << 10, 0, 60000, 5000);
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 256u << 10);
+	CHECK_EQ_I(wla_align_diff(&p[0]) < 20000, 1);
+}
+
+/* ---- open AUs ------------------------------------------------------------------ */
+
+TEST(open_au_collapse)
+{
+	unsigned n[] = { 1, 2, 3, 4, 5, 6, 8 };
+	double mbs[] = { 9.0, 9.5, 9.1, 8.7, 8.9, 1.2, 0.9 };
+	struct wla_open_au r;
+
+	wla_open_au(n, mbs, 7, 0.5, &r);
+	CHECK(r.collapsed);
+	CHECK_EQ_U(r.handled, 5);
+	CHECK_EQ_U(r.collapse_at, 6);
+	CHECK_NEAR(r.best_mbs, 9.5, 1e-9);
+	mbs[5] = 5.0; /* gradual: above half of the best */
+	mbs[6] = 4.9;
+	wla_open_au(n, mbs, 7, 0.5, &r);
+	CHECK(!r.collapsed);
+	CHECK_EQ_U(r.handled, 8);
+	wla_open_au(n, mbs, 0, 0.5, &r);
+	CHECK_EQ_U(r.handled, 0);
+}
+
+/* ---- knee ------------------------------------------------------------------------ */
+
+TEST(knee_cache_full)
+{
+	static uint32_t lat[200];
+	struct wla_knee k;
+	unsigned i;
+
+	/* 4 MiB writes: 100 ms (41.9 MB/s) for the first 60, then 400 ms
+	 * (10.5 MB/s) with jitter and one 2.5 s stall. */
+	for (i = 0; i < 200; i++)
+		lat[i] = (i < 60 ? 100000000u : 400000000u) + (i * 2654435761u % 7) * 1000000u;
+	lat[150] = 2500000000u;
+	wla_find_knee(lat, 200, 4u << 20, 0.2, &k);
+	CHECK(k.found);
+	CHECK_EQ_U(k.knee_op, 60);
+	CHECK_EQ_U(k.knee_bytes, 60ull * (4u << 20));
+	CHECK(k.initial_mbs > 39.0 && k.initial_mbs < 42.0);
+	CHECK(k.steady_mbs < 11.0 && k.steady_mbs > 9.0);
+	CHECK_EQ_U(k.worst_op, 150);
+	CHECK_EQ_U(k.worst_ns, 2500000000u);
+}
+
+TEST(knee_none_on_flat_write_with_stalls)
+{
+	static uint32_t lat[100];
+	struct wla_knee k;
+	unsigned i;
+
+	for (i = 0; i < 100; i++)
+		lat[i] = 200000000u + (i % 5) * 3000000u;
+	lat[10] = 1500000000u; /* GC stalls early and late */
+	lat[90] = 1500000000u;
+	wla_find_knee(lat, 100, 4u << 20, 0.2, &k);
+	CHECK(!k.found);
+	CHECK_NEAR(k.initial_mbs, k.steady_mbs, 1e-9);
+	CHECK_EQ_U(k.worst_ns, 1500000000u);
+	CHECK_EQ_U(k.median_ns, 206000000u);
+}
+
+TEST(knee_small_drop_rejected_and_tiny_input)
+{
+	static uint32_t lat[50];
+	struct wla_knee k;
+	unsigned i;
+
+	for (i = 0; i < 50; i++)
+		lat[i] = i < 25 ? 100000 : 115000; /* 13% slower: below min_drop */
+	wla_find_knee(lat, 50, 65536, 0.2, &k);
+	CHECK(!k.found);
+	wla_find_knee(lat, 50, 65536, 0.1, &k);
+	CHECK(k.found);
+	CHECK_EQ_U(k.knee_op, 25);
+	wla_find_knee(lat, 3, 65536, 0.1, &k);
+	CHECK(!k.found);
+	wla_find_knee(lat, 0, 65536, 0.1, &k);
+	CHECK(!k.found);
+	CHECK_NEAR(k.overall_mbs, 0, 0);
+}
+
+TEST(median)
+{
+	uint32_t v[] = { 5, 1, 4, 2, 3 }, w[] = { 8, 2, 6, 4 };
+
+	CHECK_EQ_U(wla_median_u32(v, 5), 3);
+	CHECK_EQ_U(v[0], 1);
+	CHECK_EQ_U(wla_median_u32(w, 4), 4);
+	CHECK_EQ_U(wla_median_u32(w, 0), 0);
+}
