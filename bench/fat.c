@@ -471,6 +471,22 @@ int fat_find_root(struct fat_vol *vol, const char *name, struct fat_dirent *de)
 	return 0;
 }
 
+/* "SDBENCH DAT" -> "SDBENCH.DAT" for messages. */
+static const char *pretty(const struct fat_dirent *de, char out[13])
+{
+	int n = 0, i;
+
+	for (i = 0; i < 8 && de->name[i] != ' '; i++)
+		out[n++] = de->name[i];
+	if (de->name[8] != ' ') {
+		out[n++] = '.';
+		for (i = 8; i < 11 && de->name[i] != ' '; i++)
+			out[n++] = de->name[i];
+	}
+	out[n] = 0;
+	return out;
+}
+
 /* Clusters a file of this size occupies. */
 static uint32_t clusters_for(const struct fat_vol *vol, uint32_t size)
 {
@@ -480,21 +496,22 @@ static uint32_t clusters_for(const struct fat_vol *vol, uint32_t size)
 int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, uint32_t cap)
 {
 	uint8_t *out = buf;
+	char nm[13];
 	uint32_t clus = de->first_cluster, need = clusters_for(vol, de->size), done = 0;
 	uint32_t blocks_per_clus = sec_to_block(vol, vol->sec_per_clus);
 
 	if (de->size > cap)
-		return set_why(vol, -EFBIG, "%.11s is %lu bytes, more than %lu",
-			       de->name, (unsigned long)de->size, (unsigned long)cap);
+		return set_why(vol, -EFBIG, "%s is %lu bytes, more than %lu",
+			       pretty(de, nm), (unsigned long)de->size, (unsigned long)cap);
 	if (de->size == 0)
 		return 0;
 	if (need > vol->nclusters)
-		return set_why(vol, -EIO, "%.11s is larger than its volume", de->name);
+		return set_why(vol, -EIO, "%s is larger than its volume", pretty(de, nm));
 	for (uint32_t i = 0; i < need; i++) {
 		int ret;
 
 		if (!cluster_valid(vol, clus))
-			return set_why(vol, -EIO, "%.11s: broken cluster chain", de->name);
+			return set_why(vol, -EIO, "%s: broken cluster chain", pretty(de, nm));
 		for (uint32_t b = 0; b < blocks_per_clus && done < de->size; b++) {
 			uint32_t n = de->size - done;
 
@@ -519,16 +536,16 @@ int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, u
 int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext)
 {
 	uint32_t clus = de->first_cluster, need, first_block, nblocks;
+	char nm[13];
 
 	ext->first = ext->count = 0;
 	nblocks = de->size / BLKDEV_BLOCK_SIZE;
 	if (nblocks == 0)
-		return set_why(vol, -EINVAL, "%.11s is smaller than one block", de->name);
+		return set_why(vol, -EINVAL, "%s is smaller than one block", pretty(de, nm));
 	need = clusters_for(vol, de->size);
-	if (need > vol->nclusters || !cluster_valid(vol, clus) ||
-	    clus - 2 + need > vol->nclusters)
-		return set_why(vol, -EINVAL, "%.11s: its size or first cluster lies outside "
-			       "the volume", de->name);
+	if (need > vol->nclusters || !cluster_valid(vol, clus))
+		return set_why(vol, -EINVAL, "%s: its size or first cluster lies outside "
+			       "the volume", pretty(de, nm));
 	/* Walk exactly the clusters the size needs: each must be followed by
 	 * the next one (so no loop is possible); the last may end the chain or
 	 * continue into space allocated beyond the size. */
@@ -540,21 +557,21 @@ int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba
 			return ret;
 		if (i + 1 < need && next != clus + i + 1) {
 			if (next == FAT_NEXT_EOC || next == FAT_NEXT_FREE || next == FAT_NEXT_BAD)
-				return set_why(vol, -EINVAL, "%.11s: the cluster chain ends "
-					       "after %lu of %lu clusters", de->name,
+				return set_why(vol, -EINVAL, "%s: the cluster chain ends "
+					       "after %lu of %lu clusters", pretty(de, nm),
 					       (unsigned long)(i + 1), (unsigned long)need);
-			return set_why(vol, -EINVAL, "%.11s is fragmented: cluster %lu is "
-				       "followed by %lu (after %lu of %lu clusters)", de->name,
+			return set_why(vol, -EINVAL, "%s is fragmented: cluster %lu is "
+				       "followed by %lu (after %lu of %lu clusters)", pretty(de, nm),
 				       (unsigned long)(clus + i), (unsigned long)next,
 				       (unsigned long)(i + 1), (unsigned long)need);
 		}
 		if (i + 1 == need && (next == FAT_NEXT_FREE || next == FAT_NEXT_BAD))
-			return set_why(vol, -EINVAL, "%.11s: the last cluster's FAT entry "
-				       "is free or bad", de->name);
+			return set_why(vol, -EINVAL, "%s: the last cluster's FAT entry "
+				       "is free or bad", pretty(de, nm));
 	}
 	first_block = cluster_to_block(vol, clus);
 	if ((uint64_t)first_block + nblocks > sec_to_block(vol, vol->total_sec))
-		return set_why(vol, -EINVAL, "%.11s extends past its volume", de->name);
+		return set_why(vol, -EINVAL, "%s extends past its volume", pretty(de, nm));
 	ext->first = vol->part_lba + first_block;
 	ext->count = nblocks;
 	vol->why[0] = 0;
