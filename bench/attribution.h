@@ -13,6 +13,9 @@
  * The theoretical bus time (busmodel.h) of the data and command frames is
  * what the bus must take at the programmed clock and width; the rest of the
  * data phase beyond bus + host is card time (the card was not ready).
+ *
+ * phase_acc_add() (attribution_ticks.c) is the only function that needs the
+ * timer; everything else works on ns and is testable without a clock.
  */
 #ifndef SDB_BENCH_ATTRIBUTION_H
 #define SDB_BENCH_ATTRIBUTION_H
@@ -35,7 +38,18 @@ struct phase_acc {
 	uint64_t gap_ns;     /* host time between operations (software overhead) */
 };
 
+/* Phase durations of one request in ns (the tick-free form of sd_req_times).
+ * total_ns: t_issue .. t_end; 0 = the sum of the phases. */
+struct phase_ns {
+	uint64_t cmd_ns, access_ns, data_ns, host_ns, busy_ns;
+	uint64_t total_ns;
+};
+
 enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_MIXED };
+
+/* Verdict thresholds (docs/attribution.md). */
+#define ATTR_CEILING_BUS_PCT	90.0	/* >= this % of the bus ceiling: bus-bound */
+#define ATTR_DOMINANT_PCT	60.0	/* a part with >= this share is the bottleneck */
 
 /* Shares of the total time, in percent (sum to 100 within rounding). */
 struct phase_split {
@@ -46,6 +60,22 @@ struct phase_split {
 	double bus_efficiency_pct; /* bus time / (data phase) for the data frames */
 	enum bottleneck verdict;
 	double verdict_pct;  /* share of the dominant part */
+	/* Added detail (all % of wall time = total + gaps): */
+	double gap_pct;            /* raw share of the gaps between operations */
+	double card_access_pct;    /* card time between command and last data word:
+				      read access latency / write not-ready stalls */
+	double card_busy_pct;      /* card time after the last data word (programming) */
+	double host_xfer_pct;      /* CPU moving data */
+	double host_sw_pct;        /* command/controller overhead, read tail, gaps */
+	double ceiling_pct;        /* achieved throughput / bus ceiling, same transfers */
+	double mbs;                /* achieved 10^6 B/s over wall time */
+	double ceiling_mbs;        /* bus ceiling for these transfers */
+	uint64_t wall_ns;          /* total_ns + gap_ns */
+	uint32_t clock_hz;
+	unsigned width;
+	int is_write;
+	enum bottleneck top;       /* the largest of card/bus/host share */
+	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };
 
 void phase_acc_init(struct phase_acc *a);
@@ -53,11 +83,21 @@ void phase_acc_init(struct phase_acc *a);
  * since the previous request ended (ns, 0 for the first). */
 void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 		   uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
+/* The same with phases already in ns. */
+void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
+		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
+/* Phases of one request from its raw timestamps (uses timer_ticks_to_ns). */
+void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out);
+/* dst += src (e.g. per-run accumulators into a workload total). */
+void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out);
 const char *bottleneck_name(enum bottleneck b);
-/* One readable line, e.g. "card-bound - programming busy 87%, bus 4%, host 2%". */
+/* One readable line, e.g. "card-bound - programming busy 87%, bus 4%, host 2%"
+ * or "bus-bound - 97.8% of the 50 MHz 4-bit ceiling" (no workload name:
+ * the caller prefixes it). is_write may differ from the split's only to
+ * change the wording; the split's own value is normally passed. */
 void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, unsigned cap);
 
 #endif

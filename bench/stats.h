@@ -17,7 +17,7 @@ struct lat_summary {
 	uint32_t min_ns, max_ns;
 	uint64_t sum_ns;
 	double mean_ns;
-	double stddev_ns;
+	double stddev_ns;    /* sample standard deviation (n - 1); 0 for n < 2 */
 	/* Percentiles by the nearest-rank method (p = ceil(P/100 * n)-th smallest). */
 	uint32_t p50_ns, p90_ns, p99_ns, p999_ns;
 };
@@ -25,8 +25,13 @@ struct lat_summary {
 /* Sorts samples in place (ascending) and summarises them. n may be 0
  * (everything 0). */
 void stats_summarise(uint32_t *samples, uint32_t n, struct lat_summary *out);
-/* Nearest-rank percentile of already sorted samples; pct in (0, 100]. */
+/* Nearest-rank percentile of already sorted samples; pct in (0, 100]
+ * (resolution 0.001; out of range values are clamped; n = 0 gives 0). */
 uint32_t stats_percentile_sorted(const uint32_t *sorted, uint32_t n, double pct);
+/* In-place ascending sort: heapsort, O(n log n), no recursion, no memory. */
+void stats_sort_u32(uint32_t *v, uint32_t n);
+/* Square root by Newton's method (no libm on the target); x <= 0 gives 0. */
+double stats_sqrt(double x);
 
 /* Log histogram: bucket k counts samples in [lo_k, lo_{k+1}) where the
  * bucket edges are 1 us * 2^(k/4) (four buckets per octave) from 1 us up;
@@ -53,10 +58,13 @@ struct series {
 	uint32_t npoints;
 	uint64_t interval_ns;
 	uint64_t start_ns;
+	uint32_t dropped;    /* operations that ended after the last point */
 };
 void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
 		 uint64_t interval_ns, uint64_t start_ns);
-/* An operation that ended at end_ns (same time base as start_ns). */
+/* An operation that ended at end_ns (same time base as start_ns); it counts
+ * in the interval containing end_ns (one ending before start_ns in the
+ * first). Intervals without operations stay as zero points. */
 void series_add(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns);
 
 /* Least squares of y = a + b * x over n points; r2 and the RMS residual

@@ -1,0 +1,286 @@
+/*
+ * attribution.c - card / bus / host split of accumulated request phases and
+ * the one-line verdict. The rules (and why) are in docs/attribution.md; the
+ * bus times come from busmodel.c (SD Physical Layer §4.5, §4.12).
+ *
+ * Wall time = request time + gaps between requests, split without overlap
+ * by priority: CPU moving data (host) first, then theoretical bus time, then
+ * what remains of a phase goes to the card (access, data stalls,
+ * programming busy) or, where the card has nothing to do, to host overhead.
+ *
+ * Not modelled: auto-CMD23 (its command time counts as host overhead), the
+ * card's N_CR beyond 2 clocks (host overhead), mixed read/write
+ * accumulators (split reads and writes into separate accumulators).
+ */
+#include <stdarg.h>
+
+#include "bench/attribution.h"
+#include "bench/busmodel.h"
+#include "lib/fmt.h"
+
+void phase_acc_init(struct phase_acc *a)
+{
+	*a = (struct phase_acc){ 0 };
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
+		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
+{
+	uint64_t sum = p->cmd_ns + p->access_ns + p->data_ns + p->busy_ns;
+
+	a->ops++;
+	a->blocks += blocks;
+	a->bytes += (uint64_t)blocks * blksz;
+	a->total_ns += p->total_ns > sum ? p->total_ns : sum;
+	a->cmd_ns += p->cmd_ns;
+	a->access_ns += p->access_ns;
+	a->data_ns += p->data_ns;
+	/* The CPU's data moving lies inside the access + data window; a
+	 * larger figure is a timestamping error, not more host time. */
+	a->host_ns += min_u64(p->host_ns, p->access_ns + p->data_ns);
+	a->busy_ns += p->busy_ns;
+	a->gap_ns += gap_ns;
+}
+
+void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
+{
+	dst->ops += src->ops;
+	dst->blocks += src->blocks;
+	dst->bytes += src->bytes;
+	dst->total_ns += src->total_ns;
+	dst->cmd_ns += src->cmd_ns;
+	dst->access_ns += src->access_ns;
+	dst->data_ns += src->data_ns;
+	dst->host_ns += src->host_ns;
+	dst->busy_ns += src->busy_ns;
+	dst->gap_ns += src->gap_ns;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void decide(struct phase_split *s)
+{
+	enum bottleneck order[3] = { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST };
+	double share[3] = { s->card_pct, s->bus_pct, s->host_pct };
+	unsigned i, j;
+
+	/* Sort the three parts by share, descending; ties keep card, bus,
+	 * host order (stable insertion sort). */
+	for (i = 1; i < 3; i++) {
+		for (j = i; j > 0 && share[j] > share[j - 1]; j--) {
+			double t = share[j];
+			enum bottleneck b = order[j];
+
+			share[j] = share[j - 1];
+			order[j] = order[j - 1];
+			share[j - 1] = t;
+			order[j - 1] = b;
+		}
+	}
+	s->top = order[0];
+	s->second = order[1];
+	if (s->wall_ns == 0) {
+		s->verdict = BOTTLENECK_MIXED;
+		s->verdict_pct = 0.0;
+		return;
+	}
+	if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT) {
+		s->verdict = BOTTLENECK_BUS;
+		s->verdict_pct = s->bus_pct;
+		return;
+	}
+	s->verdict_pct = share[0];
+	s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;
+}
+
+void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+		 int is_write, int multi, struct phase_split *out)
+{
+	unsigned flags = (is_write ? BUS_WRITE : 0u) | (multi ? BUS_MULTI | BUS_STOP : 0u);
+	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
+	uint64_t pitch = bus_block_pitch_clocks(blksz, width, flags);
+	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - pitch;
+	uint64_t phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
+	uint64_t window = a->access_ns + a->data_ns;
+	uint64_t d_ns, d_win_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
+	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
+	uint64_t host_sw, tail_rest, wall, tail_data = 0;
+	uint64_t win_blocks;
+
+	*out = (struct phase_split){ 0 };
+	out->clock_hz = clock_hz;
+	out->width = width;
+	out->is_write = is_write;
+
+	/* Theoretical bus time, split by where it falls in the phases. */
+	d_ns = bus_clocks_to_ns(a->blocks * pitch, clock_hz);
+	/* A write's last block (per request) is still on the bus after the
+	 * CPU has filled the FIFO: it belongs to the busy tail. */
+	win_blocks = is_write ? (a->blocks > a->ops ? a->blocks - a->ops : 0) : a->blocks;
+	d_win_ns = bus_clocks_to_ns(win_blocks * pitch, clock_hz);
+	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
+	cmd_bus = bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz);
+
+	bus_cmd = min_u64(cmd_bus, a->cmd_ns);
+	host_win = min_u64(a->host_ns, window);
+	bus_win = min_u64(d_win_ns, window - host_win);
+	card_win = window - host_win - bus_win;
+	if (is_write) {
+		/* what the window could not hold spills into the tail */
+		tail_data = min_u64(d_ns > bus_win ? d_ns - bus_win : 0, a->busy_ns);
+		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
+	} else {
+		bus_tail = min_u64(stop_ns, a->busy_ns);
+	}
+	tail_rest = a->busy_ns - bus_tail;
+	card_tail = is_write ? tail_rest : 0;
+	host_sw = a->gap_ns + (a->cmd_ns - bus_cmd) + (is_write ? 0 : tail_rest) +
+		  (a->total_ns > phases ? a->total_ns - phases : 0);
+	wall = (a->total_ns > phases ? a->total_ns : phases) + a->gap_ns;
+	out->wall_ns = wall;
+
+	out->card_pct = pct(card_win + card_tail, wall);
+	out->bus_pct = pct(bus_cmd + bus_win + bus_tail, wall);
+	out->host_pct = pct(host_win + host_sw, wall);
+	out->card_access_pct = pct(card_win, wall);
+	out->card_busy_pct = pct(card_tail, wall);
+	out->host_xfer_pct = pct(host_win, wall);
+	out->host_sw_pct = pct(host_sw, wall);
+	out->cmd_pct = pct(a->cmd_ns, wall);
+	out->access_pct = pct(a->access_ns, wall);
+	out->data_pct = pct(a->data_ns, wall);
+	out->busy_pct = pct(a->busy_ns, wall);
+	out->gap_pct = pct(a->gap_ns, wall);
+	out->bus_efficiency_pct = pct(d_ns, window + tail_data);
+
+	/* Ceiling: the same requests at bus speed with a card of zero
+	 * latency and an infinitely fast host. */
+	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch : a->blocks * (fixed + pitch);
+	ceil_ns = bus_clocks_to_ns(ceil_clk, clock_hz);
+	out->ceiling_pct = pct(ceil_ns, wall);
+	out->mbs = wall ? (double)a->bytes * 1e3 / (double)wall : 0.0;
+	out->ceiling_mbs = ceil_ns ? (double)a->bytes * 1e3 / (double)ceil_ns : 0.0;
+	decide(out);
+}
+
+const char *bottleneck_name(enum bottleneck b)
+{
+	switch (b) {
+	case BOTTLENECK_CARD: return "card-bound";
+	case BOTTLENECK_BUS: return "bus-bound";
+	case BOTTLENECK_HOST: return "host-bound";
+	case BOTTLENECK_MIXED: return "mixed";
+	}
+	return "unknown";
+}
+
+/* ---- the verdict line ------------------------------------------------- */
+
+struct line {
+	char *buf;
+	unsigned cap, len;
+};
+
+static void add(struct line *l, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct line *l, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= l->cap)
+		return;
+	va_start(ap, f);
+	n = fmt_vsnprintf(l->buf + l->len, l->cap - l->len, f, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (unsigned)n;
+	if (l->len >= l->cap)
+		l->len = l->cap - 1u; /* truncated, still terminated */
+}
+
+static void add_clock(struct line *l, uint32_t hz, unsigned width)
+{
+	if (hz % 1000000u == 0)
+		add(l, "%u MHz", (unsigned)(hz / 1000000u));
+	else if (hz >= 1000000u)
+		add(l, "%.2f MHz", hz / 1e6);
+	else if (hz % 1000u == 0)
+		add(l, "%u kHz", (unsigned)(hz / 1000u));
+	else
+		add(l, "%.1f kHz", hz / 1e3);
+	add(l, " %u-bit", width);
+}
+
+static const char *part_word(enum bottleneck b)
+{
+	return b == BOTTLENECK_CARD ? "card" : b == BOTTLENECK_BUS ? "bus" : "host";
+}
+
+static void add_card_parts(struct line *l, const struct phase_split *s, int is_write)
+{
+	const char *win = is_write ? "data stalls" : "access latency";
+	double w = s->card_access_pct, t = s->card_busy_pct;
+
+	if (t > w) {
+		add(l, "programming busy %.0f%%", t);
+		if (w >= 0.5)
+			add(l, ", %s %.0f%%", win, w);
+	} else {
+		add(l, "%s %.0f%%", win, w);
+		if (t >= 0.5)
+			add(l, ", programming busy %.0f%%", t);
+	}
+}
+
+void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, unsigned cap)
+{
+	struct line l = { buf, cap, 0 };
+
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	add(&l, "%s - ", bottleneck_name(s->verdict));
+	switch (s->verdict) {
+	case BOTTLENECK_BUS:
+		if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT) {
+			add(&l, "%.1f%% of the ", s->ceiling_pct);
+			add_clock(&l, s->clock_hz, s->width);
+			add(&l, " ceiling");
+		} else {
+			add(&l, "bus %.0f%%, card %.0f%%, host %.0f%%; %.1f%% of the ",
+			    s->bus_pct, s->card_pct, s->host_pct, s->ceiling_pct);
+			add_clock(&l, s->clock_hz, s->width);
+			add(&l, " ceiling");
+		}
+		break;
+	case BOTTLENECK_CARD:
+		add_card_parts(&l, s, is_write);
+		add(&l, ", bus %.0f%%, host %.0f%%", s->bus_pct, s->host_pct);
+		break;
+	case BOTTLENECK_HOST:
+		add(&l, "CPU moving data %.0f%%, software overhead %.0f%%, bus %.0f%%, card %.0f%%",
+		    s->host_xfer_pct, s->host_sw_pct, s->bus_pct, s->card_pct);
+		break;
+	case BOTTLENECK_MIXED:
+	default:
+		if (s->wall_ns == 0) {
+			add(&l, "nothing measured");
+			break;
+		}
+		/* rewrite the head: "mixed card/bus - " */
+		l.len = 0;
+		add(&l, "mixed %s/%s - ", part_word(s->top), part_word(s->second));
+		add(&l, "card %.0f%%, bus %.0f%%, host %.0f%%", s->card_pct, s->bus_pct,
+		    s->host_pct);
+		break;
+	}
+}

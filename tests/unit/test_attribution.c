@@ -1,0 +1,238 @@
+/*
+ * test_attribution.c - bench/attribution.c on synthetic ns phases whose
+ * split is computed by hand in the comments (rules: docs/attribution.md):
+ * a bus-bound sequential read, a card-bound write with long programming
+ * busy, a host-bound PIO single-block read, a mixed case, a bus-bound
+ * case by share, and the empty accumulator.
+ */
+#include "tests/unit/check.h"
+#include "bench/attribution.h"
+
+#define TOL 1e-6 /* percent */
+
+static void add_n(struct phase_acc *a, unsigned n, const struct phase_ns *p,
+		  uint32_t blocks, uint64_t gap)
+{
+	while (n--)
+		phase_acc_add_ns(a, p, blocks, 512, gap);
+}
+
+static const char *text(const struct phase_split *s)
+{
+	static char buf[160];
+
+	phase_verdict_text(s, s->is_write, buf, sizeof(buf));
+	return buf;
+}
+
+TEST(read_bound_by_bus)
+{
+	/* 1 MiB CMD18 + CMD12 at 50 MHz 4-bit (20 ns/clock), per request:
+	 * command bus 98 clk = 1960 ns, frames 2048 * 1044 clk = 42762240 ns,
+	 * CMD12 98 clk = 1960 ns in the tail.
+	 *   host: 400000 data + 1040 cmd + 3040 tail + 10000 gap = 414080
+	 *   bus:  1960 + 42762240 + 1960                        = 42766160
+	 *   card: 43300000 - 400000 - 42762240                  = 137760
+	 *   wall: 3000 + 43300000 + 5000 + 10000                = 43318000
+	 * ceiling: (48 + 2048 * 1044 + 48 + 8) clk = 42764320 ns -> 98.7218% */
+	struct phase_ns p = { .cmd_ns = 3000, .access_ns = 30000, .data_ns = 43270000,
+			      .host_ns = 400000, .busy_ns = 5000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 4, &p, 2048, 10000);
+	CHECK_EQ_U(a.ops, 4);
+	CHECK_EQ_U(a.bytes, 4ull << 20);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * 42766160 / 43318000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 137760 / 43318000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 414080 / 43318000, TOL);
+	CHECK_NEAR(s.card_pct + s.bus_pct + s.host_pct, 100.0, TOL);
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 42764320 / 43318000, TOL);
+	CHECK_NEAR(s.bus_efficiency_pct, 100.0 * 42762240 / 43300000, TOL);
+	CHECK_NEAR(s.gap_pct, 100.0 * 10000 / 43318000, TOL);
+	CHECK_NEAR(s.mbs, 1048576.0 * 1e3 / 43318000, 1e-9);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
+	CHECK_EQ_U(s.top, BOTTLENECK_BUS);
+	CHECK_STR(text(&s), "bus-bound - 98.7% of the 50 MHz 4-bit ceiling");
+}
+
+TEST(write_bound_by_card_busy)
+{
+	/* 4 KiB CMD25 + CMD12 at 25 MHz 4-bit (40 ns/clock), per request:
+	 * block pitch 1051 clk = 42040 ns; 7 blocks fit the window, which is
+	 * only 30000 - 12000 host = 18000 ns: bus_win 18000; the other
+	 * 336320 - 18000 = 318320 ns of frames + CMD12 3920 ns sit in the
+	 * 2 ms tail: bus_tail 322240, card (programming) 1677760.
+	 *   host: 12000 + (5000 - 3920) + 20000 gap = 33080
+	 *   bus:  3920 + 18000 + 322240             = 344160
+	 *   wall: 5000 + 30000 + 2000000 + 20000    = 2055000 */
+	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 29000,
+			      .host_ns = 12000, .busy_ns = 2000000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 10, &p, 8, 20000);
+	phase_split(&a, 4, 25000000, 1, 1, &s);
+	CHECK_NEAR(s.card_pct, 100.0 * 1677760 / 2055000, TOL);
+	CHECK_NEAR(s.card_busy_pct, 100.0 * 1677760 / 2055000, TOL);
+	CHECK_NEAR(s.card_access_pct, 0.0, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 344160 / 2055000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 33080 / 2055000, TOL);
+	CHECK_NEAR(s.host_xfer_pct, 100.0 * 12000 / 2055000, TOL);
+	CHECK_NEAR(s.busy_pct, 100.0 * 2000000 / 2055000, TOL);
+	/* ceiling: 98 + 8 * 1051 + 48 + 8 = 8562 clk = 342480 ns */
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 342480 / 2055000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_CARD);
+	CHECK_STR(text(&s), "card-bound - programming busy 82%, bus 17%, host 2%");
+}
+
+TEST(write_card_stalls_between_blocks)
+{
+	/* The same write, but the card holds the data phase (buffer full):
+	 * window 2000000, host 12000, bus_win 7 * 42040 = 294280,
+	 * card stalls 1693720; tail 50000: last frame 42040 + CMD12 3920,
+	 * programming 4040.  wall 5000 + 2000000 + 50000 = 2055000. */
+	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 1999000,
+			      .host_ns = 12000, .busy_ns = 50000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 3, &p, 8, 0);
+	phase_split(&a, 4, 25000000, 1, 1, &s);
+	CHECK_NEAR(s.card_access_pct, 100.0 * 1693720 / 2055000, TOL);
+	CHECK_NEAR(s.card_busy_pct, 100.0 * 4040 / 2055000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * (3920 + 294280 + 45960) / 2055000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_CARD);
+	CHECK_STR(text(&s), "card-bound - data stalls 82%, bus 17%, host 1%");
+}
+
+TEST(read_bound_by_host)
+{
+	/* CMD17 at 50 MHz 4-bit with a slow PIO drain, per request:
+	 * command 4000 (bus 1960), access 25000 (frame 20880, card 4120),
+	 * data 60000 all CPU, tail 1000 controller, gap 30000.
+	 *   host: 60000 + 2040 + 1000 + 30000 = 93040
+	 *   bus:  1960 + 20880               = 22840
+	 *   card: 4120;  wall 120000 */
+	struct phase_ns p = { .cmd_ns = 4000, .access_ns = 25000, .data_ns = 60000,
+			      .host_ns = 60000, .busy_ns = 1000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 100, &p, 1, 30000);
+	phase_split(&a, 4, 50000000, 0, 0, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * 93040 / 120000, TOL);
+	CHECK_NEAR(s.host_xfer_pct, 50.0, TOL);
+	CHECK_NEAR(s.host_sw_pct, 100.0 * 33040 / 120000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 22840 / 120000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 4120 / 120000, TOL);
+	/* ceiling: 1100 clk = 22000 ns */
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 22000 / 120000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_HOST);
+	CHECK_STR(text(&s), "host-bound - CPU moving data 50%, software overhead 28%, "
+			    "bus 19%, card 3%");
+}
+
+TEST(mixed_card_and_bus)
+{
+	/* CMD17, 50 MHz 4-bit: command 1960 (all bus), access 45880 (frame
+	 * 20880 + card 25000), drain 5000, gap 2160: wall 55000,
+	 * card 25000 (45.45%), bus 22840 (41.53%), host 7160 (13.02%) */
+	struct phase_ns p = { .cmd_ns = 1960, .access_ns = 45880, .data_ns = 5000,
+			      .host_ns = 5000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 5, &p, 1, 2160);
+	phase_split(&a, 4, 50000000, 0, 0, &s);
+	CHECK_NEAR(s.card_pct, 100.0 * 25000 / 55000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 22840 / 55000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_MIXED);
+	CHECK_EQ_U(s.top, BOTTLENECK_CARD);
+	CHECK_EQ_U(s.second, BOTTLENECK_BUS);
+	CHECK_NEAR(s.verdict_pct, 100.0 * 25000 / 55000, TOL);
+	CHECK_STR(text(&s), "mixed card/bus - card 45%, bus 42%, host 13%");
+}
+
+TEST(bus_bound_by_share_below_ceiling_rule)
+{
+	/* CMD17, 50 MHz: command 1960, access 20880 (all frame), drain 1000,
+	 * gap 8000: wall 31840, bus 22840 (71.7%), host 9000, ceiling 69.1% */
+	struct phase_ns p = { .cmd_ns = 1960, .access_ns = 20880, .data_ns = 1000,
+			      .host_ns = 1000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 2, &p, 1, 8000);
+	phase_split(&a, 4, 50000000, 0, 0, &s);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 22000 / 31840, TOL);
+	CHECK_STR(text(&s), "bus-bound - bus 72%, card 0%, host 28%; "
+			    "69.1% of the 50 MHz 4-bit ceiling");
+}
+
+TEST(host_time_capped_and_unphased_time)
+{
+	/* host_ns larger than the window is capped to it; total_ns beyond
+	 * the phases is host overhead */
+	struct phase_ns p = { .cmd_ns = 1000, .access_ns = 2000, .data_ns = 3000,
+			      .host_ns = 9000, .busy_ns = 0, .total_ns = 10000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	phase_acc_add_ns(&a, &p, 1, 512, 0);
+	CHECK_EQ_U(a.host_ns, 5000);
+	CHECK_EQ_U(a.total_ns, 10000);
+	phase_split(&a, 1, 400000, 0, 0, &s);
+	/* 400 kHz: command bus 98 clk = 245000 ns > 1000: all 1000 bus */
+	CHECK_NEAR(s.bus_pct, 10.0, TOL);
+	CHECK_NEAR(s.host_pct, 90.0, TOL);
+	CHECK_NEAR(s.card_pct, 0.0, TOL);
+}
+
+TEST(empty_and_merge)
+{
+	struct phase_acc a, b;
+	struct phase_split s;
+	struct phase_ns p = { .cmd_ns = 10, .access_ns = 20, .data_ns = 30,
+			      .host_ns = 5, .busy_ns = 40 };
+	char buf[64];
+
+	phase_acc_init(&a);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_MIXED);
+	CHECK_NEAR(s.card_pct + s.bus_pct + s.host_pct, 0.0, 0);
+	phase_verdict_text(&s, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "mixed - nothing measured");
+
+	phase_acc_add_ns(&a, &p, 2, 512, 7);
+	phase_acc_init(&b);
+	phase_acc_add_ns(&b, &p, 3, 512, 1);
+	phase_acc_merge(&a, &b);
+	CHECK_EQ_U(a.ops, 2);
+	CHECK_EQ_U(a.blocks, 5);
+	CHECK_EQ_U(a.bytes, 2560);
+	CHECK_EQ_U(a.total_ns, 200);
+	CHECK_EQ_U(a.gap_ns, 8);
+	CHECK_EQ_U(a.host_ns, 10);
+
+	/* a tiny buffer truncates but terminates */
+	phase_verdict_text(&s, 0, buf, 8);
+	CHECK_EQ_U(strlen(buf), 7);
+}
+
+TEST(names)
+{
+	CHECK_STR(bottleneck_name(BOTTLENECK_CARD), "card-bound");
+	CHECK_STR(bottleneck_name(BOTTLENECK_BUS), "bus-bound");
+	CHECK_STR(bottleneck_name(BOTTLENECK_HOST), "host-bound");
+	CHECK_STR(bottleneck_name(BOTTLENECK_MIXED), "mixed");
+}
