@@ -1,0 +1,190 @@
+/*
+ * sim_clock.c - the virtual clock, and the drivers/timer.h API of host
+ * builds on top of it.
+ *
+ * Time is a 64-bit count of nanoseconds since sim_setup(). It advances only
+ * when the simulated CPU does something that costs time: a register access
+ * (sim_config.mmio_*_ns), a timer read (timer_read_ns), timer_udelay(). The
+ * simulated hardware is evaluated lazily at each access from this clock.
+ *
+ * timer_ticks() counts ticks of sim_config.tick_ns (1 ns by default, so
+ * ticks wrap after 4.29 s, like a 1 GHz cycle counter). timer_now_ns()
+ * mimics the 1 MHz system timer: microsecond resolution.
+ *
+ * Waiting loops: a loop that only calls timer_expired() (no register access
+ * in between) is skipped to its deadline, or to the next hardware event if
+ * that comes first; nothing a driver can observe differs. The deadlines a
+ * driver creates are remembered so that the register-polling fast-forward
+ * (sim_sdhci.c) never jumps over one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "drivers/timer.h"
+#include "tests/sim/sim_internal.h"
+
+uint64_t sim_clk_now;
+
+#define MAX_DEADLINES 32
+
+static uint64_t deadlines[MAX_DEADLINES];
+static unsigned ndeadlines;
+static unsigned timer_spins;
+static struct timer_info info;
+
+/* A test that runs away (a driver loop without a deadline) must fail, not
+ * hang: virtual time is capped. */
+#define SIM_TIME_LIMIT_NS (3600ull * 1000000000ull)
+
+static void check_limit(void)
+{
+	if (sim_clk_now > SIM_TIME_LIMIT_NS) {
+		fprintf(stderr, "sim: virtual time passed one hour: a loop "
+				"without a deadline?\n");
+		abort();
+	}
+}
+
+void sim_clk_reset(void)
+{
+	sim_clk_now = 0;
+	ndeadlines = 0;
+	timer_spins = 0;
+}
+
+void sim_clk_charge(uint32_t ns)
+{
+	sim_clk_now += ns;
+	check_limit();
+}
+
+void sim_clk_note_mmio(void)
+{
+	timer_spins = 0;
+}
+
+uint64_t sim_clk_next_deadline(void)
+{
+	uint64_t best = SIM_NEVER;
+	unsigned i, j = 0;
+
+	for (i = 0; i < ndeadlines; i++) {
+		if (deadlines[i] <= sim_clk_now)
+			continue; /* passed: forget it */
+		deadlines[j++] = deadlines[i];
+		if (deadlines[i] < best)
+			best = deadlines[i];
+	}
+	ndeadlines = j;
+	return best;
+}
+
+uint64_t sim_now_ns(void)
+{
+	return sim_clk_now;
+}
+
+void sim_advance_ns(uint64_t ns)
+{
+	sim_clk_now += ns;
+	check_limit();
+	sim_sdhci_advance(sim_clk_now);
+}
+
+static void timer_access(void)
+{
+	sim_clk_charge(sim_get_config()->timer_read_ns);
+}
+
+int timer_init(uintptr_t periph_base)
+{
+	(void)periph_base;
+	return 0;
+}
+
+const struct timer_info *timer_get_info(void)
+{
+	const struct sim_config *c = sim_get_config();
+
+	info.source = "sim";
+	info.freq_hz = (uint32_t)(1000000000u / c->tick_ns);
+	info.nominal_hz = info.freq_hz;
+	info.resolution_ns = c->tick_ns;
+	info.read_cost_ns = c->timer_read_ns;
+	info.calib_ppm = 0;
+	return &info;
+}
+
+uint32_t timer_ticks(void)
+{
+	timer_access();
+	return (uint32_t)(sim_clk_now / sim_get_config()->tick_ns);
+}
+
+uint64_t timer_ticks_to_ns(uint32_t ticks)
+{
+	return (uint64_t)ticks * sim_get_config()->tick_ns;
+}
+
+uint64_t timer_wrap_ns(void)
+{
+	return (1ull << 32) * sim_get_config()->tick_ns;
+}
+
+uint64_t timer_now_us(void)
+{
+	timer_access();
+	return sim_clk_now / 1000;
+}
+
+uint64_t timer_now_ns(void)
+{
+	timer_access();
+	return sim_clk_now / 1000 * 1000;
+}
+
+timer_deadline_t timer_deadline_us(uint64_t us)
+{
+	uint64_t d;
+
+	timer_access();
+	d = sim_clk_now + us * 1000;
+	sim_clk_next_deadline(); /* prune */
+	if (ndeadlines < MAX_DEADLINES) {
+		deadlines[ndeadlines++] = d;
+	} else {
+		/* Keep the latest ones: replace the earliest. */
+		unsigned i, m = 0;
+
+		for (i = 1; i < MAX_DEADLINES; i++)
+			if (deadlines[i] < deadlines[m])
+				m = i;
+		deadlines[m] = d;
+	}
+	return d;
+}
+
+bool timer_expired(timer_deadline_t deadline)
+{
+	timer_access();
+	if (sim_clk_now >= deadline)
+		return true;
+	/* Third look at the clock in a row without touching the hardware:
+	 * a pure delay loop. Skip to where something can change. */
+	if (++timer_spins >= 3) {
+		uint64_t ev = sim_sdhci_next_event();
+		uint64_t to = ev < deadline ? ev : deadline;
+
+		if (to > sim_clk_now)
+			sim_clk_now = to;
+		check_limit();
+		timer_spins = 0;
+	}
+	return sim_clk_now >= deadline;
+}
+
+void timer_udelay(uint32_t us)
+{
+	sim_clk_now += (uint64_t)us * 1000;
+	check_limit();
+}

@@ -1,0 +1,139 @@
+/*
+ * sim_core.c - simulator set-up and shared services: configuration
+ * defaults, sim_setup(), card insertion and the write-protect switch, and
+ * the list of protocol violations (driver behaviour the hardware would
+ * not tolerate, like QEMU's -d guest_errors).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/sim/sim_internal.h"
+
+static struct sim_config conf;
+static const struct sim_profile *prof;
+bool sim_wp_switch;
+
+static unsigned nviol;
+static char last_viol[200];
+
+/* QEMU's raspi EMMC capabilities (qemu-facts.md): 3.3/1.8 V, HS, max block
+ * 1024, timeout clock 52 MHz, no DMA; base clock field replaced. */
+#define CAPS_TEMPLATE 0x052100b4u
+
+void sim_config_default(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->base = SIM_EMMC_BASE_DEFAULT;
+	c->base_clock_hz = 250000000u;
+	c->version = 0x99020000u; /* vendor 0x99, SDHCI 3.0 (SDVERSION 2) */
+	c->mmio_read_ns = 100;
+	c->mmio_write_ns = 60;
+	c->data_read_ns = 100;
+	c->data_write_ns = 60;
+	c->timer_read_ns = 10;
+	c->tick_ns = 1;
+	c->buf_blocks = 2;
+	c->clk_stable_ns = 1000;
+	c->fast_forward = true;
+	c->write_hazard = false;
+	c->strict_cmd_inhibit = false;
+	c->seed = 0x5eed5d5du;
+}
+
+const struct sim_config *sim_get_config(void)
+{
+	return &conf;
+}
+
+const struct sim_profile *sim_get_profile(void)
+{
+	return prof;
+}
+
+int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
+{
+	uint64_t h = 0;
+	const char *n;
+
+	if (!p || !p->capacity_bytes)
+		return -1;
+	if (cfg)
+		conf = *cfg;
+	else
+		sim_config_default(&conf);
+	if (!conf.caps) {
+		uint32_t mhz = conf.base_clock_hz / 1000000u;
+
+		conf.caps = CAPS_TEMPLATE | (mhz > 255 ? 255 : mhz) << 8;
+	}
+	if (!conf.tick_ns)
+		conf.tick_ns = 1;
+	if (conf.buf_blocks < 1)
+		conf.buf_blocks = 1;
+	if (conf.buf_blocks > 4)
+		conf.buf_blocks = 4;
+	/* Without fast-forward a poll must cost something, or a loop on a
+	 * register never sees time pass. */
+	if (!conf.fast_forward && !conf.mmio_read_ns)
+		conf.mmio_read_ns = 1;
+	prof = p;
+	for (n = p->name; n && *n; n++)
+		h = h * 131 + (uint8_t)*n;
+	sim_clk_reset();
+	sim_rng_seed(conf.seed ^ h);
+	sim_store_reset();
+	sim_card_reset(p);
+	sim_wp_switch = p->wp_switch;
+	sim_fault_clear();
+	sim_truth_reset();
+	sim_violation_clear();
+	sim_sdhci_power_on();
+	return 0;
+}
+
+void sim_card_set_present(bool present)
+{
+	if (present == sim_card.present)
+		return;
+	if (!present) {
+		sim_card.present = false;
+		sim_sdhci_card_event(false);
+		return;
+	}
+	sim_card_reset(prof); /* power-up: idle, memory kept */
+	sim_sdhci_card_event(true);
+}
+
+void sim_card_set_wp_switch(bool wp)
+{
+	sim_wp_switch = wp;
+}
+
+void sim_violation(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_viol, sizeof(last_viol), fmt, ap);
+	va_end(ap);
+	nviol++;
+	fprintf(stderr, "sim: %.3f us: %s\n", (double)sim_clk_now / 1000.0,
+		last_viol);
+}
+
+unsigned sim_violation_count(void)
+{
+	return nviol;
+}
+
+const char *sim_violation_last(void)
+{
+	return nviol ? last_viol : "";
+}
+
+void sim_violation_clear(void)
+{
+	nviol = 0;
+	last_viol[0] = 0;
+}

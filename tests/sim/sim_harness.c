@@ -1,0 +1,29 @@
+/*
+ * sim_harness.c - see sim_harness.h.
+ */
+#include <string.h>
+
+#include "drivers/emmc/emmc.h"
+#include "tests/sim/sim_harness.h"
+
+int simh_host_only(struct simh *s, const char *profile,
+		   const struct sim_config *cfg)
+{
+	const struct sim_profile *p = sim_profile_find(profile);
+
+	memset(s, 0, sizeof(*s));
+	if (!p || sim_setup(cfg, p))
+		return -1000;
+	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
+	return emmc_host_init(&s->host, sim_get_config()->base, 0);
+}
+
+int simh_start(struct simh *s, const char *profile,
+	       const struct sim_config *cfg)
+{
+	int ret = simh_host_only(s, profile, cfg);
+
+	if (ret)
+		return s->init_ret = ret;
+	return s->init_ret = sd_init(&s->card, &s->host);
+}

@@ -1,0 +1,148 @@
+/*
+ * sim_internal.h - what the simulator's files share: the virtual clock, the
+ * PRNG, the sparse store, the card model, faults, truth and violations.
+ * Not for tests or drivers (they use sim.h).
+ */
+#ifndef SDB_TESTS_SIM_INTERNAL_H
+#define SDB_TESTS_SIM_INTERNAL_H
+
+#include "tests/sim/sim.h"
+
+#define SIM_NEVER UINT64_MAX
+
+/* ---- clock (sim_clock.c) ---- */
+extern uint64_t sim_clk_now;
+/* Charge a host cost to the clock. */
+void sim_clk_charge(uint32_t ns);
+/* The earliest pending driver deadline after now, SIM_NEVER if none. */
+uint64_t sim_clk_next_deadline(void);
+void sim_clk_reset(void);
+/* Called on every register access: a timer spin has been interrupted. */
+void sim_clk_note_mmio(void);
+
+/* ---- PRNG (sim_rng.c) ---- */
+void sim_rng_seed(uint64_t seed);
+uint64_t sim_rng_next(void);
+double sim_rng_unit(void);           /* [0, 1) */
+uint64_t sim_rng_draw(const struct sim_dist *d);
+
+/* ---- sparse store (sim_store.c) ---- */
+void sim_store_reset(void);
+void sim_store_read(uint64_t blk, uint8_t *out);      /* 512 bytes */
+void sim_store_write(uint64_t blk, const uint8_t *in);
+void sim_store_erase(uint64_t first, uint64_t last, uint8_t value);
+
+/* ---- violations (sim_core.c) ---- */
+void sim_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- faults (sim_fault.c) ---- */
+/* Called once per command put on the bus; returns a bit mask of the fault
+ * kinds (1 << kind) that fire for this command, and the data fault block
+ * index / stuck-busy duration through the pointers. */
+uint32_t sim_fault_on_command(int cmd, uint32_t *data_block,
+			      uint64_t *busy_ns);
+bool sim_fault_active(enum sim_fault_kind k); /* ACMD41/HS faults: any armed */
+
+/* ---- card (sim_card.c, sim_card_regs.c) ---- */
+enum sim_state {
+	ST_IDLE = 0, ST_READY, ST_IDENT, ST_STBY, ST_TRAN, ST_DATA, ST_RCV,
+	ST_PRG, ST_DIS, ST_INA
+};
+
+enum sim_rsp_kind { RSP_NONE = 0, RSP_48, RSP_136 };
+enum sim_xfer_kind { XK_NONE = 0, XK_READ, XK_WRITE };
+
+/* What the card does with one command. */
+struct sim_cmd_out {
+	enum sim_rsp_kind rsp;
+	uint32_t r[4];      /* 48: r[0] = 32-bit payload; 136: bits 127..0 */
+	uint8_t index;      /* index field of a 48-bit response */
+	enum sim_xfer_kind xfer;
+	bool mem;           /* memory blocks (else reg_data) */
+	uint32_t blksz;
+	uint32_t blocks;    /* 0 = until CMD12 */
+	uint8_t reg_data[64];
+	uint64_t busy_ns;   /* R1b busy after the response */
+	bool app;           /* was an application command */
+};
+
+struct sim_card {
+	const struct sim_profile *p;
+	bool present;
+	enum sim_state state;
+	enum sim_state after_busy;   /* state when DAT0 busy ends */
+	uint64_t busy_until;         /* DAT0 low until then (SIM_NEVER = stuck) */
+	uint16_t rca;
+	bool app_next;
+	uint32_t err_pending;        /* error bits for the next response */
+	uint8_t width;
+	bool hs_mode;
+	uint32_t blocklen;
+	bool acmd41_started;
+	uint64_t acmd41_t0;
+	bool ccs;
+	bool cmd8_ok;                /* a valid CMD8 was seen since CMD0 */
+	uint16_t rca_seed;
+	uint32_t erase_start, erase_end;
+	bool erase_start_set, erase_end_set;
+	uint32_t sbc;                /* CMD23 preset count, 0 none */
+	uint32_t wr_blk_erase;       /* ACMD23 */
+	uint32_t well_written;       /* ACMD22 */
+	/* current data operation */
+	uint64_t op_addr;            /* byte address of block 0 */
+	uint32_t op_blocks;          /* 0 open-ended */
+	bool op_multi;
+	bool op_mem;                 /* memory blocks, not a register read */
+	/* write cache */
+	double cache_fill;
+	uint64_t cache_t;
+	uint64_t blocks_total;       /* claimed capacity in 512-byte blocks */
+	uint64_t blocks_real;
+	uint8_t cid[16], csd[16], scr[8], ssr[64];
+	uint32_t ocr_window;
+};
+
+extern struct sim_card sim_card;
+
+void sim_card_reset(const struct sim_profile *p);
+void sim_card_build_regs(struct sim_card *c);
+uint8_t sim_crc7(const uint8_t *data, unsigned len);
+/* Set bits [hi:lo] of a big-endian register of nbytes bytes. */
+void sim_card_put_bits(uint8_t *reg, unsigned nbytes, unsigned hi,
+		       unsigned lo, uint64_t v);
+/* Execute command idx (t = end bit of the command on the bus). */
+void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
+		      struct sim_cmd_out *out);
+/* Card state at time t (PRG ends when busy ends). */
+enum sim_state sim_card_state_at(uint64_t t);
+bool sim_card_busy_at(uint64_t t);
+/* Memory data path. Latency before block k can start; SIM_NEVER when the
+ * card will not send block k (out of range, stopped, removed). */
+uint64_t sim_card_read_latency(uint32_t k);
+void sim_card_read_data(uint32_t k, uint8_t *buf, uint32_t len);
+/* Block k received at time t; returns the programming busy after it
+ * (SIM_NEVER = the card does not accept it: no CRC status). */
+uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
+			      uint64_t t, bool last);
+/* The controller stopped the data transfer after the last block. */
+void sim_card_data_done(uint64_t t, bool stopped_by_cmd12);
+/* Pin DAT0 low until 'until' (fault injection). */
+void sim_card_set_busy(uint64_t until);
+
+/* ---- controller (sim_sdhci.c) ---- */
+extern bool sim_wp_switch;   /* slot write-protect switch (sim_core.c) */
+void sim_sdhci_reset_all(void);
+void sim_sdhci_power_on(void);
+void sim_sdhci_advance(uint64_t t);
+uint64_t sim_sdhci_next_event(void);
+void sim_sdhci_card_removed(void);
+/* Card inserted (true) / removed (false): raise the interrupt. */
+void sim_sdhci_card_event(bool inserted);
+uint32_t sim_sdhci_clock_hz(void);
+uint8_t sim_sdhci_width(void);
+
+/* ---- truth (sim_truth.c) ---- */
+struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags);
+void sim_truth_close(struct sim_truth *t);
+
+#endif

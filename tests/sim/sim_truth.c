@@ -1,0 +1,88 @@
+/*
+ * sim_truth.c - the ground-truth log: one struct sim_truth per command the
+ * controller put on the bus, in a ring of the last SIM_TRUTH_RING records.
+ * The controller fills the phase fields as the transfer runs (sim_sdhci.c);
+ * tests compare them with what the firmware measured.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/sim/sim_internal.h"
+
+#define SIM_TRUTH_RING 4096u
+
+static struct sim_truth ring[SIM_TRUTH_RING];
+static unsigned count;
+
+void sim_truth_reset(void)
+{
+	memset(ring, 0, sizeof(ring));
+	count = 0;
+}
+
+struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags)
+{
+	struct sim_truth *t = &ring[count % SIM_TRUTH_RING];
+
+	memset(t, 0, sizeof(*t));
+	t->seq = count++;
+	t->cmd = cmd;
+	t->arg = arg;
+	t->flags = flags;
+	t->t_issue_ns = sim_clk_now;
+	return t;
+}
+
+void sim_truth_close(struct sim_truth *t)
+{
+	static int trace = -1;
+
+	t->flags &= ~(uint32_t)SIM_T_OPEN;
+	/* SIM_TRACE=1 in the environment prints every command (debugging). */
+	if (trace < 0)
+		trace = getenv("SIM_TRACE") != NULL;
+	if (trace)
+		fprintf(stderr, "sim: #%u %sCMD%u arg 0x%08x  %.3f..%.3f us  "
+			"err 0x%x flags 0x%x blocks %u  cmd %llu acc %llu bus %llu "
+			"busy %llu host %llu auto %llu\n", t->seq,
+			(t->flags & SIM_T_APP) ? "A" : "", t->cmd, t->arg,
+			t->t_issue_ns / 1000.0, t->t_end_ns / 1000.0, t->err_irq,
+			t->flags, t->blocks, (unsigned long long)t->cmd_ns,
+			(unsigned long long)t->access_ns,
+			(unsigned long long)t->data_bus_ns,
+			(unsigned long long)t->busy_ns,
+			(unsigned long long)t->host_wait_ns,
+			(unsigned long long)t->auto_cmd_ns);
+}
+
+unsigned sim_truth_count(void)
+{
+	return count;
+}
+
+const struct sim_truth *sim_truth_get(unsigned seq)
+{
+	if (seq >= count || count - seq > SIM_TRUTH_RING)
+		return NULL;
+	return &ring[seq % SIM_TRUTH_RING];
+}
+
+const struct sim_truth *sim_truth_last(void)
+{
+	return count ? &ring[(count - 1) % SIM_TRUTH_RING] : NULL;
+}
+
+const struct sim_truth *sim_truth_find_last(int cmd)
+{
+	unsigned i;
+
+	for (i = count; i > 0 && count - i < SIM_TRUTH_RING; i--) {
+		const struct sim_truth *t = &ring[(i - 1) % SIM_TRUTH_RING];
+		int c = (t->flags & SIM_T_APP) ? SIM_ACMD(t->cmd) : t->cmd;
+
+		if (c == cmd)
+			return t;
+	}
+	return NULL;
+}
