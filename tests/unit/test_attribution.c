@@ -3,10 +3,19 @@
  * split is computed by hand in the comments (rules: docs/attribution.md):
  * a bus-bound sequential read, a card-bound write with long programming
  * busy, a host-bound PIO single-block read, a mixed case, a bus-bound
- * case by share, and the empty accumulator.
+ * case by share, the empty accumulator, and the tick-to-phase conversion
+ * across a counter wrap.
  */
 #include "tests/unit/check.h"
 #include "bench/attribution.h"
+#include "drivers/timer.h"
+
+/* The tick conversion of a 250 MHz counter; defined here so that this test
+ * needs no simulator (nothing else from the timer is used). */
+uint64_t timer_ticks_to_ns(uint32_t ticks)
+{
+	return (uint64_t)ticks * 4u;
+}
 
 #define TOL 1e-6 /* percent */
 
@@ -235,4 +244,45 @@ TEST(names)
 	CHECK_STR(bottleneck_name(BOTTLENECK_BUS), "bus-bound");
 	CHECK_STR(bottleneck_name(BOTTLENECK_HOST), "host-bound");
 	CHECK_STR(bottleneck_name(BOTTLENECK_MIXED), "mixed");
+}
+
+TEST(ticks_to_phases_across_wrap)
+{
+	/* issue just before the 32-bit wrap; 4 ns per tick */
+	struct sd_req_times t = {
+		.t_issue = 0xffffff00u,
+		.t_cmd_done = 0xffffff00u + 100u,          /* 400 ns */
+		.t_first_data = 0x00000064u,               /* 256 + 100 - 100 = 256 ticks */
+		.t_data_done = 0x00000064u + 1000u,        /* 4000 ns */
+		.t_end = 0x00000064u + 1000u + 50u,        /* 200 ns */
+		.host_ticks = 600u,
+	};
+	struct phase_ns p;
+	struct phase_acc a;
+
+	phase_ns_from_times(&t, &p);
+	CHECK_EQ_U(p.cmd_ns, 400);
+	CHECK_EQ_U(p.access_ns, 256 * 4);
+	CHECK_EQ_U(p.data_ns, 4000);
+	CHECK_EQ_U(p.busy_ns, 200);
+	CHECK_EQ_U(p.host_ns, 2400);
+	CHECK_EQ_U(p.total_ns, (0x100u + 0x64u + 1050u) * 4u);
+	CHECK_EQ_U(p.total_ns, p.cmd_ns + p.access_ns + p.data_ns + p.busy_ns);
+
+	phase_acc_init(&a);
+	phase_acc_add(&a, &t, 1, 512, 123);
+	CHECK_EQ_U(a.ops, 1);
+	CHECK_EQ_U(a.total_ns, p.total_ns);
+	CHECK_EQ_U(a.host_ns, 2400);
+	CHECK_EQ_U(a.gap_ns, 123);
+
+	/* a command without data but with R1b busy: the tail is busy */
+	struct sd_req_times c = { .t_issue = 1000, .t_cmd_done = 1100, .t_end = 1600 };
+
+	phase_ns_from_times(&c, &p);
+	CHECK_EQ_U(p.cmd_ns, 400);
+	CHECK_EQ_U(p.access_ns, 0);
+	CHECK_EQ_U(p.data_ns, 0);
+	CHECK_EQ_U(p.busy_ns, 2000);
+	CHECK_EQ_U(p.total_ns, 2400);
 }
