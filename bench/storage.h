@@ -13,6 +13,8 @@
 #include "bench/mbr.h"
 #include "bench/test_area.h"
 
+struct json;
+
 struct storage {
 	struct mbr_info mbr;
 	int mbr_status;		/* mbr_parse()'s return */

@@ -16,6 +16,7 @@
 #include "bench/config_card.h"
 #include "bench/fat.h"
 #include "bench/mbr.h"
+#include "bench/storage.h"
 #include "bench/test_area.h"
 #include "lib/err.h"
 #include "lib/json.h"
@@ -1263,4 +1264,121 @@ TEST(config_from_card_then_area)
 	CHECK_EQ_I(config_load_card(&cfg, &m->dev, &mi), -ENOTSUP);
 	CHECK(has_msg("GPT"));
 	md_free(m);
+}
+
+/* ---- random tables: bounded, and the safety rule holds -------------------- */
+
+static uint32_t rng_state = 0x12345678;
+
+static uint32_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+/* A value that is often plausible, sometimes wild. */
+static uint32_t pick(uint32_t plausible_max)
+{
+	switch (rnd() % 8) {
+	case 0: return rnd();
+	case 1: return 0;
+	default: return rnd() % (plausible_max ? plausible_max : 1);
+	}
+}
+
+TEST(random_tables_are_safe)
+{
+	static struct storage st;
+	unsigned usable = 0, from_file = 0, kinds[8] = { 0 };
+	struct memdisk *m = md_new(1);
+
+	for (int iter = 0; iter < 3000; iter++) {
+		uint32_t total = (1u << 18) << (rnd() % 6);	/* 128 MiB .. 4 GiB */
+		struct tfat f;
+
+		memset(m->present, 0, sizeof(m->present));
+		m->used = 0;
+		m->reads = 0;
+		m->wrap = 0;
+		m->total = m->dev.total_blocks = total;
+		int nparts = (int)(rnd() % 5);
+
+		for (int i = 0; i < nparts; i++) {
+			static const uint8_t types[] = { 0x0C, 0x83, 0x05, 0x0F, 0x0B, 0x06, 0x82, 0xEE };
+			uint8_t type = types[rnd() % (sizeof(types) - (rnd() % 4 ? 1 : 0))];
+
+			mbr_put(m, i, type, pick(total), pick(total / 2));
+			if (mbr_type_is_extended(type)) {
+				uint32_t e = blkdev_le32(md_block(m, 0) + 446 + 16 * i + 8);
+
+				for (int k = 0; k < 3; k++) {
+					uint32_t ebr = e + (k ? pick(total / 4) : 0);
+
+					mbr_entry_put(m, ebr, 0, 0, 0x83, pick(4096), pick(total / 8));
+					mbr_entry_put(m, ebr, 1, 0, 0x05, pick(total / 4), pick(total / 8));
+				}
+			}
+		}
+		if (nparts && rnd() % 2) {
+			uint32_t lba = blkdev_le32(md_block(m, 0) + 446 + 8);
+			uint32_t cnt = blkdev_le32(md_block(m, 0) + 446 + 12);
+
+			if (lba && cnt >= 64 * MIB && (uint64_t)lba + cnt <= total) {
+				uint32_t n = 20 + rnd() % 12000, first = 2 + rnd() % 100, *c = run(first, n);
+
+				tfat_format(&f, m, lba, 64 * MIB, 16, 4);
+				for (uint32_t k = 0; k < 2; k++)	/* random FAT damage */
+					tfat_set(&f, 2 + rnd() % f.nclus, rnd());
+				if (first + n < f.nclus)
+					tfat_file(&f, "SDBENCH DAT", 0, n * 2048 - rnd() % 2048, c, n, NULL);
+				if (rnd() % 4 == 0)
+					md_block(m, lba)[11 + rnd() % 40] = (uint8_t)rnd();
+				if (rnd() % 2 && (uint64_t)lba + cnt < total) {	/* fill the card */
+					for (int i = 1; i < 4; i++)
+						mbr_put(m, i, 0, 0, 0);
+					mbr_put(m, 1, 0x83, lba + cnt, total - lba - cnt);
+				}
+				free(c);
+			}
+		}
+		if (rnd() % 3 == 0 && total > 8)	/* a fake card now and then */
+			m->wrap = total >> (1 + rnd() % 3);
+
+		storage_probe(&st, &m->dev);
+		kinds[st.mbr.kind]++;
+		CHECK(m->reads < 200000);
+		if (st.area.usable) {
+			struct lba_range a = { st.area.first_lba, st.area.count };
+
+			usable++;
+			CHECK(st.area.first_lba > 0);
+			CHECK(lba_range_end(&a) <= total);
+			CHECK(st.mbr.kind == MBR_OK || st.mbr.kind == MBR_EMPTY ||
+			      st.mbr.kind == MBR_SUPERFLOPPY);
+			if (st.area.source == TEST_AREA_FILE) {
+				/* Inside exactly one FAT partition. */
+				from_file++;
+				const struct mbr_part *p = mbr_overlap(&st.mbr, &a);
+
+				CHECK(p != NULL);
+				if (p) {
+					struct lba_range pr = { p->first_lba, p->count };
+
+					CHECK(a.first >= pr.first && lba_range_end(&a) <= lba_range_end(&pr));
+				}
+			} else {
+				CHECK(mbr_overlap(&st.mbr, &a) == NULL);
+				CHECK(!m->wrap || m->wrap >= total);
+			}
+		}
+	}
+	md_free(m);
+	printf("    usable %u of 3000 (%u from SDBENCH.DAT); kinds ok %u empty %u gpt %u none %u inconsistent %u\n",
+	       usable, from_file, kinds[MBR_OK], kinds[MBR_EMPTY], kinds[MBR_GPT], kinds[MBR_NONE],
+	       kinds[MBR_INCONSISTENT]);
+	CHECK(usable > 100);
+	CHECK(from_file > 5);
+	CHECK(kinds[MBR_INCONSISTENT] > 100);
 }
