@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/config.h"
+#include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 
@@ -552,12 +553,26 @@ int config_enum(const struct config *c, enum config_id id)
 
 const char *config_enum_name(const struct config *c, enum config_id id)
 {
-	static char word[32];
+	/* One buffer per key: two different keys can be printed together. */
+	static char words[CFG_NKEYS][24];
 	int idx = config_enum(c, id);
 
 	if (idx < 0)
 		return NULL;
-	return choice_word(keys[id].choices, idx, word, sizeof(word));
+	return choice_word(keys[id].choices, idx, words[id], sizeof(words[id]));
+}
+
+int config_set_default(struct config *c, enum config_id id, const char *value)
+{
+	char why[64];
+
+	if (id >= CFG_NKEYS)
+		return -EINVAL;
+	if (c->v[id].from_file)
+		return 0;
+	if (parse_value(&keys[id], value, &c->v[id], why, sizeof(why)))
+		return -EINVAL;
+	return 0;
 }
 
 bool config_range(const struct config *c, enum config_id id, struct lba_range *out)

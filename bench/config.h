@@ -82,6 +82,11 @@ void config_init(struct config *c);
  * the current values. Returns the number of messages added. */
 unsigned config_parse(struct config *c, const char *text, size_t len);
 
+/* A default decided at run time (e.g. suite: quick under QEMU, full on a
+ * Pi): value is parsed like the file's text and used unless the file set
+ * the key. 0, or -EINVAL for a bad value or key. */
+int config_set_default(struct config *c, enum config_id id, const char *value);
+
 /* Add a message of the caller's own (same list, same limits). */
 void config_msg(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -362,3 +362,17 @@ def test_qemu_image_builder_layout(tmp_path):
     assert out["config"]["values"]["suite"] == "quick"
     assert out["test_area"]["source"] == "unpartitioned"
     check_partitions_match_sfdisk(img, out)
+
+
+def test_qemu_image_builder_full_card_with_sdbench_dat(tmp_path):
+    """The full-card image of the QEMU safety tests: the area is the file."""
+    img = tmp_path / "sd.img"
+    run("/usr/bin/python3", os.path.join(ROOT, "qemu", "mkimage.py"), "-o", str(img),
+        "--size", "512M", "--part", "68M:444M:83", "--sdbench-dat", "32M")
+    out = sdarea(img)
+    ta = out["test_area"]
+    assert ta["source"] == "file", ta
+    boot = out["mbr"]["partitions"][0]
+    assert boot["first_lba"] <= ta["first_lba"]
+    assert ta["first_lba"] + ta["count"] <= boot["first_lba"] + boot["count"]
+    assert ta["count"] >= MIN_BLOCKS

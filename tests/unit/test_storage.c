@@ -1052,6 +1052,16 @@ TEST(config_defaults)
 	CHECK_EQ_I(config_find_key("SPAN"), CFG_SPAN);
 	CHECK_EQ_I(config_find_key("nope"), -1);
 	CHECK_EQ_I(config_enum_index(CFG_SUITE, "selftest"), 2);
+
+	/* Run-time defaults: used unless the file set the key. */
+	CHECK_EQ_I(config_set_default(&cfg, CFG_SUITE, "quick"), 0);
+	CHECK_STR(config_enum_name(&cfg, CFG_SUITE), "quick");
+	CHECK(!config_from_file(&cfg, CFG_SUITE));
+	CHECK_EQ_I(config_set_default(&cfg, CFG_SUITE, "fastest"), -EINVAL);
+	CHECK_STR(config_enum_name(&cfg, CFG_SUITE), "quick");
+	config_parse(&cfg, "suite = none\n", 13);
+	CHECK_EQ_I(config_set_default(&cfg, CFG_SUITE, "full"), 0);
+	CHECK_STR(config_enum_name(&cfg, CFG_SUITE), "none");
 }
 
 TEST(config_good_file)
