@@ -9,6 +9,6 @@ int blkdev_read(const struct blkdev *dev, uint32_t lba, uint32_t count, void *bu
 	if (!dev || !dev->read || !buf || count == 0)
 		return -EINVAL;
 	if (dev->total_blocks && (uint64_t)lba + count > dev->total_blocks)
-		return -ENOSPC;
+		return -ERANGE;
 	return dev->read(dev->ctx, lba, count, buf);
 }

@@ -30,7 +30,7 @@ struct lba_range {
 	uint32_t count;
 };
 
-/* Bounds-checked read: -EINVAL for count 0, -ENOSPC beyond total_blocks
+/* Bounds-checked read: -EINVAL for count 0, -ERANGE beyond total_blocks
  * (when known), else whatever the callback returns. */
 int blkdev_read(const struct blkdev *dev, uint32_t lba, uint32_t count, void *buf);
 

@@ -215,14 +215,14 @@ int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struc
 	case MBR_SUPERFLOPPY:
 		break;
 	case MBR_GPT:
-		say(ta->reason, sizeof(ta->reason), "no write area: %s", mi->reason);
+		say(ta->reason, sizeof(ta->reason), "%s", mi->reason);
 		return none(ta, -ENOTSUP, hint_gpt);
 	case MBR_UNREADABLE:
-		say(ta->reason, sizeof(ta->reason), "no write area: the partition table is "
+		say(ta->reason, sizeof(ta->reason), "the partition table is "
 		    "unreadable (%s)", mi->reason);
 		return none(ta, mi->err ? mi->err : -EIO, hint_table);
 	default:
-		say(ta->reason, sizeof(ta->reason), "no write area: %s", mi->reason);
+		say(ta->reason, sizeof(ta->reason), "%s", mi->reason);
 		return none(ta, -EINVAL, hint_table);
 	}
 
@@ -274,7 +274,7 @@ int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struc
 		char file_why[sizeof(ta->reason)];
 
 		memcpy(file_why, ta->reason, sizeof(file_why));
-		say(ta->reason, sizeof(ta->reason), "no write area: %s; %s", unpart_why, file_why);
+		say(ta->reason, sizeof(ta->reason), "%s; %s", unpart_why, file_why);
 	}
 	if (ret != -ENOENT && ret != -EINVAL && ret != -ENOSPC && ret != -ENOTSUP)
 		return none(ta, ret, hint_make_room);	/* a read error */
