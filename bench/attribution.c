@@ -3,10 +3,13 @@
  * the one-line verdict. The rules (and why) are in docs/attribution.md; the
  * bus times come from busmodel.c (SD Physical Layer §4.5, §4.12).
  *
- * Wall time = request time + gaps between requests, split without overlap
- * by priority: CPU moving data (host) first, then theoretical bus time, then
- * what remains of a phase goes to the card (access, data stalls,
- * programming busy) or, where the card has nothing to do, to host overhead.
+ * Wall time = request time + gaps between requests, split along the
+ * critical path: where the CPU's FIFO work and the bus overlap (multi-block
+ * transfers through a FIFO), the slower of the two is charged and the other
+ * is hidden; the CPU work of one block per request (first fill / last
+ * drain) and the frames that cannot overlap are always charged; what a
+ * phase holds beyond that is card time (access, data stalls, programming
+ * busy) or, where the card has nothing to do, host overhead.
  *
  * Not modelled: auto-CMD23 (its command time counts as host overhead), the
  * card's N_CR beyond 2 clocks (host overhead), mixed read/write
@@ -32,6 +35,7 @@ void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
 {
 	uint64_t sum = p->cmd_ns + p->access_ns + p->data_ns + p->busy_ns;
+	uint64_t host;
 
 	a->ops++;
 	a->blocks += blocks;
@@ -42,7 +46,9 @@ void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 	a->data_ns += p->data_ns;
 	/* The CPU's data moving lies inside the access + data window; a
 	 * larger figure is a timestamping error, not more host time. */
-	a->host_ns += min_u64(p->host_ns, p->access_ns + p->data_ns);
+	host = min_u64(p->host_ns, p->access_ns + p->data_ns);
+	a->host_ns += host;
+	a->host_serial_ns += blocks ? host / blocks : host;
 	a->busy_ns += p->busy_ns;
 	a->gap_ns += gap_ns;
 }
@@ -59,6 +65,7 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->host_ns += src->host_ns;
 	dst->busy_ns += src->busy_ns;
 	dst->gap_ns += src->gap_ns;
+	dst->host_serial_ns += src->host_serial_ns;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -113,7 +120,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	uint64_t d_ns, d_win_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
 	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
 	uint64_t host_sw, tail_rest, wall, tail_data = 0;
-	uint64_t win_blocks;
+	uint64_t win_blocks, overlapped, host_exp, bus_exp;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
@@ -125,17 +132,31 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	/* A write's last block (per request) is still on the bus after the
 	 * CPU has filled the FIFO: it belongs to the busy tail. */
 	win_blocks = is_write ? (a->blocks > a->ops ? a->blocks - a->ops : 0) : a->blocks;
+	/* blocks whose frame can overlap CPU work: all but one per request */
+	overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
 	d_win_ns = bus_clocks_to_ns(win_blocks * pitch, clock_hz);
 	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
 	cmd_bus = bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz);
 
 	bus_cmd = min_u64(cmd_bus, a->cmd_ns);
-	host_win = min_u64(a->host_ns, window);
-	bus_win = min_u64(d_win_ns, window - host_win);
+	/* Per block, the bus and the CPU work in parallel except for one
+	 * block per request; the pace is the slower of the two. With the same
+	 * block count, frame time per block >= CPU time per block is D >= H. */
+	if (d_ns >= a->host_ns) {
+		host_exp = a->host_serial_ns;    /* bus-paced: CPU hidden */
+		bus_exp = d_win_ns;
+	} else {
+		host_exp = a->host_ns;           /* CPU-paced: frames hidden */
+		bus_exp = bus_clocks_to_ns((win_blocks - overlapped) * pitch, clock_hz);
+	}
+	host_win = min_u64(host_exp, window);
+	bus_win = min_u64(bus_exp, window - host_win);
 	card_win = window - host_win - bus_win;
 	if (is_write) {
-		/* what the window could not hold spills into the tail */
-		tail_data = min_u64(d_ns > bus_win ? d_ns - bus_win : 0, a->busy_ns);
+		/* the last block of each request is on the bus after the CPU is
+		 * done, and so is what the window could not hold */
+		tail_data = min_u64(bus_clocks_to_ns(a->ops * pitch, clock_hz) +
+				    (bus_exp - bus_win), a->busy_ns);
 		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
 	} else {
 		bus_tail = min_u64(stop_ns, a->busy_ns);

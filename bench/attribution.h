@@ -36,6 +36,9 @@ struct phase_acc {
 	uint64_t host_ns;    /* CPU moving data */
 	uint64_t busy_ns;    /* write tail: last block + CRC token + busy */
 	uint64_t gap_ns;     /* host time between operations (software overhead) */
+	uint64_t host_serial_ns; /* sum of host_ns / blocks per request: the CPU
+				    work of one block, which cannot overlap the
+				    bus (last drain of a read, first fill of a write) */
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).

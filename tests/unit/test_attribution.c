@@ -1,9 +1,10 @@
 /*
  * test_attribution.c - bench/attribution.c on synthetic ns phases whose
  * split is computed by hand in the comments (rules: docs/attribution.md):
- * a bus-bound sequential read, a card-bound write with long programming
- * busy, a host-bound PIO single-block read, a mixed case, a bus-bound
- * case by share, the empty accumulator, and the tick-to-phase conversion
+ * a bus-bound sequential read, the same 64 KiB read paced by a slow CPU
+ * and by the bus, card-bound writes (programming busy, data stalls, a FIFO
+ * running ahead), a host-bound PIO single-block read, a mixed case, a
+ * bus-bound case by share, the empty accumulator, and the tick-to-phase conversion
  * across a counter wrap.
  */
 #include "tests/unit/check.h"
@@ -38,11 +39,13 @@ TEST(read_bound_by_bus)
 {
 	/* 1 MiB CMD18 + CMD12 at 50 MHz 4-bit (20 ns/clock), per request:
 	 * command bus 98 clk = 1960 ns, frames 2048 * 1044 clk = 42762240 ns,
-	 * CMD12 98 clk = 1960 ns in the tail.
-	 *   host: 400000 data + 1040 cmd + 3040 tail + 10000 gap = 414080
-	 *   bus:  1960 + 42762240 + 1960                        = 42766160
-	 *   card: 43300000 - 400000 - 42762240                  = 137760
-	 *   wall: 3000 + 43300000 + 5000 + 10000                = 43318000
+	 * CMD12 98 clk = 1960 ns in the tail. Frames (42.8 ms) >= CPU
+	 * (0.4 ms): bus-paced, the CPU is hidden except one block's drain,
+	 * 400000 / 2048 = 195 ns.
+	 *   host: 195 + 1040 cmd + 3040 tail + 10000 gap = 14275
+	 *   bus:  1960 + 42762240 + 1960                  = 42766160
+	 *   card: 43300000 - 195 - 42762240               = 537565
+	 *   wall: 3000 + 43300000 + 5000 + 10000          = 43318000
 	 * ceiling: (48 + 2048 * 1044 + 48 + 8) clk = 42764320 ns -> 98.7218% */
 	struct phase_ns p = { .cmd_ns = 3000, .access_ns = 30000, .data_ns = 43270000,
 			      .host_ns = 400000, .busy_ns = 5000 };
@@ -53,10 +56,11 @@ TEST(read_bound_by_bus)
 	add_n(&a, 4, &p, 2048, 10000);
 	CHECK_EQ_U(a.ops, 4);
 	CHECK_EQ_U(a.bytes, 4ull << 20);
+	CHECK_EQ_U(a.host_serial_ns, 4 * 195);
 	phase_split(&a, 4, 50000000, 0, 1, &s);
 	CHECK_NEAR(s.bus_pct, 100.0 * 42766160 / 43318000, TOL);
-	CHECK_NEAR(s.card_pct, 100.0 * 137760 / 43318000, TOL);
-	CHECK_NEAR(s.host_pct, 100.0 * 414080 / 43318000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 537565 / 43318000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 14275 / 43318000, TOL);
 	CHECK_NEAR(s.card_pct + s.bus_pct + s.host_pct, 100.0, TOL);
 	CHECK_NEAR(s.ceiling_pct, 100.0 * 42764320 / 43318000, TOL);
 	CHECK_NEAR(s.bus_efficiency_pct, 100.0 * 42762240 / 43300000, TOL);
@@ -67,17 +71,63 @@ TEST(read_bound_by_bus)
 	CHECK_STR(text(&s), "bus-bound - 98.7% of the 50 MHz 4-bit ceiling");
 }
 
+TEST(read_64k_paced_by_cpu_or_by_bus)
+{
+	/* 64 KiB CMD18 + CMD12 at 50 MHz 4-bit, card access 100 us; frame
+	 * pitch 1044 clk = 20880 ns, 128 blocks = 2672640 ns.
+	 * Slow CPU, 30 us per block (3840000 > 2672640: CPU-paced):
+	 *   access 100000 + 20880 (first frame), data 128 * 30000,
+	 *   host: 3840000 + (3000 - 1960) + (4000 - 1960) + 6120 = 3849200
+	 *   bus:  1960 + 20880 + 1960                             = 24800
+	 *   card: 100000;  wall 3000 + 3960880 + 4000 + 6120      = 3974000 */
+	struct phase_ns slow = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 3840000,
+				 .host_ns = 3840000, .busy_ns = 4000 };
+	/* Fast CPU, 5 us per block (640000 < 2672640: bus-paced):
+	 *   data 127 * 20880 + 5000 (last drain) = 2656760,
+	 *   host: 5000 + 1040 + 2040 + 6120 = 14200
+	 *   bus:  1960 + 2672640 + 1960     = 2676560
+	 *   card: 2777640 - 5000 - 2672640  = 100000 (the access time, exactly)
+	 *   wall: 3000 + 2777640 + 4000 + 6120 = 2790760
+	 * ceiling: (48 + 128 * 1044 + 48 + 8) clk = 2674720 ns */
+	struct phase_ns fast = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 2656760,
+				 .host_ns = 640000, .busy_ns = 4000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &slow, 128, 6120);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * 3849200 / 3974000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 24800 / 3974000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 100000 / 3974000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_HOST);
+	CHECK_STR(text(&s), "host-bound - CPU moving data 97%, software overhead 0%, "
+			    "bus 1%, card 3%");
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &fast, 128, 6120);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * 14200 / 2790760, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 2790760, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 100000 / 2790760, TOL);
+	CHECK_NEAR(s.card_access_pct, 100.0 * 100000 / 2790760, TOL);
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 2674720 / 2790760, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
+	CHECK_STR(text(&s), "bus-bound - 95.8% of the 50 MHz 4-bit ceiling");
+}
+
 TEST(write_bound_by_card_busy)
 {
 	/* 4 KiB CMD25 + CMD12 at 25 MHz 4-bit (40 ns/clock), per request:
-	 * block pitch 1051 clk = 42040 ns; 7 blocks fit the window, which is
-	 * only 30000 - 12000 host = 18000 ns: bus_win 18000; the other
-	 * 336320 - 18000 = 318320 ns of frames + CMD12 3920 ns sit in the
-	 * 2 ms tail: bus_tail 322240, card (programming) 1677760.
-	 *   host: 12000 + (5000 - 3920) + 20000 gap = 33080
-	 *   bus:  3920 + 18000 + 322240             = 344160
-	 *   wall: 5000 + 30000 + 2000000 + 20000    = 2055000 */
-	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 29000,
+	 * block pitch 1051 clk = 42040 ns; frames 8 * 42040 = 336320 >= CPU
+	 * 12000: bus-paced, one block's fill (1500) is host. The window holds
+	 * 7 frames (294280), the tail the last one (42040) + CMD12 (3920).
+	 *   card: 300000 - 1500 - 294280 = 4220 stalls
+	 *         + 2000000 - 45960 = 1954040 programming   = 1958260
+	 *   host: 1500 + (5000 - 3920) + 20000 gap          = 22580
+	 *   bus:  3920 + 294280 + 45960                     = 344160
+	 *   wall: 5000 + 300000 + 2000000 + 20000           = 2325000 */
+	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 299000,
 			      .host_ns = 12000, .busy_ns = 2000000 };
 	struct phase_acc a;
 	struct phase_split s;
@@ -85,25 +135,46 @@ TEST(write_bound_by_card_busy)
 	phase_acc_init(&a);
 	add_n(&a, 10, &p, 8, 20000);
 	phase_split(&a, 4, 25000000, 1, 1, &s);
-	CHECK_NEAR(s.card_pct, 100.0 * 1677760 / 2055000, TOL);
-	CHECK_NEAR(s.card_busy_pct, 100.0 * 1677760 / 2055000, TOL);
-	CHECK_NEAR(s.card_access_pct, 0.0, TOL);
-	CHECK_NEAR(s.bus_pct, 100.0 * 344160 / 2055000, TOL);
-	CHECK_NEAR(s.host_pct, 100.0 * 33080 / 2055000, TOL);
-	CHECK_NEAR(s.host_xfer_pct, 100.0 * 12000 / 2055000, TOL);
-	CHECK_NEAR(s.busy_pct, 100.0 * 2000000 / 2055000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 1958260 / 2325000, TOL);
+	CHECK_NEAR(s.card_busy_pct, 100.0 * 1954040 / 2325000, TOL);
+	CHECK_NEAR(s.card_access_pct, 100.0 * 4220 / 2325000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 344160 / 2325000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 22580 / 2325000, TOL);
+	CHECK_NEAR(s.host_xfer_pct, 100.0 * 1500 / 2325000, TOL);
+	CHECK_NEAR(s.busy_pct, 100.0 * 2000000 / 2325000, TOL);
 	/* ceiling: 98 + 8 * 1051 + 48 + 8 = 8562 clk = 342480 ns */
-	CHECK_NEAR(s.ceiling_pct, 100.0 * 342480 / 2055000, TOL);
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 342480 / 2325000, TOL);
 	CHECK_EQ_U(s.verdict, BOTTLENECK_CARD);
-	CHECK_STR(text(&s), "card-bound - programming busy 82%, bus 17%, host 2%");
+	CHECK_STR(text(&s), "card-bound - programming busy 84%, bus 15%, host 1%");
+}
+
+TEST(write_fifo_ahead_spills_frames_into_tail)
+{
+	/* The CPU got ahead (a deep FIFO): the window (30000) cannot hold the
+	 * 7 frames; what it cannot hold is still on the bus in the tail.
+	 *   host_win 1500, bus_win 28500, card_win 0,
+	 *   tail: 42040 + (294280 - 28500) + 3920 = 311740 bus,
+	 *         2000000 - 311740 = 1688260 programming;
+	 *   wall 5000 + 30000 + 2000000 = 2035000 */
+	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 29000,
+			      .host_ns = 12000, .busy_ns = 2000000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 2, &p, 8, 0);
+	phase_split(&a, 4, 25000000, 1, 1, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * (3920 + 28500 + 311740) / 2035000, TOL);
+	CHECK_NEAR(s.card_busy_pct, 100.0 * 1688260 / 2035000, TOL);
+	CHECK_NEAR(s.card_access_pct, 0.0, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * (1500 + 1080) / 2035000, TOL);
 }
 
 TEST(write_card_stalls_between_blocks)
 {
-	/* The same write, but the card holds the data phase (buffer full):
-	 * window 2000000, host 12000, bus_win 7 * 42040 = 294280,
-	 * card stalls 1693720; tail 50000: last frame 42040 + CMD12 3920,
-	 * programming 4040.  wall 5000 + 2000000 + 50000 = 2055000. */
+	/* The card holds the data phase (buffer full): window 2000000,
+	 * host 1500, bus_win 294280, stalls 1704220; tail 50000: last frame
+	 * 42040 + CMD12 3920, programming 4040; wall 2055000. */
 	struct phase_ns p = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 1999000,
 			      .host_ns = 12000, .busy_ns = 50000 };
 	struct phase_acc a;
@@ -112,11 +183,11 @@ TEST(write_card_stalls_between_blocks)
 	phase_acc_init(&a);
 	add_n(&a, 3, &p, 8, 0);
 	phase_split(&a, 4, 25000000, 1, 1, &s);
-	CHECK_NEAR(s.card_access_pct, 100.0 * 1693720 / 2055000, TOL);
+	CHECK_NEAR(s.card_access_pct, 100.0 * 1704220 / 2055000, TOL);
 	CHECK_NEAR(s.card_busy_pct, 100.0 * 4040 / 2055000, TOL);
 	CHECK_NEAR(s.bus_pct, 100.0 * (3920 + 294280 + 45960) / 2055000, TOL);
 	CHECK_EQ_U(s.verdict, BOTTLENECK_CARD);
-	CHECK_STR(text(&s), "card-bound - data stalls 82%, bus 17%, host 1%");
+	CHECK_STR(text(&s), "card-bound - data stalls 83%, bus 17%, host 0%");
 }
 
 TEST(read_bound_by_host)
