@@ -381,3 +381,38 @@ const struct mbr_part *mbr_overlap(const struct mbr_info *mi, const struct lba_r
 	}
 	return NULL;
 }
+
+unsigned mbr_used_extents(const struct mbr_info *mi, struct lba_range *out, unsigned max)
+{
+	struct lba_range all[MBR_MAX_PARTS + 1];
+	unsigned n = 0, m = 0;
+
+	all[n++] = (struct lba_range){ 0, 1 };
+	for (unsigned i = 0; i < mi->nparts; i++)
+		all[n++] = (struct lba_range){ mi->parts[i].first_lba, mi->parts[i].count };
+	/* Insertion sort by start: at most 65 entries. */
+	for (unsigned i = 1; i < n; i++) {
+		struct lba_range t = all[i];
+		unsigned j = i;
+
+		for (; j > 0 && all[j - 1].first > t.first; j--)
+			all[j] = all[j - 1];
+		all[j] = t;
+	}
+	/* Merge overlapping and touching runs. */
+	for (unsigned i = 1; i < n; i++) {
+		struct lba_range *last = &all[m];
+		uint64_t end = lba_range_end(last);
+
+		if ((uint64_t)all[i].first <= end) {
+			if (lba_range_end(&all[i]) > end)
+				last->count = (uint32_t)(lba_range_end(&all[i]) - last->first);
+		} else {
+			all[++m] = all[i];
+		}
+	}
+	m++;
+	for (unsigned i = 0; i < m && i < max; i++)
+		out[i] = all[i];
+	return m;
+}

@@ -73,6 +73,14 @@ int mbr_parse(struct mbr_info *mi, const struct blkdev *dev);
  * partition: callers check it themselves. */
 const struct mbr_part *mbr_overlap(const struct mbr_info *mi, const struct lba_range *r);
 
+/*
+ * The used space as sorted, merged extents: LBA 0 and every partition
+ * (extended containers include their EBRs and logical partitions). At most
+ * max extents are stored; returns how many there are (which may exceed
+ * max). Meaningful for MBR_OK, MBR_EMPTY and MBR_SUPERFLOPPY.
+ */
+unsigned mbr_used_extents(const struct mbr_info *mi, struct lba_range *out, unsigned max);
+
 /* "MBR", "GPT", "inconsistent", ... */
 const char *mbr_kind_name(enum mbr_kind kind);
 /* "FAT32 (LBA)", "Linux", ... or "unknown" */

@@ -44,4 +44,17 @@ void storage_mbr_json(const struct mbr_info *mi, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	if (mi->kind == MBR_OK || mi->kind == MBR_EMPTY || mi->kind == MBR_SUPERFLOPPY) {
+		struct lba_range u[MBR_MAX_PARTS + 1];
+		unsigned n = mbr_used_extents(mi, u, MBR_MAX_PARTS + 1);
+
+		json_arr_begin(j, "used_extents");
+		for (unsigned i = 0; i < n; i++) {
+			json_obj_begin(j, NULL);
+			json_u64(j, "first_lba", u[i].first);
+			json_u64(j, "count", u[i].count);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
 }

@@ -285,6 +285,8 @@ def test_extended_partitions_match_sfdisk(tmp_path):
     check_partitions_match_sfdisk(img, out)
     parts = out["mbr"]["partitions"]
     assert [p["number"] for p in parts] == [1, 2, 3, 4, 5, 6, 7]
+    assert out["mbr"]["used_extents"] == [{"first_lba": 0, "count": 1},
+                                          {"first_lba": 8192, "count": 335872 + 1048576 - 8192}]
     assert parts[3]["extended"] and all(p["logical"] for p in parts[4:])
     ta = out["test_area"]
     assert ta["source"] == "unpartitioned"

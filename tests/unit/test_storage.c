@@ -388,6 +388,17 @@ TEST(mbr_past_end_start0_status)
 	mbr_put(m, 0, 0x0C, 8192, GIB_BLOCKS - 8192);	/* exactly to the end */
 	CHECK_EQ_I(mbr_parse(&mi, &m->dev), 0);
 	CHECK_EQ_U(mi.used_end, GIB_BLOCKS);
+	{
+		struct lba_range u[4];
+
+		mbr_put(m, 0, 0x0C, 1, GIB_BLOCKS / 2 - 1);	/* touching LBA 0 and p2 */
+		mbr_put(m, 1, 0x83, GIB_BLOCKS / 2, 1000);
+		CHECK_EQ_I(mbr_parse(&mi, &m->dev), 0);
+		CHECK_EQ_U(mbr_used_extents(&mi, u, 4), 1);
+		CHECK_EQ_U(u[0].first, 0);
+		CHECK_EQ_U(u[0].count, GIB_BLOCKS / 2 + 1000);
+		mbr_put(m, 1, 0, 0, 0);
+	}
 
 	mbr_put(m, 0, 0x0C, 0, 1000);
 	CHECK_EQ_I(mbr_parse(&mi, &m->dev), -EINVAL);
@@ -487,6 +498,18 @@ TEST(mbr_extended_chain)
 	CHECK_EQ_U(mi.parts[3].first_lba, e + 600 * MIB + 2048);
 	CHECK_EQ_U(mi.parts[3].type, 0x82);
 	CHECK_EQ_U(mi.used_end, e + ec);
+	{
+		struct lba_range u[8];
+
+		CHECK_EQ_U(mbr_used_extents(&mi, u, 8), 3);
+		CHECK_EQ_U(u[0].first, 0);
+		CHECK_EQ_U(u[0].count, 1);
+		CHECK_EQ_U(u[1].first, 8192);
+		CHECK_EQ_U(u[1].count, 128 * MIB);
+		CHECK_EQ_U(u[2].first, e);
+		CHECK_EQ_U(u[2].count, ec);
+		CHECK_EQ_U(mbr_used_extents(&mi, u, 1), 3);
+	}
 
 	/* Free space after the container: 2 GiB. */
 	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, NULL), 0);
