@@ -192,6 +192,38 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	decide(out);
 }
 
+static double wavg(double a, uint64_t wa, double b, uint64_t wb)
+{
+	return (wa + wb) ? (a * (double)wa + b * (double)wb) / (double)(wa + wb) : 0.0;
+}
+
+void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,
+			 struct phase_split *out)
+{
+	uint64_t a = rd->wall_ns, b = wr->wall_ns;
+	double ceil_ns;
+	struct phase_split s = { 0 };
+
+#define W_(f) s.f = wavg(rd->f, a, wr->f, b)
+	W_(card_pct); W_(bus_pct); W_(host_pct);
+	W_(cmd_pct); W_(access_pct); W_(data_pct); W_(busy_pct); W_(gap_pct);
+	W_(card_access_pct); W_(card_busy_pct); W_(host_xfer_pct); W_(host_sw_pct);
+	W_(ceiling_pct); W_(mbs);
+	/* an approximation: each side's data window is not kept */
+	W_(bus_efficiency_pct);
+#undef W_
+	/* mbs and ceiling % are bytes / wall and ceiling / wall: weighting by
+	 * wall sums the bytes and the ceiling times */
+	ceil_ns = (rd->ceiling_pct * (double)a + wr->ceiling_pct * (double)b) / 100.0;
+	s.ceiling_mbs = ceil_ns > 0.0 ? s.mbs * (double)(a + b) / ceil_ns : 0.0;
+	s.wall_ns = a + b;
+	s.clock_hz = a >= b ? rd->clock_hz : wr->clock_hz;
+	s.width = a >= b ? rd->width : wr->width;
+	s.is_write = a == 0 ? 1 : b == 0 ? 0 : 2;
+	decide(&s);
+	*out = s;
+}
+
 const char *bottleneck_name(enum bottleneck b)
 {
 	switch (b) {
@@ -248,7 +280,8 @@ static const char *part_word(enum bottleneck b)
 
 static void add_card_parts(struct line *l, const struct phase_split *s, int is_write)
 {
-	const char *win = is_write ? "data stalls" : "access latency";
+	const char *win = is_write == 1 ? "data stalls" :
+			  is_write == 0 ? "access latency" : "access latency and stalls";
 	double w = s->card_access_pct, t = s->card_busy_pct;
 
 	if (t > w) {

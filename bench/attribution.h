@@ -76,7 +76,7 @@ struct phase_split {
 	uint64_t wall_ns;          /* total_ns + gap_ns */
 	uint32_t clock_hz;
 	unsigned width;
-	int is_write;
+	int is_write;              /* 0 read, 1 write, 2 both (combined) */
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };
@@ -96,6 +96,11 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out);
+/* One split of a mixed workload from its read and write splits (weighted by
+ * their wall times; is_write becomes 2 when both contribute) with its own
+ * verdict. */
+void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,
+			 struct phase_split *out);
 const char *bottleneck_name(enum bottleneck b);
 /* One readable line, e.g. "card-bound - programming busy 87%, bus 4%, host 2%"
  * or "bus-bound - 97.8% of the 50 MHz 4-bit ceiling" (no workload name:

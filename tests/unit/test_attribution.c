@@ -357,3 +357,48 @@ TEST(ticks_to_phases_across_wrap)
 	CHECK_EQ_U(p.busy_ns, 2000);
 	CHECK_EQ_U(p.total_ns, 2400);
 }
+
+TEST(combine_read_and_write_splits)
+{
+	/* 70/30 mix: the reads of mixed_card_and_bus (5 x 55000 ns) and the
+	 * writes of write_bound_by_card_busy (1 x 2325000 ns): the write
+	 * programming dominates the combined wall time 2600000 ns. */
+	struct phase_ns r = { .cmd_ns = 1960, .access_ns = 45880, .data_ns = 5000,
+			      .host_ns = 5000 };
+	struct phase_ns w = { .cmd_ns = 5000, .access_ns = 1000, .data_ns = 299000,
+			      .host_ns = 12000, .busy_ns = 2000000 };
+	struct phase_acc ar, aw;
+	struct phase_split sr, sw, s;
+
+	phase_acc_init(&ar);
+	phase_acc_init(&aw);
+	add_n(&ar, 5, &r, 1, 2160);
+	add_n(&aw, 1, &w, 8, 20000);
+	phase_split(&ar, 4, 25000000, 0, 0, &sr);
+	phase_split(&aw, 4, 25000000, 1, 1, &sw);
+	phase_split_combine(&sr, &sw, &s);
+	CHECK_EQ_U(s.wall_ns, 2600000);
+	CHECK_EQ_U(s.is_write, 2);
+	/* parts in ns summed over both, over the combined wall time */
+	CHECK_NEAR(s.card_pct, (sr.card_pct * 275000 + sw.card_pct * 2325000) / 2600000, TOL);
+	CHECK_NEAR(s.card_busy_pct, 100.0 * 1954040 / 2600000, TOL);
+	CHECK_NEAR(s.card_pct + s.bus_pct + s.host_pct, 100.0, TOL);
+	CHECK_NEAR(s.mbs, (5.0 * 512 + 4096) * 1e3 / 2600000, 1e-9);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_CARD);
+	/* reads at 25 MHz: card 5 * (45880 - 41760) + writes 4220 = 24820;
+	 * bus 5 * (1960 + 41760) + 344160 = 562760; host 5 * 7160 + 22580 */
+	CHECK_NEAR(s.bus_pct, 100.0 * 562760 / 2600000, TOL);
+	CHECK_NEAR(s.card_access_pct, 100.0 * 24820 / 2600000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 58380 / 2600000, TOL);
+	CHECK_STR(text(&s), "card-bound - programming busy 75%, access latency and stalls 1%, "
+			    "bus 22%, host 2%");
+
+	/* one side empty: the other side's split, unchanged */
+	struct phase_split empty = { 0 };
+
+	phase_split_combine(&empty, &sw, &s);
+	CHECK_EQ_U(s.is_write, 1);
+	CHECK_NEAR(s.card_pct, sw.card_pct, 1e-9);
+	CHECK_NEAR(s.ceiling_mbs, sw.ceiling_mbs, 1e-6);
+	CHECK_EQ_U(s.verdict, sw.verdict);
+}
