@@ -100,7 +100,7 @@ const char *mbr_kind_name(enum mbr_kind kind)
 	case MBR_EMPTY: return "empty MBR";
 	case MBR_GPT: return "GPT";
 	case MBR_SUPERFLOPPY: return "superfloppy";
-	case MBR_NONE: return "no partition table";
+	case MBR_NONE: return "none";
 	case MBR_INCONSISTENT: return "inconsistent";
 	case MBR_UNREADABLE: return "unreadable";
 	}

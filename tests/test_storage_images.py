@@ -326,7 +326,7 @@ def test_corrupt_tables(tmp_path):
     m = bytearray(mbr)
     m[510] = 0
     out = with_mbr(m)
-    assert out["mbr"]["kind"] == "no partition table"
+    assert out["mbr"]["kind"] == "none"
     assert not out["test_area"]["usable"]
 
     m = bytearray(mbr)
