@@ -19,17 +19,23 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "drivers/timer.h"
 #include "tests/sim/sim_internal.h"
 
 uint64_t sim_clk_now;
 
-#define MAX_DEADLINES 32
+/* The deadlines most recently created (a ring): the one a driver is
+ * waiting on is the newest or close to it. */
+#define MAX_DEADLINES 64
 
 static uint64_t deadlines[MAX_DEADLINES];
-static unsigned ndeadlines;
+static unsigned dl_next;
 static unsigned timer_spins;
+/* The last timer_expired() said yes: the driver is giving up, and the
+ * register read that follows is its last look, not a poll to skip. */
+static bool deadline_hit;
 static struct timer_info info;
 
 /* A test that runs away (a driver loop without a deadline) must fail, not
@@ -48,7 +54,9 @@ static void check_limit(void)
 void sim_clk_reset(void)
 {
 	sim_clk_now = 0;
-	ndeadlines = 0;
+	memset(deadlines, 0, sizeof(deadlines));
+	dl_next = 0;
+	deadline_hit = false;
 	timer_spins = 0;
 }
 
@@ -63,19 +71,19 @@ void sim_clk_note_mmio(void)
 	timer_spins = 0;
 }
 
+bool sim_clk_deadline_hit(void)
+{
+	return deadline_hit;
+}
+
 uint64_t sim_clk_next_deadline(void)
 {
 	uint64_t best = SIM_NEVER;
-	unsigned i, j = 0;
+	unsigned i;
 
-	for (i = 0; i < ndeadlines; i++) {
-		if (deadlines[i] <= sim_clk_now)
-			continue; /* passed: forget it */
-		deadlines[j++] = deadlines[i];
-		if (deadlines[i] < best)
+	for (i = 0; i < MAX_DEADLINES; i++)
+		if (deadlines[i] > sim_clk_now && deadlines[i] < best)
 			best = deadlines[i];
-	}
-	ndeadlines = j;
 	return best;
 }
 
@@ -149,25 +157,16 @@ timer_deadline_t timer_deadline_us(uint64_t us)
 
 	timer_access();
 	d = sim_clk_now + us * 1000;
-	sim_clk_next_deadline(); /* prune */
-	if (ndeadlines < MAX_DEADLINES) {
-		deadlines[ndeadlines++] = d;
-	} else {
-		/* Keep the latest ones: replace the earliest. */
-		unsigned i, m = 0;
-
-		for (i = 1; i < MAX_DEADLINES; i++)
-			if (deadlines[i] < deadlines[m])
-				m = i;
-		deadlines[m] = d;
-	}
+	deadlines[dl_next++ % MAX_DEADLINES] = d;
+	deadline_hit = false;
 	return d;
 }
 
 bool timer_expired(timer_deadline_t deadline)
 {
 	timer_access();
-	if (sim_clk_now >= deadline)
+	deadline_hit = sim_clk_now >= deadline;
+	if (deadline_hit)
 		return true;
 	/* Third look at the clock in a row without touching the hardware:
 	 * a pure delay loop. Skip to where something can change. */
@@ -180,7 +179,8 @@ bool timer_expired(timer_deadline_t deadline)
 		check_limit();
 		timer_spins = 0;
 	}
-	return sim_clk_now >= deadline;
+	deadline_hit = sim_clk_now >= deadline;
+	return deadline_hit;
 }
 
 void timer_udelay(uint32_t us)

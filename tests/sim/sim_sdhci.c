@@ -166,6 +166,8 @@ struct xfer {
 	uint64_t bus_done_t;
 	bool auto12_sent;
 	uint64_t auto12_done;
+	uint32_t auto12_irq;   /* error to raise when the Auto CMD12 ends */
+	uint32_t auto12_c2;
 	/* buffer */
 	uint8_t buf[MAX_BUF][1024];
 	uint64_t fill_t[MAX_BUF];
@@ -376,26 +378,23 @@ static uint64_t auto12(uint64_t t)
 	uint64_t cmd_end = t + clk(48), done;
 	uint32_t fm;
 
+	/* Errors show when the command ends (xfer_next, what 5). */
 	fm = sim_fault_on_command(12, NULL, NULL);
 	if (!sim_card.present || (fm & (1u << SIM_FAULT_CMD_TIMEOUT))) {
-		done = cmd_end + clk(64);
-		h.control2 |= C2_ACTO_ERR;
-		raise(INT_ACMD_ERR);
-		if (h.x.r.t)
-			h.x.r.t->err_irq |= INT_ACMD_ERR;
-		return done;
+		h.x.auto12_c2 = C2_ACTO_ERR;
+		h.x.auto12_irq = INT_ACMD_ERR;
+		return cmd_end + clk(64);
 	}
 	sim_card_command(12, 0, cmd_end, &o);
 	done = cmd_end + clk(sim_card.p->ncr_clocks + 48);
 	if (o.rsp == RSP_NONE) {
-		done = cmd_end + clk(64);
-		h.control2 |= C2_ACTO_ERR;
-		raise(INT_ACMD_ERR);
-		return done;
+		h.x.auto12_c2 = C2_ACTO_ERR;
+		h.x.auto12_irq = INT_ACMD_ERR;
+		return cmd_end + clk(64);
 	}
 	if (fm & (1u << SIM_FAULT_CMD_CRC)) {
-		h.control2 |= C2_ACCRC_ERR;
-		raise(INT_ACMD_ERR);
+		h.x.auto12_c2 = C2_ACCRC_ERR;
+		h.x.auto12_irq = INT_ACMD_ERR;
 	}
 	h.resp[3] = o.r[0];
 	if (h.x.r.t)
@@ -547,6 +546,10 @@ static uint64_t xfer_next(int *what)
 	*what = 0;
 	if (!x->active || h.cmd_active)
 		return SIM_NEVER; /* data follows the response in this model */
+	if (x->auto12_irq) {
+		*what = 5;
+		return x->auto12_done;
+	}
 	if (x->in_flight) {
 		*what = 1;
 		return x->bus_end;
@@ -652,6 +655,13 @@ static void xfer_step(uint64_t e, int what)
 		break;
 	case 4:
 		xfer_complete(e);
+		break;
+	case 5:
+		h.control2 |= x->auto12_c2;
+		raise(x->auto12_irq);
+		if (x->r.t)
+			x->r.t->err_irq |= x->auto12_irq;
+		x->auto12_irq = 0;
 		break;
 	}
 }
@@ -1190,7 +1200,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 		h.same_reads[off / 4]++;
 	else
 		h.same_reads[off / 4] = 1;
-	if (pollable(off) && h.same_reads[off / 4] >= 3) {
+	if (pollable(off) && h.same_reads[off / 4] >= 3 &&
+	    !sim_clk_deadline_hit()) {
 		/* The same value three times with no write in between: the
 		 * CPU is polling (two reads can be straight-line code). Jump
 		 * to the next moment anything can change, but never past a
