@@ -59,12 +59,12 @@ def sfdisk_json(img):
     return json.loads(run("sfdisk", "--json", str(img)))["partitiontable"]
 
 
-def make_fat(path, blocks, fat, files=(), holes=()):
-    """A FAT file system image of `blocks` sectors holding `files`
-    (name, bytes), written in order; names in `holes` are deleted afterwards
-    (to fragment later files)."""
+def make_fat(path, blocks, fat, files=(), holes=(), sector=512):
+    """A FAT file system image of `blocks` 512-byte blocks with `sector`-byte
+    logical sectors holding `files` (name, bytes), written in order; names in
+    `holes` are deleted afterwards (to fragment later files)."""
     blank(path, blocks * SECTOR)
-    run("mkfs.vfat", "-F", str(fat), "-n", "BOOT", str(path))
+    run("mkfs.vfat", "-F", str(fat), "-S", str(sector), "-n", "BOOT", str(path))
     for name, data in files:
         src = str(path) + "." + name
         with open(src, "wb") as f:
@@ -152,7 +152,8 @@ def area_inside_file(img, out, data):
     return k
 
 
-def pios_card(tmp_path, size_mib, root_mib, boot_files=(), fat=32, boot_mib=256, holes=()):
+def pios_card(tmp_path, size_mib, root_mib, boot_files=(), fat=32, boot_mib=256, holes=(),
+              sector=512):
     img = tmp_path / "card.img"
     blank(img, size_mib * MIB)
     boot_blocks = boot_mib * MIB // SECTOR
@@ -163,7 +164,7 @@ def pios_card(tmp_path, size_mib, root_mib, boot_files=(), fat=32, boot_mib=256,
         script += "start=%d, type=83\n" % (8192 + boot_blocks)   # to the end
     partition(img, script)
     fs = tmp_path / "boot.fs"
-    make_fat(fs, boot_blocks, fat, boot_files, holes)
+    make_fat(fs, boot_blocks, fat, boot_files, holes, sector)
     place(img, fs, 8192)
     return img
 
@@ -247,6 +248,19 @@ def test_fat16_fat12_boot_partitions(tmp_path, fat, boot_mib):
         area_inside_file(img, out, data)
     else:
         assert not out["test_area"]["usable"]
+
+
+@pytest.mark.parametrize("sector", [1024, 2048, 4096])
+@pytest.mark.parametrize("fat", [16, 32])
+def test_large_logical_sectors(tmp_path, fat, sector):
+    """FAT volumes with 1, 2 and 4 KiB logical sectors (mkfs.vfat -S)."""
+    data = os.urandom(20 * MIB)
+    files = [("SDBENCH.TXT", b"seed = 5\n"), ("SDBENCH.DAT", data)]
+    img = pios_card(tmp_path, 1024, None, files, fat=fat, boot_mib=512, sector=sector)
+    out = sdarea(img)
+    assert out["config"]["values"]["seed"] == 5
+    assert out["test_area"]["source"] == "file", out["test_area"]
+    area_inside_file(img, out, data)
 
 
 def test_explicit_test_area(tmp_path):
