@@ -402,3 +402,25 @@ TEST(combine_read_and_write_splits)
 	CHECK_NEAR(s.ceiling_mbs, sw.ceiling_mbs, 1e-6);
 	CHECK_EQ_U(s.verdict, sw.verdict);
 }
+
+TEST(ceiling_rule_before_shares)
+{
+	/* 64 KiB read at 50 MHz 4-bit, CPU 21900 ns per block against a
+	 * 20880 ns frame: CPU-paced, so the host holds ~99% of the split, but
+	 * the workload runs at 94.5% of the bus ceiling: no part can give
+	 * back more than ~5%, and rule 1 (>= 90% of the ceiling) comes first.
+	 * wall 2000 + 21880 + 2803200 + 2000 = 2829080; ceiling 2674720 ns */
+	struct phase_ns p = { .cmd_ns = 2000, .access_ns = 21880, .data_ns = 2803200,
+			      .host_ns = 2803200, .busy_ns = 2000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 3, &p, 128, 0);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK(s.host_pct > 99.0);
+	CHECK_EQ_U(s.top, BOTTLENECK_HOST);
+	CHECK_NEAR(s.ceiling_pct, 100.0 * 2674720 / 2829080, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
+	CHECK_STR(text(&s), "bus-bound - 94.5% of the 50 MHz 4-bit ceiling");
+}
