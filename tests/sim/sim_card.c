@@ -570,7 +570,10 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 			r1(o, 12, st, 0, t);
 			if (c->busy_until != SIM_NEVER) {
 				rest += sim_rng_draw(&c->p->write_last);
-				c->busy_until = t + rest;
+				/* A card with nothing left to program is not
+				 * busy at all. */
+				if (rest)
+					c->busy_until = t + rest;
 			}
 			o->busy_ns = c->busy_until == SIM_NEVER ? SIM_NEVER : rest;
 			c->state = ST_PRG;

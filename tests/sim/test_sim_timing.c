@@ -1,0 +1,258 @@
+/*
+ * test_sim_timing.c - the drivers' phase timestamps (struct sd_req_times)
+ * against the SD bus framing and against the simulator's ground truth.
+ *
+ *  - Instantaneous card (no access latency, no busy, N_CR = 2): the time
+ *    between two read blocks becoming ready is exactly one block frame,
+ *    1042 SD clocks on a 4-bit bus and 4114 on a 1-bit bus (SD Physical
+ *    Layer §4.5: start bit, 512 bytes, CRC16 per line, end bit), at the
+ *    clock the driver actually programmed; the measured data phase equals
+ *    the formula to within one timer tick.
+ *  - Card with a fixed 800 us read access latency: the measured access
+ *    phase is 800 us (+ the frame, - the response overlap), to one tick.
+ *  - Every record of the ground truth splits its interval exactly, and
+ *    the driver's measured request time matches the truth.
+ *
+ * Expected values are computed here from the spec figures, not taken from
+ * the simulator's own helpers.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/attribution.h"
+#include "drivers/sd/sd.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+#include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
+#include "tests/unit/check.h"
+
+#define NBLK 32
+
+static uint8_t buf[NBLK * 512];
+static uint32_t rdy[NBLK], done[NBLK];
+
+/* n SD clocks in ns at hz, as a double (the test's own arithmetic). */
+static double clocks_ns(double n, uint32_t hz)
+{
+	return n * 1e9 / (double)hz;
+}
+
+static double ticks_ns(uint32_t ticks)
+{
+	return (double)timer_ticks_to_ns(ticks);
+}
+
+/* Read NBLK blocks and compare block spacing and the first-block phase
+ * with the framing formula. frame_clocks: 1042 or 4114. */
+static void framing_read(struct simh *s, unsigned frame_clocks, double tol_ns)
+{
+	struct sd_req_times t;
+	uint32_t hz = s->card.clock_hz;
+	double frame = clocks_ns(frame_clocks, hz);
+	double tick = timer_get_info()->resolution_ns;
+	double spacing, first;
+	unsigned k;
+
+	memset(&t, 0, sizeof(t));
+	t.blk_ready = rdy;
+	t.blk_done = done;
+	CHECK_EQ_I(sd_read_blocks(&s->card, 64, NBLK, buf, SD_STOP_AUTO12, &t), 0);
+	CHECK_EQ_U(sim_sd_clock_hz(), hz);
+	/* Data phase between the first and the last block: NBLK-1 frames. */
+	spacing = ticks_ns(rdy[NBLK - 1] - rdy[0]);
+	CHECK_NEAR(spacing, (NBLK - 1) * frame, tol_ns + tick);
+	for (k = 1; k < NBLK; k++)
+		CHECK_NEAR(ticks_ns(rdy[k] - rdy[k - 1]), frame, tol_ns + tick);
+	/* First block: N_AC = 0 from the command's end bit, while the
+	 * response (N_CR 2 + 48 clocks) still runs on the CMD line. */
+	first = ticks_ns(t.t_first_data - t.t_cmd_done);
+	CHECK_NEAR(first, frame - clocks_ns(2 + 48, hz), tol_ns + tick);
+	/* Command phase: 48 + N_CR + 48 clocks, plus the host's own steps
+	 * between the ARG1 write and the command register write. */
+	printf("  %u-bit %.3f MHz: frame %.1f ns, measured spacing %.1f ns/block, "
+	       "first block %.1f ns after the response\n", s->card.width,
+	       hz / 1e6, frame, spacing / (NBLK - 1), first);
+}
+
+TEST(instant_card_read_framing)
+{
+	struct simh s;
+
+	CHECK_EQ_I(simh_start(&s, "instant-4g", NULL), 0);
+	if (s.init_ret)
+		return;
+	CHECK_EQ_U(s.card.width, 4);
+	CHECK_EQ_U(s.card.clock_hz, 250000000u / 6); /* HS: 250 MHz / (2*3) */
+	framing_read(&s, 1042, 0);
+	/* 1-bit bus. */
+	CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
+	CHECK_EQ_U(sim_bus_width(), 1);
+	framing_read(&s, 4114, 0);
+	/* Back to 4 bits at 25 MHz (N = 5). */
+	CHECK_EQ_I(sd_set_bus(&s.card, 25000000u, 4), 0);
+	CHECK_EQ_U(s.card.clock_hz, 25000000u);
+	framing_read(&s, 1042, 0);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+/* A timer with 1 us ticks (like the system timer fallback): still within
+ * one tick. */
+TEST(instant_card_framing_coarse_timer)
+{
+	struct simh s;
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.tick_ns = 1000;
+	CHECK_EQ_I(simh_start(&s, "instant-4g", &c), 0);
+	if (s.init_ret)
+		return;
+	CHECK_EQ_U(timer_get_info()->resolution_ns, 1000);
+	framing_read(&s, 1042, 0);
+}
+
+/* Without the poll fast-forward the CPU really spins: the detection delay
+ * is up to one poll loop (one INTERRUPT read + one timer read). */
+TEST(instant_card_framing_real_polling)
+{
+	struct simh s;
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.fast_forward = false;
+	CHECK_EQ_I(simh_start(&s, "instant-4g", &c), 0);
+	if (s.init_ret)
+		return;
+	framing_read(&s, 1042, c.mmio_read_ns + c.timer_read_ns);
+}
+
+TEST(instant_card_write_framing)
+{
+	struct simh s;
+	struct sd_req_times t;
+	const struct sim_truth *tr;
+	double frame;
+
+	CHECK_EQ_I(simh_start(&s, "instant-4g", NULL), 0);
+	if (s.init_ret)
+		return;
+	memset(&t, 0, sizeof(t));
+	memset(buf, 0x3c, sizeof(buf));
+	CHECK_EQ_I(sd_write_blocks(&s.card, 64, NBLK, buf, SD_STOP_AUTO12, &t), 0);
+	tr = sim_truth_find_last(25);
+	CHECK(tr != NULL);
+	if (!tr)
+		return;
+	/* Write frame: N_WR 2 + 1042 + 2 + CRC status token 5 clocks. */
+	frame = clocks_ns(2 + 1042 + 2 + 5, s.card.clock_hz);
+	CHECK_NEAR((double)tr->data_bus_ns, NBLK * frame, NBLK * 0.5);
+	CHECK_EQ_U(tr->busy_ns, 0);
+	CHECK_EQ_U(tr->blocks, NBLK);
+	/* Blocks go back to back: the CPU fills faster than the bus drains. */
+	CHECK_NEAR((double)(tr->t_last_bus_ns - tr->t_first_ready_ns),
+		   NBLK * frame, NBLK * 0.5);
+	/* The driver's request time equals the truth's, up to the host
+	 * steps around the command write and the final status read. */
+	CHECK_NEAR(ticks_ns(t.t_end - t.t_issue),
+		   (double)(tr->t_end_ns - tr->t_issue_ns), 300);
+	printf("  write: frame %.1f ns, truth bus %llu ns for %u blocks, measured "
+	       "request %.0f ns, truth %llu ns\n", frame,
+	       (unsigned long long)tr->data_bus_ns, NBLK,
+	       ticks_ns(t.t_end - t.t_issue),
+	       (unsigned long long)(tr->t_end_ns - tr->t_issue_ns));
+}
+
+TEST(fixed_800us_access_is_measured)
+{
+	struct simh s;
+	struct sd_req_times t;
+	struct phase_ns ph;
+	struct phase_acc acc;
+	struct phase_split sp;
+	const struct sim_truth *tr;
+	double frame, access;
+	unsigned k;
+
+	CHECK_EQ_I(simh_start(&s, "fixed-800us-8g", NULL), 0);
+	if (s.init_ret)
+		return;
+	frame = clocks_ns(1042, s.card.clock_hz);
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_I(sd_read_single(&s.card, 5000, buf, &t), 0);
+	tr = sim_truth_find_last(17);
+	CHECK(tr && tr->card_access_ns == 800000);
+	/* What the benchmark computes from the timestamps. */
+	phase_ns_from_times(&t, &ph);
+	access = (double)ph.access_ns - frame + clocks_ns(2 + 48, s.card.clock_hz);
+	CHECK_NEAR(access, 800000.0, timer_get_info()->resolution_ns);
+	printf("  single read: measured access phase %llu ns -> card latency %.1f ns "
+	       "(truth %llu ns)\n", (unsigned long long)ph.access_ns, access,
+	       tr ? (unsigned long long)tr->card_access_ns : 0ull);
+	phase_acc_init(&acc);
+	phase_acc_add(&acc, &t, 1, 512, 0);
+	phase_split(&acc, s.card.width, s.card.clock_hz, 0, 0, &sp);
+	CHECK_EQ_I(sp.verdict, BOTTLENECK_CARD);
+	CHECK(sp.card_pct > 90.0);
+
+	/* Multi-block: every block waits 800 us again (read_next). */
+	memset(&t, 0, sizeof(t));
+	t.blk_ready = rdy;
+	CHECK_EQ_I(sd_read_blocks(&s.card, 5000, 8, buf, SD_STOP_AUTO12, &t), 0);
+	for (k = 1; k < 8; k++)
+		CHECK_NEAR(ticks_ns(rdy[k] - rdy[k - 1]), 800000.0 + frame,
+			   timer_get_info()->resolution_ns);
+}
+
+/* The truth split adds up, and matches the driver's measurement, over a
+ * mixed workload on realistic cards. */
+TEST(truth_split_is_exact)
+{
+	static const char *const prof[] = { "sdhc-c10-16g", "sdxc-a2-64g",
+					    "sdhc-gc-stalls-16g", "sdsc-v2-2g" };
+	unsigned p, i, n, checked = 0;
+
+	for (p = 0; p < sizeof(prof) / sizeof(prof[0]); p++) {
+		struct simh s;
+
+		CHECK_EQ_I(simh_start(&s, prof[p], NULL), 0);
+		if (s.init_ret)
+			continue;
+		for (i = 0; i < 40; i++) {
+			struct sd_req_times t;
+			const struct sim_truth *tr;
+			uint32_t cnt = 1 + (i * 7) % 16;
+			int ret;
+
+			memset(&t, 0, sizeof(t));
+			if (i % 3 == 0)
+				ret = sd_write_blocks(&s.card, 100 + i * 20, cnt, buf,
+						      SD_STOP_AUTO12, &t);
+			else
+				ret = sd_read_blocks(&s.card, 100 + i * 20, cnt, buf,
+						     SD_STOP_AUTO12, &t);
+			CHECK_EQ_I(ret, 0);
+			tr = sim_truth_find_last(cnt > 1 ? (i % 3 ? 18 : 25) :
+						 (i % 3 ? 17 : 24));
+			if (!tr)
+				continue;
+			CHECK_EQ_U(tr->flags & SIM_T_OPEN, 0);
+			CHECK_EQ_U(tr->cmd_ns + tr->auto_cmd_ns + tr->access_ns +
+				   tr->data_bus_ns + tr->busy_ns + tr->host_wait_ns,
+				   tr->t_end_ns - tr->t_issue_ns);
+			CHECK_NEAR(ticks_ns(t.t_end - t.t_issue),
+				   (double)(tr->t_end_ns - tr->t_issue_ns), 300);
+			checked++;
+		}
+		for (n = 0; n < sim_truth_count(); n++) {
+			const struct sim_truth *tr = sim_truth_get(n);
+
+			if (!tr || (tr->flags & (SIM_T_OPEN | SIM_T_ABORTED)))
+				continue;
+			CHECK_EQ_U(tr->cmd_ns + tr->auto_cmd_ns + tr->access_ns +
+				   tr->data_bus_ns + tr->busy_ns + tr->host_wait_ns,
+				   tr->t_end_ns - tr->t_issue_ns);
+		}
+	}
+	CHECK(checked >= 150);
+}
