@@ -305,7 +305,9 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 			if (wla_align_diff(&p[j]) >= before + step / 2)
 				kept++;
 		}
-		if (4 * kept < 3 * later)
+		/* A step must be confirmed by larger alignments: one seen only at
+		 * the largest size tried could be a single disturbed point. */
+		if (!later || 4 * kept < 3 * later)
 			continue;
 		out->steps++;
 		if (!out->first_step_bytes)

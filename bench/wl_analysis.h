@@ -117,8 +117,9 @@ struct wla_boundary {
 
 /* A step at point k (ascending sizes) is significant when the penalty rises
  * from k-1 to k by more than 3x the noise, 5% of the plain read time and
- * 500 ns, and at least 3/4 of the larger alignments keep at least half of
- * the rise. Reads that straddle an erase-block boundary touch two blocks,
+ * 500 ns, and larger alignments were measured and at least 3/4 of them
+ * keep at least half of the rise (a step at the largest size tried is not
+ * confirmed, so measure up to twice the expected size). Reads that straddle an erase-block boundary touch two blocks,
  * so the penalty appears once A reaches the erase-block size and stays for
  * every larger A (their boundaries are erase-block boundaries too). */
 void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out);

@@ -198,6 +198,19 @@ TEST(align_single_spike_is_not_a_boundary)
 	CHECK_EQ_U(b.size_bytes, p[4].size_bytes);
 }
 
+TEST(align_step_at_the_largest_size_is_unconfirmed)
+{
+	struct wla_align_point p[8]; /* 16 KiB .. 2 MiB */
+	struct wla_boundary b;
+
+	synth_align(p, 8, 1u << 30, 2u << 20, 0, 250000, 1000);
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	synth_align(p, 8, 1u << 30, 1u << 20, 0, 250000, 1000);
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 1u << 20);
+}
+
 TEST(align_step_below_noise_is_ignored)
 {
 	struct wla_align_point p[8];
