@@ -166,21 +166,38 @@ int fat_bpb_check(const uint8_t *sec, uint32_t *total_blocks, const char **why)
 	return 0;
 }
 
-/* Read one 512-byte block of the volume (volume-relative) into the cache. */
+/*
+ * Make volume block vblock available at vol->blk. Reads a window of
+ * FAT_CACHE_BLOCKS aligned blocks at once (FAT scans and directory walks
+ * read neighbouring blocks); if the window read fails, the single block is
+ * tried alone, so a bad neighbour does not fail a good block.
+ */
 static int vol_block(struct fat_vol *vol, uint32_t vblock)
 {
-	uint32_t lba = vol->part_lba + vblock;
+	uint32_t lba = vol->part_lba + vblock, wstart, count = FAT_CACHE_BLOCKS;
+	uint32_t total = vol->dev->total_blocks;
 	int ret;
 
-	if (vol->cache_valid && vol->cache_lba == lba)
+	if (vol->cache_count && lba >= vol->cache_lba && lba - vol->cache_lba < vol->cache_count) {
+		vol->blk = vol->cache + (lba - vol->cache_lba) * BLKDEV_BLOCK_SIZE;
 		return 0;
-	vol->cache_valid = 0;
-	ret = blkdev_read(vol->dev, lba, 1, vol->cache);
+	}
+	vol->cache_count = 0;
+	wstart = vol->part_lba + vblock / FAT_CACHE_BLOCKS * FAT_CACHE_BLOCKS;
+	if (total && wstart < total && (uint64_t)wstart + count > total)
+		count = total - wstart;
+	ret = blkdev_read(vol->dev, wstart, count, vol->cache);
+	if (ret) {
+		wstart = lba;
+		count = 1;
+		ret = blkdev_read(vol->dev, lba, 1, vol->cache);
+	}
 	if (ret)
 		return set_why(vol, ret, "reading LBA %lu failed: %s",
 			       (unsigned long)lba, err_text(ret));
-	vol->cache_lba = lba;
-	vol->cache_valid = 1;
+	vol->cache_lba = wstart;
+	vol->cache_count = count;
+	vol->blk = vol->cache + (lba - wstart) * BLKDEV_BLOCK_SIZE;
 	return 0;
 }
 
@@ -206,7 +223,7 @@ static int fat_byte(struct fat_vol *vol, uint32_t off, uint8_t *b)
 
 	if (ret)
 		return ret;
-	*b = vol->cache[off % BLKDEV_BLOCK_SIZE];
+	*b = vol->blk[off % BLKDEV_BLOCK_SIZE];
 	return 0;
 }
 
@@ -214,41 +231,41 @@ static int fat_byte(struct fat_vol *vol, uint32_t off, uint8_t *b)
  * FAT_NEXT_BAD or FAT_NEXT_FREE. Values beyond the volume count as bad. */
 static int fat_next(struct fat_vol *vol, uint32_t clus, uint32_t *next)
 {
-	uint8_t b[4] = { 0 };
-	uint32_t v, eoc_min, bad, off;
-	int ret, i, n;
+	uint32_t v, eoc_min, bad;
+	int ret;
 
-	switch (vol->type) {
-	case 12:
-		off = clus + clus / 2;
-		n = 2;
-		eoc_min = 0xFF8;
-		bad = 0xFF7;
-		break;
-	case 16:
-		off = clus * 2;
-		n = 2;
-		eoc_min = 0xFFF8;
-		bad = 0xFFF7;
-		break;
-	default:
-		off = clus * 4;
-		n = 4;
-		eoc_min = 0x0FFFFFF8;
-		bad = 0x0FFFFFF7;
-		break;
-	}
-	for (i = 0; i < n; i++) {
-		ret = fat_byte(vol, off + i, &b[i]);
+	if (vol->type == 12) {
+		/* 12-bit entries may straddle two blocks: byte by byte. */
+		uint32_t off = clus + clus / 2;
+		uint8_t b0, b1;
+
+		ret = fat_byte(vol, off, &b0);
+		if (!ret)
+			ret = fat_byte(vol, off + 1, &b1);
 		if (ret)
 			return ret;
-	}
-	v = blkdev_le32(b);
-	if (vol->type == 12)
-		v = (clus & 1) ? (v >> 4) & 0xFFF : v & 0xFFF;
-	else if (vol->type == 32)
-		v &= 0x0FFFFFFF;	/* the top 4 bits are reserved */
+		v = (uint32_t)b0 | ((uint32_t)b1 << 8);
+		v = (clus & 1) ? v >> 4 : v & 0xFFF;
+		eoc_min = 0xFF8;
+		bad = 0xFF7;
+	} else {
+		/* 16- and 32-bit entries are aligned: never split. */
+		uint32_t size = vol->type / 8, off = clus * size;
 
+		ret = vol_block(vol, sec_to_block(vol, vol->fat_sec) + off / BLKDEV_BLOCK_SIZE);
+		if (ret)
+			return ret;
+		if (vol->type == 16) {
+			v = blkdev_le16(vol->blk + off % BLKDEV_BLOCK_SIZE);
+			eoc_min = 0xFFF8;
+			bad = 0xFFF7;
+		} else {
+			/* the top 4 bits are reserved */
+			v = blkdev_le32(vol->blk + off % BLKDEV_BLOCK_SIZE) & 0x0FFFFFFF;
+			eoc_min = 0x0FFFFFF8;
+			bad = 0x0FFFFFF7;
+		}
+	}
 	if (v == 0)
 		*next = FAT_NEXT_FREE;
 	else if (v >= eoc_min)
@@ -275,7 +292,7 @@ int fat_mount(struct fat_vol *vol, const struct blkdev *dev, uint32_t part_lba,
 	ret = vol_block(vol, 0);
 	if (ret)
 		return ret;
-	w = bpb_decode(vol->cache, &b);
+	w = bpb_decode(vol->blk, &b);
 	if (w)
 		return set_why(vol, -EINVAL, "LBA %lu: not a FAT boot sector: %s",
 			       (unsigned long)part_lba, w);
@@ -414,12 +431,12 @@ static int dir_scan(struct fat_vol *vol, uint32_t vblock, uint32_t nblocks,
 		if (ret)
 			return ret;
 		for (unsigned off = 0; off < BLKDEV_BLOCK_SIZE; off += DIR_ENTRY_SIZE) {
-			int m = dir_match(vol->cache + off, want, de);
+			int m = dir_match(vol->blk + off, want, de);
 
 			if (m == 1) {
 				if (vol->type == 32)
 					de->first_cluster |= (uint32_t)blkdev_le16(
-						vol->cache + off + DIR_FSTCLUSHI) << 16;
+						vol->blk + off + DIR_FSTCLUSHI) << 16;
 				return 1;
 			}
 			if (m == 2)
@@ -520,7 +537,7 @@ int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, u
 				return ret;
 			if (n > BLKDEV_BLOCK_SIZE)
 				n = BLKDEV_BLOCK_SIZE;
-			memcpy(out + done, vol->cache, n);
+			memcpy(out + done, vol->blk, n);
 			done += n;
 		}
 		if (i + 1 < need) {
@@ -568,6 +585,23 @@ int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba
 		if (i + 1 == need && (next == FAT_NEXT_FREE || next == FAT_NEXT_BAD))
 			return set_why(vol, -EINVAL, "%s: the last cluster's FAT entry "
 				       "is free or bad", pretty(de, nm));
+	}
+	/* Every other FAT entry: none may point into the run. Bounded by the
+	 * cluster count; the run's own links are skipped. */
+	for (uint32_t c = 2; c - 2 < vol->nclusters; c++) {
+		uint32_t next;
+		int ret;
+
+		if (c - clus < need)
+			continue;
+		ret = fat_next(vol, c, &next);
+		if (ret)
+			return ret;
+		if (next - clus < need)
+			return set_why(vol, -EINVAL, "%s is cross-linked: cluster %lu (not part "
+				       "of it) links to its cluster %lu; repair the file system "
+				       "(fsck.vfat, chkdsk)", pretty(de, nm), (unsigned long)c,
+				       (unsigned long)next);
 	}
 	first_block = cluster_to_block(vol, clus);
 	if ((uint64_t)first_block + nblocks > sec_to_block(vol, vol->total_sec))

@@ -22,6 +22,7 @@
 struct mbr_info;
 
 #define FAT_WHY_LEN		128
+#define FAT_CACHE_BLOCKS	8	/* 4 KiB: one multi-block read per window */
 
 /* Directory entry attributes. */
 #define FAT_ATTR_READ_ONLY	0x01
@@ -50,10 +51,12 @@ struct fat_vol {
 	uint32_t root_cluster;	/* FAT32: first cluster of the root directory */
 	uint32_t data_sec;	/* first sector of cluster 2 */
 	uint32_t nclusters;	/* valid cluster numbers are 2 .. nclusters + 1 */
-	/* one cached block (volume reads go through it) */
+	/* a window of FAT_CACHE_BLOCKS blocks read at once (volume reads go
+	 * through it); blk points at the block asked for last */
 	uint32_t cache_lba;
-	int cache_valid;
-	uint8_t cache[BLKDEV_BLOCK_SIZE] __attribute__((aligned(4)));
+	uint32_t cache_count;	/* 0 = empty */
+	const uint8_t *blk;
+	uint8_t cache[FAT_CACHE_BLOCKS * BLKDEV_BLOCK_SIZE] __attribute__((aligned(4)));
 	char why[FAT_WHY_LEN];	/* the reason of the last failure, "" after success */
 };
 
@@ -94,8 +97,11 @@ int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, u
 
 /*
  * Prove the file is one contiguous run of clusters covering its size and
- * return the whole 512-byte blocks inside it (rounded down). 0, or -EINVAL
- * (fragmented, empty, corrupt chain; vol->why says which) or the read error.
+ * return the whole 512-byte blocks inside it (rounded down). Also scans the
+ * whole FAT: no cluster outside the run may link into it (a cross-linked
+ * file system, where writing the run would corrupt another file). 0, or
+ * -EINVAL (fragmented, empty, corrupt chain, cross-linked; vol->why says
+ * which) or the read error.
  */
 int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext);
 

@@ -680,6 +680,20 @@ TEST(fat_extent_contiguous_fat32_fat16_fat12)
 		CHECK_EQ_U(ext.first, tfat_clus_lba(&f, v[k].first));
 		CHECK_EQ_U(ext.count, (v[k].size + 100) / 512);	/* whole blocks only */
 
+		/* Another chain entering the run: cross-linked. */
+		tfat_set(&f, v[k].first + n + 40, v[k].first + n / 3);
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_extent(&vol, &de, &ext), -EINVAL);
+		CHECK(strstr(vol.why, "cross-linked") != NULL);
+		/* A chain ending right before the run, and one going from the
+		 * file's extra cluster onwards, are fine. */
+		tfat_set(&f, v[k].first + n + 40, tfat_eoc(&f));
+		tfat_set(&f, v[k].first - 1, tfat_eoc(&f));
+		tfat_set(&f, v[k].first + n, v[k].first + n + 1);
+		tfat_set(&f, v[k].first + n + 1, tfat_eoc(&f));
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_extent(&vol, &de, &ext), 0);
+
 		/* One wrong link in the middle: fragmented. */
 		tfat_set(&f, v[k].first + n / 2, v[k].first + n + 5);
 		CHECK_EQ_I(fat_file_extent(&vol, &de, &ext), -EINVAL);
@@ -687,12 +701,12 @@ TEST(fat_extent_contiguous_fat32_fat16_fat12)
 		CHECK_EQ_U(ext.count, 0);
 		/* The chain ending early. */
 		tfat_set(&f, v[k].first + n / 2, tfat_eoc(&f));
-		vol.cache_valid = 0;
+		vol.cache_count = 0;
 		CHECK_EQ_I(fat_file_extent(&vol, &de, &ext), -EINVAL);
 		CHECK(strstr(vol.why, "ends after") != NULL);
 		/* A loop back to the start: bounded, reported as fragmented. */
 		tfat_set(&f, v[k].first + n / 2, v[k].first);
-		vol.cache_valid = 0;
+		vol.cache_count = 0;
 		CHECK_EQ_I(fat_file_extent(&vol, &de, &ext), -EINVAL);
 		free(c);
 		md_free(m);
