@@ -166,6 +166,8 @@ void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 
 unsigned sim_violation_count(void);
 const char *sim_violation_last(void);
+/* The i-th violation since the last clear (the first 32 are kept). */
+const char *sim_violation_msg(unsigned i);
 void sim_violation_clear(void);
 
 /* ---- fault injection ------------------------------------------------------ */

@@ -16,6 +16,8 @@ bool sim_wp_switch;
 
 static unsigned nviol;
 static char last_viol[200];
+#define VIOL_KEEP 32
+static char viol_msgs[VIOL_KEEP][200];
 
 /* QEMU's raspi EMMC capabilities (qemu-facts.md): 3.3/1.8 V, HS, max block
  * 1024, timeout clock 52 MHz, no DMA; base clock field replaced. */
@@ -117,6 +119,8 @@ void sim_violation(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_viol, sizeof(last_viol), fmt, ap);
 	va_end(ap);
+	if (nviol < VIOL_KEEP)
+		memcpy(viol_msgs[nviol], last_viol, sizeof(last_viol));
 	nviol++;
 	fprintf(stderr, "sim: %.3f us: %s\n", (double)sim_clk_now / 1000.0,
 		last_viol);
@@ -125,6 +129,11 @@ void sim_violation(const char *fmt, ...)
 unsigned sim_violation_count(void)
 {
 	return nviol;
+}
+
+const char *sim_violation_msg(unsigned i)
+{
+	return i < nviol && i < VIOL_KEEP ? viol_msgs[i] : NULL;
 }
 
 const char *sim_violation_last(void)

@@ -920,10 +920,10 @@ start_data_wait:
 			x->card_ready = lat == SIM_NEVER ? SIM_NEVER : cmd_end + lat;
 			tr->card_access_ns = lat == SIM_NEVER ? 0 : lat;
 			x->wait_since = cmd_end;
-			if (o.mem && o.blksz != x->blksz)
+			if (o.mem && o.xfer == XK_READ && o.blksz != x->blksz)
 				sim_violation("CMD%u: block size %u, card sends %u",
 					      idx, x->blksz, o.blksz);
-			if (!o.mem && o.rsp != RSP_NONE && o.blksz != x->blksz)
+			if (!o.mem && o.xfer == XK_READ && o.blksz != x->blksz)
 				sim_violation("CMD%u: block size %u, register is %u bytes",
 					      idx, x->blksz, o.blksz);
 		} else {
