@@ -3,9 +3,9 @@
  * in config_keys.h, user documentation in docs/config.md).
  *
  * Works on a copy of one line at a time (at most CONFIG_MAX_LINE bytes), so
- * it needs no allocation; accepts CR LF line ends and a UTF-8 byte-order
- * mark (files edited with Windows Notepad). Not supported: quoting, line
- * continuation, sections, include files.
+ * it needs no allocation; accepts LF, CR LF and CR line ends, a UTF-8
+ * byte-order mark (files edited with Windows Notepad) and values in double
+ * quotes. Not supported: escapes, line continuation, sections, includes.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -458,6 +458,12 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 		config_msg(c, "config: line %u: no key before '='", lineno);
 		return;
 	}
+	/* "value" in double quotes means the same as without them. */
+	end = val + strlen(val);
+	if (end - val >= 2 && val[0] == '"' && end[-1] == '"') {
+		end[-1] = 0;
+		val++;
+	}
 	id = config_find_key(key);
 	if (id < 0) {
 		config_msg(c, "config: line %u: unknown key \"%.40s\" (ignored)", lineno, key);
@@ -498,11 +504,14 @@ unsigned config_parse(struct config *c, const char *text, size_t len)
 		bool nul = false;
 
 		lineno++;
-		while (pos < len && text[pos] != '\n')
+		while (pos < len && text[pos] != '\n' && text[pos] != '\r')
 			pos++;
 		n = pos - start;
-		if (pos < len)
-			pos++;	/* the '\n' */
+		/* LF, CR LF and a lone CR (old Mac editors) end a line. */
+		if (pos < len && text[pos] == '\r')
+			pos++;
+		if (pos < len && text[pos] == '\n')
+			pos++;
 		if (n > CONFIG_MAX_LINE) {
 			config_msg(c, "config: line %u: longer than %d characters (ignored)",
 				   lineno, CONFIG_MAX_LINE);

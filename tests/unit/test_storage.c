@@ -1239,6 +1239,13 @@ TEST(config_limits)
 	CHECK(has_msg("too many items"));
 	CHECK(has_msg("item count too large"));
 	CHECK(has_msg("beyond LBA 2^32"));
+	/* Lone CR line ends, quoted values. */
+	parse("seed = 1\rspan = \"64M\"\rsuite=\"full\"\r\rbogus\r");
+	CHECK_EQ_U(config_u64(&cfg, CFG_SEED), 1);
+	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 64u << 20);
+	CHECK_STR(config_enum_name(&cfg, CFG_SUITE), "full");
+	CHECK(has_msg("config: line 5: \"bogus\": expected key = value"));
+	CHECK_EQ_U(cfg.nmsgs, 1);
 	/* No text at all, text without a final newline. */
 	config_init(&cfg);
 	CHECK_EQ_U(config_parse(&cfg, "", 0), 0);
