@@ -256,3 +256,60 @@ TEST(truth_split_is_exact)
 	}
 	CHECK(checked >= 150);
 }
+
+/* The small-cache card slows down once its 1 MiB cache is full: the
+ * truth shows it and the drivers' own request times show it too. */
+TEST(write_cache_exhaustion_shows)
+{
+	static uint8_t big[64 * 512];
+	struct simh s;
+	uint64_t first = 0, last = 0;
+	unsigned i;
+
+	CHECK_EQ_I(simh_start(&s, "sdhc-small-cache-8g", NULL), 0);
+	if (s.init_ret)
+		return;
+	for (i = 0; i < 64; i++) { /* 64 x 32 KiB = 2 MiB */
+		struct sd_req_times t;
+		const struct sim_truth *tr;
+
+		memset(&t, 0, sizeof(t));
+		CHECK_EQ_I(sd_write_blocks(&s.card, 4096 + i * 64, 64, big,
+					   SD_STOP_AUTO12, &t), 0);
+		tr = sim_truth_find_last(25);
+		if (i < 8 && tr)
+			first += tr->busy_ns;
+		if (i >= 56 && tr)
+			last += tr->busy_ns;
+	}
+	printf("  busy per 32 KiB write: first 8 %.1f us, last 8 %.1f us\n",
+	       first / 8e3, last / 8e3);
+	CHECK(last > 20 * first);
+}
+
+/* GC stalls: rare, long, and inside the drivers' busy bound. */
+TEST(gc_stalls_are_rare_and_long)
+{
+	static uint8_t b[512];
+	struct simh s;
+	unsigned i, stalls = 0;
+	uint64_t worst = 0;
+
+	CHECK_EQ_I(simh_start(&s, "sdhc-gc-stalls-16g", NULL), 0);
+	if (s.init_ret)
+		return;
+	for (i = 0; i < 400; i++) {
+		const struct sim_truth *tr;
+
+		CHECK_EQ_I(sd_write_single(&s.card, 777 + i * 8, b, NULL), 0);
+		tr = sim_truth_find_last(24);
+		if (tr && tr->busy_ns > 100000000ull)
+			stalls++;
+		if (tr && tr->busy_ns > worst)
+			worst = tr->busy_ns;
+	}
+	printf("  400 single writes: %u stalls > 100 ms, worst busy %.1f ms\n",
+	       stalls, worst / 1e6);
+	CHECK(stalls >= 2 && stalls <= 30);
+	CHECK(worst <= 601000000ull);
+}
