@@ -1,18 +1,41 @@
 /*
- * dispatch.c - runs what sdbench.txt's "suite" asks for.
+ * dispatch.c - runs what sdbench.txt's "suite" asks for: the benchmark
+ * (quick or full profile), the SD stack self-test, or nothing.
  */
 #include <string.h>
 
+#include "bench/record.h"
 #include "bench/run.h"
 #include "bench/selftest.h"
+#include "bench/workload.h"
+#include "drivers/timer.h"
 #include "lib/console.h"
+#include "lib/err.h"
+
+static struct wl_ctx ctx;
 
 void bench_dispatch(const struct bench_env *env, struct sd_card *card,
 		    const struct config *cfg, const struct test_area *area)
 {
 	const char *suite = config_enum_name(cfg, CFG_SUITE);
+	uint32_t run_id = (uint32_t)timer_now_us() ^ (timer_ticks() << 16) ^ 0x5db00000u;
+	uint32_t seed = config_has(cfg, CFG_SEED) ? (uint32_t)config_u64(cfg, CFG_SEED) : run_id;
 
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
-	if (suite && !strcmp(suite, "selftest"))
+	if (!suite || !strcmp(suite, "none"))
+		return;
+	if (!strcmp(suite, "selftest")) {
 		selftest_run(env, card, cfg, area);
+		return;
+	}
+	if (env->buf_bytes < (16u << 20)) {
+		record_error("suite", -ENOSPC, "only %u bytes of memory for buffers; need 16 MiB",
+			     (unsigned)env->buf_bytes);
+		return;
+	}
+	wl_ctx_init(&ctx, card, area, env->buf, env->buf_bytes, !strcmp(suite, "quick"),
+		    env->emulated, run_id, seed);
+	/* Reads start where writes go (the same flash), else mid-card. */
+	ctx.read_base = area->usable ? area->first_lba : (card->blocks / 2) & ~8191u;
+	wl_run_suite(&ctx, cfg);
 }

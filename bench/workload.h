@@ -29,6 +29,7 @@ enum wl_cmd {
 	WL_MULTI_AUTO12,  /* CMD18/CMD25 with Auto-CMD12 */
 	WL_MULTI_CMD23,   /* CMD23 + CMD18/CMD25 */
 	WL_SINGLE_LOOP,   /* one CMD17/CMD24 per block */
+	WL_MULTI_PREERASE,/* write: ACMD23 (pre-erase count), then CMD25 + Auto-CMD12 */
 };
 
 struct wl_op {

@@ -2,11 +2,11 @@
  * start.S - entry point of kernel.img.
  *
  * Entered at 0x8000 by the Pi firmware (HYP mode on Pi 2/3/4, SVC on
- * Pi 0/1) or by QEMU's -bios loader (SVC mode, and on raspi2b every core
- * starts here). Leaves HYP for SVC, parks every core but core 0 with WFI,
+ * Pi 0/1) or by QEMU's -bios loader (SVC mode; on raspi2b the other cores
+ * reach it too). Leaves HYP for SVC, parks every core but core 0 with WFI,
  * sets up the stacks of each exception mode, clears BSS, installs the
- * vector table at address 0 (works on ARMv6 and ARMv7 alike; SCTLR.V stays
- * 0) and calls kmain(). Caches and the MMU are enabled later from C.
+ * vector table (VBAR on ARMv7+, a copy at address 0 on the ARM1176) and
+ * calls kmain(). Caches and the MMU are enabled later from C.
  *
  * ARMv6 (ARM1176) instructions only, except the HYP exit, which runs only
  * when the CPU reports HYP mode (so only on ARMv7 and later).
@@ -82,14 +82,30 @@ primary:
 	strlo	r2, [r0], #4
 	blo	2b
 
-	/* Copy the vector table (code + literal pool) to address 0. */
+	/* Vectors. ARMv7+: point VBAR at the table where it is. Nothing may be
+	 * written at address 0 there: under QEMU's -bios boot the secondary
+	 * cores start at 0 and slide over the zeroed low memory up to _start,
+	 * and a table at 0 would catch them with no stack. ARM1176 (single
+	 * core, VBAR only with the Security Extensions): copy the table
+	 * (code + literal pool) to address 0. */
+	mrc	p15, 0, r0, c0, c0, 0
+	lsr	r1, r0, #4
+	ldr	r2, =0xfff
+	and	r1, r1, r2
+	ldr	r2, =0xb76
+	cmp	r1, r2
+	beq	5f
 	ldr	r0, =vectors_start
+	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
+	b	6f
+5:	ldr	r0, =vectors_start
 	ldr	r1, =vectors_end
 	mov	r2, #0
 3:	cmp	r0, r1
 	ldrlo	r3, [r0], #4
 	strlo	r3, [r2], #4
 	blo	3b
+6:
 
 	bl	kmain
 4:	wfi

@@ -1,0 +1,94 @@
+/*
+ * suite.c - the benchmark suite: which workloads run, in which order, with
+ * which budgets.
+ *
+ * Profiles: "full" (about 10 minutes on a typical card) and "quick" (used
+ * automatically under QEMU, where timings are emulation speed; each
+ * workload moves little data so a whole QEMU run stays under a minute).
+ */
+#include "bench/config.h"
+#include "bench/record.h"
+#include "bench/wl_basic.h"
+#include "bench/workload.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+
+/* The cost of the measurement itself: one timestamp, and the bookkeeping
+ * wl_do does per operation (phase accumulation, sample, series), measured
+ * by running the bookkeeping alone on synthetic operations. */
+static void measure_overhead(struct wl_ctx *c)
+{
+	const struct timer_info *ti = timer_get_info();
+	struct wl_meas m;
+	struct sd_req_times t;
+	uint32_t i, t0, t1, n = 1000;
+	uint64_t book_ns;
+	struct json *j;
+
+	wl_begin(c, &m, "overhead", "overhead", "overhead", false, WL_MULTI_CMD12, 1, 0);
+	t0 = timer_ticks();
+	for (i = 0; i < n; i++) {
+		uint32_t now = timer_ticks();
+
+		t.t_issue = now;
+		t.t_cmd_done = now + 1;
+		t.t_first_data = now + 2;
+		t.t_data_done = now + 3;
+		t.t_end = now + 4;
+		t.host_ticks = 1;
+		t.blk_ready = t.blk_done = 0;
+		phase_acc_add(&m.acc, &t, 1, SD_BLOCK_SIZE, 0);
+		if (m.nlat < c->lat_max)
+			c->lat[m.nlat++] = now - t0;
+		series_add(&m.ser, wl_now_ns(c), SD_BLOCK_SIZE, 1);
+	}
+	t1 = timer_ticks();
+	book_ns = timer_ticks_to_ns(t1 - t0) / n;
+	con_printf("measurement overhead: %u ns per timestamp (%s, resolution %u ns), "
+		   "%u ns of bookkeeping per operation\n",
+		   (unsigned)ti->read_cost_ns, ti->source, (unsigned)ti->resolution_ns,
+		   (unsigned)book_ns);
+	j = record_begin("overhead");
+	json_str(j, "timer", ti->source);
+	json_u64(j, "timestamp_ns", ti->read_cost_ns);
+	json_u64(j, "resolution_ns", ti->resolution_ns);
+	json_u64(j, "bookkeeping_ns_per_op", book_ns);
+	json_u64(j, "timestamps_per_op", 4);
+	record_end();
+}
+
+unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
+{
+	uint64_t span = config_u64(cfg, CFG_SPAN);
+	uint64_t t0 = timer_now_us();
+	struct json *j;
+
+	c->verify = config_bool(cfg, CFG_VERIFY);
+	if (!config_bool(cfg, CFG_WRITE_TESTS) && c->ta) {
+		con_printf("write_tests = off: every write workload is skipped\n");
+		c->ta = 0;
+	}
+	con_printf("\nbenchmark: %s profile%s; run id 0x%08x\n", c->quick ? "quick" : "full",
+		   c->emulated ? " (QEMU: every number below is emulation speed, not card speed)" : "",
+		   (unsigned)c->run_id);
+	measure_overhead(c);
+	wl_seq_sweep(c, false);
+	if (!c->abort_all)
+		wl_seq_sweep(c, true);
+	if (!c->abort_all)
+		wl_random(c, span);
+	if (!c->abort_all)
+		wl_variants(c);
+	if (!c->abort_all)
+		wl_clock_sweep(c);
+	if (c->abort_all)
+		con_printf("\nthe card stopped answering: the remaining workloads were skipped\n");
+
+	j = record_begin("suite");
+	json_str(j, "profile", c->quick ? "quick" : "full");
+	json_u64(j, "elapsed_us", timer_now_us() - t0);
+	json_bool(j, "aborted", c->abort_all);
+	json_bool(j, "emulated", c->emulated);
+	record_end();
+	return record_error_count();
+}

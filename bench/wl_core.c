@@ -1,0 +1,503 @@
+/*
+ * wl_core.c - the measurement engine (see workload.h).
+ *
+ * Timing: t0/t1 (timer_ticks) around the card-layer call give the latency
+ * a user of the card sees; the host driver's own phase stamps
+ * (struct sd_req_times) give the split. Clock extension to 64-bit ns is done
+ * between operations (every operation is far shorter than the counter's
+ * wrap period).
+ */
+#include <string.h>
+
+#include "bench/pattern.h"
+#include "bench/record.h"
+#include "bench/workload.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+#define WL_MAX_ERRORS        8       /* per workload, then it stops */
+#define WL_PROGRESS_EVERY_US 1000000
+#define WL_SERIES_POINTS     512
+
+void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area *ta,
+		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
+		 uint32_t run_id, uint32_t seed)
+{
+	uint32_t lat_bytes, series_bytes;
+
+	memset(c, 0, sizeof(*c));
+	c->card = card;
+	c->ta = ta;
+	c->quick = quick;
+	c->emulated = emulated;
+	c->run_id = run_id;
+	c->rng = seed ? seed : 0x9e3779b9u;
+	/* Memory: series points, latency samples, then the data buffer
+	 * (4 MiB + 4 KiB for the largest transfer and misalignment tests). */
+	series_bytes = WL_SERIES_POINTS * sizeof(struct series_point);
+	c->series_pt = (struct series_point *)(void *)mem;
+	c->series_max = WL_SERIES_POINTS;
+	mem += series_bytes;
+	mem_bytes -= series_bytes;
+	lat_bytes = mem_bytes / 4 > (4u << 20) ? (4u << 20) : mem_bytes / 4;
+	c->lat = (uint32_t *)(void *)mem;
+	c->lat_max = lat_bytes / sizeof(uint32_t);
+	c->buf = mem + lat_bytes;
+	c->buf_bytes = mem_bytes - lat_bytes;
+	if (c->buf_bytes > (64u << 20))
+		c->buf_bytes = 64u << 20;
+	c->last_tick = timer_ticks();
+	c->clock_ns = 0;
+}
+
+uint64_t wl_now_ns(struct wl_ctx *c)
+{
+	uint32_t now = timer_ticks();
+
+	c->clock_ns += timer_ticks_to_ns(now - c->last_tick);
+	c->last_tick = now;
+	return c->clock_ns;
+}
+
+uint32_t wl_rand(struct wl_ctx *c)
+{
+	uint32_t x = c->rng;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	c->rng = x;
+	return x;
+}
+
+bool wl_writes_possible(const struct wl_ctx *c)
+{
+	return c->ta && c->ta->usable && !c->card->write_protected;
+}
+
+void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
+	      const char *name, const char *label, bool write, enum wl_cmd cmd,
+	      uint32_t xfer_blocks, uint64_t planned_bytes)
+{
+	memset(m, 0, sizeof(*m));
+	fmt_snprintf(m->name, sizeof(m->name), "%s", name);
+	fmt_snprintf(m->label, sizeof(m->label), "%s", label);
+	m->kind = kind;
+	m->write = write;
+	m->cmd = cmd;
+	m->xfer_blocks = xfer_blocks;
+	m->planned_bytes = planned_bytes;
+	m->clock_hz = c->card->clock_hz;
+	m->width = c->card->width;
+	phase_acc_init(&m->acc);
+	series_init(&m->ser, c->series_pt, c->series_max,
+		    c->quick ? 10000000ull : 100000000ull, 0);
+	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
+	m->start_ns = wl_now_ns(c);
+	m->ser.start_ns = m->start_ns;
+	m->last_end_ns = m->start_ns;
+}
+
+bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m)
+{
+	return c->abort_all || m->errors >= WL_MAX_ERRORS;
+}
+
+static void remember_written(struct wl_ctx *c, uint32_t lba, uint32_t blocks)
+{
+	struct lba_range *last = c->nwritten ? &c->written[c->nwritten - 1] : NULL;
+
+	if (last && lba_range_end(last) == lba && (uint64_t)last->count + blocks < 0x80000000u) {
+		last->count += blocks;
+		return;
+	}
+	if (c->nwritten >= WL_MAX_WRITTEN) {
+		c->written_overflow = true;
+		return;
+	}
+	c->written[c->nwritten].first = lba;
+	c->written[c->nwritten].count = blocks;
+	c->nwritten++;
+}
+
+static void progress(struct wl_ctx *c, struct wl_meas *m)
+{
+	uint64_t t0, now_us = timer_now_us();
+	uint64_t el;
+
+	if (now_us < m->progress_due_us)
+		return;
+	t0 = wl_now_ns(c);
+	el = t0 - m->start_ns - m->excluded_ns;
+	if (m->planned_bytes)
+		con_printf("\r  %-28s %3u%%  %8.2f MB/s ", m->label,
+			   (unsigned)(m->bytes * 100 / m->planned_bytes),
+			   stats_mbs(m->bytes, el));
+	else
+		con_printf("\r  %-28s %8.2f MB/s ", m->label, stats_mbs(m->bytes, el));
+	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
+	m->excluded_ns += wl_now_ns(c) - t0;
+}
+
+static int run_op(struct wl_ctx *c, const struct wl_op *op, uint8_t *buf,
+		  struct sd_req_times *t)
+{
+	static const enum sd_stop_mode stop[] = {
+		[WL_MULTI_CMD12] = SD_STOP_NONE,
+		[WL_MULTI_AUTO12] = SD_STOP_AUTO12,
+		[WL_MULTI_CMD23] = SD_STOP_AUTO23,
+		[WL_SINGLE_LOOP] = SD_STOP_NONE,
+		[WL_MULTI_PREERASE] = SD_STOP_AUTO12,
+	};
+	uint32_t i;
+	int r = 0;
+
+	if (op->cmd == WL_MULTI_PREERASE) {
+		/* ACMD23 is part of the measured operation: it is what a host
+		 * that pre-erases pays per write. */
+		r = sd_set_wr_blk_erase_count(c->card, op->blocks);
+		if (r)
+			return r;
+	}
+	if (op->cmd != WL_SINGLE_LOOP) {
+		if (op->write)
+			return sd_write_blocks(c->card, op->lba, op->blocks, buf, stop[op->cmd], t);
+		return sd_read_blocks(c->card, op->lba, op->blocks, buf, stop[op->cmd], t);
+	}
+	/* CMD17/CMD24 loop: the phases of the first request stand for the
+	 * command and access phases; data/busy/host accumulate over all. */
+	for (i = 0; i < op->blocks && !r; i++) {
+		struct sd_req_times ti;
+
+		memset(&ti, 0, sizeof(ti));
+		if (op->write)
+			r = sd_write_single(c->card, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
+		else
+			r = sd_read_single(c->card, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
+		if (i == 0) {
+			*t = ti;
+		} else {
+			t->host_ticks += ti.host_ticks;
+			t->t_data_done = ti.t_data_done;
+			t->t_end = ti.t_end;
+		}
+	}
+	return r;
+}
+
+int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	struct sd_req_times t;
+	uint32_t t0, t1, lat, bytes = op->blocks * SD_BLOCK_SIZE;
+	uint64_t end_ns, gap_ns, req_ns, before_ns;
+	int r;
+
+	if (c->abort_all)
+		return -ENOMEDIUM;
+	if (bytes > c->buf_bytes || op->blocks == 0)
+		return -EINVAL;
+	if (op->write) {
+		/* The write guard: never outside the provably unused area. */
+		if (!wl_writes_possible(c) || !test_area_contains(c->ta, op->lba, op->blocks)) {
+			m->errors++;
+			record_error(m->name, -EPERM,
+				     "refused to write LBA %u+%u: outside the test area",
+				     (unsigned)op->lba, (unsigned)op->blocks);
+			return -EPERM;
+		}
+		if (c->verify) {
+			uint64_t f0 = wl_now_ns(c);
+			uint32_t i;
+
+			for (i = 0; i < op->blocks; i++)
+				pattern_fill(c->buf + i * SD_BLOCK_SIZE, op->lba + i, c->run_id, 0);
+			m->excluded_ns += wl_now_ns(c) - f0;
+		}
+	}
+
+	memset(&t, 0, sizeof(t));
+	before_ns = wl_now_ns(c);
+	t0 = timer_ticks();
+	r = run_op(c, op, c->buf, &t);
+	t1 = timer_ticks();
+	end_ns = wl_now_ns(c);
+
+	lat = (uint32_t)timer_ticks_to_ns(t1 - t0);
+	if (r) {
+		const struct sd_host_err *e = &c->card->last_err;
+
+		m->errors++;
+		if (!m->first_err) {
+			m->first_err = r;
+			m->first_err_lba = op->lba;
+		}
+		record_error_cmd(m->name, r, e->cmd, e->arg, e->status,
+				 "%s of LBA %u+%u failed (%s phase, block %u)",
+				 op->write ? "write" : "read", (unsigned)op->lba,
+				 (unsigned)op->blocks, e->phase ? e->phase : "?",
+				 (unsigned)e->block);
+		if (r == -ENOMEDIUM)
+			c->abort_all = true;
+		m->last_end_ns = end_ns;
+		return r;
+	}
+	if (op->write && c->verify)
+		remember_written(c, op->lba, op->blocks);
+
+	req_ns = t.t_end ? timer_ticks_to_ns(t.t_end - t.t_issue) : lat;
+	gap_ns = (before_ns - m->last_end_ns) + (lat > req_ns ? lat - req_ns : 0);
+	if (m->ops == 0)
+		gap_ns = lat > req_ns ? lat - req_ns : 0;
+	phase_acc_add(&m->acc, &t, op->blocks, SD_BLOCK_SIZE, gap_ns);
+
+	if (m->nlat < c->lat_max)
+		c->lat[m->nlat++] = lat;
+	series_add(&m->ser, end_ns, bytes, lat);
+	m->ops++;
+	if (op->write)
+		m->nwrites++;
+	else
+		m->nreads++;
+	m->bytes += bytes;
+	m->last_end_ns = end_ns;
+	m->end_ns = end_ns;
+	progress(c, m);
+	return 0;
+}
+
+void wl_skip(const char *name, const char *why)
+{
+	struct json *j;
+
+	con_printf("  %-28s skipped: %s\n", name, why);
+	j = record_begin("skipped");
+	json_str(j, "workload", name);
+	json_str(j, "reason", why);
+	record_end();
+}
+
+static const char *cmd_name(enum wl_cmd cmd)
+{
+	switch (cmd) {
+	case WL_MULTI_CMD12:
+		return "cmd12";
+	case WL_MULTI_AUTO12:
+		return "auto-cmd12";
+	case WL_MULTI_CMD23:
+		return "cmd23";
+	case WL_MULTI_PREERASE:
+		return "acmd23+auto-cmd12";
+	default:
+		return "single";
+	}
+}
+
+static void print_records(struct wl_ctx *c, struct wl_meas *m, uint64_t el)
+{
+	struct json *j;
+	char verdict[160];
+	unsigned k;
+
+	j = record_begin("result");
+	json_str(j, "workload", m->name);
+	json_str(j, "kind", m->kind);
+	json_str(j, "op", m->nwrites && m->nreads ? "mixed" : (m->write ? "write" : "read"));
+	json_str(j, "cmd", cmd_name(m->cmd));
+	json_u64(j, "xfer_bytes", (uint64_t)m->xfer_blocks * SD_BLOCK_SIZE);
+	json_u64(j, "ops", m->ops);
+	json_u64(j, "reads", m->nreads);
+	json_u64(j, "writes", m->nwrites);
+	json_u64(j, "bytes", m->bytes);
+	json_u64(j, "elapsed_ns", el);
+	json_double(j, "mbs", m->mbs, 3);
+	json_double(j, "mibs", stats_mibs(m->bytes, el), 3);
+	json_double(j, "iops", m->iops, 1);
+	json_u64(j, "clock_hz", m->clock_hz);
+	json_u64(j, "width", m->width);
+	json_u64(j, "errors", m->errors);
+	json_bool(j, "emulated", c->emulated);
+	record_end();
+
+	j = record_begin("latency");
+	json_str(j, "workload", m->name);
+	json_u64(j, "count", m->sum.count);
+	json_u64(j, "min_ns", m->sum.min_ns);
+	json_double(j, "mean_ns", m->sum.mean_ns, 0);
+	json_u64(j, "p50_ns", m->sum.p50_ns);
+	json_u64(j, "p90_ns", m->sum.p90_ns);
+	json_u64(j, "p99_ns", m->sum.p99_ns);
+	json_u64(j, "p999_ns", m->sum.p999_ns);
+	json_u64(j, "max_ns", m->sum.max_ns);
+	json_double(j, "stddev_ns", m->sum.stddev_ns, 0);
+	record_end();
+
+	{
+		struct log_hist h;
+		uint32_t i;
+
+		hist_init(&h);
+		for (i = 0; i < m->nlat; i++)
+			hist_add(&h, c->lat[i]);
+		j = record_begin("histogram");
+		json_str(j, "workload", m->name);
+		json_str(j, "buckets", "log2/4 from 1 us");
+		json_arr_begin(j, "lo_ns");
+		for (k = 0; k < HIST_BUCKETS; k++)
+			if (h.count[k])
+				json_u64(j, NULL, hist_bucket_lo_ns(k));
+		json_arr_end(j);
+		json_arr_begin(j, "count");
+		for (k = 0; k < HIST_BUCKETS; k++)
+			if (h.count[k])
+				json_u64(j, NULL, h.count[k]);
+		json_arr_end(j);
+		record_end();
+	}
+
+	if (m->ser.npoints > 1) {
+		uint32_t n = m->ser.npoints > 120 ? 120 : m->ser.npoints;
+		uint32_t step = (m->ser.npoints + n - 1) / n;
+		uint32_t i;
+
+		j = record_begin("series");
+		json_str(j, "workload", m->name);
+		json_u64(j, "interval_ns", m->ser.interval_ns * step);
+		json_arr_begin(j, "mbs");
+		for (i = 0; i < m->ser.npoints; i += step) {
+			uint64_t b = 0;
+			uint32_t k2;
+
+			for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
+				b += m->ser.pt[k2].bytes;
+			json_double(j, NULL, stats_mbs(b, m->ser.interval_ns * step), 2);
+		}
+		json_arr_end(j);
+		json_arr_begin(j, "worst_ns");
+		for (i = 0; i < m->ser.npoints; i += step) {
+			uint32_t w = 0, k2;
+
+			for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
+				if (m->ser.pt[k2].worst_ns > w)
+					w = m->ser.pt[k2].worst_ns;
+			json_u64(j, NULL, w);
+		}
+		json_arr_end(j);
+		record_end();
+	}
+
+	j = record_begin("phases");
+	json_str(j, "workload", m->name);
+	json_u64(j, "ops", m->acc.ops);
+	json_u64(j, "total_ns", m->acc.total_ns);
+	json_u64(j, "cmd_ns", m->acc.cmd_ns);
+	json_u64(j, "access_ns", m->acc.access_ns);
+	json_u64(j, "data_ns", m->acc.data_ns);
+	json_u64(j, "host_ns", m->acc.host_ns);
+	json_u64(j, "busy_ns", m->acc.busy_ns);
+	json_u64(j, "gap_ns", m->acc.gap_ns);
+	json_double(j, "card_pct", m->split.card_pct, 1);
+	json_double(j, "bus_pct", m->split.bus_pct, 1);
+	json_double(j, "host_pct", m->split.host_pct, 1);
+	json_double(j, "bus_efficiency_pct", m->split.bus_efficiency_pct, 1);
+	record_end();
+
+	phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	j = record_begin("verdict");
+	json_str(j, "workload", m->name);
+	json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
+	json_double(j, "pct", m->split.verdict_pct, 1);
+	json_str(j, "text", verdict);
+	json_bool(j, "emulated", c->emulated);
+	record_end();
+}
+
+void wl_end(struct wl_ctx *c, struct wl_meas *m, bool records)
+{
+	uint64_t el;
+	char verdict[160];
+
+	if (m->end_ns == 0)
+		m->end_ns = m->last_end_ns;
+	el = m->end_ns > m->start_ns + m->excluded_ns ? m->end_ns - m->start_ns - m->excluded_ns : 0;
+	stats_summarise(c->lat, m->nlat, &m->sum);
+	m->mbs = stats_mbs(m->bytes, el);
+	m->iops = el ? (double)m->ops * 1e9 / (double)el : 0.0;
+	phase_split(&m->acc, m->width, m->clock_hz, m->write, m->xfer_blocks > 1 &&
+		    m->cmd != WL_SINGLE_LOOP, &m->split);
+	if (!records)
+		return;
+	phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	con_printf("\r  %-28s %9.3f MB/s %9.3f MiB/s %8.0f IOPS  p50 %7.1f us  p99 %8.1f us  max %8.1f us%s\n",
+		   m->label, m->mbs, stats_mibs(m->bytes, el), m->iops,
+		   m->sum.p50_ns / 1000.0, m->sum.p99_ns / 1000.0, m->sum.max_ns / 1000.0,
+		   m->errors ? "  (errors)" : "");
+	con_printf("  %-28s %s\n", "", verdict);
+	if (m->ops)
+		print_records(c, m, el);
+}
+
+uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
+{
+	uint32_t counts[5] = { 0, 0, 0, 0, 0 };
+	uint32_t i, checked = 0, bad = 0, read_errors = 0;
+	uint32_t first_bad_lba = 0;
+	uint32_t chunk = c->buf_bytes / SD_BLOCK_SIZE;
+	struct json *j;
+
+	if (chunk > 2048)
+		chunk = 2048;
+	for (i = 0; i < c->nwritten && !c->abort_all; i++) {
+		uint32_t lba = c->written[i].first, left = c->written[i].count;
+
+		while (left) {
+			uint32_t n = left < chunk ? left : chunk, k;
+			int r = sd_read_blocks(c->card, lba, n, c->buf, SD_STOP_AUTO12, NULL);
+
+			if (r) {
+				read_errors++;
+				record_error(name, r, "verify read of LBA %u+%u failed",
+					     (unsigned)lba, (unsigned)n);
+				if (r == -ENOMEDIUM)
+					c->abort_all = true;
+				break;
+			}
+			for (k = 0; k < n; k++) {
+				struct pattern_result pr;
+
+				pattern_check(c->buf + k * SD_BLOCK_SIZE, lba + k, c->run_id, 0, &pr);
+				counts[pr.cls]++;
+				if (pr.cls != PAT_OK && !bad++)
+					first_bad_lba = lba + k;
+			}
+			checked += n;
+			lba += n;
+			left -= n;
+		}
+	}
+	con_printf("  %-28s verified %u blocks: %u ok, %u changed, %u overwritten, %u stale, %u corrupted%s\n",
+		   name, (unsigned)checked, (unsigned)counts[PAT_OK], (unsigned)counts[PAT_CHANGED],
+		   (unsigned)counts[PAT_OVERWRITTEN], (unsigned)counts[PAT_STALE],
+		   (unsigned)counts[PAT_CORRUPTED],
+		   c->written_overflow ? " (only the first ranges were remembered)" : "");
+	j = record_begin("integrity");
+	json_str(j, "workload", name);
+	json_u64(j, "blocks", checked);
+	json_u64(j, "ok", counts[PAT_OK]);
+	json_u64(j, "changed", counts[PAT_CHANGED]);
+	json_u64(j, "overwritten", counts[PAT_OVERWRITTEN]);
+	json_u64(j, "stale", counts[PAT_STALE]);
+	json_u64(j, "corrupted", counts[PAT_CORRUPTED]);
+	json_u64(j, "read_errors", read_errors);
+	if (bad)
+		json_u64(j, "first_bad_lba", first_bad_lba);
+	json_bool(j, "partial", c->written_overflow);
+	record_end();
+	if (bad)
+		record_error(name, -EIO, "%u of %u blocks did not read back as written (first at LBA %u)",
+			     (unsigned)bad, (unsigned)checked, (unsigned)first_bad_lba);
+	c->nwritten = 0;
+	c->written_overflow = false;
+	return bad;
+}
