@@ -218,6 +218,10 @@ static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
 					      NULL);
 		return ret;
 	case WM_CMD25:
+		/* With an ACMD23 pre-erase hint, as a file system would. */
+		ret = sd_set_wr_blk_erase_count(card, count);
+		if (ret)
+			return ret;
 		return sd_write_blocks(card, lba, count, src, SD_STOP_NONE, NULL);
 	case WM_AUTO12:
 		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO12, NULL);
@@ -251,7 +255,8 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	uint32_t bytes = r->count * SD_BLOCK_SIZE, i, seg, done = 0;
 	uint8_t *pat = cfg->buf, *back;
 	uint32_t seg_lba[WM_N], seg_count[WM_N];
-	int code[WM_N], fails = 0, ret;
+	int code[WM_N], fails = 0, ret, erase_code = 0, erase_val = -1;
+	struct lba_range er;
 	bool verify = false;
 	struct json *j;
 	unsigned m;
@@ -356,6 +361,41 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		}
 	}
 
+	/* Erase the last blocks of the range (CMD32/33/38) and check that
+	 * they read back as one uniform value (0x00 or 0xFF, card-defined). */
+	er.first = r->first + r->count - (r->count >= 32 ? 8 : r->count / 4);
+	er.count = r->first + r->count - er.first;
+	erase_code = 0;
+	erase_val = -1;
+	if (er.count && verify) {
+		erase_code = sd_erase(card, er.first, er.count, NULL);
+		if (erase_code) {
+			report_fail(card, "selftest", erase_code, "selftest erase");
+			fails++;
+		} else {
+			erase_code = sd_read_blocks(card, er.first, er.count, back,
+						    SD_STOP_NONE, NULL);
+			if (erase_code) {
+				report_fail(card, "selftest", erase_code,
+					    "selftest read after erase");
+				fails++;
+			} else {
+				erase_val = back[0];
+				for (i = 0; i < er.count * SD_BLOCK_SIZE; i++)
+					if (back[i] != back[0])
+						break;
+				if (i != er.count * SD_BLOCK_SIZE ||
+				    (back[0] != 0x00 && back[0] != 0xFF)) {
+					record_error("selftest", -EIO,
+						     "erased blocks at LBA %u do not read back uniform 0x00 or 0xFF",
+						     (unsigned)er.first);
+					erase_val = -1;
+					fails++;
+				}
+			}
+		}
+	}
+
 	con_printf("selftest: wrote LBA %u+%u (run id %u): %s\n",
 		   (unsigned)r->first, (unsigned)r->count, (unsigned)cfg->run_id,
 		   verify ? "read back identical" : "FAILED");
@@ -378,7 +418,19 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	json_arr_end(j);
 	json_hex(j, "crc32", selftest_crc32(0, pat, bytes), 8);
 	json_bool(j, "verify", verify);
+	json_obj_begin(j, "erase");
+	json_u64(j, "lba", er.first);
+	json_u64(j, "count", er.count);
+	json_str(j, "result", !verify ? "skipped" : erase_code ? err_name(erase_code) : "ok");
+	if (erase_val >= 0)
+		json_hex(j, "value", (uint64_t)erase_val, 2);
+	else
+		json_null(j, "value");
+	json_obj_end(j);
 	record_end();
+	if (er.count && !erase_code && erase_val >= 0)
+		con_printf("selftest: erased LBA %u+%u: reads 0x%02x\n",
+			   (unsigned)er.first, (unsigned)er.count, (unsigned)erase_val);
 	return fails;
 }
 
