@@ -112,6 +112,8 @@ struct sim_config {
 	uintptr_t base;          /* controller base address */
 	uint32_t base_clock_hz;  /* controller input clock (divider source) */
 	uint32_t caps;           /* CAPABILITIES; 0 = derived from base_clock_hz */
+	bool caps_zero;          /* CAPABILITIES reads 0, like BCM2835 hardware
+				  * (the timeout clock stays the one in caps) */
 	uint32_t version;        /* SLOTISR_VER */
 	/* Host cost of one access, charged to the virtual clock. */
 	uint32_t mmio_read_ns;

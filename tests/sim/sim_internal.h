@@ -16,7 +16,7 @@ extern uint64_t sim_clk_now;
 void sim_clk_charge(uint32_t ns);
 /* The earliest pending driver deadline after now, SIM_NEVER if none. */
 uint64_t sim_clk_next_deadline(void);
-/* The driver's last timer_expired() returned true. */
+/* The driver's last timer_expired() returned true (cleared by the call). */
 bool sim_clk_deadline_hit(void);
 void sim_clk_reset(void);
 /* Called on every register access: a timer spin has been interrupted. */

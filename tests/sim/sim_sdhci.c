@@ -212,6 +212,7 @@ static struct {
 	uint64_t last_wr_t[REG_SPAN / 4];
 	uint32_t last_rd_val[REG_SPAN / 4];
 	uint32_t same_reads[REG_SPAN / 4]; /* identical reads in a row */
+	uint64_t idle_quantum;  /* fast-forward step with no event pending */
 } h;
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -1107,6 +1108,7 @@ void sim_sdhci_reset_all(void)
 void sim_sdhci_power_on(void)
 {
 	memset(&h, 0, sizeof(h));
+	h.idle_quantum = 1000;
 	sim_sdhci_reset_all();
 }
 
@@ -1164,7 +1166,7 @@ static uint32_t reg_read(uint32_t off)
 	case IRPT_MASK: return h.irpt_mask;
 	case IRPT_EN: return h.irpt_en;
 	case CONTROL2: return h.control2;
-	case CAPABILITIES: return cfg()->caps;
+	case CAPABILITIES: return cfg()->caps_zero ? 0 : cfg()->caps;
 	case CAPABILITIES_HI: return 0;
 	case SLOTISR_VER: return cfg()->version;
 	case FORCE_IRPT: case BOOT_TIMEOUT: case DBG_SEL: case EXRDFIFO_CFG:
@@ -1196,10 +1198,12 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	sim_clk_charge(off == DATA ? cfg()->data_read_ns : cfg()->mmio_read_ns);
 	sim_sdhci_advance(sim_clk_now);
 	v = reg_read(off);
-	if (h.same_reads[off / 4] && h.last_rd_val[off / 4] == v)
+	if (h.same_reads[off / 4] && h.last_rd_val[off / 4] == v) {
 		h.same_reads[off / 4]++;
-	else
+	} else {
 		h.same_reads[off / 4] = 1;
+		h.idle_quantum = 1000;
+	}
 	if (pollable(off) && h.same_reads[off / 4] >= 3 &&
 	    !sim_clk_deadline_hit()) {
 		/* The same value three times with no write in between: the
@@ -1208,10 +1212,16 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 		 * deadline the driver set. */
 		uint64_t to = min64(sim_sdhci_next_event(), sim_clk_next_deadline());
 
-		if (!cfg()->fast_forward)
+		if (!cfg()->fast_forward) {
 			to = sim_clk_now;
-		else if (to == SIM_NEVER)
-			to = sim_clk_now + 1000;
+		} else if (to == SIM_NEVER) {
+			/* Nothing will ever change: a loop without a deadline.
+			 * Let time run faster and faster so that it reaches
+			 * the one-hour limit (and fails) instead of hanging. */
+			to = sim_clk_now + h.idle_quantum;
+			if (h.idle_quantum < 1000000000ull)
+				h.idle_quantum *= 2;
+		}
 		if (to > sim_clk_now) {
 			sim_clk_now = to;
 			sim_clk_charge(0);
@@ -1231,6 +1241,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 
 	sim_clk_note_mmio();
 	memset(h.same_reads, 0, sizeof(h.same_reads));
+	h.idle_quantum = 1000;
 	if (addr < cfg()->base || off >= REG_SPAN || (off & 3)) {
 		sim_violation("write of unmapped address 0x%lx", (unsigned long)addr);
 		sim_clk_charge(cfg()->mmio_write_ns);

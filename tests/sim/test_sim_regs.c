@@ -6,8 +6,11 @@
  * machine and its R1 error bits, the Arasan write hazard, timing of a
  * command on the bus).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "drivers/mmio.h"
 #include "tests/sim/sim.h"
@@ -459,4 +462,24 @@ TEST(profiles_are_consistent)
 		sim_card_regs(NULL, csd, NULL, NULL);
 		CHECK_EQ_U(csd[0] >> 6, p->kind >= SIM_SDHC ? 1 : 0);
 	}
+}
+
+/* A loop with no deadline on a bit that never comes must end the test
+ * (abort at one hour of virtual time), not hang it. */
+TEST(unbounded_poll_aborts_instead_of_hanging)
+{
+	pid_t pid;
+	int st = 0;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		sim_setup(NULL, sim_profile_find("instant-4g"));
+		while (!(r(STATUS) & (1u << 31)))
+			;
+		_exit(0);
+	}
+	CHECK(pid > 0);
+	waitpid(pid, &st, 0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 }
