@@ -68,6 +68,7 @@ struct emmc_priv {
 	bool v3;              /* SDHCI >= 3.00: 10-bit divider, Auto-CMD23 */
 	bool caps_missing;
 	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
+	uint32_t req_hz;      /* clock asked for by the last set_ios */
 };
 
 static struct emmc_priv emmc_state;
@@ -541,37 +542,55 @@ uint32_t emmc_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
 	return base_clock_hz / (2 * n);
 }
 
+/* Two SD clocks of the slower of two frequencies, at least 1 us: the pace
+ * of successive CONTROL1 writes while the divider changes (the crossing
+ * into the SD clock domain runs at whichever clock is in effect). */
+static uint32_t pace_us(uint32_t a_hz, uint32_t b_hz)
+{
+	uint32_t f = a_hz && (!b_hz || a_hz < b_hz) ? a_hz : b_hz;
+
+	if (!f || f < EMMC_MIN_CLOCK_HZ)
+		f = EMMC_MIN_CLOCK_HZ;
+	return (2000000u + f - 1) / f;
+}
+
 static int set_clock(struct sd_host *h, uint32_t hz)
 {
 	struct emmc_priv *e = h->priv;
-	uint32_t c1, n, actual;
+	uint32_t c1, n, actual, pace;
 	int ret;
 
-	/* Writes during the change are paced for the slower clock. */
-	set_wdelay(e, h->actual_clock_hz && h->actual_clock_hz < hz ?
-		   h->actual_clock_hz : hz);
+	if (hz == e->req_hz && h->actual_clock_hz)
+		return 0;
+	actual = emmc_clock_for(h->base_clock_hz, hz, e->v3, &n);
+	pace = pace_us(h->actual_clock_hz, actual);
 
 	c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC | EMMC_C1_SRST_CMD |
 				      EMMC_C1_SRST_DATA);
 	c1 &= ~EMMC_C1_CLK_EN;
-	wr(e, EMMC_CONTROL1, c1);
+	mmio_write32(e->base + EMMC_CONTROL1, c1);
+	timer_udelay(pace);
+	h->actual_clock_hz = 0;
+	e->req_hz = 0;
 	if (hz == 0) {
-		h->actual_clock_hz = 0;
+		set_wdelay(e, 0);
 		return 0;
 	}
-	actual = emmc_clock_for(h->base_clock_hz, hz, e->v3, &n);
 	c1 &= ~(EMMC_C1_CLK_MASK | EMMC_C1_DATA_TOUNIT_MASK);
 	c1 |= (n & 0xFFu) << EMMC_C1_CLK_FREQ8_SHIFT |
 	      ((n >> 8) & 0x3u) << EMMC_C1_CLK_FREQ_MS2_SHIFT |
 	      EMMC_C1_DATA_TOUNIT_MAX << EMMC_C1_DATA_TOUNIT_SHIFT |
 	      EMMC_C1_CLK_INTLEN;
-	wr(e, EMMC_CONTROL1, c1);
+	mmio_write32(e->base + EMMC_CONTROL1, c1);
+	timer_udelay(pace);
 	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_CLK_STABLE, EMMC_C1_CLK_STABLE,
 		       EMMC_CLOCK_TIMEOUT_US);
 	if (ret)
 		return ret;
-	wr(e, EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
+	mmio_write32(e->base + EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
+	timer_udelay(pace);
 	h->actual_clock_hz = actual;
+	e->req_hz = hz;
 	set_wdelay(e, actual);
 	return 0;
 }
@@ -618,6 +637,7 @@ static int emmc_reset(struct sd_host *h)
 	if (ret)
 		return ret;
 	h->actual_clock_hz = 0;
+	e->req_hz = 0;
 
 	/* Status bits we poll must be enabled to appear; nothing is
 	 * signalled to the ARM (polled driver). */
@@ -676,6 +696,7 @@ int emmc_host_init(struct sd_host *h, uintptr_t base, uint32_t base_clock_hz)
 	e->base = base;
 	e->wdelay_us = 2000000u / EMMC_MIN_CLOCK_HZ;
 	e->ctl0 = 0;
+	e->req_hz = 0;
 
 	h->ops = &emmc_ops;
 	h->name = "emmc";
