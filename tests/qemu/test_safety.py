@@ -16,11 +16,14 @@ MiB = 1 << 20
 SECTOR = 512
 
 
-def fill_random(path, offset, length, seed):
+def fill_random(path, offset, length, seed, chunk=64 * 1024, stride=MiB):
+    """User data: 64 KiB of random bytes at the start of every MiB of the
+    range (dense enough that any stray write of a block lands near some)."""
     rnd = random.Random(seed)
     with open(path, "r+b") as f:
-        f.seek(offset)
-        f.write(rnd.randbytes(length))
+        for off in range(offset, offset + length, stride):
+            f.seek(off)
+            f.write(rnd.randbytes(min(chunk, offset + length - off)))
 
 
 def diff_ranges(a, b, chunk=4 * MiB):
