@@ -50,7 +50,8 @@ static uint32_t pick_lba(struct ref *r, uint32_t n)
 	return r->blocks - WINDOW + rnd(WINDOW - n + 1);
 }
 
-static void run_sequence(const char *profile, unsigned ops, bool erase_ok)
+static void run_sequence_cfg(const char *profile, unsigned ops, bool erase_ok,
+			     const struct sim_config *cfg)
 {
 	static uint8_t wbuf[MAXN * 512 + 8], rbuf[MAXN * 512 + 8];
 	struct simh s;
@@ -59,7 +60,7 @@ static void run_sequence(const char *profile, unsigned ops, bool erase_ok)
 	uint32_t lba, n, k;
 	int ret;
 
-	CHECK_EQ_I(simh_start(&s, profile, NULL), 0);
+	CHECK_EQ_I(simh_start(&s, profile, cfg), 0);
 	if (s.init_ret)
 		return;
 	r.blocks = s.card.blocks;
@@ -145,6 +146,11 @@ static void run_sequence(const char *profile, unsigned ops, bool erase_ok)
 	free(r.hi);
 }
 
+static void run_sequence(const char *profile, unsigned ops, bool erase_ok)
+{
+	run_sequence_cfg(profile, ops, erase_ok, NULL);
+}
+
 TEST(random_sdhc_all_stop_modes)
 {
 	run_sequence("sdhc-c10-32g-cmd23", 300, true);
@@ -192,4 +198,29 @@ TEST(fake_capacity_wraps)
 	CHECK_EQ_I(sd_read_blocks(&s.card, 100, 8, c, SD_STOP_AUTO12, NULL), 0);
 	CHECK(memcmp(c, b, sizeof(c)) == 0);
 	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+/* The same without the poll fast-forward (the CPU really spins) and with
+ * a one-block controller buffer. */
+TEST(random_real_polling_one_block_buffer)
+{
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.fast_forward = false;
+	c.buf_blocks = 1;
+	run_sequence_cfg("sdxc-a2-64g", 80, true, &c);
+}
+
+/* QEMU's controller: 52 MHz base clock from CAPABILITIES, its version
+ * register; the clocks become 400, 13 and 26 MHz. */
+TEST(random_qemu_like_controller)
+{
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.base_clock_hz = 52000000u;
+	c.version = 0x24020000u;
+	run_sequence_cfg("qemu-like-1g", 80, true, &c);
+	CHECK_EQ_U(sim_sd_clock_hz(), 26000000u);
 }

@@ -483,3 +483,45 @@ TEST(unbounded_poll_aborts_instead_of_hanging)
 	waitpid(pid, &st, 0);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 }
+
+/* Auto-CMD23 on a card without CMD23: the command is not sent, ACMD_ERR
+ * with "Auto CMD timeout" in CONTROL2. With CMD23: the preset count ends
+ * the write and the card programs and returns to tran by itself. */
+TEST(auto_cmd23)
+{
+	uint32_t irq, i, k;
+
+	card_to_tran("sdhc-c10-16g", 5);
+	w(ARG2, 2);
+	w(BLKSIZECNT, 2u << 16 | 512);
+	w(ARG1, 0);
+	w(CMDTM, 25u << 24 | R_48 | CRCCHK | IXCHK | ISDATA | TM_MULTI |
+		 TM_BLKCNT | (2u << 2));
+	irq = wait_irq(CMD_DONE);
+	CHECK_EQ_U(irq & ((1u << 24) | CMD_DONE), 1u << 24);
+	CHECK_EQ_U(r(0x3c) & 0xff, 2); /* ACTO_ERR */
+	CHECK_EQ_I(sim_card_state(), 4);
+
+	card_to_tran("sdhc-c10-32g-cmd23", 5);
+	w(ARG2, 2);
+	w(BLKSIZECNT, 2u << 16 | 512);
+	w(ARG1, 0);
+	w(CMDTM, 25u << 24 | R_48 | CRCCHK | IXCHK | ISDATA | TM_MULTI |
+		 TM_BLKCNT | (2u << 2));
+	irq = wait_irq(CMD_DONE);
+	CHECK_EQ_U(irq & (ERR | CMD_DONE), CMD_DONE);
+	for (k = 0; k < 2; k++) {
+		wait_irq(WRITE_RDY);
+		w(INTERRUPT, WRITE_RDY);
+		for (i = 0; i < 128; i++)
+			w(DATA, i);
+	}
+	irq = wait_irq(DATA_DONE);
+	CHECK_EQ_U(irq & (ERR | DATA_DONE), DATA_DONE);
+	CHECK_EQ_I(sim_card_state(), 4);
+	{
+		const struct sim_truth *t = sim_truth_find_last(25);
+
+		CHECK(t && (t->flags & SIM_T_AUTO23) && t->auto_cmd_ns > 0);
+	}
+}
