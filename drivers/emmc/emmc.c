@@ -375,7 +375,9 @@ static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
 
 		recover(e, true);
 		if (irq & EMMC_INT_ACMD_ERR)
-			return fail(req, -EIO, st, "auto command", blk);
+			return fail(req, (st & EMMC_C2_ACTO_ERR) ? -ETIMEDOUT :
+				    (st & EMMC_C2_ACCRC_ERR) ? -EILSEQ : -EIO,
+				    st, "auto command", blk);
 		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
 			    rd_dir ? "read end" : "write busy", blk);
 	}

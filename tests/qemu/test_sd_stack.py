@@ -295,3 +295,27 @@ def test_readonly_drive(tmp_path):
     assert len(wr) == 1 and wr[0]["write_refused"] is True and wr[0]["code"] == "EROFS"
     assert "writes refused" in run.console
     assert changed_blocks(before, img) == []
+
+
+def test_pio_cost_per_block_icount(tmp_path):
+    """The PIO hot path in guest instructions: under -icount shift=0 one
+    instruction is one nanosecond of guest time, so the self-test's CMD18
+    timestamps of a 1 MiB read count instructions (deterministic, not
+    wall-clock). The CPU part (block ready -> block moved, incl. the
+    timestamps) and the whole data phase (incl. polling) per 512-byte block
+    must stay well under a plain loop's 520. raspi0: its 1 MHz system timer
+    follows the instruction count exactly."""
+    img = str(tmp_path / "ic.img")
+    harness.make_image(img, size="128M", sdbench=[
+        "suite=selftest", "selftest_lbas=%d:2048" % BOOT_END_LBA])
+    run = harness.boot("raspi0", img, timeout=120,
+                       extra=["-icount", "shift=0,sleep=off"])
+    assert_clean(run)
+    rec = [r for r in run.of_type("selftest") if r["test"] == "read"][0]
+    assert rec["match"] is True
+    per_block_host = rec["host_ns"] / 2048
+    per_block_data = rec["data_ns"] / 2047
+    print("PIO: %.1f instructions/block CPU, %.1f per block whole data phase"
+          % (per_block_host, per_block_data))
+    assert 100 < per_block_host < 400
+    assert per_block_data < 520
