@@ -2,8 +2,8 @@
  * fat.c - read-only FAT12/16/32 for the boot partition (see fat.h).
  *
  * Follows the Microsoft FAT specification ("FAT: General Overview of On-Disk
- * Format"): BPB fields at their byte offsets, FAT type decided by the count
- * of data clusters only, FAT32 root directory as a cluster chain, the active
+ * Format"): BPB fields at their byte offsets, FAT12/16 decided by the count
+ * of data clusters (FAT32 by its BPB layout, as Linux does), FAT32 root directory as a cluster chain, the active
  * FAT chosen by BPB_ExtFlags when mirroring is off. Volumes are addressed in
  * 512-byte blocks below the FAT sector size, so sector sizes of 512 to 4096
  * bytes work. Not supported: subdirectories, long names, exFAT, writes.
@@ -121,16 +121,22 @@ static const char *bpb_decode(const uint8_t *sec, struct bpb *b)
 	b->nclusters = b->data_secs / b->spc;
 	if (b->nclusters == 0)
 		return "no data clusters";
-	if (b->nclusters <= FAT12_MAX_CLUSTERS)
+	/* The specification decides by cluster count alone; Linux (and
+	 * mkfs.vfat -F 32, which makes small FAT32 volumes with a warning)
+	 * treat a BPB without a 16-bit FAT size as FAT32. Accept both: FAT32
+	 * layout means FAT32, otherwise the count picks FAT12 or FAT16. */
+	if (blkdev_le16(sec + BPB_FATSZ16) == 0)
+		b->type = 32;
+	else if (b->nclusters <= FAT12_MAX_CLUSTERS)
 		b->type = 12;
 	else if (b->nclusters <= FAT16_MAX_CLUSTERS)
 		b->type = 16;
 	else
-		b->type = 32;
+		return "FAT12/16 layout with more clusters than FAT16 allows";
 
 	if (b->type == 32) {
-		if (b->root_ents != 0 || blkdev_le16(sec + BPB_FATSZ16) != 0)
-			return "FAT32 volume with a fixed root directory or 16-bit FAT size";
+		if (b->root_ents != 0)
+			return "FAT32 volume with a fixed root directory";
 		if (b->nclusters > 0x0FFFFFF5u)
 			return "too many clusters for FAT32";
 		b->root_clus = blkdev_le32(sec + BPB_ROOTCLUS);

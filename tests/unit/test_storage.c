@@ -194,6 +194,10 @@ static uint32_t tfat_clus_lba(const struct tfat *f, uint32_t clus)
 	return f->lba + f->data_sec + (clus - 2) * f->spc;
 }
 
+/* Allow FAT32 volumes below the specification's cluster minimum (as
+ * mkfs.vfat -F 32 makes them on small partitions). */
+static int tfat_small_fat32_ok;
+
 /* Format [lba, lba + blocks) as FAT type (12/16/32) with spc sectors per
  * cluster of 512 bytes; MBR not touched. */
 static void tfat_format(struct tfat *f, struct memdisk *m, uint32_t lba, uint32_t blocks,
@@ -220,7 +224,9 @@ static void tfat_format(struct tfat *f, struct memdisk *m, uint32_t lba, uint32_
 	}
 	f->nclus = (blocks - f->rsvd - f->root_secs - f->nfats * f->fatsz) / spc;
 	f->data_sec = f->rsvd + f->nfats * f->fatsz + f->root_secs;
-	if ((type == 12) != (f->nclus < 4085) || (type == 32) != (f->nclus >= 65525)) {
+	if ((type == 12) != (f->nclus < 4085) ||
+	    (type == 32 && f->nclus < 65525 && !tfat_small_fat32_ok) ||
+	    (type == 16 && f->nclus >= 65525)) {
 		fprintf(stderr, "test layout error: %u clusters is not FAT%d\n", f->nclus, type);
 		abort();
 	}
@@ -624,6 +630,30 @@ TEST(fat_types_and_small_file)
 		CHECK_EQ_I(fat_mount(&vol, &m->dev, 2048, v[k].blocks - 1), -EINVAL);
 		md_free(m);
 	}
+}
+
+TEST(fat32_below_the_cluster_minimum)
+{
+	struct memdisk *m = md_new(GIB_BLOCKS);
+	struct tfat f;
+	struct fat_vol vol;
+	struct fat_dirent de;
+	uint32_t c[1] = { 5 };
+	char buf[16];
+
+	/* 40 MiB, 4 KiB clusters: ~10K clusters, a FAT32 layout (Linux and
+	 * mkfs.vfat accept it; by count alone it would be FAT16). */
+	tfat_small_fat32_ok = 1;
+	tfat_format(&f, m, 8192, 40 * MIB, 32, 8);
+	tfat_small_fat32_ok = 0;
+	CHECK(f.nclus < 65525);
+	tfat_file(&f, sdbench_txt, 0, 9, c, 1, "seed = 77");
+	CHECK_EQ_I(fat_mount(&vol, &m->dev, 8192, 40 * MIB), 0);
+	CHECK_EQ_U(vol.type, 32);
+	CHECK_EQ_I(fat_find_root(&vol, "SDBENCH.TXT", &de), 0);
+	CHECK_EQ_I(fat_read_file(&vol, &de, buf, sizeof(buf)), 9);
+	CHECK(memcmp(buf, "seed = 77", 9) == 0);
+	md_free(m);
 }
 
 TEST(fat_bpb_rejects)
