@@ -69,8 +69,8 @@ struct mbr_info {
 int mbr_parse(struct mbr_info *mi, const struct blkdev *dev);
 
 /* The first partition (in table order) that overlaps r, or NULL. Every
- * partition counts, including the extended container and LBA 0 is not a
- * partition: callers check it themselves. */
+ * partition counts, the extended container too. LBA 0 is not a partition:
+ * callers check it themselves. */
 const struct mbr_part *mbr_overlap(const struct mbr_info *mi, const struct lba_range *r);
 
 /*
