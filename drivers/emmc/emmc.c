@@ -369,15 +369,14 @@ static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
 	t->t_end = timer_ticks();
 	if (!irq || (irq & EMMC_INT_ERR_MASK)) {
 		/* For Auto-CMD errors the low half of the status is the
-		 * Auto CMD Error Status (CONTROL2[15:0]) instead. */
+		 * Auto CMD Error Status (CONTROL2[15:0]: ACTO, ACCRC, ...)
+		 * instead; the code is -EIO whatever the detail. */
 		uint32_t st = (irq & EMMC_INT_ERR_MASK) |
 			      (rd(e, EMMC_CONTROL2) & 0xFFFFu);
 
 		recover(e, true);
 		if (irq & EMMC_INT_ACMD_ERR)
-			return fail(req, (st & EMMC_C2_ACTO_ERR) ? -ETIMEDOUT :
-				    (st & EMMC_C2_ACCRC_ERR) ? -EILSEQ : -EIO,
-				    st, "auto command", blk);
+			return fail(req, -EIO, st, "auto command", blk);
 		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
 			    rd_dir ? "read end" : "write busy", blk);
 	}
