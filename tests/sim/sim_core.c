@@ -43,8 +43,33 @@ void sim_config_default(struct sim_config *c)
 	c->seed = 0x5eed5d5du;
 }
 
+static void derive_config(void)
+{
+	if (!conf.caps) {
+		uint32_t mhz = conf.base_clock_hz / 1000000u;
+
+		conf.caps = CAPS_TEMPLATE | (mhz > 255 ? 255 : mhz) << 8;
+	}
+	if (!conf.tick_ns)
+		conf.tick_ns = 1;
+	if (conf.buf_blocks < 1)
+		conf.buf_blocks = 1;
+	if (conf.buf_blocks > 4)
+		conf.buf_blocks = 4;
+	/* Without fast-forward a poll must cost something, or a loop on a
+	 * register never sees time pass. */
+	if (!conf.fast_forward && !conf.mmio_read_ns)
+		conf.mmio_read_ns = 1;
+}
+
 const struct sim_config *sim_get_config(void)
 {
+	/* A program that uses the timer API before sim_setup() gets the
+	 * default configuration, not a zero tick. */
+	if (!conf.tick_ns) {
+		sim_config_default(&conf);
+		derive_config();
+	}
 	return &conf;
 }
 
@@ -64,21 +89,7 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 		conf = *cfg;
 	else
 		sim_config_default(&conf);
-	if (!conf.caps) {
-		uint32_t mhz = conf.base_clock_hz / 1000000u;
-
-		conf.caps = CAPS_TEMPLATE | (mhz > 255 ? 255 : mhz) << 8;
-	}
-	if (!conf.tick_ns)
-		conf.tick_ns = 1;
-	if (conf.buf_blocks < 1)
-		conf.buf_blocks = 1;
-	if (conf.buf_blocks > 4)
-		conf.buf_blocks = 4;
-	/* Without fast-forward a poll must cost something, or a loop on a
-	 * register never sees time pass. */
-	if (!conf.fast_forward && !conf.mmio_read_ns)
-		conf.mmio_read_ns = 1;
+	derive_config();
 	prof = p;
 	for (n = p->name; n && *n; n++)
 		h = h * 131 + (uint8_t)*n;
