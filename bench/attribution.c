@@ -3,13 +3,14 @@
  * the one-line verdict. The rules (and why) are in docs/attribution.md; the
  * bus times come from busmodel.c (SD Physical Layer §4.5, §4.12).
  *
- * Wall time = request time + gaps between requests, split along the
- * critical path: where the CPU's FIFO work and the bus overlap (multi-block
- * transfers through a FIFO), the slower of the two is charged and the other
- * is hidden; the CPU work of one block per request (first fill / last
- * drain) and the frames that cannot overlap are always charged; what a
- * phase holds beyond that is card time (access, data stalls, programming
- * busy) or, where the card has nothing to do, host overhead.
+ * Wall time = request time + gaps between requests. Each nanosecond of a
+ * request is charged to what the data transfer was waiting on: the bus
+ * while frames move, the card while it is not sending / not accepting /
+ * programming, the host while the bus sits idle for the CPU (buffer full on
+ * a read, empty on a write, the first fill and the last drain). Whether the
+ * CPU *sets the pace* (it never waited for data) is judged separately and
+ * enters the verdict; in that case card gaps between blocks hide behind the
+ * CPU and count as host.
  *
  * Not modelled: auto-CMD23 (its command time counts as host overhead), the
  * card's N_CR beyond 2 clocks (host overhead), mixed read/write
@@ -76,7 +77,7 @@ static double pct(uint64_t part, uint64_t whole)
 static void decide(struct phase_split *s)
 {
 	enum bottleneck order[3] = { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST };
-	double share[3] = { s->card_pct, s->bus_pct, s->host_pct };
+	double share[3] = { s->crit_card_pct, s->crit_bus_pct, s->crit_host_pct };
 	unsigned i, j;
 
 	/* Sort the three parts by share, descending; ties keep card, bus,
@@ -101,7 +102,7 @@ static void decide(struct phase_split *s)
 	}
 	if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT) {
 		s->verdict = BOTTLENECK_BUS;
-		s->verdict_pct = s->bus_pct;
+		s->verdict_pct = s->crit_bus_pct;
 		return;
 	}
 	s->verdict_pct = share[0];
@@ -117,10 +118,12 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - pitch;
 	uint64_t phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
 	uint64_t window = a->access_ns + a->data_ns;
-	uint64_t d_ns, d_win_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
+	uint64_t d_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
 	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
 	uint64_t host_sw, tail_rest, wall, tail_data = 0;
-	uint64_t win_blocks, overlapped, host_exp, bus_exp;
+	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
+	uint64_t pipe, cpu_work, bus_pipe, pipe_rest, host_pipe, bus_hidden;
+	int paced;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
@@ -129,34 +132,53 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 
 	/* Theoretical bus time, split by where it falls in the phases. */
 	d_ns = bus_clocks_to_ns(a->blocks * pitch, clock_hz);
-	/* A write's last block (per request) is still on the bus after the
-	 * CPU has filled the FIFO: it belongs to the busy tail. */
-	win_blocks = is_write ? (a->blocks > a->ops ? a->blocks - a->ops : 0) : a->blocks;
-	/* blocks whose frame can overlap CPU work: all but one per request */
+	/* blocks after the first of each request: the pipeline */
 	overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
-	d_win_ns = bus_clocks_to_ns(win_blocks * pitch, clock_hz);
 	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
 	cmd_bus = bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz);
 
 	bus_cmd = min_u64(cmd_bus, a->cmd_ns);
-	/* Per block, the bus and the CPU work in parallel except for one
-	 * block per request; the pace is the slower of the two. With the same
-	 * block count, frame time per block >= CPU time per block is D >= H. */
-	if (d_ns >= a->host_ns) {
-		host_exp = a->host_serial_ns;    /* bus-paced: CPU hidden */
-		bus_exp = d_win_ns;
+	/* Before the pipeline: a read's first block arrives inside the access
+	 * phase (its frame is bus, the rest card); a write's first block must
+	 * be filled by the CPU before the bus can start (host). After it: a
+	 * read's last block is drained by the CPU (host). */
+	first_frames = bus_clocks_to_ns(a->ops * pitch, clock_hz);
+	if (is_write) {
+		bus_acc = 0;
+		card_acc = 0;
+		host_ser = min_u64(a->host_serial_ns, window);
+		pipe = window - host_ser;
 	} else {
-		host_exp = a->host_ns;           /* CPU-paced: frames hidden */
-		bus_exp = bus_clocks_to_ns((win_blocks - overlapped) * pitch, clock_hz);
+		bus_acc = min_u64(first_frames, a->access_ns);
+		card_acc = a->access_ns - bus_acc;
+		host_ser = min_u64(a->host_serial_ns, a->data_ns);
+		pipe = a->data_ns - host_ser;
 	}
-	host_win = min_u64(host_exp, window);
-	bus_win = min_u64(bus_exp, window - host_win);
-	card_win = window - host_win - bus_win;
+	/* The pipeline: the other blocks' frames, the CPU working in parallel
+	 * on the neighbouring block. Where the bus idles, it is charged to
+	 * the card if the CPU had to wait for the block (the card side set
+	 * the pace), else to the host (the card's gap had slack behind the
+	 * slower CPU). */
+	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
+			   a->host_ns - a->host_serial_ns : 0, pipe);
+	bus_exp = bus_clocks_to_ns(overlapped * pitch, clock_hz);
+	bus_pipe = min_u64(bus_exp, pipe);
+	pipe_rest = pipe - bus_pipe;
+	/* The CPU set the pace if it hardly ever waited: busy for nearly
+	 * all of the pipeline. (Per-block stamps cannot tell this for
+	 * writes: with a two-block FIFO the CPU finds space at once while
+	 * the bus waits for the card.) */
+	paced = overlapped > 0 && pipe > 0 &&
+		100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe;
+	host_pipe = paced ? pipe_rest : 0;
+	bus_hidden = paced ? bus_pipe : 0;
+	host_win = host_ser + host_pipe;
+	bus_win = bus_acc + bus_pipe;
+	card_win = card_acc + (pipe_rest - host_pipe);
 	if (is_write) {
 		/* the last block of each request is on the bus after the CPU is
 		 * done, and so is what the window could not hold */
-		tail_data = min_u64(bus_clocks_to_ns(a->ops * pitch, clock_hz) +
-				    (bus_exp - bus_win), a->busy_ns);
+		tail_data = min_u64(first_frames + (bus_exp - bus_pipe), a->busy_ns);
 		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
 	} else {
 		bus_tail = min_u64(stop_ns, a->busy_ns);
@@ -181,6 +203,12 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	out->busy_pct = pct(a->busy_ns, wall);
 	out->gap_pct = pct(a->gap_ns, wall);
 	out->bus_efficiency_pct = pct(d_ns, window + tail_data);
+	out->pipe_pct = pct(pipe, wall);
+	out->cpu_busy_pct = pct(cpu_work, pipe);
+	out->cpu_pace_pct = paced ? 100.0 : 0.0;
+	out->crit_card_pct = out->card_pct;
+	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail - bus_hidden, wall);
+	out->crit_host_pct = pct(host_win + host_sw + bus_hidden, wall);
 
 	/* Ceiling: the same requests at bus speed with a card of zero
 	 * latency and an infinitely fast host. */
@@ -209,6 +237,8 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	W_(cmd_pct); W_(access_pct); W_(data_pct); W_(busy_pct); W_(gap_pct);
 	W_(card_access_pct); W_(card_busy_pct); W_(host_xfer_pct); W_(host_sw_pct);
 	W_(ceiling_pct); W_(mbs);
+	W_(crit_card_pct); W_(crit_bus_pct); W_(crit_host_pct);
+	W_(pipe_pct); W_(cpu_busy_pct); W_(cpu_pace_pct);
 	/* an approximation: each side's data window is not kept */
 	W_(bus_efficiency_pct);
 #undef W_
@@ -321,6 +351,12 @@ void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, un
 		add(&l, ", bus %.0f%%, host %.0f%%", s->bus_pct, s->host_pct);
 		break;
 	case BOTTLENECK_HOST:
+		if (s->crit_host_pct - s->host_pct >= 0.5) {
+			add(&l, "the CPU moving data sets the pace (critical %.0f%%); "
+			    "bus busy %.0f%%, waiting for the host %.0f%%, card %.0f%%",
+			    s->crit_host_pct, s->bus_pct, s->host_pct, s->card_pct);
+			break;
+		}
 		add(&l, "CPU moving data %.0f%%, software overhead %.0f%%, bus %.0f%%, card %.0f%%",
 		    s->host_xfer_pct, s->host_sw_pct, s->bus_pct, s->card_pct);
 		break;
@@ -335,6 +371,9 @@ void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, un
 		add(&l, "mixed %s/%s - ", part_word(s->top), part_word(s->second));
 		add(&l, "card %.0f%%, bus %.0f%%, host %.0f%%", s->card_pct, s->bus_pct,
 		    s->host_pct);
+		if (s->crit_host_pct - s->host_pct >= 0.5)
+			add(&l, "; the CPU sets the pace (critical: bus %.0f%%, "
+			    "host %.0f%%)", s->crit_bus_pct, s->crit_host_pct);
 		break;
 	}
 }

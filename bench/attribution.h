@@ -53,6 +53,8 @@ enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_M
 /* Verdict thresholds (docs/attribution.md). */
 #define ATTR_CEILING_BUS_PCT	90.0	/* >= this % of the bus ceiling: bus-bound */
 #define ATTR_DOMINANT_PCT	60.0	/* a part with >= this share is the bottleneck */
+#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline:
+					   the CPU set its pace */
 
 /* Shares of the total time, in percent (sum to 100 within rounding). */
 struct phase_split {
@@ -77,6 +79,14 @@ struct phase_split {
 	uint32_t clock_hz;
 	unsigned width;
 	int is_write;              /* 0 read, 1 write, 2 both (combined) */
+	double pipe_pct;           /* the block pipeline (data phase after the first
+				      block, without one block's CPU work) / wall */
+	double cpu_busy_pct;       /* CPU moving data / pipeline time */
+	double cpu_pace_pct;       /* 100 when the CPU set the pipeline's pace, else 0 */
+	/* Critical-path shares (the verdict uses these): frames hidden behind
+	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
+	 * the CPU never set the pace. */
+	double crit_card_pct, crit_bus_pct, crit_host_pct;
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };

@@ -75,11 +75,16 @@ TEST(read_64k_paced_by_cpu_or_by_bus)
 {
 	/* 64 KiB CMD18 + CMD12 at 50 MHz 4-bit, card access 100 us; frame
 	 * pitch 1044 clk = 20880 ns, 128 blocks = 2672640 ns.
-	 * Slow CPU, 30 us per block (3840000 > 2672640: CPU-paced):
-	 *   access 100000 + 20880 (first frame), data 128 * 30000,
-	 *   host: 3840000 + (3000 - 1960) + (4000 - 1960) + 6120 = 3849200
-	 *   bus:  1960 + 20880 + 1960                             = 24800
-	 *   card: 100000;  wall 3000 + 3960880 + 4000 + 6120      = 3974000 */
+	 * Slow CPU, 30 us per block: it never waits (busy 3810000 of the
+	 * 3810000 ns pipeline after the first block, without the last drain
+	 * of 30000): the CPU sets the pace. The bus waits for it:
+	 *   access 120880 = first frame 20880 (bus) + 100000 (card),
+	 *   pipeline 3810000 = 127 frames 2651760 (bus) + 1158240 (host),
+	 *   host: 30000 + 1158240 + (3000 - 1960) + (4000 - 1960) + 6120 = 1197440
+	 *   bus:  1960 + 20880 + 2651760 + 1960                          = 2676560
+	 *   card: 100000;  wall 3000 + 3960880 + 4000 + 6120             = 3974000
+	 * Critical path: the 127 frames hide behind the CPU:
+	 *   host 1197440 + 2651760 = 3849200, bus 24800. */
 	struct phase_ns slow = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 3840000,
 				 .host_ns = 3840000, .busy_ns = 4000 };
 	/* Fast CPU, 5 us per block (640000 < 2672640: bus-paced):
@@ -97,12 +102,17 @@ TEST(read_64k_paced_by_cpu_or_by_bus)
 	phase_acc_init(&a);
 	add_n(&a, 16, &slow, 128, 6120);
 	phase_split(&a, 4, 50000000, 0, 1, &s);
-	CHECK_NEAR(s.host_pct, 100.0 * 3849200 / 3974000, TOL);
-	CHECK_NEAR(s.bus_pct, 100.0 * 24800 / 3974000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 1197440 / 3974000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 3974000, TOL);
 	CHECK_NEAR(s.card_pct, 100.0 * 100000 / 3974000, TOL);
+	CHECK_NEAR(s.crit_host_pct, 100.0 * 3849200 / 3974000, TOL);
+	CHECK_NEAR(s.crit_bus_pct, 100.0 * 24800 / 3974000, TOL);
+	CHECK_NEAR(s.crit_card_pct, s.card_pct, TOL);
+	CHECK_NEAR(s.cpu_busy_pct, 100.0, TOL);
+	CHECK_NEAR(s.cpu_pace_pct, 100.0, 0);
 	CHECK_EQ_U(s.verdict, BOTTLENECK_HOST);
-	CHECK_STR(text(&s), "host-bound - CPU moving data 97%, software overhead 0%, "
-			    "bus 1%, card 3%");
+	CHECK_STR(text(&s), "host-bound - the CPU moving data sets the pace (critical 97%); "
+			    "bus busy 67%, waiting for the host 30%, card 3%");
 
 	phase_acc_init(&a);
 	add_n(&a, 16, &fast, 128, 6120);
@@ -111,6 +121,9 @@ TEST(read_64k_paced_by_cpu_or_by_bus)
 	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 2790760, TOL);
 	CHECK_NEAR(s.card_pct, 100.0 * 100000 / 2790760, TOL);
 	CHECK_NEAR(s.card_access_pct, 100.0 * 100000 / 2790760, TOL);
+	/* the CPU waited (busy 635000 of 2651760 ns): the card side set the pace */
+	CHECK_NEAR(s.cpu_pace_pct, 0.0, 0);
+	CHECK_NEAR(s.crit_bus_pct, s.bus_pct, TOL);
 	CHECK_NEAR(s.ceiling_pct, 100.0 * 2674720 / 2790760, TOL);
 	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
 	CHECK_STR(text(&s), "bus-bound - 95.8% of the 50 MHz 4-bit ceiling");
@@ -272,9 +285,12 @@ TEST(host_time_capped_and_unphased_time)
 	CHECK_EQ_U(a.host_ns, 5000);
 	CHECK_EQ_U(a.total_ns, 10000);
 	phase_split(&a, 1, 400000, 0, 0, &s);
-	/* 400 kHz: command bus 98 clk = 245000 ns > 1000: all 1000 bus */
-	CHECK_NEAR(s.bus_pct, 10.0, TOL);
-	CHECK_NEAR(s.host_pct, 90.0, TOL);
+	/* 400 kHz 1-bit: command bus 98 clk = 245000 ns > 1000: all 1000
+	 * bus; the access phase (2000) is shorter than the first frame: all
+	 * bus; one block's CPU work is capped at the data phase (3000);
+	 * the 4000 ns outside the phases are host: bus 3000, host 7000 */
+	CHECK_NEAR(s.bus_pct, 30.0, TOL);
+	CHECK_NEAR(s.host_pct, 70.0, TOL);
 	CHECK_NEAR(s.card_pct, 0.0, TOL);
 }
 
@@ -406,10 +422,13 @@ TEST(combine_read_and_write_splits)
 TEST(ceiling_rule_before_shares)
 {
 	/* 64 KiB read at 50 MHz 4-bit, CPU 21900 ns per block against a
-	 * 20880 ns frame: CPU-paced, so the host holds ~99% of the split, but
-	 * the workload runs at 94.5% of the bus ceiling: no part can give
-	 * back more than ~5%, and rule 1 (>= 90% of the ceiling) comes first.
-	 * wall 2000 + 21880 + 2803200 + 2000 = 2829080; ceiling 2674720 ns */
+	 * 20880 ns frame: CPU-paced, so the host holds ~99% of the critical
+	 * path, but the workload runs at 94.5% of the bus ceiling: no part
+	 * can give back more than ~5%, and rule 1 (>= 90% of the ceiling)
+	 * comes first.
+	 *   wall 2000 + 21880 + 2803200 + 2000 = 2829080; ceiling 2674720 ns
+	 *   host 21900 + (2781300 - 2651760) + 40 + 40 = 151520
+	 *   critical host 151520 + 2651760 = 2803280 */
 	struct phase_ns p = { .cmd_ns = 2000, .access_ns = 21880, .data_ns = 2803200,
 			      .host_ns = 2803200, .busy_ns = 2000 };
 	struct phase_acc a;
@@ -418,7 +437,8 @@ TEST(ceiling_rule_before_shares)
 	phase_acc_init(&a);
 	add_n(&a, 3, &p, 128, 0);
 	phase_split(&a, 4, 50000000, 0, 1, &s);
-	CHECK(s.host_pct > 99.0);
+	CHECK_NEAR(s.host_pct, 100.0 * 151520 / 2829080, TOL);
+	CHECK_NEAR(s.crit_host_pct, 100.0 * 2803280 / 2829080, TOL);
 	CHECK_EQ_U(s.top, BOTTLENECK_HOST);
 	CHECK_NEAR(s.ceiling_pct, 100.0 * 2674720 / 2829080, TOL);
 	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
