@@ -263,6 +263,17 @@ const struct sim_truth *sim_truth_last(void);    /* NULL if none */
 const struct sim_truth *sim_truth_find_last(int cmd);
 void sim_truth_reset(void);
 
+/* Sum of the closed records with seq in [from, to) (e.g. one workload:
+ * from = sim_truth_count() before it, to = after it). */
+struct sim_truth_sum {
+	unsigned records, errors;
+	uint64_t blocks;
+	uint64_t total_ns;       /* sum of t_end_ns - t_issue_ns */
+	uint64_t cmd_ns, auto_cmd_ns, access_ns, data_bus_ns, busy_ns,
+		 host_wait_ns, host_port_ns;
+};
+void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out);
+
 /* The bus time of one 512-byte-style block frame in SD clocks
  * (start bit + blksz*8/width + CRC16 + end bit): 4114 (1-bit) / 1042 (4-bit)
  * for 512 bytes. Exported for tests and the benchmark's own checks. */

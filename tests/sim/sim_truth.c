@@ -86,3 +86,28 @@ const struct sim_truth *sim_truth_find_last(int cmd)
 	}
 	return NULL;
 }
+
+void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out)
+{
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = from; i < to; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (!t || (t->flags & SIM_T_OPEN))
+			continue;
+		out->records++;
+		if (t->flags & SIM_T_ERROR)
+			out->errors++;
+		out->blocks += t->blocks;
+		out->total_ns += t->t_end_ns - t->t_issue_ns;
+		out->cmd_ns += t->cmd_ns;
+		out->auto_cmd_ns += t->auto_cmd_ns;
+		out->access_ns += t->access_ns;
+		out->data_bus_ns += t->data_bus_ns;
+		out->busy_ns += t->busy_ns;
+		out->host_wait_ns += t->host_wait_ns;
+		out->host_port_ns += t->host_port_ns;
+	}
+}

@@ -525,3 +525,63 @@ TEST(auto_cmd23)
 		CHECK(t && (t->flags & SIM_T_AUTO23) && t->auto_cmd_ns > 0);
 	}
 }
+
+/* A multi-block read running off the end of the card: the blocks up to
+ * the end arrive, then nothing (data timeout), and CMD12's R1 carries
+ * OUT_OF_RANGE. ACMD22 counts the well-written blocks of a write. */
+TEST(read_past_the_end_and_acmd22)
+{
+	uint32_t irq, i, k, last_lba, nwr = 0;
+	uint8_t be[4];
+
+	card_to_tran("instant-4g", 5);
+	last_lba = (uint32_t)(4294967296ull / 512) - 2;
+	w(CONTROL1, (r(CONTROL1) & ~0xf0000u)); /* DTO after 157 us */
+	w(BLKSIZECNT, 4u << 16 | 512);
+	cmd(18, last_lba, R_48 | CRCCHK | IXCHK | ISDATA | TM_READ | TM_MULTI |
+			  TM_BLKCNT);
+	for (k = 0; k < 2; k++) {
+		irq = wait_irq(READ_RDY);
+		CHECK_EQ_U(irq & (READ_RDY | ERR), READ_RDY);
+		w(INTERRUPT, READ_RDY);
+		for (i = 0; i < 128; i++)
+			r(DATA);
+	}
+	irq = wait_irq(READ_RDY);
+	CHECK_EQ_U(irq & DTO, DTO);
+	w(CONTROL1, r(CONTROL1) | (2u << 24));
+	w(CONTROL1, r(CONTROL1) | (4u << 24));
+	w(INTERRUPT, 0xffffffffu);
+	cmd(12, 0, R_48B | CRCCHK | IXCHK | (3u << 22));
+	CHECK_EQ_U(r(RESP0) & R1_OUT_OF_RANGE, R1_OUT_OF_RANGE);
+	wait_irq(DATA_DONE);
+	w(INTERRUPT, 0xffffffffu);
+	CHECK_EQ_I(sim_card_state(), 4);
+
+	/* Write 3 blocks, then ACMD22. */
+	w(BLKSIZECNT, 3u << 16 | 512);
+	cmd(25, 100, R_48 | CRCCHK | IXCHK | ISDATA | TM_MULTI | TM_BLKCNT |
+		     TM_AUTO12);
+	for (k = 0; k < 3; k++) {
+		wait_irq(WRITE_RDY);
+		w(INTERRUPT, WRITE_RDY);
+		for (i = 0; i < 128; i++)
+			w(DATA, k);
+	}
+	irq = wait_irq(DATA_DONE);
+	CHECK_EQ_U(irq & (DATA_DONE | ERR), DATA_DONE);
+	w(INTERRUPT, 0xffffffffu);
+	cmd(55, (uint32_t)rca << 16, R_48 | CRCCHK | IXCHK);
+	w(BLKSIZECNT, 1u << 16 | 4);
+	cmd(22, 0, R_48 | CRCCHK | IXCHK | ISDATA | TM_READ);
+	irq = wait_irq(READ_RDY);
+	CHECK_EQ_U(irq & READ_RDY, READ_RDY);
+	nwr = r(DATA);
+	be[0] = (uint8_t)nwr;
+	be[1] = (uint8_t)(nwr >> 8);
+	be[2] = (uint8_t)(nwr >> 16);
+	be[3] = (uint8_t)(nwr >> 24);
+	CHECK_EQ_U((uint32_t)be[0] << 24 | be[1] << 16 | be[2] << 8 | be[3], 3);
+	CHECK_EQ_U(wait_irq(DATA_DONE) & DATA_DONE, DATA_DONE);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}

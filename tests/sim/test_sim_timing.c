@@ -251,6 +251,41 @@ TEST(truth_split_is_exact)
 	CHECK(checked >= 150);
 }
 
+/* The workload sum of the truth equals the sum of the drivers' request
+ * times over the same requests (within the per-request host steps). */
+TEST(truth_sum_over_a_workload)
+{
+	struct simh s;
+	struct sim_truth_sum sum;
+	unsigned from, i;
+	double measured = 0;
+
+	CHECK_EQ_I(simh_start(&s, "sdhc-a1-32g", NULL), 0);
+	if (s.init_ret)
+		return;
+	from = sim_truth_count();
+	for (i = 0; i < 50; i++) {
+		struct sd_req_times t;
+
+		memset(&t, 0, sizeof(t));
+		CHECK_EQ_I(sd_read_blocks(&s.card, 3000 + i * 97, 8, buf,
+					  SD_STOP_AUTO12, &t), 0);
+		measured += ticks_ns(t.t_end - t.t_issue);
+	}
+	sim_truth_sum(from, sim_truth_count(), &sum);
+	CHECK_EQ_U(sum.records, 50);
+	CHECK_EQ_U(sum.blocks, 400);
+	CHECK_EQ_U(sum.cmd_ns + sum.auto_cmd_ns + sum.access_ns + sum.data_bus_ns +
+		   sum.busy_ns + sum.host_wait_ns, sum.total_ns);
+	CHECK_NEAR(measured, (double)sum.total_ns, 50 * 300.0);
+	CHECK_EQ_U(sum.data_bus_ns, 400 * (uint64_t)(1042 * 24));
+	printf("  50 x 4 KiB reads: truth %.1f us/request = cmd %.1f + access %.1f "
+	       "+ bus %.1f + host %.1f + auto %.1f; measured %.1f us\n",
+	       sum.total_ns / 50e3, sum.cmd_ns / 50e3, sum.access_ns / 50e3,
+	       sum.data_bus_ns / 50e3, sum.host_wait_ns / 50e3,
+	       sum.auto_cmd_ns / 50e3, measured / 50e3);
+}
+
 /* The small-cache card slows down once its 1 MiB cache is full: the
  * truth shows it and the drivers' own request times show it too. */
 TEST(write_cache_exhaustion_shows)
