@@ -384,7 +384,7 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 	out->overall_mbs = rate_mbs((uint64_t)n * xfer_bytes, total);
 	out->initial_mbs = out->overall_mbs;
 	out->steady_mbs = out->overall_mbs;
-	if (m < 4)
+	if (m < 8)
 		return;
 	/* A running median of 5 removes isolated stalls (garbage collection)
 	 * that would otherwise pull the split towards themselves. */
@@ -409,6 +409,8 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 		sql += x * x;
 		if (k < 2)
 			continue;
+		if (m - k < m / 8)
+			break;
 		sr = s - sl;
 		sqr = sq - sql;
 		err = (sql - sl * sl / k) + (sqr - sr * sr / (m - k));
@@ -417,6 +419,8 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 			best_k = k;
 		}
 	}
+	/* (A short trailing run could be a burst of stalls: the search above
+	 * keeps the slow part at least an eighth of the write.) */
 	if (!best_k)
 		return;
 	/* Accept only a lasting drop: the typical operation after the split
@@ -425,7 +429,21 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 		double med0 = seg_median(lat_ns, 0, best_k);
 		double med1 = seg_median(lat_ns, best_k, m);
 
+		double thr = med0 / (1.0 - min_drop);
+		uint32_t fast_before = 0, slow_after = 0;
+
 		if (med1 <= 0 || med0 / med1 > 1.0 - min_drop)
+			return;
+		/* ... and the two runs must be told apart operation by
+		 * operation, not only on average: irregular stalls give
+		 * medians that differ by chance. */
+		for (i = 0; i < m; i++) {
+			if (i < best_k && lat_ns[i] <= thr)
+				fast_before++;
+			else if (i >= best_k && lat_ns[i] > thr)
+				slow_after++;
+		}
+		if (8 * fast_before < 7 * best_k || 4 * slow_after < 3 * (m - best_k))
 			return;
 	}
 	for (i = 0; i < n; i++) {

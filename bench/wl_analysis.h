@@ -155,10 +155,13 @@ struct wla_knee {
 /* lat_ns[0..n) in issue order, each moving xfer_bytes. The knee is the
  * split into two runs with the smallest squared error of the operation
  * times after a running median of 5 (so an isolated stall does not pull
- * the split), accepted when the median operation after it is slower by at
- * least min_drop (0.2 = 20% lower rate) and each run has 2 or more
- * operations. Rates before/after are plain averages (stalls included).
- * Only the first 4096 operations are searched for the knee. */
+ * the split), the slow run lasting at least 1/8 of the operations. It is
+ * accepted when the median operation after it is slower by at least
+ * min_drop (0.2 = 20% lower rate) and 7/8 of the operations before it and
+ * 3/4 after it are on their side of the threshold median-before / (1 -
+ * min_drop): a cache is consistently fast, irregular stalls are not. At
+ * least 8 operations are needed. Rates before/after are plain averages
+ * (stalls included). Only the first 4096 operations are searched. */
 void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
 		   struct wla_knee *out);
 

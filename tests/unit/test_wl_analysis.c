@@ -307,6 +307,29 @@ TEST(knee_small_drop_rejected_and_tiny_input)
 	CHECK_NEAR(k.overall_mbs, 0, 0);
 }
 
+/* Irregular stalls (garbage collection) on a card without a cache: no
+ * seed of a heavy-tailed random series may produce a knee. */
+TEST(knee_none_on_random_stalls)
+{
+	static uint32_t lat[64];
+	unsigned seed, i, found = 0;
+
+	for (seed = 1; seed <= 200; seed++) {
+		uint32_t x = seed * 2654435761u;
+		struct wla_knee k;
+
+		for (i = 0; i < 64; i++) {
+			x = x * 1664525u + 1013904223u;
+			/* 2 ms base, one op in four stalls 10..200 ms */
+			lat[i] = 2000000u + ((x >> 8) % 4 == 0 ? 10000000u + (x >> 12) % 190000000u
+							  : (x >> 16) % 500000u);
+		}
+		wla_find_knee(lat, 64, 131072, 0.2, &k);
+		found += k.found;
+	}
+	CHECK_EQ_U(found, 0);
+}
+
 TEST(median)
 {
 	uint32_t v[] = { 5, 1, 4, 2, 3 }, w[] = { 8, 2, 6, 4 };
