@@ -329,6 +329,10 @@ void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, un
 {
 	struct line l = { buf, cap, 0 };
 
+	/* a combined read/write split keeps its own wording */
+	if (s->is_write == 2)
+		is_write = 2;
+
 	if (cap == 0)
 		return;
 	buf[0] = '\0';

@@ -408,6 +408,13 @@ TEST(combine_read_and_write_splits)
 	CHECK_NEAR(s.host_pct, 100.0 * 58380 / 2600000, TOL);
 	CHECK_STR(text(&s), "card-bound - programming busy 75%, access latency and stalls 1%, "
 			    "bus 22%, host 2%");
+	{
+		char b2[160];
+
+		/* the caller's read/write flag does not change a combined split */
+		phase_verdict_text(&s, 0, b2, sizeof(b2));
+		CHECK_STR(b2, text(&s));
+	}
 
 	/* one side empty: the other side's split, unchanged */
 	struct phase_split empty = { 0 };
