@@ -224,3 +224,17 @@ TEST(random_qemu_like_controller)
 	run_sequence_cfg("qemu-like-1g", 80, true, &c);
 	CHECK_EQ_U(sim_sd_clock_hz(), 26000000u);
 }
+
+/* A short random sequence on every writable profile. */
+TEST(random_every_profile)
+{
+	unsigned i;
+
+	for (i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_get(i);
+
+		if (p->wp_switch || p->csd_tmp_wp)
+			continue;
+		run_sequence(p->name, 40, true);
+	}
+}
