@@ -121,8 +121,8 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 	int code[RM_N];
 	bool match = true, have = false;
 	uint32_t ref = 0;
-	struct sd_req_times t;
-	uint64_t host_ns = 0;
+	struct sd_req_times t, tu;
+	uint64_t host_ns = 0, host_ns_u = 0;
 	struct json *j;
 	int fails = 0;
 	unsigned m;
@@ -133,6 +133,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 		return 1;
 	}
 	memset(&t, 0, sizeof(t));
+	memset(&tu, 0, sizeof(tu));
 	for (m = 0; m < RM_N; m++) {
 		uint8_t *buf = cfg->buf + (m == RM_UNALIGNED ? 1 : 0);
 
@@ -142,7 +143,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			continue;
 		}
 		code[m] = read_mode(card, (enum rmode)m, r->first, r->count, buf,
-				    m == RM_CMD18 ? &t : NULL);
+				    m == RM_CMD18 ? &t : m == RM_UNALIGNED ? &tu : NULL);
 		if (code[m]) {
 			char what[64];
 
@@ -162,6 +163,8 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 		}
 		if (m == RM_CMD18)
 			host_ns = timer_ticks_to_ns(t.host_ticks);
+		if (m == RM_UNALIGNED)
+			host_ns_u = timer_ticks_to_ns(tu.host_ticks);
 	}
 	if (!match && !fails) {
 		record_error("selftest", -EIO, "reads of LBA %u+%u disagree between modes",
@@ -195,6 +198,8 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 		json_u64(j, "host_ns_per_block", host_ns / r->count);
 		json_u64(j, "data_ns", timer_ticks_to_ns(t.t_data_done - t.t_first_data));
 	}
+	if (!code[RM_UNALIGNED])
+		json_u64(j, "unaligned_host_ns", host_ns_u);
 	record_end();
 	return fails;
 }

@@ -315,7 +315,9 @@ def test_pio_cost_per_block_icount(tmp_path):
     assert rec["match"] is True
     per_block_host = rec["host_ns"] / 2048
     per_block_data = rec["data_ns"] / 2047
-    print("PIO: %.1f instructions/block CPU, %.1f per block whole data phase"
-          % (per_block_host, per_block_data))
+    per_block_unaligned = rec["unaligned_host_ns"] / 2048
+    print("PIO: %.1f instructions/block CPU, %.1f per block whole data phase, "
+          "%.1f CPU unaligned" % (per_block_host, per_block_data, per_block_unaligned))
     assert 100 < per_block_host < 400
     assert per_block_data < 520
+    assert per_block_unaligned < 520
