@@ -52,6 +52,7 @@ void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 	a->host_serial_ns += blocks ? host / blocks : host;
 	a->busy_ns += p->busy_ns;
 	a->gap_ns += gap_ns;
+	a->extra_cmds += p->extra_cmds;
 }
 
 void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
@@ -66,6 +67,7 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->host_ns += src->host_ns;
 	dst->busy_ns += src->busy_ns;
 	dst->gap_ns += src->gap_ns;
+	dst->extra_cmds += src->extra_cmds;
 	dst->host_serial_ns += src->host_serial_ns;
 }
 
@@ -120,7 +122,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	uint64_t window = a->access_ns + a->data_ns;
 	uint64_t d_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
 	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
-	uint64_t host_sw, tail_rest, wall, tail_data = 0;
+	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
 	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
 	uint64_t pipe, cpu_work, bus_pipe, pipe_rest, host_pipe, bus_hidden;
 	int paced;
@@ -185,13 +187,17 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	}
 	tail_rest = a->busy_ns - bus_tail;
 	card_tail = is_write ? tail_rest : 0;
-	host_sw = a->gap_ns + (a->cmd_ns - bus_cmd) + (is_write ? 0 : tail_rest) +
+	/* The card layer's own commands in the gaps (explicit CMD23, CMD13
+	 * polls after a write) are on the bus for their frames. */
+	bus_extra = min_u64(bus_clocks_to_ns(a->extra_cmds * (uint64_t)bus_cmd_r1_clocks(),
+					     clock_hz), a->gap_ns);
+	host_sw = a->gap_ns - bus_extra + (a->cmd_ns - bus_cmd) + (is_write ? 0 : tail_rest) +
 		  (a->total_ns > phases ? a->total_ns - phases : 0);
 	wall = (a->total_ns > phases ? a->total_ns : phases) + a->gap_ns;
 	out->wall_ns = wall;
 
 	out->card_pct = pct(card_win + card_tail, wall);
-	out->bus_pct = pct(bus_cmd + bus_win + bus_tail, wall);
+	out->bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra, wall);
 	out->host_pct = pct(host_win + host_sw, wall);
 	out->card_access_pct = pct(card_win, wall);
 	out->card_busy_pct = pct(card_tail, wall);
@@ -207,7 +213,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	out->cpu_busy_pct = pct(cpu_work, pipe);
 	out->cpu_pace_pct = paced ? 100.0 : 0.0;
 	out->crit_card_pct = out->card_pct;
-	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail - bus_hidden, wall);
+	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra - bus_hidden, wall);
 	out->crit_host_pct = pct(host_win + host_sw + bus_hidden, wall);
 
 	/* Ceiling: the same requests at bus speed with a card of zero

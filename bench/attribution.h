@@ -36,6 +36,7 @@ struct phase_acc {
 	uint64_t host_ns;    /* CPU moving data */
 	uint64_t busy_ns;    /* write tail: last block + CRC token + busy */
 	uint64_t gap_ns;     /* host time between operations (software overhead) */
+	uint64_t extra_cmds; /* card-layer commands inside the gaps (CMD23, CMD13 polls) */
 	uint64_t host_serial_ns; /* sum of host_ns / blocks per request: the CPU
 				    work of one block, which cannot overlap the
 				    bus (last drain of a read, first fill of a write) */
@@ -46,6 +47,7 @@ struct phase_acc {
 struct phase_ns {
 	uint64_t cmd_ns, access_ns, data_ns, host_ns, busy_ns;
 	uint64_t total_ns;
+	uint32_t extra_cmds; /* card-layer commands outside the request (sd_host.h) */
 };
 
 enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_MIXED };

@@ -33,6 +33,7 @@ void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out)
 		out->busy_ns = span_ns(t->t_cmd_done, t->t_end);
 	}
 	out->host_ns = t->host_ticks ? timer_ticks_to_ns(t->host_ticks) : 0;
+	out->extra_cmds = t->extra_cmds;
 	last = t->t_end ? t->t_end : t->t_data_done ? t->t_data_done : t->t_cmd_done;
 	out->total_ns = span_ns(t->t_issue, last);
 }

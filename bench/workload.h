@@ -79,7 +79,8 @@ struct wl_meas {
 	uint64_t start_ns, end_ns;   /* wall clock of the measured part */
 	uint64_t excluded_ns;        /* progress printing, verify fills */
 	uint64_t last_end_ns;
-	struct phase_acc acc;
+	struct phase_acc acc;        /* reads (and everything of a pure workload) */
+	struct phase_acc acc_w;      /* writes of a mixed workload */
 	struct series ser;
 	uint32_t errors;
 	int first_err;

@@ -65,8 +65,25 @@
 #define SD_ERASE_MIN_TIMEOUT_US 1000000u
 #define SD_ERASE_MAX_TIMEOUT_US 600000000u
 
-/* How a command's response is checked. */
-enum chk { CHK_NONE, CHK_R1, CHK_R6 };
+/* How a command's response is checked; CHK_APP marks the second half of
+ * an application command (never retried alone: CMD55 was consumed). */
+enum chk { CHK_NONE = 0, CHK_R1 = 1, CHK_R6 = 2, CHK_APP = 0x10 };
+#define CHK_TYPE(c) ((c) & 0x0F)
+
+/* Commands that can be sent again after a response CRC error without
+ * changing what the card does: the setters and queries, not the state
+ * changes (CMD2, CMD7, CMD12, data commands, CMD38). */
+static bool retry_safe(uint8_t index, unsigned chk)
+{
+	if (chk & CHK_APP)
+		return false;
+	switch (index) {
+	case 8: case 9: case 13: case 16: case 23: case 32: case 33: case 55:
+		return true;
+	default:
+		return false;
+	}
+}
 
 static void set_err(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
 		    uint32_t status, const char *phase)
@@ -109,14 +126,15 @@ static int check_r1(struct sd_card *c, uint8_t cmd, uint32_t arg, uint32_t r1)
 }
 
 /* Issue one request and check what came back. */
-static int do_req(struct sd_card *c, struct sd_request *req, enum chk chk)
+static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 {
 	struct sd_host *h = c->host;
 	int ret, tries = 0;
 
 	for (;;) {
 		ret = h->ops->request(h, req);
-		if (ret != -EILSEQ || req->data || tries++ >= SD_CMD_RETRIES)
+		if (ret != -EILSEQ || req->data || tries++ >= SD_CMD_RETRIES ||
+		    !retry_safe(req->cmd.index, chk))
 			break;
 		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
 	}
@@ -127,9 +145,9 @@ static int do_req(struct sd_card *c, struct sd_request *req, enum chk chk)
 		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
 		return ret;
 	}
-	if (chk == CHK_R1)
+	if (CHK_TYPE(chk) == CHK_R1)
 		return check_r1(c, req->cmd.index, req->cmd.arg, req->cmd.resp[0]);
-	if (chk == CHK_R6)
+	if (CHK_TYPE(chk) == CHK_R6)
 		return check_r1(c, req->cmd.index, req->cmd.arg,
 				r6_to_r1(req->cmd.resp[0] & 0xFFFFu));
 	return 0;
@@ -146,7 +164,7 @@ static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
 
 /* A command without data; *resp gets resp[0] when not NULL. */
 static int cmd(struct sd_card *c, uint8_t index, uint32_t arg,
-	       uint8_t resp_type, enum chk chk, uint32_t *resp)
+	       uint8_t resp_type, unsigned chk, uint32_t *resp)
 {
 	struct sd_request req;
 	int ret;
@@ -175,7 +193,7 @@ static int app_prefix(struct sd_card *c)
 
 /* An application command, optionally with a small read (SCR, SSR). */
 static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
-		uint8_t resp_type, enum chk chk, uint32_t *resp,
+		uint8_t resp_type, unsigned chk, uint32_t *resp,
 		void *buf, uint32_t len)
 {
 	struct sd_request req;
@@ -193,7 +211,7 @@ static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
 		data.dir = SD_DATA_READ;
 		req.data = &data;
 	}
-	ret = do_req(c, &req, chk);
+	ret = do_req(c, &req, chk | CHK_APP);
 	if (resp)
 		*resp = req.cmd.resp[0];
 	return ret;
@@ -218,13 +236,15 @@ static int get_status(struct sd_card *c, uint32_t *status)
 /* Poll CMD13 until the card is in tran and ready for data. Error bits in
  * the status (a write that failed, a WP violation) fail the wait. */
 static int wait_tran(struct sd_card *c, uint8_t for_cmd, uint32_t for_arg,
-		     uint32_t timeout_us)
+		     uint32_t timeout_us, uint32_t *ncmds)
 {
 	timer_deadline_t d = timer_deadline_us(timeout_us);
 	uint32_t st = 0;
 	int ret;
 
 	for (;;) {
+		if (ncmds)
+			(*ncmds)++;
 		ret = get_status(c, &st);
 		if (ret)
 			return ret;
@@ -371,7 +391,7 @@ static int init_identify(struct sd_card *c)
 		if (ret)
 			return ret;
 		first = false;
-		ret = cmd(c, 41, arg, SD_RESP_R3, CHK_NONE, &r);
+		ret = cmd(c, 41, arg, SD_RESP_R3, CHK_NONE | CHK_APP, &r);
 		if (ret)
 			return ret;
 		if (r & SD_OCR_BUSY)
@@ -610,6 +630,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 	uint8_t index;
 	bool multi = !single && count > 1;
 	bool manual12 = false;
+	uint32_t extra = 0; /* explicit CMD23 */
 	int ret;
 
 	if (dir == SD_DATA_READ)
@@ -657,6 +678,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 				ret = cmd(c, 23, count, SD_RESP_R1, CHK_R1, NULL);
 				if (ret)
 					return ret;
+				extra++;
 			}
 			break;
 		default:
@@ -678,6 +700,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		*times = req.t;
 		times->blk_ready = br;
 		times->blk_done = bd;
+		times->extra_cmds = extra;
 	}
 	if (ret) {
 		recover(c);
@@ -698,7 +721,8 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		}
 	}
 	if (dir == SD_DATA_WRITE) {
-		ret = wait_tran(c, index, req.cmd.arg, SD_TRAN_TIMEOUT_US);
+		ret = wait_tran(c, index, req.cmd.arg, SD_TRAN_TIMEOUT_US,
+				times ? &times->extra_cmds : NULL);
 		if (ret) {
 			recover(c);
 			return ret;
@@ -798,7 +822,7 @@ int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
 	if (times)
 		*times = req.t;
 	if (!ret)
-		ret = wait_tran(card, 38, 0, tmo);
+		ret = wait_tran(card, 38, 0, tmo, NULL);
 	if (ret)
 		recover(card);
 	return ret;

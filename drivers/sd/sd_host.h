@@ -53,6 +53,10 @@ struct sd_req_times {
 	uint32_t t_data_done;  /* CPU moved the last word of the last block */
 	uint32_t t_end;        /* transfer complete (write: busy ended) */
 	uint32_t host_ticks;   /* sum of ticks the CPU spent moving data */
+	/* Set by the card layer: commands it sent outside this request for
+	 * the same operation (an explicit CMD23 before it, CMD13 status polls
+	 * after a write). Their bus time is part of the operation's cost. */
+	uint32_t extra_cmds;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */
 	uint32_t *blk_ready;
