@@ -102,7 +102,13 @@ int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width);
 /* Block I/O. lba in 512-byte blocks whatever the card's addressing;
  * buf of count*512 bytes, any alignment. 'stop' selects the termination of
  * multi-block transfers (SD_STOP_NONE means CMD12 sent by this layer;
- * SD_STOP_AUTO23 means CMD23 before the command). times may be NULL. */
+ * SD_STOP_AUTO23 means CMD23 before the command: Auto-CMD23 when the host
+ * has it, else an explicit CMD23; -ENOTSUP when the SCR does not list
+ * CMD23). count 1 always uses CMD17/CMD24 and ignores 'stop'. times may be
+ * NULL; with a CMD12 sent by this layer, times->t_end is the end of its
+ * busy. Writes return -EROFS on a write-protected card before any command;
+ * after a write the card is polled (CMD13) back to tran and its status
+ * checked. Ranges beyond the card give -ERANGE before any command. */
 int sd_read_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
 		   void *buf, enum sd_stop_mode stop, struct sd_req_times *times);
 int sd_write_blocks(struct sd_card *card, uint32_t lba, uint32_t count,
