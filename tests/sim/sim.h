@@ -254,7 +254,22 @@ struct sim_truth {
 	uint64_t host_port_ns;   /* CPU time inside DATA port accesses */
 	uint64_t card_access_ns; /* the first-block latency the card drew
 				  * (from the command end bit, overlaps cmd_ns) */
+	uint32_t blk_first;      /* where its blocks start in the block log */
+	uint32_t blk_count;      /* blocks in the log (touched by bus or CPU) */
 };
+
+/* Per-block truth of a data command: when block k crossed the bus and when
+ * the CPU finished with it (read: last word taken from the port; write:
+ * last word written into it). 0 = did not happen. */
+struct sim_block_truth {
+	uint64_t bus_start_ns;
+	uint64_t bus_end_ns;
+	uint64_t cpu_done_ns;
+};
+/* Block k of record t; 0, or -1 when k is beyond the transfer or the
+ * block log (last 65536 blocks) no longer holds it. */
+int sim_truth_block(const struct sim_truth *t, unsigned k,
+		    struct sim_block_truth *out);
 
 unsigned sim_truth_count(void);                  /* records ever made */
 const struct sim_truth *sim_truth_get(unsigned seq); /* NULL if dropped (ring of 4096) */

@@ -146,5 +146,7 @@ uint8_t sim_sdhci_width(void);
 /* ---- truth (sim_truth.c) ---- */
 struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags);
 void sim_truth_close(struct sim_truth *t);
+/* The log entry of block k of a record (NULL if t is NULL). */
+struct sim_block_truth *sim_truth_blk(struct sim_truth *t, unsigned k);
 
 #endif

@@ -633,6 +633,12 @@ static void block_start(uint64_t s)
 	x->in_flight = true;
 	x->bus_start = s;
 	x->bus_end = s + frame_ns();
+	if (x->r.t) {
+		struct sim_block_truth *b = sim_truth_blk(x->r.t, x->bus_k);
+
+		b->bus_start_ns = s;
+		b->bus_end_ns = x->bus_end;
+	}
 }
 
 static void xfer_step(uint64_t e, int what)
@@ -1032,6 +1038,8 @@ static uint32_t data_read(void)
 		x->buf_count--;
 		x->slot_free_t = sim_clk_now;
 		x->host_done_t = sim_clk_now;
+		if (x->r.t)
+			sim_truth_blk(x->r.t, x->host_k - 1)->cpu_done_ns = sim_clk_now;
 		if (x->buf_count)
 			raise(INT_READ_RDY);
 	}
@@ -1060,6 +1068,8 @@ static void data_write(uint32_t v)
 	if (x->host_off >= x->blksz) {
 		x->host_off = 0;
 		x->fill_t[slot] = sim_clk_now;
+		if (x->r.t)
+			sim_truth_blk(x->r.t, x->host_k)->cpu_done_ns = sim_clk_now;
 		x->host_k++;
 		x->buf_count++;
 		if (x->host_k < x->total && x->buf_count < cfg()->buf_blocks)

@@ -15,10 +15,19 @@
 static struct sim_truth ring[SIM_TRUTH_RING];
 static unsigned count;
 
+/* Block log: one data transfer at a time, so a record's blocks are
+ * consecutive entries from its blk_first. */
+#define SIM_BLOCK_RING 65536u
+
+static struct sim_block_truth blocks[SIM_BLOCK_RING];
+static uint32_t blk_head;  /* next free entry (monotonic) */
+
 void sim_truth_reset(void)
 {
 	memset(ring, 0, sizeof(ring));
 	count = 0;
+	memset(blocks, 0, sizeof(blocks));
+	blk_head = 0;
 }
 
 struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags)
@@ -31,6 +40,7 @@ struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags)
 	t->arg = arg;
 	t->flags = flags;
 	t->t_issue_ns = sim_clk_now;
+	t->blk_first = blk_head;
 	return t;
 }
 
@@ -110,4 +120,36 @@ void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out)
 		out->host_wait_ns += t->host_wait_ns;
 		out->host_port_ns += t->host_port_ns;
 	}
+}
+
+struct sim_block_truth *sim_truth_blk(struct sim_truth *t, unsigned k)
+{
+	uint32_t i;
+
+	if (!t)
+		return NULL;
+	i = t->blk_first + k;
+	if (k >= t->blk_count)
+		t->blk_count = k + 1;
+	if (i >= blk_head) {
+		/* First touch of this block: claim the entries up to it. */
+		for (; blk_head <= i; blk_head++)
+			memset(&blocks[blk_head % SIM_BLOCK_RING], 0,
+			       sizeof(blocks[0]));
+	}
+	return &blocks[i % SIM_BLOCK_RING];
+}
+
+int sim_truth_block(const struct sim_truth *t, unsigned k,
+		    struct sim_block_truth *out)
+{
+	uint32_t i;
+
+	if (!t)
+		return -1;
+	i = t->blk_first + k;
+	if (k >= t->blk_count || blk_head - i > SIM_BLOCK_RING)
+		return -1;
+	*out = blocks[i % SIM_BLOCK_RING];
+	return 0;
 }

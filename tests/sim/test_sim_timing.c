@@ -63,6 +63,24 @@ static void framing_read(struct simh *s, unsigned frame_clocks, double tol_ns)
 	CHECK_NEAR(spacing, (NBLK - 1) * frame, tol_ns + tick);
 	for (k = 1; k < NBLK; k++)
 		CHECK_NEAR(ticks_ns(rdy[k] - rdy[k - 1]), frame, tol_ns + tick);
+	/* The per-block truth: back-to-back frames, and the driver saw each
+	 * block ready when it had crossed the bus. */
+	{
+		const struct sim_truth *tr = sim_truth_find_last(18);
+		struct sim_block_truth b0, b;
+
+		CHECK(tr && sim_truth_block(tr, 0, &b0) == 0);
+		for (k = 1; tr && k < NBLK; k++) {
+			CHECK_EQ_I(sim_truth_block(tr, k, &b), 0);
+			CHECK_NEAR((double)(b.bus_end_ns - b0.bus_end_ns),
+				   k * frame, k * 0.5 + 1);
+			CHECK(b.cpu_done_ns > b.bus_end_ns);
+			CHECK_NEAR(ticks_ns(rdy[k] - rdy[0]),
+				   (double)(b.bus_end_ns - b0.bus_end_ns),
+				   tol_ns + tick);
+		}
+		CHECK(tr && sim_truth_block(tr, NBLK, &b) == -1);
+	}
 	/* First block: N_AC = 0 from the command's end bit, while the
 	 * response (N_CR 2 + 48 clocks) still runs on the CMD line. */
 	first = ticks_ns(t.t_first_data - t.t_cmd_done);
