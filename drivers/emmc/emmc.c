@@ -54,6 +54,7 @@
 #define EMMC_READ_TIMEOUT_US 500000u    /* per block; SD: 100 ms (SDHC) */
 #define EMMC_BUSY_TIMEOUT_US 1000000u   /* write busy / R1b default; SD: 250-500 ms */
 #define EMMC_POWER_SETTLE_US 1000u      /* SD §6.4.1: 1 ms after power up */
+#define EMMC_CD_STABLE_TIMEOUT_US 500000u /* card-detect debounce */
 #define EMMC_ID_CLOCK_HZ 400000u
 #define EMMC_MIN_CLOCK_HZ 100000u       /* SD: identification 100..400 kHz */
 #define EMMC_QUIET_WRITE_HZ 2000000u    /* above this, no delay after writes */
@@ -669,6 +670,11 @@ static int emmc_get_cd(struct sd_host *h)
 	const struct emmc_priv *e = h->priv;
 
 	if (e->caps_missing)
+		return -ENOTSUP;
+	/* The detect input is debounced after a reset: its level means
+	 * something once CARD_STABLE is set (at once under QEMU). */
+	if (wait_reg(e, EMMC_STATUS, EMMC_STATUS_CARD_STABLE,
+		     EMMC_STATUS_CARD_STABLE, EMMC_CD_STABLE_TIMEOUT_US))
 		return -ENOTSUP;
 	return (rd(e, EMMC_STATUS) & EMMC_STATUS_CARD_INSERTED) ? 1 : 0;
 }
