@@ -131,6 +131,10 @@ struct sim_config {
 };
 
 void sim_config_default(struct sim_config *c);
+/* The controller as QEMU 7.2's raspi machines show it: 52 MHz base clock
+ * in CAPABILITIES 0x052134B4, SLOTISR_VER 0x24020000 (other fields as
+ * sim_config_default). */
+void sim_config_qemu(struct sim_config *c);
 
 /* Reset the whole simulator: clock to 0, controller at power-on, the card
  * of profile p inserted and unpowered-idle, memory empty, faults and truth
@@ -183,7 +187,8 @@ enum sim_fault_kind {
 	SIM_FAULT_DATA_TIMEOUT,    /* the card never sends/acknowledges the block */
 	SIM_FAULT_DATA_END,        /* end bit error on the block */
 	SIM_FAULT_STUCK_BUSY,      /* DAT0 stays low after the command/block */
-	SIM_FAULT_REMOVE,          /* card removed when the block starts */
+	SIM_FAULT_REMOVE,          /* card removed when the block starts (data
+				    * command) or before the command (others) */
 	SIM_FAULT_ACMD41_NEVER_READY, /* OCR busy bit never set */
 	SIM_FAULT_HS_REJECT,       /* CMD6 switch to High Speed answers 0xF */
 };

@@ -62,6 +62,14 @@ static void derive_config(void)
 		conf.mmio_read_ns = 1;
 }
 
+void sim_config_qemu(struct sim_config *c)
+{
+	sim_config_default(c);
+	c->base_clock_hz = 52000000u;
+	c->caps = 0x052134b4u;
+	c->version = 0x24020000u;
+}
+
 const struct sim_config *sim_get_config(void)
 {
 	/* A program that uses the timer API before sim_setup() gets the

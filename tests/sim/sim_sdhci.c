@@ -811,6 +811,12 @@ static void issue_command(uint32_t cmdtm)
 
 	match = app && idx != 55 ? SIM_ACMD(idx) : idx;
 	fm = sim_fault_on_command(match, &fblock, &stuck);
+	/* Removal on a command without data: the card is gone before it
+	 * hears the command. */
+	if ((fm & (1u << SIM_FAULT_REMOVE)) && !isdata && sim_card.present) {
+		sim_card.present = false;
+		sim_sdhci_card_removed();
+	}
 	if (!sim_card.present || (fm & (1u << SIM_FAULT_CMD_TIMEOUT)))
 		memset(&o, 0, sizeof(o));
 	else

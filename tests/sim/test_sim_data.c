@@ -218,9 +218,7 @@ TEST(random_qemu_like_controller)
 {
 	struct sim_config c;
 
-	sim_config_default(&c);
-	c.base_clock_hz = 52000000u;
-	c.version = 0x24020000u;
+	sim_config_qemu(&c);
 	run_sequence_cfg("qemu-like-1g", 80, true, &c);
 	CHECK_EQ_U(sim_sd_clock_hz(), 26000000u);
 }

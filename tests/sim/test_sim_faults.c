@@ -291,3 +291,21 @@ TEST(strict_cmd_inhibit)
 	sim_fault_clear();
 	check_recovered(&s, "strict inhibit");
 }
+
+/* Removed between two commands: CMD13 gets no answer, the card detect
+ * says so. */
+TEST(card_removed_before_a_command)
+{
+	struct simh s;
+	struct sim_fault f = { .kind = SIM_FAULT_REMOVE, .cmd = 13 };
+	uint32_t st;
+	int ret;
+
+	if (!start(&s, PROFILE))
+		return;
+	sim_fault_add(&f);
+	ret = sd_send_status(&s.card, &st);
+	report("card removed before CMD13", ret, &s, 0);
+	CHECK_EQ_I(ret, -ETIMEDOUT);
+	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 0);
+}
