@@ -451,3 +451,33 @@ TEST(ceiling_rule_before_shares)
 	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
 	CHECK_STR(text(&s), "bus-bound - 94.5% of the 50 MHz 4-bit ceiling");
 }
+
+TEST(card_layer_commands_in_the_gaps_are_bus)
+{
+	/* CMD24 at 50 MHz 4-bit followed by one CMD13 poll in the gap:
+	 *   command 3000 (bus 1960), window 20000: fill 10000 host,
+	 *   10000 card (no pipeline); tail 40000: frame 1051 clk = 21020 bus,
+	 *   18980 programming; gap 8000 of which the CMD13's 98 clk = 1960
+	 *   are bus.  wall 3000 + 20000 + 40000 + 8000 = 71000
+	 *   bus 1960 + 21020 + 1960 = 24940, card 28980,
+	 *   host 1040 + 10000 + 6040 = 17080 */
+	struct phase_ns p = { .cmd_ns = 3000, .access_ns = 500, .data_ns = 19500,
+			      .host_ns = 10000, .busy_ns = 40000, .extra_cmds = 1 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 3, &p, 1, 8000);
+	CHECK_EQ_U(a.extra_cmds, 3);
+	phase_split(&a, 4, 50000000, 1, 0, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * 24940 / 71000, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 28980 / 71000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 17080 / 71000, TOL);
+
+	/* never more bus than the gap holds */
+	p.extra_cmds = 100;
+	phase_acc_init(&a);
+	add_n(&a, 1, &p, 1, 8000);
+	phase_split(&a, 4, 50000000, 1, 0, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * (1960 + 21020 + 8000) / 71000, TOL);
+}
