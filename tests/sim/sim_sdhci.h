@@ -1,0 +1,245 @@
+/*
+ * sim_sdhci.h - what the files of the simulated controller share: the
+ * BCM2835 EMMC register map (BCM2835 ARM Peripherals §5.4, SDHCI 3.00
+ * field semantics), the controller state and the helpers of its bus
+ * timing and truth accounting. Private to sim_sdhci*.c.
+ */
+#ifndef SDB_TESTS_SIM_SDHCI_H
+#define SDB_TESTS_SIM_SDHCI_H
+
+#include "tests/sim/sim_internal.h"
+
+/* Register offsets (BCM2835 ARM Peripherals §5.4). */
+#define ARG2            0x00
+#define BLKSIZECNT      0x04
+#define ARG1            0x08
+#define CMDTM           0x0c
+#define RESP0           0x10
+#define RESP1           0x14
+#define RESP2           0x18
+#define RESP3           0x1c
+#define DATA            0x20
+#define STATUS          0x24
+#define CONTROL0        0x28
+#define CONTROL1        0x2c
+#define INTERRUPT       0x30
+#define IRPT_MASK       0x34
+#define IRPT_EN         0x38
+#define CONTROL2        0x3c
+#define CAPABILITIES    0x40
+#define CAPABILITIES_HI 0x44
+#define FORCE_IRPT      0x50
+#define BOOT_TIMEOUT    0x70
+#define DBG_SEL         0x74
+#define EXRDFIFO_CFG    0x80
+#define EXRDFIFO_EN     0x84
+#define TUNE_STEP       0x88
+#define TUNE_STEPS_STD  0x8c
+#define TUNE_STEPS_DDR  0x90
+#define SPI_INT_SPT     0xf0
+#define SLOTISR_VER     0xfc
+#define REG_SPAN        0x100
+
+/* CMDTM */
+#define TM_BLKCNT_EN        (1u << 1)
+#define TM_AUTO_CMD_SHIFT   2
+#define TM_AUTO_CMD12       1u
+#define TM_AUTO_CMD23       2u
+#define TM_DAT_DIR          (1u << 4)  /* 1 = card to host */
+#define TM_MULTI_BLOCK      (1u << 5)
+#define CMD_RSPNS_SHIFT     16
+#define CMD_RSPNS_NONE      0u
+#define CMD_RSPNS_136       1u
+#define CMD_RSPNS_48        2u
+#define CMD_RSPNS_48BUSY    3u
+#define CMD_CRCCHK_EN       (1u << 19)
+#define CMD_IXCHK_EN        (1u << 20)
+#define CMD_ISDATA          (1u << 21)
+#define CMD_TYPE_SHIFT      22
+#define CMD_TYPE_ABORT      3u
+#define CMD_INDEX_SHIFT     24
+
+/* STATUS */
+#define ST_CMD_INHIBIT      (1u << 0)
+#define ST_DAT_INHIBIT      (1u << 1)
+#define ST_DAT_ACTIVE       (1u << 2)
+#define ST_WRITE_TRANSFER   (1u << 8)
+#define ST_READ_TRANSFER    (1u << 9)
+#define ST_BUF_WR_EN        (1u << 10)
+#define ST_BUF_RD_EN        (1u << 11)
+#define ST_CARD_INSERTED    (1u << 16)
+#define ST_CARD_STABLE      (1u << 17)
+#define ST_CARD_DETECT      (1u << 18)
+#define ST_WRITE_ENABLED    (1u << 19) /* WP pin: 1 = writable (SDHCI) */
+#define ST_DAT_LEVEL0_SHIFT 20
+#define ST_CMD_LEVEL        (1u << 24)
+
+/* CONTROL0 */
+#define C0_HCTL_DWIDTH      (1u << 1)
+#define C0_HCTL_HS_EN       (1u << 2)
+#define C0_HCTL_8BIT        (1u << 5)
+
+/* CONTROL1 */
+#define C1_CLK_INTLEN       (1u << 0)
+#define C1_CLK_STABLE       (1u << 1)
+#define C1_CLK_EN           (1u << 2)
+#define C1_CLK_GENSEL       (1u << 5)
+#define C1_CLK_FREQ_MS2_SHIFT 6
+#define C1_CLK_FREQ8_SHIFT  8
+#define C1_DATA_TOUNIT_SHIFT 16
+#define C1_SRST_SHIFT       24
+#define C1_SRST_HC          1u
+#define C1_SRST_CMD         2u
+#define C1_SRST_DATA        4u
+
+/* INTERRUPT / IRPT_MASK / IRPT_EN */
+#define INT_CMD_DONE        (1u << 0)
+#define INT_DATA_DONE       (1u << 1)
+#define INT_WRITE_RDY       (1u << 4)
+#define INT_READ_RDY        (1u << 5)
+#define INT_CARD_INSERT     (1u << 6)
+#define INT_CARD_REMOVE     (1u << 7)
+#define INT_ERR             (1u << 15)
+#define INT_CTO_ERR         (1u << 16)
+#define INT_CCRC_ERR        (1u << 17)
+#define INT_CEND_ERR        (1u << 18)
+#define INT_CBAD_ERR        (1u << 19)
+#define INT_DTO_ERR         (1u << 20)
+#define INT_DCRC_ERR        (1u << 21)
+#define INT_DEND_ERR        (1u << 22)
+#define INT_ACMD_ERR        (1u << 24)
+
+/* CONTROL2 low half: Auto CMD error status */
+#define C2_ACNOX_ERR        (1u << 0)
+#define C2_ACTO_ERR         (1u << 1)
+#define C2_ACCRC_ERR        (1u << 2)
+#define C2_ACEND_ERR        (1u << 3)
+#define C2_ACBAD_ERR        (1u << 4)
+
+#define MAX_BUF 4
+#define OPEN_ENDED UINT32_MAX
+
+/* One truth record being filled, with its accounting cursor. */
+struct rec {
+	struct sim_truth *t;
+	uint64_t acct;
+};
+
+struct xfer {
+	bool active;
+	enum sim_xfer_kind dir;
+	bool mem;
+	uint8_t reg_data[64];
+	uint32_t blksz;
+	uint32_t total;
+	bool blkcnt_en;
+	bool auto12;
+	uint64_t resp_end;
+	/* bus side */
+	uint32_t bus_k;
+	bool in_flight;
+	uint64_t bus_start, bus_end;
+	uint64_t card_ready;   /* read: card can start block bus_k */
+	uint64_t wait_since;   /* data timeout window start */
+	uint64_t busy_end;     /* write: DAT0 busy after the previous block */
+	bool bus_done;
+	uint64_t bus_done_t;
+	bool auto12_sent;
+	uint64_t auto12_done;
+	uint32_t auto12_irq;   /* error to raise when the Auto CMD12 ends */
+	uint32_t auto12_c2;
+	/* buffer */
+	uint8_t buf[MAX_BUF][1024];
+	uint64_t fill_t[MAX_BUF];
+	uint32_t buf_count;    /* read: blocks waiting for the CPU; write: filled */
+	uint32_t host_k;
+	uint32_t host_off;
+	uint64_t slot_free_t;
+	uint64_t host_done_t;  /* CPU finished the last block */
+	/* faults */
+	uint32_t fault_mask;
+	uint32_t fault_block;
+	uint64_t stuck_ns;
+	struct rec r;
+};
+
+struct sim_hc_state {
+	uint32_t arg2, blksizecnt, arg1, cmdtm, resp[4];
+	uint32_t control0, control1, irpt, irpt_mask, irpt_en, control2;
+	uint32_t other[REG_SPAN / 4]; /* plain storage for the rest */
+	uint64_t clk_stable_at;
+
+	/* CMD line */
+	bool cmd_active;
+	bool cmd_wedged;
+	uint64_t cmd_done_t;
+	uint64_t cmd_line_free;
+	uint32_t cmd_irq;      /* interrupt bits at completion */
+	uint32_t cmd_c2;       /* CONTROL2 auto-cmd error bits at completion */
+	bool cmd_load_resp;
+	uint32_t cmd_resp[4];
+	bool cmd_r1b;
+	struct rec cr;
+
+	/* R1b busy on DAT0 */
+	bool r1b_active;
+	uint64_t r1b_start;
+	struct rec br;
+
+	struct xfer x;
+	bool dat_wedged;
+
+	uint64_t last_wr_t[REG_SPAN / 4];
+	uint32_t last_rd_val[REG_SPAN / 4];
+	uint32_t same_reads[REG_SPAN / 4]; /* identical reads in a row */
+	uint64_t idle_quantum;  /* fast-forward step with no event pending */
+};
+
+extern struct sim_hc_state sim_hc;
+
+
+static inline const struct sim_config *cfg(void)
+{
+	return sim_get_config();
+}
+
+static inline uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* sim_sdhci_bus.c */
+bool sim_hc_clock_running(uint64_t t);
+/* n SD clocks at the programmed clock, in ns. */
+uint64_t sim_hc_clk(uint64_t n);
+uint64_t sim_hc_data_timeout_ns(void);
+/* Set interrupt status bits (those enabled in IRPT_MASK). */
+void sim_hc_irq_raise(uint32_t bits);
+void sim_hc_acct(struct rec *r, uint64_t to, uint64_t *bucket);
+void sim_hc_rec_close(struct rec *r, uint64_t t_end, uint32_t err,
+		      uint32_t flags);
+/* Charge [cursor, to] of record r to one of its phase fields. */
+#define ACCT(r, to, field)                                                 \
+	do {                                                               \
+		if ((r)->t)                                                \
+			sim_hc_acct((r), (to), &(r)->t->field);                   \
+	} while (0)
+
+/* sim_sdhci_data.c: the next data-engine event (what: 1 block end,
+ * 2 block start, 3 timeout, 4 complete, 5 auto-command error) and its
+ * processing. */
+uint64_t sim_hc_xfer_next(int *what);
+void sim_hc_xfer_step(uint64_t e, int what);
+
+/* sim_sdhci_cmd.c */
+void sim_hc_issue_command(uint32_t cmdtm);
+void sim_hc_cmd_complete(void);
+uint64_t sim_hc_r1b_next(int *what);
+void sim_hc_r1b_step(uint64_t e, int what);
+
+#endif
