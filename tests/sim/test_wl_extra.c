@@ -1,0 +1,352 @@
+/*
+ * test_wl_extra.c - the class, AU and sustained workloads (bench/wl_extra.h)
+ * on simulated cards whose truth is known: the knee of a card with a 1 MiB
+ * write cache, no knee on a card without one, random-read IOPS against the
+ * simulator's own record of every request, no alignment step on a card that
+ * has none, the erase record, the skip paths, and that no write or erase
+ * ever leaves the test area.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/wl_extra.h"
+#include "bench/workload.h"
+#include "lib/host/host_console.h"
+#include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
+#include "tests/unit/check.h"
+
+#define MEM_BYTES (24u << 20)
+#define TA_FIRST  (1u << 21)   /* 1 GiB */
+#define TA_COUNT  (1u << 17)   /* 64 MiB */
+
+static char out[1 << 20];
+static size_t outlen;
+static uint8_t *mem;
+static struct simh sh;
+static struct test_area ta;
+static struct wl_ctx ctx;
+
+static void hook(char ch)
+{
+	if (outlen + 1 < sizeof(out)) {
+		out[outlen++] = ch;
+		out[outlen] = 0;
+	}
+}
+
+static int setup(const char *profile, bool quick, bool usable)
+{
+	int r;
+
+	if (!mem)
+		mem = malloc(MEM_BYTES);
+	r = simh_start(&sh, profile, NULL);
+	if (r)
+		return r;
+	memset(&ta, 0, sizeof(ta));
+	ta.usable = usable;
+	ta.source = usable ? TEST_AREA_CONFIG : TEST_AREA_NONE;
+	ta.first_lba = TA_FIRST;
+	ta.count = TA_COUNT;
+	wl_ctx_init(&ctx, &sh.card, &ta, mem, MEM_BYTES, quick, false, 0x5db, 42);
+	ctx.read_base = TA_FIRST;
+	outlen = 0;
+	out[0] = 0;
+	host_console_hook = hook;
+	sim_truth_reset();
+	return 0;
+}
+
+static void done(void)
+{
+	host_console_hook = NULL;
+}
+
+/* The "@ " line of the last record of this type, or NULL. */
+static const char *rec(const char *type)
+{
+	char key[64];
+	const char *p = out, *last = NULL;
+
+	snprintf(key, sizeof(key), "@ {\"type\":\"%s\"", type);
+	while ((p = strstr(p, key)) != NULL)
+		last = p++;
+	return last;
+}
+
+/* A number (or true/false) of a record line; NAN when null or missing. */
+static double num(const char *line, const char *key)
+{
+	char k[64];
+	const char *p, *end;
+
+	if (!line)
+		return NAN;
+	end = strchr(line, '\n');
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = strstr(line, k);
+	if (!p || (end && p > end))
+		return NAN;
+	p += strlen(k);
+	if (!strncmp(p, "true", 4))
+		return 1;
+	if (!strncmp(p, "false", 5))
+		return 0;
+	if (!strncmp(p, "null", 4))
+		return NAN;
+	return strtod(p, NULL);
+}
+
+static bool has(const char *line, const char *text)
+{
+	const char *end = line ? strchr(line, '\n') : NULL;
+	const char *p = line ? strstr(line, text) : NULL;
+
+	return p && (!end || p < end);
+}
+
+/* Every write and erase command the card saw stayed inside the test area. */
+static unsigned writes_outside(void)
+{
+	unsigned i, bad = 0, n = sim_truth_count();
+
+	for (i = 0; i < n; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (!t || (t->flags & SIM_T_APP))
+			continue;
+		if (t->cmd == 24 || t->cmd == 25) {
+			if (t->arg < TA_FIRST || t->arg + (t->blocks ? t->blocks : 1) >
+			    TA_FIRST + TA_COUNT)
+				bad++;
+		} else if (t->cmd == 32 || t->cmd == 33) {
+			if (t->arg < TA_FIRST || t->arg >= TA_FIRST + TA_COUNT)
+				bad++;
+		}
+	}
+	return bad;
+}
+
+static unsigned count_cmd(uint8_t cmd)
+{
+	unsigned i, k = 0, n = sim_truth_count();
+
+	for (i = 0; i < n; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (t && !(t->flags & SIM_T_APP) && t->cmd == cmd)
+			k++;
+	}
+	return k;
+}
+
+TEST(sustained_finds_the_1mib_cache)
+{
+	const char *r;
+	double knee;
+
+	CHECK_EQ_I(setup("sdhc-small-cache-8g", true, true), 0);
+	wl_sustained(&ctx);
+	done();
+	r = rec("sustained");
+	CHECK(r != NULL);
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	CHECK_EQ_I(num(r, "knee_found"), 1);
+	/* 2048 cache blocks + what drained (1 block/ms) while writing them. */
+	knee = num(r, "knee_bytes");
+	CHECK(knee >= (1u << 20) && knee <= (1u << 20) + (256u << 10));
+	CHECK(num(r, "initial_mbs") > 5.0);
+	/* Once full, the cache takes a block only as fast as it drains one
+	 * (1 block/ms = 0.512 MB/s): that is the steady rate. */
+	CHECK(num(r, "steady_mbs") > 0.45 && num(r, "steady_mbs") < 0.6);
+	CHECK(num(r, "worst_ns") >= num(r, "median_op_ns"));
+	CHECK(rec("series") != NULL);
+	CHECK_EQ_U(writes_outside(), 0);
+}
+
+TEST(sustained_no_knee_without_cache)
+{
+	const char *r;
+
+	CHECK_EQ_I(setup("sdhc-slow-writer-8g", true, true), 0);
+	wl_sustained(&ctx);
+	done();
+	r = rec("sustained");
+	CHECK(r != NULL);
+	CHECK_EQ_I(num(r, "knee_found"), 0);
+	CHECK(isnan(num(r, "knee_bytes")));
+	CHECK_NEAR(num(r, "initial_mbs"), num(r, "steady_mbs"), 1e-3);
+	CHECK_EQ_U(writes_outside(), 0);
+}
+
+TEST(sustained_worst_stall_matches_the_truth)
+{
+	const char *r;
+	unsigned i, n;
+	double worst_truth = 0, worst;
+
+	CHECK_EQ_I(setup("sdhc-gc-stalls-16g", true, true), 0);
+	wl_sustained(&ctx);
+	done();
+	r = rec("sustained");
+	CHECK(r != NULL);
+	n = sim_truth_count();
+	for (i = 0; i < n; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (t && t->cmd == 25 && (double)(t->t_end_ns - t->t_issue_ns) > worst_truth)
+			worst_truth = (double)(t->t_end_ns - t->t_issue_ns);
+	}
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	worst = num(r, "worst_ns");
+	printf("  worst stall %.3f ms, simulator truth %.3f ms, knee %s\n", worst / 1e6,
+	       worst_truth / 1e6, num(r, "knee_found") == 1 ? "yes" : "no");
+	CHECK(worst_truth >= 100e6); /* the profile stalls 100..600 ms */
+	CHECK_EQ_I(num(r, "knee_found"), 0); /* stalls, no cache exhausted */
+	CHECK(worst >= worst_truth);
+	CHECK(worst <= worst_truth + 1e6);
+	CHECK_EQ_U(writes_outside(), 0);
+}
+
+TEST(app_class_a1_card)
+{
+	const char *r;
+	unsigned i, n, reads = 0;
+	double sum_ns = 0, truth_iops, iops;
+
+	CHECK_EQ_I(setup("sdhc-a1-32g", true, true), 0);
+	wl_app_class(&ctx);
+	done();
+	r = rec("class");
+	CHECK(r != NULL);
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	CHECK(has(r, "\"app_claim\":\"A1\""));
+	CHECK_EQ_I(num(r, "speed_class_claim"), 10);
+	CHECK_EQ_I(num(r, "uhs_grade_claim"), 1);
+	CHECK_EQ_I(num(r, "video_class_claim"), 10);
+	CHECK(has(r, "card claims A1: measured"));
+	CHECK(has(r, "card claims C10 U1 V10: measured Pw"));
+	CHECK(!isnan(num(r, "pw_mbs")));
+	CHECK(!isnan(num(r, "seq_write_mbs")));
+	/* The random-read figure against the simulator's own request times:
+	 * the measured time includes the driver's own work, so it is a bit
+	 * lower, never higher. */
+	n = sim_truth_count();
+	for (i = 0; i < n; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (t && t->cmd == 18 && t->blocks == 8) {
+			sum_ns += (double)(t->t_end_ns - t->t_issue_ns);
+			reads++;
+		}
+	}
+	CHECK(reads > 0);
+	truth_iops = reads ? reads * 1e9 / sum_ns : 0;
+	iops = num(r, "read_iops");
+	printf("  read IOPS %.1f, simulator truth %.1f\n", iops, truth_iops);
+	CHECK(iops <= truth_iops * 1.001);
+	CHECK(iops >= truth_iops * 0.85);
+	CHECK(num(r, "app_level_measured") >= 0);
+	/* Pw against the truth: the 8 RU writes (64 KiB into a 512 KiB AU in
+	 * the quick profile) that follow the erase. */
+	{
+		unsigned seen = 0;
+		bool after_erase = false;
+		double ns = 0, pw = num(r, "pw_mbs"), truth_pw;
+
+		for (i = 0; i < n && seen < 8; i++) {
+			const struct sim_truth *t = sim_truth_get(i);
+
+			if (!t || (t->flags & SIM_T_APP))
+				continue;
+			if (t->cmd == 38)
+				after_erase = true;
+			else if (after_erase && t->cmd == 25) {
+				ns += (double)(t->t_end_ns - t->t_issue_ns);
+				seen++;
+			}
+		}
+		CHECK_EQ_U(seen, 8);
+		truth_pw = (512u << 10) * 1000.0 / ns;
+		printf("  Pw %.3f MB/s, simulator truth %.3f\n", pw, truth_pw);
+		CHECK(pw <= truth_pw * 1.001);
+		CHECK(pw >= truth_pw * 0.9);
+	}
+	CHECK_EQ_U(count_cmd(38), 1); /* the quick profile erases one AU for Pw */
+	CHECK_EQ_U(writes_outside(), 0);
+}
+
+TEST(app_class_read_only_without_test_area)
+{
+	const char *r;
+
+	CHECK_EQ_I(setup("sdhc-a1-32g", true, false), 0);
+	wl_app_class(&ctx);
+	done();
+	r = rec("class");
+	CHECK(r != NULL);
+	CHECK(!isnan(num(r, "read_iops")));
+	CHECK(isnan(num(r, "write_iops")));
+	CHECK(isnan(num(r, "app_meets_claim")));
+	CHECK(has(r, "incomplete"));
+	CHECK(rec("skipped") != NULL);
+	CHECK_EQ_U(count_cmd(24) + count_cmd(25) + count_cmd(38), 0);
+}
+
+TEST(au_detect_finds_no_step_on_a_card_without_one)
+{
+	const char *r;
+
+	CHECK_EQ_I(setup("sdhc-c10-16g", false, true), 0);
+	wl_au_detect(&ctx);
+	done();
+	r = rec("au");
+	CHECK(r != NULL);
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	CHECK(isnan(num(r, "measured_bytes")));
+	CHECK_EQ_I(num(r, "declared_au_bytes"), 4u << 20);
+	CHECK(has(r, "\"match\":\"unknown\""));
+	CHECK_EQ_U(count_cmd(24) + count_cmd(25) + count_cmd(38), 0); /* read-only */
+}
+
+TEST(open_au_and_erase_records)
+{
+	const char *r;
+
+	CHECK_EQ_I(setup("sdhc-c10-16g", true, true), 0);
+	wl_open_au(&ctx);
+	wl_erase_per_au(&ctx);
+	done();
+	r = rec("open_au");
+	CHECK(r != NULL);
+	CHECK_EQ_I(num(r, "handled"), 4); /* the simulator has no open-AU limit */
+	CHECK_EQ_I(num(r, "collapsed"), 0);
+	r = rec("erase");
+	CHECK(r != NULL);
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	CHECK_EQ_I(num(r, "count"), 2);
+	/* erase_base is 2 ms + exp(2 ms) plus 250 us per AU touched. */
+	CHECK(num(r, "min_us") >= 2000);
+	CHECK(num(r, "max_us") < 60000);
+	CHECK(!isnan(num(r, "timeout_ms_1au")));
+	CHECK_EQ_U(count_cmd(38), 3);
+	CHECK_EQ_U(writes_outside(), 0);
+}
+
+TEST(write_protected_card_skips_every_write_workload)
+{
+	CHECK_EQ_I(setup("wp-switch-8g", true, true), 0);
+	wl_sustained(&ctx);
+	wl_open_au(&ctx);
+	wl_erase_per_au(&ctx);
+	done();
+	CHECK(strstr(out, "\"workload\":\"sustained-write\",\"reason\":\"the card is write-protected")
+	      != NULL);
+	CHECK(strstr(out, "\"workload\":\"open-au\"") != NULL);
+	CHECK(strstr(out, "\"workload\":\"erase-au\"") != NULL);
+	CHECK(rec("sustained") == NULL);
+	CHECK_EQ_U(count_cmd(24) + count_cmd(25) + count_cmd(38), 0);
+}
