@@ -36,6 +36,7 @@
 #include "lib/json.h"
 
 #define SELFTEST_MAX_WRITE_BLOCKS 2048u
+#define SELFTEST_DEFAULT_READ_BLOCKS 8u
 
 enum rmode { RM_CMD17, RM_CMD18, RM_AUTO12, RM_CMD23, RM_UNALIGNED, RM_N };
 
@@ -460,9 +461,20 @@ int selftest_run(const struct bench_env *env, struct sd_card *card,
 	struct lba_range wr;
 	struct selftest_cfg sc;
 
+	static struct lba_range def_reads[2];
+
 	memset(&sc, 0, sizeof(sc));
 	sc.nreads = config_list(cfg, CFG_SELFTEST_LBAS, &reads);
 	sc.reads = reads;
+	if (!sc.nreads && card->blocks >= 2 * SELFTEST_DEFAULT_READ_BLOCKS) {
+		/* Without selftest_lbas: the first and the last blocks. */
+		def_reads[0].first = 0;
+		def_reads[0].count = SELFTEST_DEFAULT_READ_BLOCKS;
+		def_reads[1].first = card->blocks - SELFTEST_DEFAULT_READ_BLOCKS;
+		def_reads[1].count = SELFTEST_DEFAULT_READ_BLOCKS;
+		sc.reads = def_reads;
+		sc.nreads = 2;
+	}
 	sc.write = config_range(cfg, CFG_SELFTEST_WRITE, &wr) ? &wr : NULL;
 	sc.area = area;
 	sc.run_id = config_has(cfg, CFG_SEED) ? (uint32_t)cfg->v[CFG_SEED].u :

@@ -44,7 +44,7 @@ void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
 uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n);
 
 /* The self-test as sdbench.txt configures it: selftest_lbas (the ranges to
- * read), selftest_write (the range to write, only inside 'area'), seed (the
+ * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the
  * run id; the time otherwise). Returns the number of failures. */
 int selftest_run(const struct bench_env *env, struct sd_card *card,
 		 const struct config *cfg, const struct test_area *area);
