@@ -1,0 +1,160 @@
+/*
+ * sim_card_data.c - the simulated card's memory data path: blocks read
+ * (with the access latency drawn from the profile), blocks written (with
+ * the programming busy, the write-cache model and long stalls), the
+ * fake-capacity wrap, and direct flash access for tests (SD Physical Layer
+ * §4.3.3 data read, §4.3.4 data write, §4.12.4 busy).
+ *
+ * Not modelled: read-ahead or address locality, partial or misaligned
+ * writes, wear.
+ */
+#include <string.h>
+
+#include "tests/sim/sim_internal.h"
+
+#define R1_OUT_OF_RANGE (1u << 31) /* §4.10.1 */
+
+static uint64_t phys_block(uint64_t blk)
+{
+	return blk % sim_card.blocks_real;
+}
+
+static void read_bytes(uint64_t a, uint8_t *buf, uint32_t len)
+{
+	uint8_t blk[512];
+
+	while (len) {
+		uint32_t off = (uint32_t)(a % 512), n = 512 - off;
+
+		if (n > len)
+			n = len;
+		sim_store_read(phys_block(a / 512), blk);
+		memcpy(buf, blk + off, n);
+		buf += n;
+		a += n;
+		len -= n;
+	}
+}
+
+uint64_t sim_card_read_latency(uint32_t k)
+{
+	struct sim_card *c = &sim_card;
+	uint64_t a;
+
+	if (!c->present || c->state != ST_DATA)
+		return SIM_NEVER;
+	if (c->op_blocks && k >= c->op_blocks)
+		return SIM_NEVER;
+	if (!c->op_mem)
+		return c->p->read_first.min_ns;
+	a = c->op_addr + (uint64_t)k * (c->ccs ? 512 : c->blocklen);
+	if (a >= c->blocks_total * 512) {
+		c->err_pending |= R1_OUT_OF_RANGE;
+		return SIM_NEVER;
+	}
+	return sim_rng_draw(k ? &c->p->read_next : &c->p->read_first);
+}
+
+void sim_card_read_data(uint32_t k, uint8_t *buf, uint32_t len)
+{
+	struct sim_card *c = &sim_card;
+
+	read_bytes(c->op_addr + (uint64_t)k * len, buf, len);
+}
+
+uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
+			      uint64_t t, bool last)
+{
+	struct sim_card *c = &sim_card;
+	const struct sim_profile *p = c->p;
+	uint64_t a = c->op_addr + (uint64_t)k * 512, busy;
+
+	(void)last;
+	if (!c->present || c->state != ST_RCV || len != 512)
+		return SIM_NEVER;
+	if (a >= c->blocks_total * 512) {
+		c->err_pending |= R1_OUT_OF_RANGE;
+		return SIM_NEVER;
+	}
+	sim_store_write(phys_block(a / 512), buf);
+	c->well_written++;
+
+	busy = sim_rng_draw(c->op_multi ? &p->write_next : &p->write_single);
+	if (p->cache_blocks) {
+		double drained = (double)(t - c->cache_t) / 1e6 *
+				 p->cache_drain_blocks_per_ms;
+
+		c->cache_fill = c->cache_fill > drained ? c->cache_fill - drained : 0;
+		c->cache_t = t;
+		c->cache_fill += 1;
+		if (c->cache_fill > p->cache_blocks)
+			busy = sim_rng_draw(&p->write_slow);
+	}
+	if (!c->op_multi) {
+		c->state = ST_PRG;
+		c->after_busy = ST_TRAN;
+	} else if (c->op_blocks && k + 1 == c->op_blocks) {
+		/* CMD23 count reached: the card programs and returns to tran. */
+		busy += sim_rng_draw(&p->write_last);
+		c->state = ST_PRG;
+		c->after_busy = ST_TRAN;
+	}
+	c->busy_until = t + busy;
+	return busy;
+}
+
+void sim_card_data_done(uint64_t t, bool stopped_by_cmd12)
+{
+	struct sim_card *c = &sim_card;
+
+	(void)stopped_by_cmd12;
+	sim_card_state_at(t); /* PRG may have ended */
+	/* A single block (or the CMD23 count) of a read ends the data state. */
+	if (c->state == ST_DATA && (!c->op_multi || c->op_blocks))
+		c->state = ST_TRAN;
+}
+
+/* Fault injection can pin DAT0 low. */
+void sim_card_set_busy(uint64_t until)
+{
+	sim_card.busy_until = until;
+}
+
+/* ---- test access ------------------------------------------------------ */
+
+void sim_card_peek(uint64_t off, void *buf, size_t len)
+{
+	uint8_t blk[512], *out = buf;
+
+	while (len) {
+		size_t o = off % 512, n = 512 - o;
+
+		if (n > len)
+			n = len;
+		sim_store_read(off / 512, blk);
+		memcpy(out, blk + o, n);
+		out += n;
+		off += n;
+		len -= n;
+	}
+}
+
+void sim_card_poke(uint64_t off, const void *buf, size_t len)
+{
+	uint8_t blk[512];
+	const uint8_t *in = buf;
+
+	while (len) {
+		size_t o = off % 512, n = 512 - o;
+
+		if (n > len)
+			n = len;
+		sim_store_read(off / 512, blk);
+		memcpy(blk + o, in, n);
+		sim_store_write(off / 512, blk);
+		in += n;
+		off += n;
+		len -= n;
+	}
+}
+
