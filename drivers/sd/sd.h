@@ -100,7 +100,8 @@ int sd_init(struct sd_card *card, struct sd_host *host);
 int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width);
 
 /* Block I/O. lba in 512-byte blocks whatever the card's addressing;
- * buf of count*512 bytes, any alignment. 'stop' selects the termination of
+ * buf of count*512 bytes, any alignment; count 1..65535 (the controller's
+ * 16-bit block count; -EINVAL beyond, split larger transfers). 'stop' selects the termination of
  * multi-block transfers (SD_STOP_NONE means CMD12 sent by this layer;
  * SD_STOP_AUTO23 means CMD23 before the command: Auto-CMD23 when the host
  * has it, else an explicit CMD23; -ENOTSUP when the SCR does not list
