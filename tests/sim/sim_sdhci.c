@@ -16,9 +16,10 @@
  * works (write-1-to-clear status, status bits gated by IRPT_MASK,
  * SRST_CMD|SRST_DATA written together does nothing, Auto CMD12 response in
  * RESP3, R2 stored without its CRC byte). Where QEMU is simpler than real
- * hardware the model follows the hardware: a command timeout does not set
- * CMD_DONE, the SD clock must be enabled and stable, bus time passes, a data
- * error leaves DAT_INHIBIT set until SRST_DATA.
+ * hardware the model follows the hardware: the SD clock must be enabled
+ * and stable, bus time passes, a data error leaves DAT_INHIBIT set until
+ * SRST_DATA. Where SDHCI allows two behaviours it takes the stricter one: a
+ * command timeout does not also set CMD_DONE (QEMU sets both).
  *
  * Not supported: DMA (SDMA/ADMA; CAPABILITIES says none), 8-bit bus, UHS
  * modes and tuning, boot mode, block-gap stop/continue, SPI mode,
