@@ -127,13 +127,14 @@ struct sim_config {
 	bool fast_forward;       /* skip idle polling to the next event */
 	bool write_hazard;       /* lose same-register writes within 2 SD clocks */
 	bool strict_cmd_inhibit; /* CMD_INHIBIT stays set after a command error until SRST_CMD */
+	bool cto_sets_cmd_done;  /* a command timeout also sets CMD_DONE (QEMU) */
 	uint64_t seed;
 };
 
 void sim_config_default(struct sim_config *c);
 /* The controller as QEMU 7.2's raspi machines show it: 52 MHz base clock
- * in CAPABILITIES 0x052134B4, SLOTISR_VER 0x24020000 (other fields as
- * sim_config_default). */
+ * in CAPABILITIES 0x052134B4, SLOTISR_VER 0x24020000, a command timeout
+ * with CMD_DONE (other fields as sim_config_default). */
 void sim_config_qemu(struct sim_config *c);
 
 /* Reset the whole simulator: clock to 0, controller at power-on, the card

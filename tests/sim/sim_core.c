@@ -68,6 +68,7 @@ void sim_config_qemu(struct sim_config *c)
 	c->base_clock_hz = 52000000u;
 	c->caps = 0x052134b4u;
 	c->version = 0x24020000u;
+	c->cto_sets_cmd_done = true;
 }
 
 const struct sim_config *sim_get_config(void)

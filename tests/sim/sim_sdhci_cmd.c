@@ -228,7 +228,8 @@ void sim_hc_issue_command(uint32_t cmdtm)
 			sim_hc.cmd_irq = INT_CMD_DONE;
 		} else {
 			sim_hc.cmd_done_t = cmd_end + sim_hc_clk(64);
-			sim_hc.cmd_irq = INT_CTO_ERR;
+			sim_hc.cmd_irq = INT_CTO_ERR |
+					 (cfg()->cto_sets_cmd_done ? INT_CMD_DONE : 0);
 		}
 		sim_hc.cmd_line_free = sim_hc.cmd_done_t + sim_hc_clk(8);
 		tr->t_resp_ns = sim_hc.cmd_done_t;

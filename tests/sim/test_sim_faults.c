@@ -309,3 +309,23 @@ TEST(card_removed_before_a_command)
 	CHECK_EQ_I(ret, -ETIMEDOUT);
 	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 0);
 }
+
+/* QEMU's way: a command timeout also sets CMD_DONE. The v1 card's CMD8
+ * timeout and an injected CMD18 timeout still end as they should. */
+TEST(qemu_style_timeout)
+{
+	struct simh s;
+	struct sim_config c;
+	struct sim_fault f = { .kind = SIM_FAULT_CMD_TIMEOUT, .cmd = 18 };
+
+	sim_config_qemu(&c);
+	fill();
+	CHECK_EQ_I(simh_start(&s, "sdsc-v1-128m", &c), 0);
+	CHECK(!s.card.v2);
+	sim_card_poke(1000ull * 512, pat, sizeof(pat));
+	sim_fault_add(&f);
+	CHECK_EQ_I(sd_read_blocks(&s.card, 1000, 16, buf, SD_STOP_AUTO12, NULL),
+		   -ETIMEDOUT);
+	sim_fault_clear();
+	check_recovered(&s, "qemu-style timeout");
+}
