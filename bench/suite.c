@@ -9,6 +9,7 @@
 #include "bench/config.h"
 #include "bench/record.h"
 #include "bench/wl_basic.h"
+#include "bench/wl_extra.h"
 #include "bench/workload.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -81,6 +82,16 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_variants(c);
 	if (!c->abort_all)
 		wl_clock_sweep(c);
+	if (!c->abort_all)
+		wl_app_class(c);
+	if (!c->abort_all)
+		wl_au_detect(c);
+	if (!c->abort_all)
+		wl_open_au(c);
+	if (!c->abort_all)
+		wl_erase_per_au(c);
+	if (!c->abort_all)
+		wl_sustained(c);
 	if (c->abort_all)
 		con_printf("\nthe card stopped answering: the remaining workloads were skipped\n");
 
