@@ -42,7 +42,9 @@ static uint32_t status_reg(void)
 		s |= ST_CMD_INHIBIT;
 	if (x->active || sim_hc.dat_wedged || sim_hc.r1b_active)
 		s |= ST_DAT_INHIBIT;
-	if (x->active && !(x->bus_done))
+	/* DAT line active: blocks still to move, or DAT0 held low by a busy
+	 * card for this transfer or an R1b command. */
+	if ((x->active && (!x->bus_done || busy)) || sim_hc.r1b_active)
 		s |= ST_DAT_ACTIVE;
 	if (x->active && x->dir == XK_WRITE) {
 		s |= ST_WRITE_TRANSFER;
