@@ -19,6 +19,9 @@ struct bench_env {
 	uint32_t buf_bytes;
 	/* Selects the SD pins' controller (GPIO 48-53); NULL when not needed. */
 	int (*select_emmc_pins)(void);
+	/* Non-NULL when this board's SD slot is on a controller sdbench does
+	 * not drive yet (the reason, for the user). */
+	const char *sd_unsupported;
 };
 
 /* Runs the whole program after start-up; returns the number of errors. */

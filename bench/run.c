@@ -174,8 +174,17 @@ static void choose_area(const struct blkdev *dev)
 unsigned bench_main(const struct bench_env *env)
 {
 	struct blkdev dev;
+	struct json *j;
 	int r;
 
+	if (env->sd_unsupported) {
+		con_printf("\nSD card: not tested: %s\n", env->sd_unsupported);
+		j = record_begin("skipped");
+		json_str(j, "workload", "all");
+		json_str(j, "reason", env->sd_unsupported);
+		record_end();
+		return record_error_count();
+	}
 	r = init_card(env);
 	if (r)
 		return record_error_count();

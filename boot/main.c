@@ -157,6 +157,14 @@ void kmain(void)
 	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
 	env.buf_bytes = ram > free_start + (2u << 20) ? ram - free_start - (1u << 20) : 0;
 	env.select_emmc_pins = select_emmc_pins;
+	env.sd_unsupported = 0;
+	if (board.soc == SOC_BCM2711) {
+		/* Pi 4: the slot is wired to EMMC2 (0xFE340000); the Arasan EMMC
+		 * serves the Wi-Fi chip. Leave both, and GPIO 48-53, alone. */
+		env.select_emmc_pins = 0;
+		env.sd_unsupported = "the SD slot of a Pi 4 / 400 / CM4 is on the EMMC2 controller, "
+				     "which this version of sdbench does not drive yet";
+	}
 
 	errors = bench_main(&env);
 	record_done(timer_now_us() - t0);
