@@ -329,3 +329,26 @@ TEST(qemu_style_timeout)
 	sim_fault_clear();
 	check_recovered(&s, "qemu-style timeout");
 }
+
+/* An erase (CMD38, R1b) whose busy outlasts the timeout the driver derives
+ * from the SD Status erase fields. */
+TEST(erase_busy_too_long)
+{
+	struct simh s;
+	struct sim_fault f = { .kind = SIM_FAULT_STUCK_BUSY, .cmd = 38,
+			       .busy_ns = 20000000000ull };
+	uint64_t t0;
+	int ret;
+
+	if (!start(&s, PROFILE))
+		return;
+	sim_fault_add(&f);
+	t0 = sim_now_ns();
+	ret = sd_erase(&s.card, 5000, 64, NULL);
+	report("CMD38 busy 20 s", ret, &s, t0);
+	CHECK_EQ_I(ret, -ETIMEDOUT);
+	CHECK(sim_now_ns() - t0 < 20000000000ull);
+	sim_fault_clear();
+	sim_advance_ns(20000000000ull); /* the card finishes */
+	check_recovered(&s, "after the long erase");
+}
