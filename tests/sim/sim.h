@@ -92,6 +92,8 @@ struct sim_profile {
 	uint32_t init_busy_us;     /* first ACMD41 until OCR busy bit set */
 	struct sim_dist read_first;  /* command end bit -> first block start bit */
 	struct sim_dist read_next;   /* block end -> next block start (multi-block) */
+	uint32_t page_blocks;        /* read buffer ("page") in blocks, 0 = none */
+	struct sim_dist read_page_hit; /* first block already in that buffer */
 	struct sim_dist write_single;/* CMD24 programming busy */
 	struct sim_dist write_next;  /* CMD25 busy after each block */
 	struct sim_dist write_last;  /* extra busy after the last block (CMD12) */

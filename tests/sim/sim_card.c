@@ -87,6 +87,7 @@ void sim_card_reset(const struct sim_profile *p)
 	c->blocks_total = p->capacity_bytes / 512;
 	c->blocks_real = (p->real_bytes ? p->real_bytes : p->capacity_bytes) / 512;
 	c->rca_seed = (uint16_t)(0x4567 ^ (p->psn & 0xffff));
+	c->read_page = ~0ull;
 	go_idle();
 	sim_card_build_regs(c);
 }

@@ -5,8 +5,9 @@
  * fake-capacity wrap, and direct flash access for tests (SD Physical Layer
  * §4.3.3 data read, §4.3.4 data write, §4.12.4 busy).
  *
- * Not modelled: read-ahead or address locality, partial or misaligned
- * writes, wear.
+ * Locality: only an optional read buffer of one page (profile
+ * page_blocks). Not modelled: read-ahead across pages, partial or
+ * misaligned writes, wear.
  */
 #include <string.h>
 
@@ -52,14 +53,29 @@ uint64_t sim_card_read_latency(uint32_t k)
 		c->err_pending |= R1_OUT_OF_RANGE;
 		return SIM_NEVER;
 	}
-	return sim_rng_draw(k ? &c->p->read_next : &c->p->read_first);
+	if (k)
+		return sim_rng_draw(&c->p->read_next);
+	if (!c->p->page_blocks)
+		return sim_rng_draw(&c->p->read_first);
+	/* A read starting in the page the card read last comes from its
+	 * buffer. Draw both so the PRNG stream does not depend on hits. */
+	{
+		uint64_t miss = sim_rng_draw(&c->p->read_first);
+		uint64_t hit = sim_rng_draw(&c->p->read_page_hit);
+
+		return a / 512 / c->p->page_blocks == c->read_page ? hit : miss;
+	}
 }
 
 void sim_card_read_data(uint32_t k, uint8_t *buf, uint32_t len)
 {
 	struct sim_card *c = &sim_card;
 
-	read_bytes(c->op_addr + (uint64_t)k * len, buf, len);
+	uint64_t a = c->op_addr + (uint64_t)k * len;
+
+	read_bytes(a, buf, len);
+	if (c->p->page_blocks)
+		c->read_page = a / 512 / c->p->page_blocks;
 }
 
 uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
@@ -77,6 +93,8 @@ uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
 		return SIM_NEVER;
 	}
 	sim_store_write(phys_block(a / 512), buf);
+	if (c->p->page_blocks && a / 512 / c->p->page_blocks == c->read_page)
+		c->read_page = ~0ull; /* the buffered page changed */
 	c->well_written++;
 
 	busy = sim_rng_draw(c->op_multi ? &p->write_next : &p->write_single);

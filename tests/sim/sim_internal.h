@@ -95,6 +95,8 @@ struct sim_card {
 	uint32_t op_blocks;          /* 0 open-ended */
 	bool op_multi;
 	bool op_mem;                 /* memory blocks, not a register read */
+	/* read buffer: the page of the last block read, ~0 = none */
+	uint64_t read_page;
 	/* write cache */
 	double cache_fill;
 	uint64_t cache_t;

@@ -392,3 +392,32 @@ TEST(host_time_matches_truth)
 	       "(+%.0f ns per block of clear/timer)\n", ticks_ns(t.host_ticks),
 	       (unsigned long long)tr->host_port_ns, per_block_extra);
 }
+
+/* A card with a one-page read buffer: sequential CMD17s within a 16 KiB
+ * page are fast, the first of each page is not; a write to the page
+ * drops the buffer. */
+TEST(read_buffer_locality)
+{
+	static uint8_t b[512];
+	struct simh s;
+	unsigned i, hits = 0, misses = 0;
+
+	CHECK_EQ_I(simh_start(&s, "sdhc-readbuf-16g", NULL), 0);
+	if (s.init_ret)
+		return;
+	for (i = 0; i < 64; i++) {
+		const struct sim_truth *tr;
+
+		CHECK_EQ_I(sd_read_single(&s.card, 6400 + i, b, NULL), 0);
+		tr = sim_truth_find_last(17);
+		if (tr && tr->card_access_ns == 25000)
+			hits++;
+		else if (tr && tr->card_access_ns == 300000)
+			misses++;
+	}
+	CHECK_EQ_U(misses, 2); /* 64 blocks = 2 pages of 32 */
+	CHECK_EQ_U(hits, 62);
+	CHECK_EQ_I(sd_write_single(&s.card, 6400 + 63, b, NULL), 0);
+	CHECK_EQ_I(sd_read_single(&s.card, 6400 + 62, b, NULL), 0);
+	CHECK_EQ_U(sim_truth_find_last(17)->card_access_ns, 300000);
+}
