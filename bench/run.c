@@ -14,11 +14,11 @@
 
 #include "bench/card_report.h"
 #include "bench/config.h"
-#include "bench/config_card.h"
 #include "bench/env.h"
 #include "bench/mbr.h"
 #include "bench/record.h"
 #include "bench/run.h"
+#include "bench/storage.h"
 #include "bench/test_area.h"
 #include "drivers/emmc/emmc.h"
 #include "drivers/sd/sd.h"
@@ -29,9 +29,7 @@
 
 static struct sd_host host;
 static struct sd_card card;
-static struct mbr_info mbr;
-static struct config cfg;
-static struct test_area area;
+static struct storage st;
 
 static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
@@ -90,83 +88,56 @@ static void print_layout(const struct mbr_info *mi)
 		con_printf("  %s\n", d);
 	}
 	j = record_begin("layout");
-	json_str(j, "table", mbr_kind_name(mi->kind));
-	json_str(j, "reason", mi->reason);
-	json_hex(j, "disk_id", mi->disk_id, 8);
-	json_u64(j, "card_blocks", mi->total_blocks);
-	json_arr_begin(j, "partitions");
-	for (i = 0; i < mi->nparts; i++) {
-		const struct mbr_part *p = &mi->parts[i];
-
-		json_obj_begin(j, NULL);
-		json_u64(j, "number", p->number);
-		json_hex(j, "type", p->type, 2);
-		json_str(j, "type_name", mbr_type_name(p->type));
-		json_u64(j, "first_lba", p->first_lba);
-		json_u64(j, "blocks", p->count);
-		json_bool(j, "active", p->status == 0x80);
-		json_bool(j, "logical", (p->flags & MBR_PART_LOGICAL) != 0);
-		json_bool(j, "extended", (p->flags & MBR_PART_EXTENDED) != 0);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	storage_mbr_json(mi, j);
 	record_end();
 }
 
-static void load_config(const struct blkdev *dev, bool emulated)
+static void report_config(struct config *cfg, int status, bool emulated)
 {
 	struct json *j;
 	unsigned i;
-	int r;
 
-	config_init(&cfg);
-	r = config_load_card(&cfg, dev, &mbr);
-	if (r == 0)
+	if (status == 0)
 		con_printf("\nconfiguration: sdbench.txt read from the boot partition\n");
-	else if (r == -ENOENT)
+	else if (status == -ENOENT)
 		con_printf("\nconfiguration: no sdbench.txt in the boot partition, defaults used\n");
-	for (i = 0; i < cfg.nmsgs; i++)
-		con_printf("  %s\n", cfg.msgs[i]);
-	if (cfg.dropped)
-		con_printf("  (%u more messages)\n", cfg.dropped);
-	if (!config_has(&cfg, CFG_SUITE))
-		cfg.v[CFG_SUITE].u = (uint64_t)config_enum_index(CFG_SUITE,
-								  emulated ? "quick" : "full"),
-		cfg.v[CFG_SUITE].has = 1;
+	for (i = 0; i < cfg->nmsgs; i++)
+		con_printf("  %s\n", cfg->msgs[i]);
+	if (cfg->dropped)
+		con_printf("  (%u more messages)\n", cfg->dropped);
+	if (!config_has(cfg, CFG_SUITE))
+		config_set_default(cfg, CFG_SUITE, emulated ? "quick" : "full");
 	j = record_begin("config");
-	json_bool(j, "file", r == 0);
-	config_json(&cfg, j);
+	json_bool(j, "file", status == 0);
+	config_json(cfg, j);
 	json_arr_begin(j, "messages");
-	for (i = 0; i < cfg.nmsgs; i++)
-		json_str(j, NULL, cfg.msgs[i]);
+	for (i = 0; i < cfg->nmsgs; i++)
+		json_str(j, NULL, cfg->msgs[i]);
 	json_arr_end(j);
 	record_end();
 	/* A bad value is the user's to fix, but it is not a failed run. */
 }
 
-static void choose_area(const struct blkdev *dev)
+static void report_area(struct test_area *area)
 {
-	struct lba_range explicit_range;
-	bool have = config_range(&cfg, CFG_TEST_AREA, &explicit_range);
 	struct json *j;
 
-	test_area_choose(&area, dev, &mbr, have ? &explicit_range : NULL);
-	if (area.usable)
+	if (area->usable)
 		con_printf("\ntest area (writes go only here): LBA %u..%u, %u MiB, %s\n  %s\n",
-			   (unsigned)area.first_lba, (unsigned)(area.first_lba + area.count - 1),
-			   (unsigned)(area.count >> 11), test_area_source_name(area.source),
-			   area.reason);
+			   (unsigned)area->first_lba, (unsigned)(area->first_lba + area->count - 1),
+			   (unsigned)(area->count >> 11), test_area_source_name(area->source),
+			   area->reason);
 	else
 		con_printf("\nno test area: write workloads will be skipped\n  %s\n  %s\n",
-			   area.reason, area.hint);
-	if (area.note[0])
-		con_printf("  note: %s\n", area.note);
+			   area->reason, area->hint);
+	if (area->note[0])
+		con_printf("  note: %s\n", area->note);
 	if (card.write_protected) {
 		con_printf("  the card is write-protected: every write workload is skipped\n");
-		area.usable = false;
+		area->usable = false;
 	}
 	j = record_begin("test_area");
-	test_area_json(&area, j);
+	test_area_json(area, j);
 	json_bool(j, "write_protected", card.write_protected);
 	record_end();
 }
@@ -194,11 +165,12 @@ unsigned bench_main(const struct bench_env *env)
 	dev.read = card_read;
 	dev.ctx = &card;
 	dev.total_blocks = card.blocks;
-	r = mbr_parse(&mbr, &dev);
-	print_layout(&mbr);
-	load_config(&dev, env->emulated);
-	choose_area(&dev);
+	/* One read-only pass: partition table, sdbench.txt, test area. */
+	storage_probe(&st, &dev);
+	print_layout(&st.mbr);
+	report_config(&st.cfg, st.config_status, env->emulated);
+	report_area(&st.area);
 
-	bench_dispatch(env, &card, &cfg, &area);
+	bench_dispatch(env, &card, &st.cfg, &st.area);
 	return record_error_count();
 }
