@@ -421,3 +421,44 @@ TEST(read_buffer_locality)
 	CHECK_EQ_I(sd_read_single(&s.card, 6400 + 62, b, NULL), 0);
 	CHECK_EQ_U(sim_truth_find_last(17)->card_access_ns, 300000);
 }
+
+/* A slow CPU (300 ns per data-port read: 38.4 us per block against a
+ * 25 us frame) makes reads host-bound: the bus waits for the buffer to be
+ * drained, and the truth says so. */
+TEST(slow_host_is_host_bound)
+{
+	static uint8_t big[64 * 512];
+	struct simh s;
+	struct sim_config c;
+	struct sd_req_times t;
+	const struct sim_truth *tr;
+
+	sim_config_default(&c);
+	c.data_read_ns = 300;
+	CHECK_EQ_I(simh_start(&s, "instant-4g", &c), 0);
+	if (s.init_ret)
+		return;
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_I(sd_read_blocks(&s.card, 0, 64, big, SD_STOP_AUTO12, &t), 0);
+	tr = sim_truth_find_last(18);
+	CHECK(tr != NULL);
+	if (!tr)
+		return;
+	CHECK(tr->host_wait_ns > tr->data_bus_ns / 3);
+	CHECK_EQ_U(tr->host_port_ns, 64ull * 128 * 300);
+	/* Once the 2-block buffer is full the bus runs at the CPU's pace:
+	 * blocks finish one CPU block-copy apart. */
+	{
+		struct sim_block_truth b1, b2;
+
+		CHECK_EQ_I(sim_truth_block(tr, 40, &b1), 0);
+		CHECK_EQ_I(sim_truth_block(tr, 41, &b2), 0);
+		CHECK_NEAR((double)(b2.bus_end_ns - b1.bus_end_ns),
+			   (double)(b2.cpu_done_ns - b1.cpu_done_ns), 1.0);
+		CHECK((b2.bus_end_ns - b1.bus_end_ns) > 38400);
+	}
+	printf("  slow CPU: bus %llu ns, host wait %llu ns, port %llu ns for 64 blocks\n",
+	       (unsigned long long)tr->data_bus_ns,
+	       (unsigned long long)tr->host_wait_ns,
+	       (unsigned long long)tr->host_port_ns);
+}
