@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drivers/mmio.h"
+#include "drivers/sd/sd_regs.h"
 #include "tests/sim/sim.h"
 #include "tests/unit/check.h"
 
@@ -584,4 +585,65 @@ TEST(read_past_the_end_and_acmd22)
 	CHECK_EQ_U((uint32_t)be[0] << 24 | be[1] << 16 | be[2] << 8 | be[3], 3);
 	CHECK_EQ_U(wait_irq(DATA_DONE) & DATA_DONE, DATA_DONE);
 	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+/* The card registers built from each profile's fields decode back to those
+ * fields with the project's own decoders (drivers/sd/sd_regs.c): two
+ * independent readings of the same spec tables agree. */
+TEST(registers_decode_to_profile_fields)
+{
+	unsigned i;
+
+	for (i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_get(i);
+		uint8_t cidb[16], csdb[16], scrb[8], ssrb[64];
+		uint32_t w[4];
+		struct sd_cid cid;
+		struct sd_csd csd;
+		struct sd_scr scr;
+		struct sd_ssr ssr;
+
+		CHECK_EQ_I(sim_setup(NULL, p), 0);
+		sim_card_regs(cidb, csdb, scrb, ssrb);
+		sd_regs_bytes_to_words(cidb, w);
+		sd_cid_decode(w, &cid);
+		sd_regs_bytes_to_words(csdb, w);
+		sd_csd_decode(w, &csd);
+		sd_scr_decode(scrb, &scr);
+		sd_ssr_decode(ssrb, &ssr);
+
+		CHECK_EQ_U(cid.mid, p->mid);
+		CHECK_STR(cid.oid, p->oid);
+		CHECK_STR(cid.pnm, p->pnm);
+		CHECK_EQ_U(cid.prv, p->prv);
+		CHECK_EQ_U(cid.psn, p->psn);
+		CHECK_EQ_U(cid.mdt_year, p->mdt_year);
+		CHECK_EQ_U(cid.mdt_month, p->mdt_month);
+		CHECK_EQ_U(cid.crc_state, SD_CRC_OK);
+
+		CHECK(csd.known && csd.capacity_valid);
+		CHECK_EQ_U(csd.capacity_bytes, p->capacity_bytes);
+		CHECK_EQ_U(csd.crc_state, SD_CRC_OK);
+		CHECK_EQ_U(csd.tran_speed_hz, 25000000u);
+		CHECK_EQ_U(csd.tmp_write_protect, p->csd_tmp_wp);
+		if (p->kind <= SIM_SDSC_V2)
+			CHECK_EQ_U(csd.read_bl_len, p->read_bl_len ? p->read_bl_len : 9);
+
+		CHECK_EQ_U(scr.sd_spec, p->sd_spec);
+		CHECK_EQ_U(scr.sd_spec3, p->sd_spec3);
+		CHECK_EQ_U(scr.sd_spec4, p->sd_spec4);
+		CHECK_EQ_U(scr.sd_specx, p->sd_specx);
+		CHECK_EQ_U(scr.data_stat_after_erase, p->erase_ff);
+		CHECK_EQ_U(scr.sd_bus_widths, p->bus4 ? 5 : 1);
+		CHECK_EQ_U((scr.cmd_support >> 1) & 1, p->cmd23);
+
+		CHECK_EQ_U(ssr.speed_class, p->speed_class);
+		CHECK_EQ_U(ssr.au_size, p->au_size);
+		CHECK_EQ_U(ssr.erase_size, p->erase_size);
+		CHECK_EQ_U(ssr.erase_timeout, p->erase_timeout);
+		CHECK_EQ_U(ssr.erase_offset, p->erase_offset);
+		CHECK_EQ_U(ssr.uhs_speed_grade, p->uhs_grade);
+		CHECK_EQ_U(ssr.video_speed_class, p->video_class);
+		CHECK_EQ_U(ssr.app_perf_class, p->app_class);
+	}
 }
