@@ -249,7 +249,7 @@ void wl_au_detect(struct wl_ctx *c)
 #define OA_QUICK_BYTES_PER_N   (256u << 10)
 #define OA_MIN_CHUNKS_PER_AU   4u
 #define OA_MAX_POINTS          16
-#define OA_TIME_NS             (120ull * 1000000000ull)
+#define OA_TIME_NS             (60ull * 1000000000ull)
 #define OA_QUICK_TIME_NS       (5ull * 1000000000ull)
 #define OA_N_TIME_NS           (10ull * 1000000000ull) /* per N: a collapsed card */
 #define OA_QUICK_N_TIME_NS     (1ull * 1000000000ull)  /* copies an AU per write */

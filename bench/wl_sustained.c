@@ -10,10 +10,13 @@
  * The standard "series" record shows the slope over time; the "sustained"
  * record adds the rate over the bytes written.
  *
+ * On a slow card the transfers are made smaller (down to 64 KiB) so that
+ * one takes about a second at most (a latency sample holds 4.29 s, and a
+ * slope needs points).
+ *
  * Not covered: cards whose cache outlasts the budget (the record says "no
  * knee within N MiB"), the idle-time cache flush (the writes are back to
- * back), and operations longer than the tick counter's wrap period (a
- * 4 MiB write stalled for seconds on an ARM1176 cycle counter).
+ * back), and single stalls longer than the tick counter's wrap period.
  */
 #include "bench/record.h"
 #include "bench/wl_analysis.h"
@@ -30,6 +33,32 @@
 #define SUS_QUICK_TIME_NS      (5ull * 1000000000ull)
 #define SUS_MIN_DROP           0.2               /* a knee is a >= 20% lower rate */
 #define SUS_RATE_POINTS        32
+#define SUS_PROBE_BLOCKS       512u              /* 256 KiB */
+#define SUS_MAX_OP_NS          1000000000ull     /* keep operations near 1 s */
+#define SUS_MIN_XFER_BLOCKS    128u              /* 64 KiB */
+
+/* A slow card would take seconds per 4 MiB: longer than one latency sample
+ * can hold on every timer, and too few points for a slope. One unmeasured
+ * 256 KiB write at the start of the area estimates the rate; transfers are
+ * halved until one takes about a second at most. */
+static uint32_t pick_xfer(struct wl_ctx *c, uint32_t max_blocks)
+{
+	struct wl_meas m;
+	struct wl_op op = { true, c->ta->first_lba, SUS_PROBE_BLOCKS, WL_MULTI_AUTO12 };
+	uint32_t blocks = max_blocks, lat;
+
+	if (max_blocks <= SUS_PROBE_BLOCKS)
+		return max_blocks;
+	wl_begin(c, &m, "sustained", "sustained-probe", "sustained probe", true,
+		 WL_MULTI_AUTO12, SUS_PROBE_BLOCKS, 0);
+	lat = wl_do(c, &m, &op) ? 0 : wlx_last_lat(c, &m, 0);
+	wl_end(c, &m, false);
+	/* One operation of n blocks takes about n * lat / SUS_PROBE_BLOCKS. */
+	while (lat && blocks > SUS_MIN_XFER_BLOCKS &&
+	       (uint64_t)blocks * lat > SUS_PROBE_BLOCKS * SUS_MAX_OP_NS)
+		blocks >>= 1;
+	return blocks;
+}
 
 /* Rate over the bytes written: SUS_RATE_POINTS groups of operations,
  * each group's bytes over its summed operation time. */
@@ -74,6 +103,8 @@ void wl_sustained(struct wl_ctx *c)
 		blocks >>= 1;
 	while (blocks > 8 && blocks * 4 > c->ta->count)
 		blocks >>= 1;
+	if (!c->quick)
+		blocks = pick_xfer(c, blocks);
 	first = c->ta->first_lba;
 	area_bytes = (uint64_t)c->ta->count * SD_BLOCK_SIZE;
 	budget = c->quick ? SUS_QUICK_BUDGET_BYTES : SUS_BUDGET_BYTES;
