@@ -137,3 +137,15 @@ def test_explicit_range_overlapping_a_partition_is_refused(tmp_path):
     area, changed = assert_only_in_area(run, img, before)
     assert area["usable"] and area["source"] == "unpartitioned"
     assert "partition 2" in area.get("note", "") or "partition 2" in run.console
+
+
+def test_inconsistent_partition_table(tmp_path):
+    """Overlapping partitions: the table cannot be trusted, so nothing is
+    written; the reason is printed; reads still run."""
+    img, before, run = run_layout(tmp_path, "256M", ["--part", "40M:64M:83"])
+    layout = run.one("layout")
+    assert layout["kind"] == "inconsistent" and layout["reason"]
+    area, changed = assert_only_in_area(run, img, before)
+    assert not area["usable"]
+    assert any(r["op"] == "read" for r in run.of_type("result"))
+    assert run.records[-1]["type"] == "done"
