@@ -19,7 +19,9 @@
  *      tests touch (reads of never-written blocks can be unrealistically
  *      fast).
  *   3. Random reads, then random writes, of 4 KiB aligned to 4 KiB at
- *      uniformly random addresses of the area, queue depth 1.
+ *      uniformly random addresses of the area, queue depth 1, each one
+ *      multi-block command (with CMD23 when the card supports it, as
+ *      Linux does).
  * IOPS and MB/s are judged on the time the card took (sum of the operation
  * latencies: command issue to transfer complete, busy included); the host's
  * own bookkeeping between operations is left out, as a faster host would
@@ -158,6 +160,14 @@ static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t span_blocks
 	return m.nlat ? card_mbs(c, &m) : -1.0;
 }
 
+/* Random 4 KiB operations as Linux issues them: CMD23 + CMD18/CMD25 when
+ * the card supports CMD23 (the card then knows the length up front), else
+ * CMD18/CMD25 with Auto-CMD12. */
+static enum wl_cmd rand_cmd(const struct wl_ctx *c)
+{
+	return c->card->cmd23 ? WL_MULTI_CMD23 : WL_MULTI_AUTO12;
+}
+
 static double measure_rand(struct wl_ctx *c, bool write, uint32_t first, uint32_t span_blocks,
 			   uint32_t nops, double *wall_iops)
 {
@@ -171,10 +181,10 @@ static double measure_rand(struct wl_ctx *c, bool write, uint32_t first, uint32_
 		return -1;
 	wl_begin(c, &m, "class", write ? "class-rand-write-4k" : "class-rand-read-4k",
 		 write ? "class random write 4 KiB" : "class random read 4 KiB", write,
-		 WL_MULTI_AUTO12, AC_RAND_BLOCKS, (uint64_t)nops * AC_RAND_BLOCKS * SD_BLOCK_SIZE);
+		 rand_cmd(c), AC_RAND_BLOCKS, (uint64_t)nops * AC_RAND_BLOCKS * SD_BLOCK_SIZE);
 	for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
 		struct wl_op op = { write, first + (wl_rand(c) % slots) * AC_RAND_BLOCKS,
-				    AC_RAND_BLOCKS, WL_MULTI_AUTO12 };
+				    AC_RAND_BLOCKS, rand_cmd(c) };
 
 		if (wl_now_ns(c) - m.start_ns > limit)
 			break;
@@ -326,6 +336,7 @@ void wl_app_class(struct wl_ctx *c)
 	json_u64(j, "area_first_lba", first);
 	json_u64(j, "area_bytes", (uint64_t)span_blocks * SD_BLOCK_SIZE);
 	json_u64(j, "rand_bytes", AC_RAND_BLOCKS * SD_BLOCK_SIZE);
+	json_str(j, "rand_cmd", rand_cmd(c) == WL_MULTI_CMD23 ? "cmd23" : "auto-cmd12");
 	json_u64(j, "queue_depth", 1);
 	json_bool(j, "cq_enabled", false);
 	json_bool(j, "cache_enabled", false);

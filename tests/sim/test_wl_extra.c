@@ -228,6 +228,7 @@ TEST(app_class_a1_card)
 	CHECK_EQ_I(num(r, "uhs_grade_claim"), 1);
 	CHECK_EQ_I(num(r, "video_class_claim"), 10);
 	CHECK(has(r, "card claims A1: measured"));
+	CHECK(has(r, "\"rand_cmd\":\"cmd23\"")); /* the profile supports CMD23 */
 	CHECK(has(r, "card claims C10 U1 V10: measured Pw"));
 	CHECK(!isnan(num(r, "pw_mbs")));
 	CHECK(!isnan(num(r, "seq_write_mbs")));
