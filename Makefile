@@ -51,7 +51,7 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS))
+TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport
 
 .PHONY: all run test unit clean qemu-image
 all: $(B)/kernel.img $(B)/kernel.lst $(TOOL_BINS) $(TEST_BINS)
@@ -68,7 +68,8 @@ $(BT)/%.o: %.S
 	@$(TCC) $(TCFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/kernel.elf: $(TARGET_OBJS) linker/kernel.ld
-	$(TCC) $(TCFLAGS) $(TLDFLAGS) $(TARGET_OBJS) $(TLIBS) -o $@
+	@echo "  LD      $@"
+	@$(TCC) $(TCFLAGS) $(TLDFLAGS) $(TARGET_OBJS) $(TLIBS) -o $@
 
 $(B)/kernel.img: $(B)/kernel.elf
 	$(TOBJCOPY) -O binary $< $@
@@ -108,13 +109,20 @@ $(BH)/obj/empty.o:
 # Host tools: portable code only, never the simulator.
 $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
-	$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
+	@echo "  HOSTLD  $@"
+	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
+
+# Python host tools: installed next to the C ones.
+$(BH)/sdbreport: tools/sdbreport.py
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 
 # Test programs: portable code + simulator + the check harness.
 define test_rule
 $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a tests/unit/check_main.c tests/unit/check.h
 	@mkdir -p $(BH)/tests
-	$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
+	@echo "  HOSTLD  $$@"
+	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 

@@ -6,5 +6,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
-	qemu-system-arm python3 python3-pytest mtools dosfstools fdisk coreutils >/dev/null
+	qemu-system-arm python3 python3-pytest python3-matplotlib mtools dosfstools fdisk coreutils >/dev/null
 echo "sdbench: build dependencies installed"

@@ -1,0 +1,102 @@
+"""sdbreport: the host tool that reads sdbench console logs (records only)."""
+import json
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+TOOL = os.path.join(ROOT, "build", "host", "sdbreport")
+
+
+def rec(**kw):
+    return "@ " + json.dumps(kw, separators=(",", ":"))
+
+
+def write_log(path, mbs_read=20.0, errors=0, done=True):
+    lines = [
+        "sdbench 0.1 - SD card benchmark at the protocol layer",
+        rec(type="board", model="Raspberry Pi 3 Model B", revision="0x00a02082", soc="BCM2837",
+            timer={"source": "cntpct", "freq_hz": 19200000}, emulated=False),
+        "some text for people",
+        rec(type="card", capacity_bytes=32 << 30, width=4, timing="HS", clock_hz=50000000,
+            cid={"manufacturer": "SanDisk", "oid": "SD", "pnm": "SC32G"}),
+        rec(type="result", workload="seq-read-1m", mbs=mbs_read, mibs=mbs_read / 1.048576,
+            iops=mbs_read, xfer_bytes=1 << 20),
+        rec(type="latency", workload="seq-read-1m", p50_ns=50000000, p99_ns=52000000),
+        rec(type="verdict", workload="seq-read-1m", text="bus-bound - 95.0% of the 50 MHz 4-bit ceiling"),
+        rec(type="result", workload="rand-write-4k", mbs=1.2, mibs=1.14, iops=293.0,
+            xfer_bytes=4096),
+        "@ {broken json",
+    ]
+    if errors:
+        lines.append(rec(type="error", context="rand-write-4k", code="ETIMEDOUT",
+                         message="write of LBA 1+8 failed"))
+    if done:
+        lines.append(rec(type="done", errors=errors, elapsed_us=600000000))
+    with open(path, "w") as f:
+        f.write("\r\n".join(lines) + "\r\n")
+    return str(path)
+
+
+def run(*args):
+    return subprocess.run([TOOL] + [str(a) for a in args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+
+
+def test_summary(tmp_path):
+    p = run(write_log(tmp_path / "a.log"))
+    assert p.returncode == 0, p.stderr
+    assert "Raspberry Pi 3 Model B" in p.stdout
+    assert "SanDisk SD SC32G, 32768 MiB" in p.stdout
+    row = [l for l in p.stdout.splitlines() if l.startswith("seq-read-1m")][0]
+    assert "20.000" in row and "19.073" in row and "50000.0" in row and "bus-bound" in row
+    assert "run ended: 0 error(s), 600.0 s" in p.stdout
+
+
+def test_errors_and_unfinished_runs_exit_1(tmp_path):
+    p = run(write_log(tmp_path / "e.log", errors=1))
+    assert p.returncode == 1
+    assert "error [rand-write-4k]: write of LBA 1+8 failed (ETIMEDOUT)" in p.stdout
+    p = run(write_log(tmp_path / "u.log", done=False))
+    assert p.returncode == 1
+    assert "did not finish" in p.stdout
+
+
+def test_compare(tmp_path):
+    p = run(write_log(tmp_path / "a.log", 20.0), write_log(tmp_path / "b.log", 10.0))
+    row = [l for l in p.stdout.splitlines() if l.startswith("seq-read-1m")][0]
+    assert row.split()[1:4] == ["20.000", "10.000", "0.50"]
+
+
+def test_json(tmp_path):
+    p = run("--json", write_log(tmp_path / "a.log"))
+    d = json.loads(p.stdout)
+    assert d["workloads"]["seq-read-1m"]["result"]["mbs"] == 20.0
+    assert d["bad_lines"] == 1
+    assert d["done"]["errors"] == 0
+
+
+def test_bad_input(tmp_path):
+    assert run(tmp_path / "missing.log").returncode == 2
+    empty = tmp_path / "empty.log"
+    empty.write_text("no records here\n")
+    p = run(empty)
+    assert p.returncode == 2 and "no sdbench records" in p.stderr
+
+
+def test_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    log = write_log(tmp_path / "a.log")
+    with open(log, "a") as f:
+        f.write(rec(type="result", workload="seq-read-4k", mbs=5.0, mibs=4.77, iops=1220.0,
+                    xfer_bytes=4096) + "\n")
+        f.write(rec(type="series", workload="seq-read-1m", interval_ns=100000000,
+                    mbs=[20.1, 19.8, 3.0, 20.0], worst_ns=[1, 2, 3, 4]) + "\n")
+    p = run("--plot", tmp_path / "png", log)
+    assert p.returncode == 0, p.stderr
+    pngs = sorted(os.listdir(tmp_path / "png"))
+    assert pngs == ["seq-read.png", "series-seq-read-1m.png"]
+    for name in pngs:
+        with open(tmp_path / "png" / name, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
