@@ -108,22 +108,25 @@ static bool has(const char *line, const char *text)
 	return p && (!end || p < end);
 }
 
-/* Every write and erase command the card saw stayed inside the test area. */
+/* Every write and erase command the card saw stayed inside the test area
+ * (SDSC cards take byte addresses). */
 static unsigned writes_outside(void)
 {
 	unsigned i, bad = 0, n = sim_truth_count();
+	uint32_t div = sh.card.high_capacity ? 1 : 512;
 
 	for (i = 0; i < n; i++) {
 		const struct sim_truth *t = sim_truth_get(i);
+		uint32_t lba;
 
 		if (!t || (t->flags & SIM_T_APP))
 			continue;
+		lba = t->arg / div;
 		if (t->cmd == 24 || t->cmd == 25) {
-			if (t->arg < TA_FIRST || t->arg + (t->blocks ? t->blocks : 1) >
-			    TA_FIRST + TA_COUNT)
+			if (lba < TA_FIRST || lba + (t->blocks ? t->blocks : 1) > TA_FIRST + TA_COUNT)
 				bad++;
 		} else if (t->cmd == 32 || t->cmd == 33) {
-			if (t->arg < TA_FIRST || t->arg >= TA_FIRST + TA_COUNT)
+			if (lba < TA_FIRST || lba >= TA_FIRST + TA_COUNT)
 				bad++;
 		}
 	}
@@ -278,6 +281,73 @@ TEST(app_class_a1_card)
 	}
 	CHECK_EQ_U(count_cmd(38), 1); /* the quick profile erases one AU for Pw */
 	CHECK_EQ_U(writes_outside(), 0);
+}
+
+/* Card time of the simulator's requests of one kind: command index and
+ * block count, optionally only after the first CMD38. */
+static double truth_rate(uint8_t cmd, uint32_t blocks, unsigned *count)
+{
+	unsigned i, n = sim_truth_count();
+	double ns = 0;
+
+	*count = 0;
+	for (i = 0; i < n; i++) {
+		const struct sim_truth *t = sim_truth_get(i);
+
+		if (t && !(t->flags & SIM_T_APP) && t->cmd == cmd && t->blocks == blocks) {
+			ns += (double)(t->t_end_ns - t->t_issue_ns);
+			(*count)++;
+		}
+	}
+	return *count ? *count * 1e9 / ns : 0;
+}
+
+/* Every writable profile: the class check's random IOPS agree with the
+ * simulator's own request times. The measured time also holds the card
+ * layer's own work around the request, so it may be lower, never higher. */
+TEST(app_class_iops_match_the_truth_on_every_profile)
+{
+	unsigned i, runs = 0;
+	double worst_r = 0, worst_w = 0;
+
+	for (i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_get(i);
+		unsigned nr, nw;
+		double tr, tw, r_iops, w_iops, dr, dw;
+		const char *r;
+
+		if (p->wp_switch || p->csd_tmp_wp || p->real_bytes ||
+		    p->capacity_bytes < (uint64_t)(TA_FIRST + TA_COUNT) * 512)
+			continue;
+		if (setup(p->name, true, true))
+			continue;
+		wl_app_class(&ctx);
+		done();
+		r = rec("class");
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		tr = truth_rate(18, 8, &nr);
+		tw = truth_rate(25, 8, &nw);
+		r_iops = num(r, "read_iops");
+		w_iops = num(r, "write_iops");
+		dr = tr > 0 ? (tr - r_iops) / tr : 1;
+		dw = tw > 0 ? (tw - w_iops) / tw : 1;
+		printf("  %-22s read %8.1f IOPS (truth %8.1f, %5.2f%% lower), write %7.1f (truth "
+		       "%7.1f, %5.2f%% lower)\n", p->name, r_iops, tr, 100 * dr, w_iops, tw, 100 * dw);
+		CHECK(nr > 0 && nw > 0);
+		CHECK(dr > -0.001 && dr < 0.05);
+		CHECK(dw > -0.001 && dw < 0.05);
+		CHECK_EQ_U(writes_outside(), 0);
+		if (dr > worst_r)
+			worst_r = dr;
+		if (dw > worst_w)
+			worst_w = dw;
+		runs++;
+	}
+	printf("  %u profiles; worst: read %.2f%%, write %.2f%% below the truth\n", runs,
+	       100 * worst_r, 100 * worst_w);
+	CHECK(runs >= 10);
 }
 
 TEST(app_class_read_only_without_test_area)
