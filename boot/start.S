@@ -163,9 +163,13 @@ exc_unused:	exc_entry 5, 0
 exc_irq:	exc_entry 6, 4
 exc_fiq:	exc_entry 7, 4
 
-/* Semihosting call (ARM state): r0 = operation, r1 = parameter block. */
+/* Semihosting call (ARM state): r0 = operation, r1 = parameter block.
+ * The SVC is taken in SVC mode, the mode the program runs in, so when no
+ * debugger answers it the exception entry overwrites lr_svc: keep the
+ * return address on the stack. */
 	.text
 	.globl semihost_call
 semihost_call:
+	push	{lr}
 	svc	0x123456
-	bx	lr
+	pop	{pc}
