@@ -212,6 +212,29 @@ static void read_claims(const struct wl_ctx *c, struct ac_claims *cl)
 	cl->speed.video = cl->ssr.video_speed_class_valid ? cl->ssr.video_speed_class : 0;
 }
 
+/* "the card claims: application class A1, speed class C10 U1 V30, AU 4 MiB" */
+static void print_claims(const struct ac_claims *cl)
+{
+	char sp[32], s1[24];
+	unsigned len = 0;
+
+	sp[0] = 0;
+	if (cl->speed.speed_class > 0)
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " C%d",
+					      cl->speed.speed_class);
+	else if (cl->speed.speed_class < 0)
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " (reserved code)");
+	if (cl->speed.uhs_grade && len < sizeof(sp))
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " U%u",
+					      cl->speed.uhs_grade);
+	if (cl->speed.video && len < sizeof(sp))
+		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", cl->speed.video);
+	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
+		   sd_ssr_app_perf_name(cl->ssr.app_perf_class), sp[0] ? sp : " none",
+		   cl->ssr.au_size_bytes ? wlx_size_str(cl->ssr.au_size_bytes, s1, sizeof(s1)) :
+		   "not declared");
+}
+
 static void json_num_or_null(struct json *j, const char *key, double v, int decimals)
 {
 	if (v < 0)
@@ -233,7 +256,7 @@ void wl_app_class(struct wl_ctx *c)
 	uint64_t span_max = c->quick ? AC_QUICK_SPAN_BYTES : AC_SPAN_BYTES;
 	bool declared = false, erase = false;
 	int app_ok, speed_ok = -1, lvl;
-	char app_text[400], speed_text[300], s1[24];
+	char app_text[400], speed_text[300];
 	struct json *j;
 
 	read_claims(c, &cl);
@@ -250,11 +273,7 @@ void wl_app_class(struct wl_ctx *c)
 	if (!cl.have)
 		con_printf("  the card's SD Status was not read: there is no claim to compare\n");
 	else
-		con_printf("  the card claims: application class %s, speed class C%d, UHS U%u, "
-			   "video V%u, AU %s\n", sd_ssr_app_perf_name(cl.ssr.app_perf_class),
-			   cl.speed.speed_class, cl.speed.uhs_grade, cl.speed.video,
-			   cl.ssr.au_size_bytes ? wlx_size_str(cl.ssr.au_size_bytes, s1, sizeof(s1)) :
-			   "not declared");
+		print_claims(&cl);
 
 	if (!why) {
 		uint32_t ta_end = c->ta->first_lba + c->ta->count, pw_base;
