@@ -235,6 +235,19 @@ static void print_claims(const struct ac_claims *cl)
 		   "not declared");
 }
 
+/* Without an SD Status the verdict lines' "card claims no class" is not
+ * true: the claim is unknown. Replace what precedes the first ':'. */
+static void no_ssr_prefix(char *text, unsigned cap)
+{
+	char tmp[400];
+	unsigned len = 0;
+
+	while (text[len] && text[len] != ':')
+		len++;
+	fmt_snprintf(tmp, sizeof(tmp), "no SD Status, no claim%s", text + len);
+	fmt_snprintf(text, cap, "%s", tmp);
+}
+
 static void json_num_or_null(struct json *j, const char *key, double v, int decimals)
 {
 	if (v < 0)
@@ -315,19 +328,14 @@ void wl_app_class(struct wl_ctx *c)
 	/* Verdicts. The driver enables neither command queue nor cache. */
 	app_ok = wla_app_verdict(cl.have ? cl.ssr.app_perf_class : 0, &am, false, app_text,
 				 sizeof(app_text));
-	if (!cl.have) {
-		/* wla_app_verdict said "claims no class"; say what is true. */
-		unsigned len = 0;
-
-		while (app_text[len] && app_text[len] != ':')
-			len++;
-		fmt_snprintf(speed_text, sizeof(speed_text), "no SD Status%s", app_text + len);
-		fmt_snprintf(app_text, sizeof(app_text), "%s", speed_text);
-	}
+	if (!cl.have)
+		no_ssr_prefix(app_text, sizeof(app_text));
 	lvl = wla_app_level(&am);
-	if (pw >= 0)
+	if (pw >= 0) {
 		speed_ok = wla_speed_verdict(&cl.speed, pw, ceiling, speed_text, sizeof(speed_text));
-	else
+		if (!cl.have)
+			no_ssr_prefix(speed_text, sizeof(speed_text));
+	} else
 		fmt_snprintf(speed_text, sizeof(speed_text), "Pw not measured (%s)",
 			     why ? why : "no whole AU in the test area, or the writes failed");
 	con_printf("  application class: %s\n", app_text);

@@ -379,6 +379,23 @@ TEST(app_class_read_only_without_test_area)
 	CHECK_EQ_U(count_cmd(24) + count_cmd(25) + count_cmd(38), 0);
 }
 
+TEST(app_class_without_sd_status_claims_nothing)
+{
+	const char *r;
+
+	CHECK_EQ_I(setup("sdhc-a1-32g", true, true), 0);
+	sh.card.have_ssr = false;
+	wl_app_class(&ctx);
+	done();
+	r = rec("class");
+	CHECK(r != NULL);
+	CHECK_EQ_I(num(r, "ssr"), 0);
+	CHECK(isnan(num(r, "speed_class_claim")));
+	CHECK(has(r, "\"app_text\":\"no SD Status, no claim: measured "));
+	CHECK(has(r, "\"speed_text\":\"no SD Status, no claim: measured Pw "));
+	CHECK(isnan(num(r, "app_meets_claim")) && isnan(num(r, "speed_meets_claim")));
+}
+
 TEST(au_detect_finds_no_step_on_a_card_without_one)
 {
 	const char *r;
