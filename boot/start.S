@@ -43,14 +43,16 @@ _start:
 	.arch armv6kz
 1:
 	cpsid	if
-	/* ARM1176 (part 0xB76, Pi 0/1) is single-core and has no MPIDR;
-	 * every other Pi CPU is an ARMv7+ core with MPIDR. */
+	/* r8 = 1 on the ARM1176 (part 0xB76, Pi 0/1): single-core, no
+	 * MPIDR. Every other Pi CPU is an ARMv7+ core with MPIDR. */
 	mrc	p15, 0, r0, c0, c0, 0
 	lsr	r1, r0, #4
 	ldr	r2, =0xfff
 	and	r1, r1, r2
 	ldr	r2, =0xb76
 	cmp	r1, r2
+	moveq	r8, #1
+	movne	r8, #0
 	beq	primary
 	mrc	p15, 0, r0, c0, c0, 5	/* MPIDR */
 	ands	r0, r0, #0xff
@@ -87,13 +89,8 @@ primary:
 	 * cores start at 0 and slide over the zeroed low memory up to _start,
 	 * and a table at 0 would catch them with no stack. ARM1176 (single
 	 * core, VBAR only with the Security Extensions): copy the table
-	 * (code + literal pool) to address 0. */
-	mrc	p15, 0, r0, c0, c0, 0
-	lsr	r1, r0, #4
-	ldr	r2, =0xfff
-	and	r1, r1, r2
-	ldr	r2, =0xb76
-	cmp	r1, r2
+	 * (code + literal pool) to address 0. r8 still says which. */
+	cmp	r8, #1
 	beq	5f
 	ldr	r0, =vectors_start
 	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
