@@ -1,7 +1,7 @@
 # sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
 #
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
-#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap)
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
 #
 # Layout of the sources:
@@ -54,7 +54,7 @@ TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport
 
 .PHONY: all run test unit clean qemu-image
-all: $(B)/kernel.img $(B)/kernel.lst $(TOOL_BINS) $(TEST_BINS)
+all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
 $(BT)/%.o: %.c
@@ -76,6 +76,14 @@ $(B)/kernel.img: $(B)/kernel.elf
 
 $(B)/kernel.lst: $(B)/kernel.elf
 	$(TOBJDUMP) -d -S $< > $@
+
+# QEMU only, not part of kernel.img: the AArch64 shim that starts kernel.img
+# in AArch32 on raspi3b/raspi3ap (A64 words as data, so the ARM toolchain
+# builds it).
+$(B)/shim64.bin: qemu/shim/aarch64_shim.S
+	@mkdir -p $(B)/shim
+	$(TCC) -c $< -o $(B)/shim/aarch64_shim.o
+	$(TOBJCOPY) -O binary -j .text $(B)/shim/aarch64_shim.o $@
 
 # A build with a deliberate fault, to test the exception dump.
 $(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
@@ -127,7 +135,7 @@ endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 
 # ---- running ----------------------------------------------------------------
-run: $(B)/kernel.img
+run: $(B)/kernel.img $(B)/shim64.bin
 	qemu/run.sh $(MACHINE)
 
 unit: $(TEST_BINS)

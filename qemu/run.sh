@@ -3,7 +3,12 @@
 # console on this terminal. QEMU exits by itself when the run ends (status 0
 # when the run had no errors).
 #
-#   qemu/run.sh [raspi2b|raspi0|raspi1ap] [extra QEMU options...]
+#   qemu/run.sh [raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap] [extra QEMU options...]
+#
+# raspi0/raspi1ap/raspi2b: qemu-system-arm loads kernel.img at 0x8000 like the
+# Pi firmware (-bios). raspi3b/raspi3ap (Cortex-A53, which QEMU starts only in
+# AArch64): qemu-system-aarch64 runs build/shim64.bin (qemu/shim/), which
+# switches to AArch32 and enters kernel.img, loaded raw at 0x8000.
 #
 # Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
 # lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600).
@@ -12,9 +17,15 @@ cd "$(dirname "$0")/.."
 machine=${1:-raspi2b}
 [ $# -gt 0 ] && shift
 case "$machine" in
-raspi0 | raspi1ap | raspi2b) ;;
+raspi0 | raspi1ap | raspi2b)
+	set -- qemu-system-arm -M "$machine" -bios build/kernel.img "$@"
+	;;
+raspi3b | raspi3ap)
+	set -- qemu-system-aarch64 -M "$machine" -kernel build/shim64.bin \
+		-device loader,file=build/kernel.img,addr=0x8000,force-raw=on "$@"
+	;;
 *)
-	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b)" >&2
+	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b, raspi3b, raspi3ap)" >&2
 	exit 2
 	;;
 esac
@@ -36,10 +47,10 @@ fi
 	--kernel build/kernel.img $sdbench_args
 echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
 status=0
-timeout "${SDB_TIMEOUT:-600}" qemu-system-arm -M "$machine" -bios build/kernel.img \
+timeout "${SDB_TIMEOUT:-600}" "$@" \
 	-drive "file=$img,if=sd,format=raw" \
 	-display none -monitor none -serial stdio -semihosting \
-	-d guest_errors -D "$log" "$@" || status=$?
+	-d guest_errors -D "$log" || status=$?
 if [ -s "$log" ]; then
 	echo "qemu/run.sh: QEMU reported guest errors:" >&2
 	cat "$log" >&2
