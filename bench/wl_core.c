@@ -49,15 +49,26 @@ void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area 
 	if (c->buf_bytes > (64u << 20))
 		c->buf_bytes = 64u << 20;
 	c->last_tick = timer_ticks();
+	c->last_us = timer_now_us();
 	c->clock_ns = 0;
 }
 
+/* The 64-bit clock of the engine: high-resolution ticks, extended between
+ * readings. Should two readings be further apart than half the counter's
+ * wrap period (an ARM1176 cycle counter wraps in about 6 s), the 1 MHz
+ * system timer's difference is used instead. */
 uint64_t wl_now_ns(struct wl_ctx *c)
 {
 	uint32_t now = timer_ticks();
+	uint64_t now_us = timer_now_us();
+	uint64_t d_us = now_us - c->last_us;
 
-	c->clock_ns += timer_ticks_to_ns(now - c->last_tick);
+	if (d_us * 1000u > timer_wrap_ns() / 2)
+		c->clock_ns += d_us * 1000u;
+	else
+		c->clock_ns += timer_ticks_to_ns(now - c->last_tick);
 	c->last_tick = now;
+	c->last_us = now_us;
 	return c->clock_ns;
 }
 
@@ -241,6 +252,8 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	end_ns = wl_now_ns(c);
 
 	lat = (uint32_t)timer_ticks_to_ns(t1 - t0);
+	if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */
+		lat = end_ns - before_ns > 0xffffffffu ? 0xffffffffu : (uint32_t)(end_ns - before_ns);
 	if (r) {
 		const struct sd_host_err *e = &c->card->last_err;
 

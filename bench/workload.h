@@ -58,6 +58,7 @@ struct wl_ctx {
 	bool abort_all;              /* the card vanished: stop every workload */
 	/* extended clock */
 	uint32_t last_tick;
+	uint64_t last_us;            /* system timer at last_tick (wrap guard) */
 	uint64_t clock_ns;
 	/* Ranges written since the last verify (verify mode). */
 #define WL_MAX_WRITTEN 1024
