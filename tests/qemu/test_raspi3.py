@@ -79,16 +79,22 @@ def monitor_command(path, command, deadline):
     """Send one command to QEMU's human monitor on a UNIX socket and return
     what it printed before the next prompt."""
     s = socket.socket(socket.AF_UNIX)
-    s.settimeout(2)
+    s.settimeout(1)
     s.connect(path)
-    data = b""
-    try:
-        while b"(qemu)" not in data and time.monotonic() < deadline:
-            data += s.recv(65536)
-        s.sendall(command.encode() + b"\n")
+
+    def read_to_prompt():
         data = b""
-        while data.count(b"(qemu)") < 1 and time.monotonic() < deadline:
-            data += s.recv(65536)
+        while b"(qemu)" not in data and time.monotonic() < deadline:
+            try:
+                data += s.recv(65536)
+            except socket.timeout:
+                pass
+        return data
+
+    try:
+        read_to_prompt()
+        s.sendall(command.encode() + b"\n")
+        data = read_to_prompt()
         s.sendall(b"quit\n")
     finally:
         s.close()
