@@ -36,9 +36,9 @@
 	.read_first = STALLS(US(180), US(60), 500, MS(2), MS(8)),          \
 	.read_next = STALLS(US(1), US(2), 300, US(200), MS(2)),            \
 	.write_single = STALLS(US(400), US(400), 3000, MS(20), MS(80)),    \
-	.write_next = STALLS(US(15), US(25), 2000, MS(2), MS(30)),         \
+	.write_next = STALLS(US(10), US(10), 200, MS(2), MS(30)),          \
 	.write_last = EXPO(US(300), US(400)),                              \
-	.write_slow = EXPO(US(45), US(10)),                                \
+	.write_slow = EXPO(US(10), US(4)),                                 \
 	.cache_blocks = 8192, .cache_drain_blocks_per_ms = 20,             \
 	.erase_base = EXPO(MS(2), MS(2)), .erase_per_au_ns = US(250)
 
@@ -141,6 +141,7 @@ static const struct sim_profile profiles[] = {
 		.speed_class = 4, .uhs_grade = 1, .au_size = 9,
 		.erase_size = 16, .erase_timeout = 16, .erase_offset = 1,
 		TYPICAL_TIMING,
+		.write_next = STALLS(US(6), US(6), 200, MS(2), MS(30)),
 	},
 	{
 		.name = "sdhc-c10-32g-cmd23",
