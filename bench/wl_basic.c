@@ -14,6 +14,17 @@
 
 #define SEQ_MAX_BLOCKS 8192u /* 4 MiB */
 
+/* Time budgets per workload (seconds): with them the full suite stays near
+ * ten minutes on a slow card, which then moves less data per workload. */
+#define BUDGET_FULL_S 15
+#define BUDGET_SEQ_FULL_S 10 /* per transfer size: 28 of them */
+#define BUDGET_QUICK_S 4
+
+static uint32_t budget_s(const struct wl_ctx *c)
+{
+	return c->quick ? BUDGET_QUICK_S : BUDGET_FULL_S;
+}
+
 static void size_name(uint32_t blocks, char *buf, unsigned cap)
 {
 	uint32_t bytes = blocks * SD_BLOCK_SIZE;
@@ -96,6 +107,7 @@ void wl_seq_sweep(struct wl_ctx *c, bool write)
 		fmt_snprintf(lb, sizeof(lb), "seq %s %s", write ? "write" : "read", szl);
 		wl_begin(c, &m, "seq", nm, lb, write, blocks > 1 ? WL_MULTI_AUTO12 : WL_MULTI_CMD12,
 			 blocks, budget);
+		wl_set_budget(&m, c->quick ? BUDGET_QUICK_S : BUDGET_SEQ_FULL_S);
 		for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
 			struct wl_op op = { write, lba, blocks,
 					    blocks > 1 ? WL_MULTI_AUTO12 : WL_MULTI_CMD12 };
@@ -134,6 +146,7 @@ static void random_one(struct wl_ctx *c, bool write, bool mix, uint32_t blocks,
 	wl_begin(c, &m, mix ? "mix" : "random", nm, lb, write && !mix,
 		 blocks > 1 ? WL_MULTI_AUTO12 : WL_MULTI_CMD12, blocks,
 		 (uint64_t)nops * blocks * SD_BLOCK_SIZE);
+	wl_set_budget(&m, budget_s(c));
 	for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
 		struct wl_op op;
 
@@ -190,6 +203,7 @@ static void variant(struct wl_ctx *c, bool write, enum wl_cmd cmd, const char *n
 
 	wl_begin(c, &m, "variant", nm, lb, write, cmd, blocks,
 		 (uint64_t)nops * blocks * SD_BLOCK_SIZE);
+	wl_set_budget(&m, budget_s(c));
 	for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
 		struct wl_op op = { write, first + i * blocks, blocks, cmd };
 

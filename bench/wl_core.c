@@ -114,7 +114,13 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 
 bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m)
 {
-	return c->abort_all || m->errors >= WL_MAX_ERRORS;
+	return c->abort_all || m->errors >= WL_MAX_ERRORS ||
+	       (m->deadline_us && timer_now_us() >= m->deadline_us);
+}
+
+void wl_set_budget(struct wl_meas *m, uint32_t seconds)
+{
+	m->deadline_us = timer_now_us() + (uint64_t)seconds * 1000000u;
 }
 
 static void remember_written(struct wl_ctx *c, uint32_t lba, uint32_t blocks)

@@ -59,6 +59,7 @@ static unsigned run_width(struct wl_ctx *c, bool write, uint8_t width, uint32_t 
 			     (unsigned)(c->card->clock_hz / 1000));
 		wl_begin(c, &m, "sweep", nm, lb, write, WL_MULTI_AUTO12, SWEEP_XFER_BLOCKS,
 			 (uint64_t)nops * SWEEP_XFER_BLOCKS * SD_BLOCK_SIZE);
+		wl_set_budget(&m, c->quick ? 3 : 8);
 		for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
 			struct wl_op op = { write, first + i * SWEEP_XFER_BLOCKS,
 					    SWEEP_XFER_BLOCKS, WL_MULTI_AUTO12 };

@@ -89,6 +89,7 @@ struct wl_meas {
 	uint32_t clock_hz;
 	uint8_t width;
 	uint64_t progress_due_us;
+	uint64_t deadline_us;        /* system timer; 0 = no time budget */
 	uint64_t planned_bytes;      /* for the progress percentage */
 	struct lat_summary sum;      /* filled by wl_end */
 	double mbs, iops;            /* filled by wl_end */
@@ -110,8 +111,12 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
 /* Print the results of the workload (text + records). 'records' = false
  * summarises without printing (for sweeps that print their own). */
 void wl_end(struct wl_ctx *c, struct wl_meas *m, bool records);
-/* Too many errors in this workload, or the card is gone. */
+/* Too many errors in this workload, its time budget is used up, or the
+ * card is gone. */
 bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m);
+/* Give the workload a time budget (from now): a slow card then moves less
+ * data instead of stretching the suite. The result records what was done. */
+void wl_set_budget(struct wl_meas *m, uint32_t seconds);
 
 /* A workload that did not run, and why (text + "skipped" record). */
 void wl_skip(const char *name, const char *why);
