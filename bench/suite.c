@@ -94,6 +94,7 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_sustained(c);
 	if (c->abort_all)
 		con_printf("\nthe card stopped answering: the remaining workloads were skipped\n");
+	wl_print_summary(c);
 
 	j = record_begin("suite");
 	json_str(j, "profile", c->quick ? "quick" : "full");

@@ -337,10 +337,10 @@ static const char *cmd_name(enum wl_cmd cmd)
 	}
 }
 
-static void print_records(struct wl_ctx *c, struct wl_meas *m, uint64_t el)
+static void print_records(struct wl_ctx *c, struct wl_meas *m, uint64_t el,
+			  const char *verdict)
 {
 	struct json *j;
-	char verdict[160];
 	unsigned k;
 
 	j = record_begin("result");
@@ -446,7 +446,6 @@ static void print_records(struct wl_ctx *c, struct wl_meas *m, uint64_t el)
 	json_double(j, "bus_efficiency_pct", m->split.bus_efficiency_pct, 1);
 	record_end();
 
-	phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
 	j = record_begin("verdict");
 	json_str(j, "workload", m->name);
 	json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
@@ -486,8 +485,86 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m, bool records)
 		   m->sum.p50_ns / 1000.0, m->sum.p99_ns / 1000.0, m->sum.max_ns / 1000.0,
 		   m->errors ? "  (errors)" : "");
 	con_printf("  %-28s %s\n", "", verdict);
-	if (m->ops)
-		print_records(c, m, el);
+	if (!m->ops)
+		return;
+	print_records(c, m, el, verdict);
+	if (c->nsummary < WL_MAX_SUMMARY) {
+		struct wl_summary *s = &c->summary[c->nsummary++];
+
+		fmt_snprintf(s->name, sizeof(s->name), "%s", m->name);
+		s->write = m->write;
+		s->xfer_bytes = m->xfer_blocks * SD_BLOCK_SIZE;
+		s->mbs = m->mbs;
+		s->iops = m->iops;
+		fmt_snprintf(s->verdict, sizeof(s->verdict), "%s", verdict);
+	}
+}
+
+static const struct wl_summary *best_seq(const struct wl_ctx *c, const char *prefix)
+{
+	const struct wl_summary *best = 0;
+	uint32_t i, n = (uint32_t)strlen(prefix);
+
+	for (i = 0; i < c->nsummary; i++)
+		if (!strncmp(c->summary[i].name, prefix, n) &&
+		    (!best || c->summary[i].mbs > best->mbs))
+			best = &c->summary[i];
+	return best;
+}
+
+static const struct wl_summary *find_summary(const struct wl_ctx *c, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nsummary; i++)
+		if (!strcmp(c->summary[i].name, name))
+			return &c->summary[i];
+	return 0;
+}
+
+void wl_print_summary(struct wl_ctx *c)
+{
+	static const char *const seq[2] = { "seq-read-", "seq-write-" };
+	static const char *const rnd[3] = { "rand-read-4k", "rand-write-4k", "mix70-4k" };
+	static const char *const rnd_label[3] = { "random 4 KiB read", "random 4 KiB write",
+						  "random 70/30 4 KiB" };
+	static const char *const rnd_key[3] = { "rand_read_4k", "rand_write_4k", "mix70_4k" };
+	struct json *j;
+	unsigned k;
+
+	con_printf("\nsummary%s (MB = 10^6 B)\n",
+		   c->emulated ? " - QEMU: emulation speed, not the card's" : "");
+	j = record_begin("summary");
+	json_bool(j, "emulated", c->emulated);
+	for (k = 0; k < 2; k++) {
+		const struct wl_summary *b = best_seq(c, seq[k]);
+
+		if (!b)
+			continue;
+		con_printf("  %-20s best %9.3f MB/s at %u KiB transfers\n  %-20s %s\n",
+			   k ? "sequential write" : "sequential read", b->mbs,
+			   (unsigned)(b->xfer_bytes >> 10), "", b->verdict);
+		json_obj_begin(j, k ? "seq_write" : "seq_read");
+		json_str(j, "workload", b->name);
+		json_u64(j, "xfer_bytes", b->xfer_bytes);
+		json_double(j, "mbs", b->mbs, 3);
+		json_str(j, "verdict", b->verdict);
+		json_obj_end(j);
+	}
+	for (k = 0; k < 3; k++) {
+		const struct wl_summary *r = find_summary(c, rnd[k]);
+
+		if (!r)
+			continue;
+		con_printf("  %-20s %9.0f IOPS %9.3f MB/s\n  %-20s %s\n", rnd_label[k], r->iops,
+			   r->mbs, "", r->verdict);
+		json_obj_begin(j, rnd_key[k]);
+		json_double(j, "iops", r->iops, 1);
+		json_double(j, "mbs", r->mbs, 3);
+		json_str(j, "verdict", r->verdict);
+		json_obj_end(j);
+	}
+	record_end();
 }
 
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name)

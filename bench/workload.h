@@ -39,6 +39,17 @@ struct wl_op {
 	enum wl_cmd cmd;
 };
 
+/* What the closing summary needs of each finished workload. */
+struct wl_summary {
+	char name[40];
+	bool write;
+	uint32_t xfer_bytes;
+	double mbs, iops;
+	char verdict[160];
+};
+
+#define WL_MAX_SUMMARY 96
+
 struct wl_ctx {
 	struct sd_card *card;
 	const struct test_area *ta;  /* write guard; NULL or !usable: no writes */
@@ -65,6 +76,9 @@ struct wl_ctx {
 	struct lba_range written[WL_MAX_WRITTEN];
 	uint32_t nwritten;
 	bool written_overflow;
+	/* Finished workloads, for the closing summary. */
+	struct wl_summary summary[WL_MAX_SUMMARY];
+	uint32_t nsummary;
 };
 
 struct wl_meas {
@@ -125,6 +139,10 @@ void wl_skip(const char *name, const char *why);
  * remembered by wl_do when verify is on), classify each block against its
  * pattern and print an "integrity" record. Returns the number of bad blocks. */
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name);
+
+/* The closing summary: best sequential rates, random 4 KiB IOPS, their
+ * verdicts (text + a "summary" record). */
+void wl_print_summary(struct wl_ctx *c);
 
 /* The suite (bench/suite.c). */
 struct config;

@@ -67,6 +67,13 @@ def test_quick_suite_records(tmp_path):
             f = [x for x in fits if x["op"] == op and x["width"] == width]
             assert len(f) == 1 and f[0]["points"] >= 4 and f[0]["model_bus_clocks"] > 0
 
+    summ = run.one("summary")
+    best = max((r for n, r in res.items() if n.startswith("seq-read-")), key=lambda r: r["mbs"])
+    assert summ["seq_read"]["workload"] == best["workload"]
+    assert summ["seq_read"]["mbs"] == best["mbs"]
+    assert summ["rand_write_4k"]["iops"] == res["rand-write-4k"]["iops"]
+    assert summ["mix70_4k"]["verdict"] == ver["mix70-4k"]["text"]
+
     ov = run.one("overhead")
     assert ov["timestamp_ns"] > 0 and ov["bookkeeping_ns_per_op"] > 0
     for rec in run.of_type("integrity"):
