@@ -32,19 +32,14 @@ esac
 img=build/qemu/sd-$machine.img
 log=build/qemu/guest-errors-$machine.log
 mkdir -p build/qemu
-set -- "$@"
-sdbench_args=""
+# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
+sdbench_file=build/qemu/sdbench-$machine.txt
+rm -f "$sdbench_file"
 if [ -n "${SDB_SDBENCH:-}" ]; then
-	old_ifs=$IFS
-	IFS=';'
-	for line in $SDB_SDBENCH; do
-		sdbench_args="$sdbench_args --sdbench=$line"
-	done
-	IFS=$old_ifs
+	printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
 fi
-# shellcheck disable=SC2086
 /usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
-	--kernel build/kernel.img $sdbench_args
+	--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
 echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
 status=0
 timeout "${SDB_TIMEOUT:-600}" "$@" \

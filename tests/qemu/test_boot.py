@@ -1,6 +1,7 @@
 """Foundation: kernel.img boots on every QEMU Pi, describes the board in a
 `board` record, ends with a `done` record and makes QEMU exit by itself."""
 import os
+import subprocess
 
 import pytest
 
@@ -62,3 +63,18 @@ def test_without_semihosting_stops_cleanly():
     assert "stopped (status 1)" in run.console  # no card: one error
     assert "*** EXCEPTION" not in run.console, run.console[-2000:]
     assert run.console.count("sdbench 0.1") == 1
+
+
+def test_run_script_main_job():
+    """qemu/run.sh, what `make run` calls: makes its own SD image, boots it,
+    prints to the terminal and exits by itself with the run's status."""
+    env = dict(os.environ, SDB_SDBENCH="suite = none", SDB_IMAGE_SIZE="128M", SDB_TIMEOUT="120")
+    p = subprocess.run([os.path.join(harness.ROOT, "qemu", "run.sh"), "raspi0"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       env=env, timeout=180, cwd=harness.ROOT)
+    out = p.stdout.decode("utf-8", "replace")
+    assert p.returncode == 0, out[-2000:] + p.stderr.decode()[-2000:]
+    assert "sdbench 0.1 - SD card benchmark" in out
+    assert '@ {"type":"done","errors":0' in out
+    assert "QEMU reported guest errors" not in p.stderr.decode()
+    assert os.path.getsize(os.path.join(harness.ROOT, "build", "qemu", "sd-raspi0.img")) == 128 << 20
