@@ -34,6 +34,16 @@ _start:
 	/* HYP -> SVC with IRQ/FIQ masked (ARMv7 virtualization extensions). */
 	.arch armv7-a
 	.arch_extension virt
+	/* Let PL1 read the physical counter and use the physical timer
+	 * (CNTHCTL.PL1PCTEN, bit 0; PL1PCEN, bit 1): otherwise the CNTPCT
+	 * read of the timer driver traps to HYP, where no vector table is
+	 * installed. Their reset value is not architecturally fixed and
+	 * the firmware's armstub7 does not set them (Linux's hyp-stub.S
+	 * sets both before leaving HYP for the same reason). Every core
+	 * with the Virtualization Extensions has the Generic Timer. */
+	mrc	p15, 4, r5, c14, c1, 0	/* CNTHCTL */
+	orr	r5, r5, #3
+	mcr	p15, 4, r5, c14, c1, 0
 	bic	r4, r4, #MODE_MASK
 	orr	r4, r4, #(MODE_SVC | PSR_I | PSR_F)
 	msr	spsr_cxsf, r4
