@@ -74,6 +74,19 @@ park:
 	b	park
 
 primary:
+	/* ARM1176: the compiler's ARMv6 code assumes the ARMv6 unaligned
+	 * access model (LDRD/STRD on word-aligned addresses, unaligned
+	 * LDR/STR), which needs SCTLR.U = 1 and A = 0. U's reset value comes
+	 * from the UBITINIT input (ARM1176JZF-S TRM §3.2.7, §4.2), so do not
+	 * rely on the firmware: set it before the first C code, not only when
+	 * the MMU is enabled. ARMv7 and later have U fixed at 1. */
+	cmp	r8, #1
+	bne	7f
+	mrc	p15, 0, r0, c1, c0, 0
+	orr	r0, r0, #(1 << 22)	/* U */
+	bic	r0, r0, #(1 << 1)	/* A */
+	mcr	p15, 0, r0, c1, c0, 0
+7:
 	/* One stack per exception mode, then back to SVC. */
 	cps	#MODE_UND
 	ldr	sp, =__und_stack_top
