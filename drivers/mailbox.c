@@ -3,8 +3,14 @@
  * addendum; the firmware wiki "Mailbox property interface").
  *
  * The message buffer lives in the non-cacheable section (linker script), so
- * the VideoCore sees what the ARM wrote without cache maintenance; the bus
- * address given to the VideoCore uses the 0xC0000000 (uncached) alias.
+ * the VideoCore sees what the ARM wrote without ARM cache maintenance. The
+ * bus address given to the VideoCore uses the alias through which the ARM
+ * itself reaches RAM: on the BCM2835 (Pi 0/1) the ARM's accesses go through
+ * the VideoCore L2 cache, which is on by default, so the L2-cached alias
+ * 0x40000000 (Linux bcm2835.dtsi dma-ranges, Circle GPU_L2_CACHE_ENABLED
+ * for RASPPI 1); a buffer named through the 0xC0000000 direct alias would
+ * be read from DRAM behind the L2 and could be stale. BCM2836/7/2711 have
+ * no such L2 in the ARM's path: 0xC0000000 (bcm2836/7.dtsi, bcm2711.dtsi).
  * Every wait is bounded; every tag's response code is checked.
  */
 #include "drivers/mailbox.h"
@@ -40,11 +46,14 @@
 #define MBOX_TIMEOUT_US	100000
 
 static uintptr_t mbox_base;
+static uint32_t mbox_bus_alias = 0xc0000000u;
 static volatile uint32_t msg[32] __attribute__((aligned(16), section(".nocache")));
 
 void mbox_init(uintptr_t periph_base)
 {
 	mbox_base = periph_base + MBOX_OFFSET;
+	/* The BCM2835 is the only SoC with its peripherals at 0x20000000. */
+	mbox_bus_alias = periph_base == 0x20000000u ? 0x40000000u : 0xc0000000u;
 }
 
 /* Send one tag with 'words' value words (in/out). */
@@ -69,7 +78,7 @@ static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_wo
 	while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_FULL)
 		if (timer_expired(d))
 			return -ETIMEDOUT;
-	addr = ((uint32_t)(uintptr_t)msg & ~0xc0000000u) | 0xc0000000u;
+	addr = ((uint32_t)(uintptr_t)msg & ~0xc0000000u) | mbox_bus_alias;
 	mmio_write32(mbox_base + MBOX_WRITE, addr | MBOX_CH_PROP);
 	for (;;) {
 		while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_EMPTY)
