@@ -104,6 +104,19 @@ static int select_emmc_pins(void)
 	unsigned pin;
 	int r;
 
+	/* On boards with Wi-Fi (Pi 3, 3A+/3B+, Zero W, Zero 2 W) the firmware
+	 * leaves GPIO 34-39 on ALT3, which connects the Wi-Fi chip to the same
+	 * EMMC controller (BCM2835 ARM Peripherals §6.2: ALT3 of 34-39 and of
+	 * 48-53 are both SD1_CLK/CMD/DAT0-3). With both groups selected the
+	 * controller would drive the Wi-Fi chip too and read CMD/DAT from two
+	 * pads. Release them to inputs, as Circle's EMMC driver does on those
+	 * boards; pins on any other function are left alone. */
+	for (pin = 34; pin <= 39; pin++)
+		if (gpio_get_function(pin) == GPIO_FN_ALT3) {
+			r = gpio_set_function(pin, GPIO_FN_INPUT);
+			if (r)
+				return r;
+		}
 	/* GPIO 48-53 carry the SD card; ALT3 connects them to the Arasan
 	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT. */
 	for (pin = 48; pin <= 53; pin++) {
