@@ -21,8 +21,9 @@
  *  - The BCM2835 integration has no usable capabilities register and no
  *    card-detect on hardware (Linux: SDHCI_QUIRK_MISSING_CAPS,
  *    BROKEN_CARD_DETECTION): when CAPABILITIES reads 0 the known
- *    configuration (4-bit, high speed, 3.3 V, 1024-byte blocks) is assumed
- *    and get_cd reports -ENOTSUP. QEMU's model fills both in.
+ *    configuration (4-bit, high speed, 3.3 V, 1024-byte blocks) is assumed.
+ *    get_cd reports -ENOTSUP then and whenever the caller supplies the base
+ *    clock (hardware: the mailbox). QEMU's model fills both in.
  *  - The high-speed enable bit of Host Control is not set (Linux:
  *    SDHCI_QUIRK_NO_HISPD_BIT for this SoC); high speed is only the clock.
  *  - Resets of the CMD and DAT lines are written separately (QEMU ignores
@@ -68,6 +69,7 @@ struct emmc_priv {
 	uint32_t max_block;
 	bool v3;              /* SDHCI >= 3.00: 10-bit divider, Auto-CMD23 */
 	bool caps_missing;
+	bool cd_broken;       /* the card-detect input means nothing here */
 	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
 	uint32_t req_hz;      /* clock asked for by the last set_ios */
 };
@@ -669,7 +671,7 @@ static int emmc_get_cd(struct sd_host *h)
 {
 	const struct emmc_priv *e = h->priv;
 
-	if (e->caps_missing)
+	if (e->cd_broken)
 		return -ENOTSUP;
 	/* The detect input is debounced after a reset: its level means
 	 * something once CARD_STABLE is set (at once under QEMU). */
@@ -715,6 +717,15 @@ int emmc_host_init(struct sd_host *h, uintptr_t base, uint32_t base_clock_hz)
 	spec = (h->version >> EMMC_VER_SPEC_SHIFT) & EMMC_VER_SPEC_MASK;
 	e->v3 = spec >= EMMC_VER_SPEC_3_00;
 	e->caps_missing = caps == 0;
+	/* Card detect is trusted only where the capabilities describe the
+	 * controller, i.e. where they also gave the base clock (QEMU, the
+	 * simulator). On BCM2835/6/7 hardware the caller passes the mailbox
+	 * clock: there Linux declares card detection broken whatever the
+	 * capabilities read (sdhci-iproc bcm2835: BROKEN_CARD_DETECTION with
+	 * MISSING_CAPS), the datasheet's STATUS register (§5) does not define
+	 * bits 16-18. A missing card shows as no answer to CMD8 and CMD55
+	 * instead (sd.c). */
+	e->cd_broken = e->caps_missing || base_clock_hz != 0;
 
 	if (e->caps_missing) {
 		h->cap_4bit = true;

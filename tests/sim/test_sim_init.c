@@ -141,3 +141,26 @@ TEST(hardware_without_capabilities)
 	CHECK_EQ_U(s.card.clock_hz, 250000000u / 6);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
+
+/* BCM2835/6/7 hardware whose CAPABILITIES read non-zero: the base clock
+ * comes from the mailbox, and the card-detect input is not trusted (it
+ * means nothing on the Pi); a missing card is still found by its silence
+ * to CMD8 and CMD55, and a present one initialises. */
+TEST(hardware_clock_ignores_card_detect)
+{
+	struct simh s;
+	struct sim_config c;
+
+	sim_config_default(&c);
+	CHECK_EQ_I(simh_host_only(&s, "sdhc-c10-16g", &c), 0);
+	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 1);
+	CHECK_EQ_I(emmc_host_init(&s.host, c.base, 250000000u), 0);
+	CHECK_EQ_I(s.host.ops->reset(&s.host), 0);
+	CHECK_EQ_I(s.host.ops->get_cd(&s.host), -ENOTSUP);
+	sim_card_set_present(false);
+	CHECK_EQ_I(s.host.ops->get_cd(&s.host), -ENOTSUP);
+	CHECK_EQ_I(sd_init(&s.card, &s.host), -ENOMEDIUM);
+	sim_card_set_present(true);
+	CHECK_EQ_I(sd_init(&s.card, &s.host), 0);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
