@@ -151,7 +151,10 @@ void kmain(void)
 	ram = board.arm_mem_size ? board.arm_mem_size : 128u << 20;
 	cpu_mmu_enable(ram, board.periph_base, board.periph_size);
 	/* Re-calibrate with caches on: the read cost changes. */
-	timer_init(board.periph_base);
+	if (timer_init(board.periph_base))
+		record_error("init", -EIO, "the 1 MHz system timer at 0x%08x does not run: "
+			     "every wait will time out at once, no time can be measured",
+			     (unsigned)(board.periph_base + 0x3000));
 	ti = timer_get_info();
 	print_board(&board, ti);
 

@@ -19,6 +19,7 @@
 #include "boot/cpu.h"
 #include "drivers/timer.h"
 #include "drivers/mmio.h"
+#include "lib/err.h"
 
 #define ST_OFFSET	0x3000
 #define ST_CLO		0x04
@@ -29,6 +30,9 @@
 enum src { SRC_SYSTIMER, SRC_CCNT, SRC_CNTPCT };
 
 static uintptr_t st_base;
+/* The system timer did not advance at start-up: every deadline is taken as
+ * already expired, so waits fail at once with -ETIMEDOUT instead of hanging. */
+static bool st_stuck;
 static enum src src = SRC_SYSTIMER;
 static struct timer_info info = { "systimer", 1000000, 1000000, 1000, 0, 0 };
 
@@ -97,7 +101,7 @@ timer_deadline_t timer_deadline_us(uint64_t us)
 
 bool timer_expired(timer_deadline_t deadline)
 {
-	return timer_now_us() >= deadline;
+	return st_stuck || timer_now_us() >= deadline;
 }
 
 void timer_udelay(uint32_t us)
@@ -158,14 +162,29 @@ static bool source_ticks(void)
 	return timer_ticks() != a;
 }
 
+/* The one loop that cannot use a deadline is the check of the clock that
+ * deadlines use: bounded by a count instead (a few ms at 1 GHz; the 1 MHz
+ * counter changes every microsecond). */
+#define ST_CHECK_READS 1000000u
+
 int timer_init(uintptr_t periph_base)
 {
-	uint32_t f1, f2, i, best, t0, t1, v[2];
+	uint32_t f1, f2, i, best, t0, t1, v[2], c0;
 
 	st_base = periph_base + ST_OFFSET;
 	src = SRC_SYSTIMER;
 	info.source = "systimer";
 	info.nominal_hz = 1000000;
+
+	c0 = mmio_read32(st_base + ST_CLO);
+	for (i = 0; i < ST_CHECK_READS && mmio_read32(st_base + ST_CLO) == c0; i++)
+		;
+	st_stuck = i == ST_CHECK_READS;
+	if (st_stuck) {
+		info.source = "none";
+		info.freq_hz = 1000000;
+		return -EIO;
+	}
 
 	if (cpu_is_armv7()) {
 		if (cpu_probe(cntpct_probe, v)) {
