@@ -3,9 +3,9 @@
  *
  * Timing: t0/t1 (timer_ticks) around the card-layer call give the latency
  * a user of the card sees; the host driver's own phase stamps
- * (struct sd_req_times) give the split. Clock extension to 64-bit ns is done
- * between operations (every operation is far shorter than the counter's
- * wrap period).
+ * (struct sd_req_times) give the split. The 64-bit clock (wl_now_ns) is
+ * extended between operations, from the system timer when the tick counter
+ * may have wrapped.
  */
 #include <string.h>
 
@@ -34,8 +34,8 @@ void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area 
 	c->emulated = emulated;
 	c->run_id = run_id;
 	c->rng = seed ? seed : 0x9e3779b9u;
-	/* Memory: series points, latency samples, then the data buffer
-	 * (4 MiB + 4 KiB for the largest transfer and misalignment tests). */
+	/* Memory: series points, latency samples (at most 4 MiB), then the
+	 * data buffer (at most 64 MiB). */
 	series_bytes = WL_SERIES_POINTS * sizeof(struct series_point);
 	c->series_pt = (struct series_point *)(void *)mem;
 	c->series_max = WL_SERIES_POINTS;
@@ -219,7 +219,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	struct sd_req_times t;
 	struct phase_acc *acc;
 	uint32_t t0, t1, lat, bytes = op->blocks * SD_BLOCK_SIZE;
-	uint64_t end_ns, gap_ns, req_ns, before_ns;
+	uint64_t end_ns, gap_ns, req_ns, before_ns, pre_ns;
 	int r;
 
 	if (c->abort_all)
@@ -248,10 +248,12 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	memset(&t, 0, sizeof(t));
 	acc = op->write && !m->write ? &m->acc_w : &m->acc;
 	before_ns = wl_now_ns(c);
+	/* Host time since the previous operation ended, less what the
+	 * measurement itself spent there (progress line, verify fill). */
+	pre_ns = m->ops ? before_ns - m->last_end_ns - (m->excluded_ns - m->excluded_at_end_ns) : 0;
 	t0 = timer_ticks();
 	if (op->cmd == WL_SINGLE_LOOP)
-		r = run_single_loop(c, op, c->buf, acc, t0,
-				    m->ops ? before_ns - m->last_end_ns : 0, &t);
+		r = run_single_loop(c, op, c->buf, acc, t0, pre_ns, &t);
 	else
 		r = run_op(c, op, c->buf, &t);
 	t1 = timer_ticks();
@@ -276,6 +278,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		if (r == -ENOMEDIUM)
 			c->abort_all = true;
 		m->last_end_ns = end_ns;
+		m->excluded_at_end_ns = m->excluded_ns;
 		return r;
 	}
 	if (op->write && c->verify)
@@ -290,8 +293,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		 * call but outside the request. A mixed workload keeps reads
 		 * and writes in separate accumulators (attribution.h). */
 		req_ns = t.t_end ? timer_ticks_to_ns(t.t_end - t.t_issue) : lat;
-		gap_ns = (m->ops ? before_ns - m->last_end_ns : 0) +
-			 (lat > req_ns ? lat - req_ns : 0);
+		gap_ns = pre_ns + (lat > req_ns ? lat - req_ns : 0);
 		phase_acc_add(acc, &t, op->blocks, SD_BLOCK_SIZE, gap_ns);
 	}
 
@@ -305,6 +307,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		m->nreads++;
 	m->bytes += bytes;
 	m->last_end_ns = end_ns;
+	m->excluded_at_end_ns = m->excluded_ns;
 	m->end_ns = end_ns;
 	progress(c, m);
 	return 0;

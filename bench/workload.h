@@ -93,6 +93,7 @@ struct wl_meas {
 	uint32_t nlat;
 	uint64_t start_ns, end_ns;   /* wall clock of the measured part */
 	uint64_t excluded_ns;        /* progress printing, verify fills */
+	uint64_t excluded_at_end_ns; /* excluded_ns when the last operation ended */
 	uint64_t last_end_ns;
 	struct phase_acc acc;        /* reads (and everything of a pure workload) */
 	struct phase_acc acc_w;      /* writes of a mixed workload */
