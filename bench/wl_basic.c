@@ -25,28 +25,28 @@ static uint32_t budget_s(const struct wl_ctx *c)
 	return c->quick ? BUDGET_QUICK_S : BUDGET_FULL_S;
 }
 
-static void size_name(uint32_t blocks, char *buf, unsigned cap)
+/* A transfer size in the largest whole unit: units = {B, KiB, MiB} names,
+ * e.g. {"", "k", "m"} for record keys or {" B", " KiB", " MiB"} for people. */
+static void size_text(uint32_t blocks, const char *const units[3], char *buf, unsigned cap)
 {
 	uint32_t bytes = blocks * SD_BLOCK_SIZE;
+	unsigned u = bytes >= (1u << 20) ? 2 : bytes >= 1024 ? 1 : 0;
 
-	if (bytes >= (1u << 20))
-		fmt_snprintf(buf, cap, "%um", (unsigned)(bytes >> 20));
-	else if (bytes >= 1024)
-		fmt_snprintf(buf, cap, "%uk", (unsigned)(bytes >> 10));
-	else
-		fmt_snprintf(buf, cap, "%u", (unsigned)bytes);
+	fmt_snprintf(buf, cap, "%u%s", (unsigned)(bytes >> (10 * u)), units[u]);
+}
+
+static void size_name(uint32_t blocks, char *buf, unsigned cap)
+{
+	static const char *const units[3] = { "", "k", "m" };
+
+	size_text(blocks, units, buf, cap);
 }
 
 static void size_label(uint32_t blocks, char *buf, unsigned cap)
 {
-	uint32_t bytes = blocks * SD_BLOCK_SIZE;
+	static const char *const units[3] = { " B", " KiB", " MiB" };
 
-	if (bytes >= (1u << 20))
-		fmt_snprintf(buf, cap, "%u MiB", (unsigned)(bytes >> 20));
-	else if (bytes >= 1024)
-		fmt_snprintf(buf, cap, "%u KiB", (unsigned)(bytes >> 10));
-	else
-		fmt_snprintf(buf, cap, "%u B", (unsigned)bytes);
+	size_text(blocks, units, buf, cap);
 }
 
 /* Blocks in the region a workload may use. */
