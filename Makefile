@@ -44,14 +44,14 @@ TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c) $(PORTABLE_SRCS)
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
-TOOL_SRCS     := $(wildcard tools/*.c)
+TOOL_SRCS     := $(filter-out tools/sdbsim.c,$(wildcard tools/*.c))
 
 TARGET_OBJS   := $(patsubst %,$(BT)/%.o,$(basename $(TARGET_SRCS)))
 PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport
+TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
 
 .PHONY: all run test unit clean qemu-image
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
@@ -119,6 +119,12 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
+
+# The simulator as a tool: the whole program against a simulated card.
+$(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	@$(HCC) $(HCFLAGS) $< -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
 # Python host tools: installed next to the C ones.
 $(BH)/sdbreport: tools/sdbreport.py

@@ -171,6 +171,14 @@ uint8_t sim_bus_width(void);
 void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 		   uint8_t ssr[64]);
 
+/* ---- card layout --------------------------------------------------------- */
+
+/* Write a Pi-style layout onto the simulated card (no bus traffic, no
+ * time): an MBR with one 64 MiB FAT32 boot partition at LBA 8192 holding
+ * SDBENCH.TXT (len bytes, none when len is 0), the rest unpartitioned.
+ * Returns 0, or -1 when the card is too small or the file too large. */
+int sim_layout_pi_card(uint64_t card_bytes, const char *sdbench_txt, size_t len);
+
 /* ---- protocol violations (like QEMU's guest_errors) -------------------- */
 
 unsigned sim_violation_count(void);
