@@ -596,14 +596,17 @@ int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width)
 
 /* ---- data ---------------------------------------------------------------- */
 
+/* max_count: a data transfer is bounded by the host's 16-bit block count
+ * (SDHCI BLKCNT); an erase (CMD32/33/38) names its first and last block and
+ * has no such limit (SD Physical Layer §4.3.5). */
 static int check_range(struct sd_card *c, uint32_t lba, uint32_t count,
-		       const void *buf, uint8_t cmd_index)
+		       const void *buf, uint8_t cmd_index, uint32_t max_count)
 {
 	if (!c->initialised) {
 		set_err(c, -EINVAL, cmd_index, lba, 0, "card not initialised");
 		return -EINVAL;
 	}
-	if (!buf || count == 0 || count > 0xFFFFu) {
+	if (!buf || count == 0 || count > max_count) {
 		set_err(c, -EINVAL, cmd_index, lba, count, "bad buffer or count");
 		return -EINVAL;
 	}
@@ -637,7 +640,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		index = multi ? 18 : 17;
 	else
 		index = multi ? 25 : 24;
-	ret = check_range(c, lba, count, buf, index);
+	ret = check_range(c, lba, count, buf, index, 0xFFFFu);
 	if (ret)
 		return ret;
 	if (dir == SD_DATA_WRITE && c->write_protected) {
@@ -800,7 +803,7 @@ int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
 	uint32_t tmo;
 	int ret;
 
-	ret = check_range(card, lba, count, card /* no buffer */, 38);
+	ret = check_range(card, lba, count, card /* no buffer */, 38, UINT32_MAX);
 	if (ret)
 		return ret;
 	if (card->write_protected) {
