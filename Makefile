@@ -53,7 +53,7 @@ SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
 
-.PHONY: all run test unit clean qemu-image
+.PHONY: all run test unit clean qemu-image golden
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -149,6 +149,10 @@ unit: $(TEST_BINS)
 
 test: all $(B)/fault/kernel.img
 	$(PYTHON) -m pytest -q tests
+
+# Rewrite the behaviour baselines (tests/golden) after a deliberate change.
+golden: all
+	$(PYTHON) tests/golden/golden.py --regen
 
 clean:
 	rm -rf $(B)
