@@ -39,8 +39,8 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c) $(PORTABLE_SRCS)
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c bench/*/*.c)
+TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)

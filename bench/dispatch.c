@@ -4,10 +4,11 @@
  */
 #include <string.h>
 
-#include "bench/record.h"
-#include "bench/run.h"
+#include "bench/dispatch.h"
+#include "bench/engine/record.h"
 #include "bench/selftest.h"
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
+#include "bench/suite.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"

@@ -24,7 +24,4 @@ struct bench_env {
 	const char *sd_unsupported;
 };
 
-/* Runs the whole program after start-up; returns the number of errors. */
-unsigned bench_main(const struct bench_env *env);
-
 #endif

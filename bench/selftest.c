@@ -23,11 +23,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/blkdev.h"
-#include "bench/config.h"
-#include "bench/record.h"
+#include "bench/storage/blkdev.h"
+#include "bench/storage/config.h"
+#include "bench/engine/record.h"
 #include "bench/selftest.h"
-#include "bench/test_area.h"
+#include "bench/storage/test_area.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/console.h"

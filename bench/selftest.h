@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 #include "bench/env.h"
 #include "drivers/sd/sd.h"
 

@@ -6,11 +6,16 @@
  * automatically under QEMU, where timings are emulation speed; each
  * workload moves little data so a whole QEMU run stays under a minute).
  */
-#include "bench/config.h"
-#include "bench/record.h"
-#include "bench/wl_basic.h"
-#include "bench/wl_extra.h"
-#include "bench/workload.h"
+#include "bench/engine/phase_ticks.h"
+#include "bench/storage/config.h"
+#include "bench/engine/record.h"
+#include "bench/suite.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/basic.h"
+#include "bench/engine/workload.h"
+#include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/sustained.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 

@@ -8,8 +8,10 @@
  * after the RAM size is known.
  */
 #include "bench/env.h"
-#include "bench/record.h"
-#include "boot/cpu.h"
+#include "bench/engine/record.h"
+#include "bench/run.h"
+#include "boot/mmu.h"
+#include "drivers/cpu.h"
 #include "boot/platform.h"
 #include "drivers/board.h"
 #include "drivers/gpio.h"

@@ -1,5 +1,5 @@
 /*
- * cpu.c - CPU identification, MMU and caches for ARM1176 (ARMv6) and
+ * mmu.c - MMU and caches for ARM1176 (ARMv6) and
  * Cortex-A7/A53/A72 (ARMv7-A / ARMv8-A AArch32), one code path with small
  * per-architecture differences (ARM ARM B3/B4; ARM1176JZF-S TRM §3 and §6).
  *
@@ -7,7 +7,8 @@
  * set-up (the firmware's stub sets ACTLR.SMP on the Cortex cores; secondary
  * cores stay parked), and cache maintenance for DMA (see the DMA driver).
  */
-#include "boot/cpu.h"
+#include "boot/mmu.h"
+#include "drivers/cpu.h"
 
 extern uint32_t __ttb_start[];
 extern char __nocache_start[], __nocache_end[];
@@ -34,54 +35,6 @@ extern char __nocache_start[], __nocache_end[];
 #define SCTLR_I		(1u << 12)
 #define SCTLR_U		(1u << 22) /* ARMv6: unaligned access model (RES1 on v7) */
 #define SCTLR_XP	(1u << 23) /* ARMv6: extended page tables, XN (RES1 on v7) */
-
-uint32_t cpu_midr(void)
-{
-	uint32_t v;
-
-	__asm__ volatile("mrc p15, 0, %0, c0, c0, 0" : "=r"(v));
-	return v;
-}
-
-/* The ARM1176 also reports the CPUID scheme (MIDR[19:16] = 0xF), so the
- * architecture is told apart by the part number: every Pi CPU but the
- * ARM1176 is ARMv7-A or later. */
-bool cpu_is_armv7(void)
-{
-	return ((cpu_midr() >> 4) & 0xfff) != 0xb76;
-}
-
-enum cpu_kind cpu_kind(void)
-{
-	switch ((cpu_midr() >> 4) & 0xfff) {
-	case 0xb76:
-		return CPU_ARM1176;
-	case 0xc07:
-		return CPU_CORTEX_A7;
-	case 0xd03:
-		return CPU_CORTEX_A53;
-	case 0xd08:
-		return CPU_CORTEX_A72;
-	default:
-		return CPU_UNKNOWN;
-	}
-}
-
-const char *cpu_name(enum cpu_kind k)
-{
-	switch (k) {
-	case CPU_ARM1176:
-		return "ARM1176JZF-S";
-	case CPU_CORTEX_A7:
-		return "Cortex-A7";
-	case CPU_CORTEX_A53:
-		return "Cortex-A53";
-	case CPU_CORTEX_A72:
-		return "Cortex-A72";
-	default:
-		return "unknown";
-	}
-}
 
 static inline void dsb(void)
 {

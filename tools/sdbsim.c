@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "bench/env.h"
-#include "bench/record.h"
+#include "bench/engine/record.h"
+#include "bench/run.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"

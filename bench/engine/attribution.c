@@ -18,8 +18,8 @@
  */
 #include <stdarg.h>
 
-#include "bench/attribution.h"
-#include "bench/busmodel.h"
+#include "bench/engine/attribution.h"
+#include "bench/engine/busmodel.h"
 #include "lib/fmt.h"
 
 void phase_acc_init(struct phase_acc *a)

@@ -94,15 +94,9 @@ struct phase_split {
 };
 
 void phase_acc_init(struct phase_acc *a);
-/* Add one request: its times (raw ticks), block count, and the host gap
- * since the previous request ended (ns, 0 for the first). */
-void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
-		   uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
 /* The same with phases already in ns. */
 void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
-/* Phases of one request from its raw timestamps (uses timer_ticks_to_ns). */
-void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out);
 /* dst += src (e.g. per-run accumulators into a workload total). */
 void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */

@@ -8,7 +8,7 @@
  * latency (N_AC beyond its minimum, programming busy): those are card
  * time, measured elsewhere.
  */
-#include "bench/busmodel.h"
+#include "bench/engine/busmodel.h"
 
 uint32_t bus_block_clocks(uint32_t blksz, unsigned width)
 {

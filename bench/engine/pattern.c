@@ -7,7 +7,7 @@
  * Blocks are always 512 bytes and accessed byte-wise, so any buffer
  * alignment works.
  */
-#include "bench/pattern.h"
+#include "bench/engine/pattern.h"
 
 /* CRC-32 with a 16-entry table: one nibble per step keeps the table in a
  * cache line pair instead of 1 KiB. */

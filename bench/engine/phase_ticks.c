@@ -7,7 +7,7 @@
  * reading of 0 (once per wrap) is taken as missing, which loses that one
  * phase of that one request.
  */
-#include "bench/attribution.h"
+#include "bench/engine/phase_ticks.h"
 #include "drivers/timer.h"
 
 static uint64_t span_ns(uint32_t from, uint32_t to)

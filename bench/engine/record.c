@@ -3,7 +3,7 @@
  */
 #include <stdarg.h>
 
-#include "bench/record.h"
+#include "bench/engine/record.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"

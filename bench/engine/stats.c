@@ -7,7 +7,7 @@
  * Floating point is soft-float on the target and there is no libm: the
  * square root is a local Newton iteration.
  */
-#include "bench/stats.h"
+#include "bench/engine/stats.h"
 
 /* ---- sorting ----------------------------------------------------------- */
 

@@ -9,9 +9,10 @@
  */
 #include <string.h>
 
-#include "bench/pattern.h"
-#include "bench/record.h"
-#include "bench/workload.h"
+#include "bench/engine/pattern.h"
+#include "bench/engine/phase_ticks.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"

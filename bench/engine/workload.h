@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/attribution.h"
-#include "bench/stats.h"
-#include "bench/test_area.h"
+#include "bench/engine/attribution.h"
+#include "bench/engine/stats.h"
+#include "bench/storage/test_area.h"
 #include "drivers/sd/sd.h"
 
 /* How an operation talks to the card. */
@@ -144,9 +144,5 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name);
 /* The closing summary: best sequential rates, random 4 KiB IOPS, their
  * verdicts (text + a "summary" record). */
 void wl_print_summary(struct wl_ctx *c);
-
-/* The suite (bench/suite.c). */
-struct config;
-unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg);
 
 #endif

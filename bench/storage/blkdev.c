@@ -1,7 +1,7 @@
 /*
  * blkdev.c - the bounds check in front of every storage-layer read.
  */
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 #include "lib/err.h"
 
 int blkdev_read(const struct blkdev *dev, uint32_t lba, uint32_t count, void *buf)

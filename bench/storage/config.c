@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "bench/config.h"
+#include "bench/storage/config.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -26,7 +26,7 @@ struct config_key {
 static const struct config_key keys[CFG_NKEYS] = {
 #define CONFIG_KEY(id, nm, ty, df, mn, mx, ch) \
 	[CFG_##id] = { .name = nm, .type = ty, .def = df, .min = mn, .max = mx, .choices = ch },
-#include "bench/config_keys.h"
+#include "bench/storage/config_keys.h"
 #undef CONFIG_KEY
 };
 

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 
 struct json;
 
@@ -49,7 +49,7 @@ enum config_type {
 
 enum config_id {
 #define CONFIG_KEY(id, name, type, def, min, max, choices) CFG_##id,
-#include "bench/config_keys.h"
+#include "bench/storage/config_keys.h"
 #undef CONFIG_KEY
 	CFG_NKEYS
 };

@@ -2,9 +2,9 @@
  * config_card.c - sdbench.txt from the boot partition (see config_card.h).
  * Not supported: a configuration file in a subdirectory or on a GPT card.
  */
-#include "bench/config_card.h"
-#include "bench/fat.h"
-#include "bench/mbr.h"
+#include "bench/storage/config_card.h"
+#include "bench/storage/fat.h"
+#include "bench/storage/mbr.h"
 #include "lib/err.h"
 
 int config_load_card(struct config *c, const struct blkdev *dev, const struct mbr_info *mi)

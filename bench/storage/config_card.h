@@ -5,8 +5,8 @@
 #ifndef SDB_BENCH_CONFIG_CARD_H
 #define SDB_BENCH_CONFIG_CARD_H
 
-#include "bench/blkdev.h"
-#include "bench/config.h"
+#include "bench/storage/blkdev.h"
+#include "bench/storage/config.h"
 
 struct mbr_info;
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 
 struct mbr_info;
 
@@ -66,13 +66,6 @@ struct fat_dirent {
 	uint32_t first_cluster;
 	uint32_t size;
 };
-
-/*
- * Check a boot sector (512 bytes). Returns 0 when it describes a FAT volume
- * and stores the volume's size in 512-byte blocks in *total_blocks (may be
- * NULL); else -EINVAL and, when why is not NULL, a static reason.
- */
-int fat_bpb_check(const uint8_t *sec, uint32_t *total_blocks, const char **why);
 
 /* Mount the volume whose boot sector is at part_lba; part_blocks bounds it
  * (0 = the partition size is unknown). 0 or -errno with vol->why set. */

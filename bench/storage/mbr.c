@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
-#include "bench/mbr.h"
-#include "bench/fat.h"
+#include "bench/storage/mbr.h"
+#include "bench/storage/bpb.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 
@@ -265,7 +265,7 @@ static int superfloppy(struct mbr_info *mi, const uint8_t *sec)
 {
 	uint32_t fs_blocks;
 
-	if (fat_bpb_check(sec, &fs_blocks, NULL))
+	if (bpb_check(sec, &fs_blocks, NULL))
 		return 0;
 	add_part(mi, 0, mi->total_blocks > fs_blocks ? mi->total_blocks : fs_blocks, 1,
 		 MBR_TYPE_EMPTY, 0, MBR_PART_WHOLE_DISK);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 
 #define MBR_MAX_LOGICAL		60
 #define MBR_MAX_PARTS		(4 + MBR_MAX_LOGICAL)

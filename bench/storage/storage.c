@@ -3,8 +3,8 @@
  */
 #include <string.h>
 
-#include "bench/storage.h"
-#include "bench/config_card.h"
+#include "bench/storage/storage.h"
+#include "bench/storage/config_card.h"
 #include "lib/json.h"
 
 int storage_probe(struct storage *st, const struct blkdev *dev)

@@ -8,10 +8,10 @@
 #ifndef SDB_BENCH_STORAGE_H
 #define SDB_BENCH_STORAGE_H
 
-#include "bench/blkdev.h"
-#include "bench/config.h"
-#include "bench/mbr.h"
-#include "bench/test_area.h"
+#include "bench/storage/blkdev.h"
+#include "bench/storage/config.h"
+#include "bench/storage/mbr.h"
+#include "bench/storage/test_area.h"
 
 struct json;
 

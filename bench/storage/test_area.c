@@ -9,9 +9,9 @@
  */
 #include <string.h>
 
-#include "bench/test_area.h"
-#include "bench/fat.h"
-#include "bench/mbr.h"
+#include "bench/storage/test_area.h"
+#include "bench/storage/fat.h"
+#include "bench/storage/mbr.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/json.h"

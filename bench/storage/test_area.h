@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 
 struct mbr_info;
 struct json;

@@ -8,7 +8,7 @@
  * §4.13 (Speed Class 2/4/6/10, UHS Speed Grade 1/3 = 10/30 MB/s, Video Speed
  * Class V6..V90 = 6..90 MB/s of minimum write performance).
  */
-#include "bench/wl_analysis.h"
+#include "bench/workloads/analysis.h"
 
 #include "lib/fmt.h"
 

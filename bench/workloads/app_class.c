@@ -37,10 +37,10 @@
  * without CMD20 stream control; classes above the bus ceiling in use (e.g.
  * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
  */
-#include "bench/record.h"
-#include "bench/wl_analysis.h"
-#include "bench/wl_extra.h"
-#include "bench/wl_extra_int.h"
+#include "bench/engine/record.h"
+#include "bench/workloads/analysis.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
 #include "lib/console.h"
 #include "lib/fmt.h"

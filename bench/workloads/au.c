@@ -26,10 +26,10 @@
  * garbage-collection state, and erase-group sizes of SDSC cards (CSD
  * SECTOR_SIZE): erases are done in whole AUs.
  */
-#include "bench/record.h"
-#include "bench/wl_analysis.h"
-#include "bench/wl_extra.h"
-#include "bench/wl_extra_int.h"
+#include "bench/engine/record.h"
+#include "bench/workloads/analysis.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
 #include "lib/console.h"
 #include "lib/fmt.h"

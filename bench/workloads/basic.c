@@ -8,7 +8,7 @@
  * so reads and writes see the same flash); writes stay inside the test area
  * (wl_do refuses anything else).
  */
-#include "bench/wl_basic.h"
+#include "bench/workloads/basic.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 

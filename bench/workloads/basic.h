@@ -5,11 +5,10 @@
 #ifndef SDB_BENCH_WL_BASIC_H
 #define SDB_BENCH_WL_BASIC_H
 
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
 
 void wl_seq_sweep(struct wl_ctx *c, bool write);
 void wl_random(struct wl_ctx *c, uint64_t span_bytes);
 void wl_variants(struct wl_ctx *c);
-void wl_clock_sweep(struct wl_ctx *c);
 
 #endif

@@ -11,9 +11,9 @@
  * The fit, its R^2 and RMS residual are printed, and the bus clock count b
  * is compared with the framing model (busmodel.h) as a check.
  */
-#include "bench/busmodel.h"
-#include "bench/record.h"
-#include "bench/wl_basic.h"
+#include "bench/engine/busmodel.h"
+#include "bench/engine/record.h"
+#include "bench/workloads/clock_sweep.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"

@@ -2,8 +2,8 @@
  * wl_extra_util.c - helpers of the class, AU and sustained workloads (see
  * wl_extra_int.h).
  */
-#include "bench/record.h"
-#include "bench/wl_extra_int.h"
+#include "bench/engine/record.h"
+#include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
 #include "drivers/timer.h"
 #include "lib/err.h"

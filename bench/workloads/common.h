@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
 
 /* The AU size used when the card declares none (SSR AU_SIZE 0): the most
  * common AU of SDHC cards. */

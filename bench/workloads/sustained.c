@@ -18,10 +18,10 @@
  * knee within N MiB"), the idle-time cache flush (the writes are back to
  * back), and single stalls longer than the tick counter's wrap period.
  */
-#include "bench/record.h"
-#include "bench/wl_analysis.h"
-#include "bench/wl_extra.h"
-#include "bench/wl_extra_int.h"
+#include "bench/engine/record.h"
+#include "bench/workloads/analysis.h"
+#include "bench/workloads/common.h"
+#include "bench/workloads/sustained.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 

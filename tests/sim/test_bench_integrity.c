@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/record.h"
-#include "bench/workload.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
 #include "lib/err.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/wl_extra.h"
-#include "bench/workload.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/sustained.h"
+#include "bench/engine/workload.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"

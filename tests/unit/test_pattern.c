@@ -5,7 +5,7 @@
  * the zlib CRC-32 check value.
  */
 #include "tests/unit/check.h"
-#include "bench/pattern.h"
+#include "bench/engine/pattern.h"
 
 #define RUN 0x1234abcdu
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "bench/wl_analysis.h"
+#include "bench/workloads/analysis.h"
 #include "tests/unit/check.h"
 
 /* ---- application class ---------------------------------------------------- */
