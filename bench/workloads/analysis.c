@@ -317,6 +317,41 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 	}
 }
 
+static uint32_t abs_diff(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+uint32_t wla_mad_u32(uint32_t *v, unsigned n, uint32_t *dev, uint32_t *median)
+{
+	unsigned i;
+
+	*median = wla_median_u32(v, n);
+	for (i = 0; i < n; i++)
+		dev[i] = abs_diff(v[i], *median);
+	return wla_median_u32(dev, n);
+}
+
+void wla_align_point_of(uint32_t size_bytes, uint32_t *pre, uint32_t *on, uint32_t *post,
+			unsigned n, uint32_t *dev, struct wla_align_point *out)
+{
+	out->size_bytes = size_bytes;
+	out->noise_ns = wla_mad_u32(on, n, dev, &out->on_ns);
+	out->pre_ns = wla_median_u32(pre, n);
+	out->post_ns = wla_median_u32(post, n);
+}
+
+enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes)
+{
+	if (!measured_bytes)
+		return WLA_AU_NO_STEP;
+	if (!declared_bytes)
+		return WLA_AU_UNDECLARED;
+	if (measured_bytes == declared_bytes)
+		return WLA_AU_EQUAL;
+	return measured_bytes < declared_bytes ? WLA_AU_SMALLER : WLA_AU_LARGER;
+}
+
 /* ---- open AUs -------------------------------------------------------------- */
 
 void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,

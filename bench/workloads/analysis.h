@@ -125,6 +125,31 @@ struct wla_boundary {
  * every larger A (their boundaries are erase-block boundaries too). */
 void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out);
 
+/* Median absolute deviation of v[0..n) around its median (stored in
+ * *median). Sorts v; dev[0..n) is the caller's scratch. 0 for n = 0. */
+uint32_t wla_mad_u32(uint32_t *v, unsigned n, uint32_t *dev, uint32_t *median);
+
+/* One point of the alignment test from the n samples taken at its
+ * boundaries: the medians of the reads before, on and after the boundary,
+ * and the median absolute deviation of the straddling reads as its noise.
+ * Sorts the three arrays; dev[0..n) is the caller's scratch. */
+void wla_align_point_of(uint32_t size_bytes, uint32_t *pre, uint32_t *on, uint32_t *post,
+			unsigned n, uint32_t *dev, struct wla_align_point *out);
+
+/* The erase block found by the alignment test next to the AU the card
+ * declares. */
+enum wla_au_match {
+	WLA_AU_NO_STEP,     /* no boundary found */
+	WLA_AU_UNDECLARED,  /* a boundary, but the card declares no AU */
+	WLA_AU_EQUAL,
+	WLA_AU_SMALLER,     /* inside the declared AU: it spans several erase blocks */
+	WLA_AU_LARGER,
+};
+
+/* measured_bytes: wla_boundary.size_bytes (0: none); declared_bytes: the
+ * SD Status AU (0: not declared). */
+enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes);
+
 /* ---- open AUs (flashbench -O) ------------------------------------------- */
 
 struct wla_open_au {

@@ -30,6 +30,7 @@
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/au.h"
+#include "bench/workloads/au_report.h"
 #include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
 #include "lib/console.h"
@@ -40,27 +41,10 @@
 #define AL_READ_BLOCKS   8u             /* 4 KiB reads */
 #define AL_MIN_BYTES     (16u << 10)
 #define AL_MAX_BYTES     (64u << 20)
-#define AL_MAX_SIZES     13             /* 16 KiB .. 64 MiB */
+#define AL_MAX_SIZES     AU_ALIGN_MAX_SIZES
 #define AL_POSITIONS     16u
 #define AL_QUICK_POS     4u
 #define AL_QUICK_MAX     (2u << 20)
-
-static uint32_t abs_diff(uint32_t a, uint32_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/* Median absolute deviation of v (n <= AL_POSITIONS); v is left sorted. */
-static uint32_t mad(uint32_t *v, unsigned n, uint32_t *median)
-{
-	uint32_t d[AL_POSITIONS];
-	unsigned i;
-
-	*median = wla_median_u32(v, n);
-	for (i = 0; i < n; i++)
-		d[i] = abs_diff(v[i], *median);
-	return wla_median_u32(d, n);
-}
 
 static uint32_t time_read(struct wl_ctx *c, struct wl_meas *m, uint32_t lba)
 {
@@ -72,66 +56,66 @@ static uint32_t time_read(struct wl_ctx *c, struct wl_meas *m, uint32_t lba)
 	return wlx_last_lat(c, m, before);
 }
 
-void wl_au_detect(struct wl_ctx *c)
+/* Alignments up to *max_bytes at r->positions boundaries each, from
+ * r->base_lba. Returns false when the card is too small. */
+static bool align_plan(const struct wl_ctx *c, struct au_align_result *r, uint32_t *max_bytes)
 {
-	struct wla_align_point pt[AL_MAX_SIZES];
-	struct wla_boundary b;
-	struct wl_meas m;
-	bool declared;
-	uint32_t au = wlx_au_bytes(c, &declared);
-	uint32_t max_bytes, npos, base, size, card_end = c->card->blocks;
-	unsigned n = 0, k;
-	char s1[24], s2[24], text[240];
-	struct json *j;
-	const char *match;
+	uint32_t npos, base, card_end = c->card->blocks, maxb;
 
+	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
+	r->read_bytes = AL_READ_BLOCKS * SD_BLOCK_SIZE;
+	r->emulated = c->emulated;
 	npos = c->quick ? AL_QUICK_POS : AL_POSITIONS;
 	if (c->quick)
-		max_bytes = AL_QUICK_MAX;
+		maxb = AL_QUICK_MAX;
 	else {
-		max_bytes = declared ? 2 * au : 2 * WLX_DEFAULT_AU_BYTES;
-		if (max_bytes < (8u << 20))
-			max_bytes = 8u << 20;
-		if (max_bytes > AL_MAX_BYTES)
-			max_bytes = AL_MAX_BYTES;
+		maxb = r->au_declared ? 2 * r->au_bytes : 2 * WLX_DEFAULT_AU_BYTES;
+		if (maxb < (8u << 20))
+			maxb = 8u << 20;
+		if (maxb > AL_MAX_BYTES)
+			maxb = AL_MAX_BYTES;
 	}
 	/* Positions (2j+1)*A from a base aligned to 2*max: the region needs
 	 * 2*npos*max bytes. Shrink to what the card holds. */
 	for (;;) {
-		uint32_t align = 2 * (max_bytes / SD_BLOCK_SIZE);
+		uint32_t align = 2 * (maxb / SD_BLOCK_SIZE);
 
 		base = wlx_align_up(c->read_base, align);
-		if ((uint64_t)base + (uint64_t)2 * npos * (max_bytes / SD_BLOCK_SIZE) <= card_end)
+		if ((uint64_t)base + (uint64_t)2 * npos * (maxb / SD_BLOCK_SIZE) <= card_end)
 			break;
 		if (npos > 4)
 			npos /= 2;
-		else if (max_bytes > 4 * AL_MIN_BYTES)
-			max_bytes /= 2;
+		else if (maxb > 4 * AL_MIN_BYTES)
+			maxb /= 2;
 		else
 			break;
 	}
-	if ((uint64_t)base + (uint64_t)2 * npos * (max_bytes / SD_BLOCK_SIZE) > card_end) {
-		wl_skip("au-align", "the card is too small for the alignment test");
-		return;
-	}
+	r->base_lba = base;
+	r->positions = npos;
+	*max_bytes = maxb;
+	return (uint64_t)base + (uint64_t)2 * npos * (maxb / SD_BLOCK_SIZE) <= card_end;
+}
 
-	con_printf("\nerase-block / AU detection by alignment read timing (read-only, %u-byte "
-		   "reads, %u boundaries per size)%s\n", (unsigned)(AL_READ_BLOCKS * SD_BLOCK_SIZE),
-		   (unsigned)npos, c->emulated ? " - emulated: timings are QEMU's" : "");
-	wl_begin(c, &m, "au", "au-align", "alignment reads 4 KiB", false, WL_MULTI_AUTO12,
-		 AL_READ_BLOCKS, 0);
-	for (size = AL_MIN_BYTES; size <= max_bytes && n < AL_MAX_SIZES && !c->abort_all;
+/* For A = AL_MIN_BYTES .. max_bytes: reads ending at, straddling and
+ * starting at odd multiples of A; one point per A (wla_align_point_of). */
+static void align_measure(struct wl_ctx *c, struct wl_meas *m, uint32_t max_bytes,
+			  struct au_align_result *r)
+{
+	uint32_t size;
+
+	r->npoints = 0;
+	for (size = AL_MIN_BYTES; size <= max_bytes && r->npoints < AL_MAX_SIZES && !c->abort_all;
 	     size <<= 1) {
-		uint32_t pre[AL_POSITIONS], on[AL_POSITIONS], post[AL_POSITIONS];
-		uint32_t sb = size / SD_BLOCK_SIZE, jpos, got = 0, med_on;
+		uint32_t pre[AL_POSITIONS], on[AL_POSITIONS], post[AL_POSITIONS], dev[AL_POSITIONS];
+		uint32_t sb = size / SD_BLOCK_SIZE, jpos, got = 0;
 
-		for (jpos = 0; jpos < npos && !wl_should_stop(c, &m); jpos++) {
-			uint32_t x = base + (2 * jpos + 1) * sb; /* a boundary of A, not of 2A */
+		for (jpos = 0; jpos < r->positions && !wl_should_stop(c, m); jpos++) {
+			uint32_t x = r->base_lba + (2 * jpos + 1) * sb; /* a boundary of A, not of 2A */
 			uint32_t a, o, p;
 
-			a = time_read(c, &m, x - AL_READ_BLOCKS);
-			o = time_read(c, &m, x - AL_READ_BLOCKS / 2);
-			p = time_read(c, &m, x);
+			a = time_read(c, m, x - AL_READ_BLOCKS);
+			o = time_read(c, m, x - AL_READ_BLOCKS / 2);
+			p = time_read(c, m, x);
 			if (!a || !o || !p)
 				continue;
 			pre[got] = a;
@@ -141,105 +125,33 @@ void wl_au_detect(struct wl_ctx *c)
 		}
 		if (!got)
 			break;
-		pt[n].size_bytes = size;
-		pt[n].noise_ns = mad(on, got, &med_on);
-		pt[n].on_ns = med_on;
-		pt[n].pre_ns = wla_median_u32(pre, got);
-		pt[n].post_ns = wla_median_u32(post, got);
-		n++;
+		wla_align_point_of(size, pre, on, post, got, dev, &r->pt[r->npoints++]);
 	}
+}
+
+void wl_au_detect(struct wl_ctx *c)
+{
+	struct au_align_result r;
+	struct wl_meas m;
+	uint32_t max_bytes;
+
+	if (!align_plan(c, &r, &max_bytes)) {
+		wl_skip("au-align", "the card is too small for the alignment test");
+		return;
+	}
+	au_report_align_heading(&r);
+	wl_begin(c, &m, "au", "au-align", "alignment reads 4 KiB", false, WL_MULTI_AUTO12,
+		 AL_READ_BLOCKS, 0);
+	align_measure(c, &m, max_bytes, &r);
 	wl_end(c, &m);
 	wl_report(c, &m);
-	if (n < 2) {
+	if (r.npoints < 2) {
 		wl_skip("au-align", "too few alignment points could be measured");
 		return;
 	}
-	wla_find_boundary(pt, n, &b);
-
-	con_printf("  %10s %10s %10s %10s %10s\n", "align", "pre us", "on us", "post us",
-		   "diff us");
-	for (k = 0; k < n; k++)
-		con_printf("  %10s %10.1f %10.1f %10.1f %10.1f\n",
-			   wlx_size_str(pt[k].size_bytes, s1, sizeof(s1)), pt[k].pre_ns / 1e3,
-			   pt[k].on_ns / 1e3, pt[k].post_ns / 1e3,
-			   (double)wla_align_diff(&pt[k]) / 1e3);
-	if (!b.size_bytes) {
-		match = "unknown";
-		fmt_snprintf(text, sizeof(text), "no alignment step: the card hides its erase "
-			     "blocks from reads (or the effect is below the noise)%s",
-			     declared ? "" : "; the card declares no AU size either");
-	} else if (!declared) {
-		match = "unknown";
-		fmt_snprintf(text, sizeof(text), "boundary at %s; the card declares no AU size",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)));
-	} else if (b.size_bytes == au) {
-		match = "equal";
-		fmt_snprintf(text, sizeof(text), "boundary at %s = the declared AU",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)));
-	} else if (b.size_bytes < au) {
-		match = "smaller";
-		fmt_snprintf(text, sizeof(text), "boundary at %s, inside the declared %s AU "
-			     "(the AU spans several erase blocks)",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)),
-			     wlx_size_str(au, s2, sizeof(s2)));
-	} else {
-		match = "larger";
-		fmt_snprintf(text, sizeof(text), "boundary at %s, larger than the declared %s AU",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)),
-			     wlx_size_str(au, s2, sizeof(s2)));
-	}
-	if (c->emulated) {
-		size_t len = 0;
-
-		while (text[len])
-			len++;
-		fmt_snprintf(text + len, sizeof(text) - len, " (emulated: QEMU's timing, not a "
-			     "card's geometry)");
-	}
-	con_printf("  erase block: %s\n", text);
-
-	j = record_begin("au");
-	json_str(j, "workload", "au-align");
-	json_u64(j, "read_bytes", AL_READ_BLOCKS * SD_BLOCK_SIZE);
-	json_u64(j, "base_lba", base);
-	json_u64(j, "positions", npos);
-	json_arr_begin(j, "align_bytes");
-	for (k = 0; k < n; k++)
-		json_u64(j, NULL, pt[k].size_bytes);
-	json_arr_end(j);
-	json_arr_begin(j, "pre_ns");
-	for (k = 0; k < n; k++)
-		json_u64(j, NULL, pt[k].pre_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "on_ns");
-	for (k = 0; k < n; k++)
-		json_u64(j, NULL, pt[k].on_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "post_ns");
-	for (k = 0; k < n; k++)
-		json_u64(j, NULL, pt[k].post_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "noise_ns");
-	for (k = 0; k < n; k++)
-		json_u64(j, NULL, pt[k].noise_ns);
-	json_arr_end(j);
-	if (b.size_bytes) {
-		json_u64(j, "measured_bytes", b.size_bytes);
-		json_i64(j, "step_ns", b.step_ns);
-		json_u64(j, "first_step_bytes", b.first_step_bytes);
-	} else {
-		json_null(j, "measured_bytes");
-		json_null(j, "step_ns");
-		json_null(j, "first_step_bytes");
-	}
-	if (declared)
-		json_u64(j, "declared_au_bytes", au);
-	else
-		json_null(j, "declared_au_bytes");
-	json_str(j, "match", match);
-	json_str(j, "text", text);
-	json_bool(j, "emulated", c->emulated);
-	record_end();
+	wla_find_boundary(r.pt, r.npoints, &r.boundary);
+	r.match = wla_au_match(r.boundary.size_bytes, r.au_declared ? r.au_bytes : 0);
+	au_report_align(&r);
 }
 
 /* ---- open AUs --------------------------------------------------------------- */

@@ -225,6 +225,37 @@ TEST(align_step_below_noise_is_ignored)
 	CHECK_EQ_I(wla_align_diff(&p[0]) < 20000, 1);
 }
 
+TEST(align_point_from_samples)
+{
+	uint32_t pre[5] = { 310, 300, 305, 900, 302 };
+	uint32_t on[5] = { 400, 420, 380, 10000, 410 };
+	uint32_t post[5] = { 301, 299, 298, 297, 500 };
+	uint32_t dev[5], v[4] = { 10, 20, 40, 30 }, med;
+	struct wla_align_point p;
+
+	wla_align_point_of(32768, pre, on, post, 5, dev, &p);
+	CHECK_EQ_U(p.size_bytes, 32768);
+	CHECK_EQ_U(p.pre_ns, 305);
+	CHECK_EQ_U(p.on_ns, 410);
+	CHECK_EQ_U(p.post_ns, 299);
+	CHECK_EQ_U(p.noise_ns, 10);   /* |400,420,380,10000,410 - 410| -> 10,10,30,9590,0 */
+	CHECK_EQ_I((int)wla_align_diff(&p), 410 - (305 + 299) / 2);
+	CHECK_EQ_U(wla_mad_u32(v, 4, dev, &med), 10); /* median 20: 10,0,20,10 -> 10 */
+	CHECK_EQ_U(med, 20);
+	CHECK_EQ_U(wla_mad_u32(v, 0, dev, &med), 0);
+	CHECK_EQ_U(med, 0);
+}
+
+TEST(au_match)
+{
+	CHECK_EQ_I(wla_au_match(0, 4u << 20), WLA_AU_NO_STEP);
+	CHECK_EQ_I(wla_au_match(0, 0), WLA_AU_NO_STEP);
+	CHECK_EQ_I(wla_au_match(1u << 20, 0), WLA_AU_UNDECLARED);
+	CHECK_EQ_I(wla_au_match(4u << 20, 4u << 20), WLA_AU_EQUAL);
+	CHECK_EQ_I(wla_au_match(1u << 20, 4u << 20), WLA_AU_SMALLER);
+	CHECK_EQ_I(wla_au_match(8u << 20, 4u << 20), WLA_AU_LARGER);
+}
+
 /* ---- open AUs ------------------------------------------------------------------ */
 
 TEST(open_au_collapse)

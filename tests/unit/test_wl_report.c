@@ -10,6 +10,7 @@
 
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/workloads/au_report.h"
 #include "lib/fmt.h"
 #include "lib/host/host_console.h"
 #include "tests/unit/check.h"
@@ -130,4 +131,76 @@ TEST(wl_report_of_a_workload_without_operations_prints_no_records)
 	CHECK(strstr(out, "seq read 64 KiB") != NULL);
 	CHECK(strstr(out, "@ ") == NULL);
 	CHECK_EQ_U(c.nsummary, 0);
+}
+
+/* ---- erase block / AU ------------------------------------------------------ */
+
+static void made_up_align(struct au_align_result *r)
+{
+	unsigned k;
+
+	memset(r, 0, sizeof(*r));
+	r->read_bytes = 4096;
+	r->base_lba = 65536;
+	r->positions = 4;
+	r->au_bytes = 4u << 20;
+	r->au_declared = true;
+	r->npoints = 3;
+	for (k = 0; k < 3; k++) {
+		r->pt[k].size_bytes = (2u << 20) << k;
+		r->pt[k].pre_ns = 300000;
+		r->pt[k].post_ns = 302000;
+		r->pt[k].on_ns = k ? 551000 : 301000;
+		r->pt[k].noise_ns = 1000;
+	}
+	r->boundary.size_bytes = 4u << 20;
+	r->boundary.first_step_bytes = 4u << 20;
+	r->boundary.step_ns = 250000;
+	r->boundary.steps = 1;
+	r->match = WLA_AU_EQUAL;
+}
+
+TEST(au_align_report_equal)
+{
+	struct au_align_result r;
+
+	made_up_align(&r);
+	capture_start();
+	au_report_align_heading(&r);
+	au_report_align(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nerase-block / AU detection by alignment read timing (read-only, "
+		      "4096-byte reads, 4 boundaries per size)\r\n") != NULL);
+	CHECK(strstr(out, "       4 MiB      300.0      551.0      302.0      250.0\r\n") != NULL);
+	CHECK(strstr(out, "  erase block: boundary at 4 MiB = the declared AU\r\n") != NULL);
+	CHECK(strstr(out, "\"align_bytes\":[2097152,4194304,8388608],") != NULL);
+	CHECK(strstr(out, "\"measured_bytes\":4194304,\"step_ns\":250000,\"first_step_bytes\":4194304,"
+		      "\"declared_au_bytes\":4194304,\"match\":\"equal\",\"text\":\"boundary at 4 MiB = "
+		      "the declared AU\",\"emulated\":false}") != NULL);
+}
+
+TEST(au_align_report_undeclared_and_emulated)
+{
+	struct au_align_result r;
+
+	made_up_align(&r);
+	r.au_declared = false;
+	r.match = WLA_AU_UNDECLARED;
+	r.emulated = true;
+	capture_start();
+	au_report_align_heading(&r);
+	au_report_align(&r);
+	capture_stop();
+	CHECK(strstr(out, "boundaries per size) - emulated: timings are QEMU's\r\n") != NULL);
+	CHECK(strstr(out, "  erase block: boundary at 4 MiB; the card declares no AU size (emulated: "
+		      "QEMU's timing, not a card's geometry)\r\n") != NULL);
+	CHECK(strstr(out, "\"declared_au_bytes\":null,\"match\":\"unknown\",") != NULL);
+	r.match = WLA_AU_NO_STEP;
+	r.boundary.size_bytes = 0;
+	capture_start();
+	au_report_align(&r);
+	capture_stop();
+	CHECK(strstr(out, "\"measured_bytes\":null,\"step_ns\":null,\"first_step_bytes\":null,") != NULL);
+	CHECK(strstr(out, "no alignment step: the card hides its erase blocks from reads (or the effect "
+		      "is below the noise); the card declares no AU size either (emulated") != NULL);
 }
