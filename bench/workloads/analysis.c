@@ -375,6 +375,12 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 	}
 }
 
+bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+			   const struct wla_open_au *r)
+{
+	return r->collapsed && count >= 2 && mbs[count - 2] < frac * r->best_mbs;
+}
+
 /* ---- knee of a sustained write -------------------------------------------- */
 
 static double rate_mbs(uint64_t bytes, double ns)

@@ -164,6 +164,12 @@ struct wla_open_au {
 void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
 		 struct wla_open_au *out);
 
+/* Whether a collapse is confirmed by a second N, so the test may stop:
+ * r (from wla_open_au over the same points) collapsed, and the point before
+ * the last one is below frac x the best rate too. */
+bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+			   const struct wla_open_au *r);
+
 /* ---- sustained write: where the cache fills ------------------------------ */
 
 struct wla_knee {

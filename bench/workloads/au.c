@@ -162,7 +162,7 @@ void wl_au_detect(struct wl_ctx *c)
 #define OA_BYTES_PER_N         (4u << 20)
 #define OA_QUICK_BYTES_PER_N   (256u << 10)
 #define OA_MIN_CHUNKS_PER_AU   4u
-#define OA_MAX_POINTS          16
+#define OA_MAX_POINTS          AU_OPEN_MAX_POINTS
 #define OA_TIME_NS             (60ull * 1000000000ull)
 #define OA_QUICK_TIME_NS       (5ull * 1000000000ull)
 #define OA_N_TIME_NS           (10ull * 1000000000ull) /* per N: a collapsed card */
@@ -173,58 +173,51 @@ static const unsigned oa_n_full[OA_MAX_POINTS] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 1
 						   20, 24, 28, 32 };
 static const unsigned oa_n_quick[] = { 1, 2, 3, 4 };
 
-void wl_open_au(struct wl_ctx *c)
+/* AU size, write size and the first AU; returns how many whole AUs the
+ * test area holds from there. */
+static uint32_t open_au_plan(const struct wl_ctx *c, struct au_open_result *r)
 {
-	const char *why = wlx_no_write_reason(c);
-	const unsigned *nlist = c->quick ? oa_n_quick : oa_n_full;
-	unsigned nmax = c->quick ? 4 : OA_MAX_POINTS, npts = 0, i;
-	unsigned n_done[OA_MAX_POINTS];
-	double mbs[OA_MAX_POINTS];
-	uint32_t p99_us[OA_MAX_POINTS];
-	struct wla_open_au res = { 0, false, 0, 0 };
-	bool declared = false;
-	uint32_t au, au_blocks, chunk, base, avail_aus;
-	uint64_t t_start, limit_ns, n_limit_ns;
-	char s1[24], s2[24];
-	const char *stop = "list";
-	struct json *j;
+	uint32_t au_blocks, base;
 
-	if (why) {
-		wl_skip("open-au", why);
-		return;
-	}
-	au = c->quick ? OA_QUICK_AU_BYTES : wlx_au_bytes(c, &declared);
-	if (c->quick)
-		declared = false;
-	au_blocks = au / SD_BLOCK_SIZE;
-	chunk = c->quick ? OA_QUICK_CHUNK_BLOCKS : OA_CHUNK_BLOCKS;
+	r->quick = c->quick;
+	r->emulated = c->emulated;
+	r->au_declared = false;
+	r->au_bytes = c->quick ? OA_QUICK_AU_BYTES : wlx_au_bytes(c, &r->au_declared);
+	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
+	r->chunk_bytes = (c->quick ? OA_QUICK_CHUNK_BLOCKS : OA_CHUNK_BLOCKS) * SD_BLOCK_SIZE;
 	base = wlx_align_up(c->ta->first_lba, au_blocks);
-	avail_aus = base < c->ta->first_lba + c->ta->count ?
-		    (c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
-	if (avail_aus < 2) {
-		wl_skip("open-au", "the test area holds fewer than two whole AUs");
-		return;
-	}
-	limit_ns = c->quick ? OA_QUICK_TIME_NS : OA_TIME_NS;
-	n_limit_ns = c->quick ? OA_QUICK_N_TIME_NS : OA_N_TIME_NS;
-	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
-		   wlx_size_str((uint64_t)chunk * SD_BLOCK_SIZE, s1, sizeof(s1)),
-		   wlx_size_str(au, s2, sizeof(s2)), c->quick ? "quick-profile" :
-		   declared ? "declared" : "assumed", c->emulated ? " - emulated" : "");
+	r->first_lba = base;
+	return base < c->ta->first_lba + c->ta->count ?
+	       (c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
+}
+
+/* N = 1, 2, 3 ... AUs written round-robin, one point per N, until the
+ * list, the area or the time ends, or a collapse is confirmed. */
+static void open_au_measure(struct wl_ctx *c, struct au_open_result *r, uint32_t avail_aus)
+{
+	const unsigned *nlist = c->quick ? oa_n_quick : oa_n_full;
+	unsigned nmax = c->quick ? 4 : OA_MAX_POINTS, i;
+	uint32_t au_blocks = r->au_bytes / SD_BLOCK_SIZE, chunk = r->chunk_bytes / SD_BLOCK_SIZE;
+	uint64_t t_start, limit_ns = c->quick ? OA_QUICK_TIME_NS : OA_TIME_NS;
+	uint64_t n_limit_ns = c->quick ? OA_QUICK_N_TIME_NS : OA_N_TIME_NS;
+
+	r->npoints = 0;
+	r->stopped_by = "list";
 	t_start = wl_now_ns(c);
 	for (i = 0; i < nmax && !c->abort_all; i++) {
-		unsigned nopen = nlist[i];
+		unsigned nopen = nlist[i], k = r->npoints;
 		uint32_t per_au = au_blocks / chunk, ops, op_i;
 		uint64_t bytes = c->quick ? OA_QUICK_BYTES_PER_N : OA_BYTES_PER_N;
+		struct wla_open_au so_far;
 		struct wl_meas m;
 		char nm[40], lb[64];
 
 		if (nopen > avail_aus) {
-			stop = "area";
+			r->stopped_by = "area";
 			break;
 		}
 		if (wl_now_ns(c) - t_start > limit_ns) {
-			stop = "time";
+			r->stopped_by = "time";
 			break;
 		}
 		if (bytes < (uint64_t)nopen * OA_MIN_CHUNKS_PER_AU * chunk * SD_BLOCK_SIZE)
@@ -234,7 +227,7 @@ void wl_open_au(struct wl_ctx *c)
 		fmt_snprintf(lb, sizeof(lb), "open AUs N=%u", nopen);
 		wl_begin(c, &m, "open-au", nm, lb, true, WL_MULTI_AUTO12, chunk, bytes);
 		for (op_i = 0; op_i < ops && !wl_should_stop(c, &m); op_i++) {
-			struct wl_op op = { true, base + (op_i % nopen) * au_blocks +
+			struct wl_op op = { true, r->first_lba + (op_i % nopen) * au_blocks +
 					    ((op_i / nopen) % per_au) * chunk, chunk,
 					    WL_MULTI_AUTO12 };
 
@@ -245,57 +238,44 @@ void wl_open_au(struct wl_ctx *c)
 		wl_end(c, &m);
 		if (!m.ops)
 			break;
-		n_done[npts] = nopen;
-		mbs[npts] = m.mbs;
-		p99_us[npts] = m.sum.p99_ns / 1000;
-		npts++;
-		con_printf("  N=%-3u %9.3f MB/s  p50 %8.1f us  p99 %9.1f us  max %9.1f us%s\n",
-			   nopen, m.mbs, m.sum.p50_ns / 1e3, m.sum.p99_ns / 1e3, m.sum.max_ns / 1e3,
-			   m.errors ? "  (errors)" : "");
+		r->n[k] = nopen;
+		r->mbs[k] = m.mbs;
+		r->p50_ns[k] = m.sum.p50_ns;
+		r->p99_ns[k] = m.sum.p99_ns;
+		r->max_ns[k] = m.sum.max_ns;
+		r->errors[k] = m.errors != 0;
+		r->npoints++;
+		au_report_open_point(r, k);
 		/* Stop once the collapse is confirmed by a second N. */
-		wla_open_au(n_done, mbs, npts, OA_COLLAPSE_FRAC, &res);
-		if (res.collapsed && npts >= 2 && mbs[npts - 2] < OA_COLLAPSE_FRAC * res.best_mbs) {
-			stop = "collapse";
+		wla_open_au(r->n, r->mbs, r->npoints, OA_COLLAPSE_FRAC, &so_far);
+		if (wla_open_au_confirmed(r->mbs, r->npoints, OA_COLLAPSE_FRAC, &so_far)) {
+			r->stopped_by = "collapse";
 			break;
 		}
 	}
-	if (!npts)
-		return;
-	wla_open_au(n_done, mbs, npts, OA_COLLAPSE_FRAC, &res);
-	if (res.collapsed)
-		con_printf("  open AUs: the card handles %u; with %u the rate falls below half "
-			   "of %.2f MB/s\n", res.handled, res.collapse_at, res.best_mbs);
-	else
-		con_printf("  open AUs: no collapse up to N=%u (%.2f MB/s best)\n", res.handled,
-			   res.best_mbs);
+}
 
-	j = record_begin("open_au");
-	json_str(j, "workload", "open-au");
-	json_u64(j, "au_bytes", au);
-	json_bool(j, "au_declared", declared);
-	json_u64(j, "chunk_bytes", (uint64_t)chunk * SD_BLOCK_SIZE);
-	json_u64(j, "first_lba", base);
-	json_arr_begin(j, "n");
-	for (i = 0; i < npts; i++)
-		json_u64(j, NULL, n_done[i]);
-	json_arr_end(j);
-	json_arr_begin(j, "mbs");
-	for (i = 0; i < npts; i++)
-		json_double(j, NULL, mbs[i], 3);
-	json_arr_end(j);
-	json_arr_begin(j, "p99_us");
-	for (i = 0; i < npts; i++)
-		json_u64(j, NULL, p99_us[i]);
-	json_arr_end(j);
-	json_u64(j, "handled", res.handled);
-	json_bool(j, "collapsed", res.collapsed);
-	if (res.collapsed)
-		json_u64(j, "collapse_at", res.collapse_at);
-	else
-		json_null(j, "collapse_at");
-	json_str(j, "stopped_by", stop);
-	json_bool(j, "emulated", c->emulated);
-	record_end();
+void wl_open_au(struct wl_ctx *c)
+{
+	const char *why = wlx_no_write_reason(c);
+	struct au_open_result r;
+	uint32_t avail_aus;
+
+	if (why) {
+		wl_skip("open-au", why);
+		return;
+	}
+	avail_aus = open_au_plan(c, &r);
+	if (avail_aus < 2) {
+		wl_skip("open-au", "the test area holds fewer than two whole AUs");
+		return;
+	}
+	au_report_open_heading(&r);
+	open_au_measure(c, &r, avail_aus);
+	if (!r.npoints)
+		return;
+	wla_open_au(r.n, r.mbs, r.npoints, OA_COLLAPSE_FRAC, &r.decision);
+	au_report_open(&r);
 	if (c->verify)
 		wl_verify_written(c, "open-au");
 }

@@ -121,3 +121,64 @@ void au_report_align(const struct au_align_result *r)
 	json_bool(j, "emulated", r->emulated);
 	record_end();
 }
+
+/* ---- open AUs --------------------------------------------------------------- */
+
+void au_report_open_heading(const struct au_open_result *r)
+{
+	char s1[24], s2[24];
+
+	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
+		   wlx_size_str(r->chunk_bytes, s1, sizeof(s1)),
+		   wlx_size_str(r->au_bytes, s2, sizeof(s2)), r->quick ? "quick-profile" :
+		   r->au_declared ? "declared" : "assumed", r->emulated ? " - emulated" : "");
+}
+
+void au_report_open_point(const struct au_open_result *r, unsigned i)
+{
+	con_printf("  N=%-3u %9.3f MB/s  p50 %8.1f us  p99 %9.1f us  max %9.1f us%s\n",
+		   r->n[i], r->mbs[i], r->p50_ns[i] / 1e3, r->p99_ns[i] / 1e3, r->max_ns[i] / 1e3,
+		   r->errors[i] ? "  (errors)" : "");
+}
+
+void au_report_open(const struct au_open_result *r)
+{
+	const struct wla_open_au *d = &r->decision;
+	struct json *j;
+	unsigned i;
+
+	if (d->collapsed)
+		con_printf("  open AUs: the card handles %u; with %u the rate falls below half "
+			   "of %.2f MB/s\n", d->handled, d->collapse_at, d->best_mbs);
+	else
+		con_printf("  open AUs: no collapse up to N=%u (%.2f MB/s best)\n", d->handled,
+			   d->best_mbs);
+
+	j = record_begin("open_au");
+	json_str(j, "workload", "open-au");
+	json_u64(j, "au_bytes", r->au_bytes);
+	json_bool(j, "au_declared", r->au_declared);
+	json_u64(j, "chunk_bytes", r->chunk_bytes);
+	json_u64(j, "first_lba", r->first_lba);
+	json_arr_begin(j, "n");
+	for (i = 0; i < r->npoints; i++)
+		json_u64(j, NULL, r->n[i]);
+	json_arr_end(j);
+	json_arr_begin(j, "mbs");
+	for (i = 0; i < r->npoints; i++)
+		json_double(j, NULL, r->mbs[i], 3);
+	json_arr_end(j);
+	json_arr_begin(j, "p99_us");
+	for (i = 0; i < r->npoints; i++)
+		json_u64(j, NULL, r->p99_ns[i] / 1000);
+	json_arr_end(j);
+	json_u64(j, "handled", d->handled);
+	json_bool(j, "collapsed", d->collapsed);
+	if (d->collapsed)
+		json_u64(j, "collapse_at", d->collapse_at);
+	else
+		json_null(j, "collapse_at");
+	json_str(j, "stopped_by", r->stopped_by);
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}

@@ -1,6 +1,7 @@
 /*
  * au_report.h - what the erase-block / AU workloads (au.c) found, and how
- * it is shown: text lines and the "au" record (docs/records.md). The
+ * it is shown: text lines and the "au" and "open_au" records
+ * (docs/records.md). The
  * result structs are filled by au.c (measure) and analysis.c (decide);
  * the functions here only print them (workload.h: measure, decide,
  * report).
@@ -37,5 +38,35 @@ void au_report_align_heading(const struct au_align_result *r);
 /* The table of the alignment points, the erase-block line and the "au"
  * record. */
 void au_report_align(const struct au_align_result *r);
+
+#define AU_OPEN_MAX_POINTS 16
+
+/* The open-AU test (wl_open_au). */
+struct au_open_result {
+	/* plan */
+	uint32_t au_bytes;
+	bool au_declared;
+	bool quick;                /* the quick profile's small AU, not the card's */
+	bool emulated;
+	uint32_t chunk_bytes;      /* each write */
+	uint32_t first_lba;        /* the first of the AUs written */
+	/* measured: one point per number of open AUs, ascending */
+	unsigned npoints;
+	unsigned n[AU_OPEN_MAX_POINTS];
+	double mbs[AU_OPEN_MAX_POINTS];
+	uint32_t p50_ns[AU_OPEN_MAX_POINTS], p99_ns[AU_OPEN_MAX_POINTS];
+	uint32_t max_ns[AU_OPEN_MAX_POINTS];
+	bool errors[AU_OPEN_MAX_POINTS];
+	const char *stopped_by;    /* "list", "area", "time" or "collapse" */
+	/* decided */
+	struct wla_open_au decision;
+};
+
+/* The heading, before the writes. */
+void au_report_open_heading(const struct au_open_result *r);
+/* The line of point i, as soon as it is measured. */
+void au_report_open_point(const struct au_open_result *r, unsigned i);
+/* The conclusion and the "open_au" record. */
+void au_report_open(const struct au_open_result *r);
 
 #endif

@@ -278,6 +278,25 @@ TEST(open_au_collapse)
 	CHECK_EQ_U(r.handled, 0);
 }
 
+TEST(open_au_collapse_confirmed_by_a_second_n)
+{
+	unsigned n[4] = { 1, 2, 3, 4 };
+	double mbs[4] = { 10.0, 9.0, 4.0, 3.0 };
+	struct wla_open_au r;
+
+	wla_open_au(n, mbs, 3, 0.5, &r);   /* one point below half: not yet */
+	CHECK(r.collapsed);
+	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
+	wla_open_au(n, mbs, 4, 0.5, &r);   /* the next one too: confirmed */
+	CHECK(wla_open_au_confirmed(mbs, 4, 0.5, &r));
+	mbs[2] = 5.0;                      /* exactly half is no collapse */
+	wla_open_au(n, mbs, 3, 0.5, &r);
+	CHECK(!r.collapsed);
+	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
+	wla_open_au(n, mbs, 1, 0.5, &r);
+	CHECK(!wla_open_au_confirmed(mbs, 1, 0.5, &r));
+}
+
 /* ---- knee ------------------------------------------------------------------------ */
 
 TEST(knee_cache_full)

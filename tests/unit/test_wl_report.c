@@ -204,3 +204,43 @@ TEST(au_align_report_undeclared_and_emulated)
 	CHECK(strstr(out, "no alignment step: the card hides its erase blocks from reads (or the effect "
 		      "is below the noise); the card declares no AU size either (emulated") != NULL);
 }
+
+TEST(open_au_report)
+{
+	struct au_open_result r;
+	unsigned i;
+
+	memset(&r, 0, sizeof(r));
+	r.au_bytes = 4u << 20;
+	r.au_declared = true;
+	r.chunk_bytes = 32768;
+	r.first_lba = 139264;
+	r.npoints = 4;
+	for (i = 0; i < 4; i++) {
+		r.n[i] = i + 1;
+		r.mbs[i] = i < 2 ? 8.0 : 1.5;
+		r.p50_ns[i] = 4000000;
+		r.p99_ns[i] = 21000999;
+		r.max_ns[i] = 30000000;
+	}
+	r.errors[3] = true;
+	r.stopped_by = "collapse";
+	wla_open_au(r.n, r.mbs, r.npoints, 0.5, &r.decision);
+	capture_start();
+	au_report_open_heading(&r);
+	for (i = 0; i < 4; i++)
+		au_report_open_point(&r, i);
+	au_report_open(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nopen AUs: 32 KiB writes round-robin into N AUs of 4 MiB (declared AU "
+		      "size)\r\n") != NULL);
+	CHECK(strstr(out, "  N=2       8.000 MB/s  p50   4000.0 us  p99   21001.0 us  max   30000.0 us\r\n")
+	      != NULL);
+	CHECK(strstr(out, "  N=4       1.500 MB/s  p50   4000.0 us  p99   21001.0 us  max   30000.0 us"
+		      "  (errors)\r\n") != NULL);
+	CHECK(strstr(out, "  open AUs: the card handles 2; with 3 the rate falls below half of "
+		      "8.00 MB/s\r\n") != NULL);
+	CHECK(strstr(out, "\"n\":[1,2,3,4],\"mbs\":[8.000,8.000,1.500,1.500],"
+		      "\"p99_us\":[21000,21000,21000,21000],\"handled\":2,\"collapsed\":true,"
+		      "\"collapse_at\":3,\"stopped_by\":\"collapse\",") != NULL);
+}
