@@ -381,6 +381,28 @@ bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
 	return r->collapsed && count >= 2 && mbs[count - 2] < frac * r->best_mbs;
 }
 
+/* ---- erase time ------------------------------------------------------------ */
+
+void wla_spread_u32(uint32_t *v, unsigned n, struct wla_spread *out)
+{
+	unsigned i;
+
+	out->min = 0;
+	out->max = 0;
+	for (i = 0; i < n; i++) {
+		if (!i || v[i] < out->min)
+			out->min = v[i];
+		if (v[i] > out->max)
+			out->max = v[i];
+	}
+	out->median = wla_median_u32(v, n);
+}
+
+double wla_erase_per_au_us(uint64_t multi_ns, unsigned aus, uint32_t single_us)
+{
+	return ((double)multi_ns / 1e3 - single_us) / (aus - 1);
+}
+
 /* ---- knee of a sustained write -------------------------------------------- */
 
 static double rate_mbs(uint64_t bytes, double ns)

@@ -170,6 +170,21 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
 			   const struct wla_open_au *r);
 
+/* ---- erase time ------------------------------------------------------------ */
+
+struct wla_spread {
+	uint32_t min, median, max;
+};
+
+/* Smallest, median (wla_median_u32) and largest of v[0..n); sorts v. All 0
+ * for n = 0. */
+void wla_spread_u32(uint32_t *v, unsigned n, struct wla_spread *out);
+
+/* The cost of each further AU when aus AUs (>= 2) are erased at once in
+ * multi_ns and one alone takes single_us: (multi - single) / (aus - 1),
+ * in us. */
+double wla_erase_per_au_us(uint64_t multi_ns, unsigned aus, uint32_t single_us);
+
 /* ---- sustained write: where the cache fills ------------------------------ */
 
 struct wla_knee {

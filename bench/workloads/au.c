@@ -25,6 +25,9 @@
  * the AU size of the video speed class (VSC_AU_SIZE), the card's own
  * garbage-collection state, and erase-group sizes of SDSC cards (CSD
  * SECTOR_SIZE): erases are done in whole AUs.
+ *
+ * Each workload here plans and measures into its result struct
+ * (au_report.h); analysis.c decides, au_report.c prints (workload.h).
  */
 #include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
@@ -282,24 +285,71 @@ void wl_open_au(struct wl_ctx *c)
 
 /* ---- erase time per AU --------------------------------------------------------- */
 
-#define ER_SINGLE        8u
+#define ER_SINGLE        AU_ERASE_MAX_SINGLE
 #define ER_QUICK_SINGLE  2u
 #define ER_MULTI         4u
 #define ER_QUICK_MULTI   2u
 #define ER_QUICK_AU      (1u << 20)
 
+/* AU size, first AU and the SD Status timeout; how many single and
+ * multi-AU erases fit (*nsingle = 0: none). */
+static void erase_plan(const struct wl_ctx *c, struct au_erase_result *r, uint32_t *nsingle,
+		       uint32_t *nmulti)
+{
+	uint32_t au_blocks, base, avail;
+	struct sd_ssr ssr;
+
+	r->quick = c->quick;
+	r->emulated = c->emulated;
+	r->au_declared = false;
+	r->au_bytes = c->quick ? ER_QUICK_AU : wlx_au_bytes(c, &r->au_declared);
+	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
+	base = wlx_align_up(c->ta->first_lba, au_blocks);
+	r->first_lba = base;
+	avail = base < c->ta->first_lba + c->ta->count ?
+		(c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
+	*nsingle = c->quick ? ER_QUICK_SINGLE : ER_SINGLE;
+	*nmulti = c->quick ? ER_QUICK_MULTI : ER_MULTI;
+	if (*nsingle > avail)
+		*nsingle = avail;
+	if (*nmulti > avail)
+		*nmulti = avail;
+	r->have_timeout = false;
+	r->timeout_ms = 0;
+	if (c->card->have_ssr) {
+		sd_ssr_decode(c->card->ssr, &ssr);
+		r->have_timeout = sd_ssr_erase_timeout_ms(&ssr, 1, &r->timeout_ms) == 0;
+	}
+}
+
+/* nsingle AUs erased one by one, then nmulti AUs at once. */
+static void erase_measure(struct wl_ctx *c, struct au_erase_result *r, uint32_t nsingle,
+			  uint32_t nmulti)
+{
+	uint32_t au_blocks = r->au_bytes / SD_BLOCK_SIZE, i;
+	uint64_t ns;
+
+	r->count = 0;
+	for (i = 0; i < nsingle && !c->abort_all; i++) {
+		if (wlx_erase(c, "erase-au", r->first_lba + i * au_blocks, au_blocks, &ns))
+			continue;
+		r->t_us[r->count++] = (uint32_t)(ns / 1000);
+	}
+	r->multi_aus = nmulti;
+	r->multi_ok = false;
+	r->multi_ns = 0;
+	if (nmulti >= 2 && !c->abort_all &&
+	    !wlx_erase(c, "erase-au", r->first_lba, nmulti * au_blocks, &ns)) {
+		r->multi_ns = ns;
+		r->multi_ok = true;
+	}
+}
+
 void wl_erase_per_au(struct wl_ctx *c)
 {
 	const char *why = wlx_no_write_reason(c);
-	struct sd_ssr ssr;
-	bool declared = false;
-	uint32_t au, au_blocks, base, avail, nsingle, nmulti, i, got = 0, tmo_ms = 0;
-	uint32_t t_us[ER_SINGLE];
-	uint64_t ns, multi_ns = 0;
-	uint32_t med_us = 0, min_us = 0, max_us = 0;
-	bool have_tmo = false, multi_ok = false;
-	char s1[24];
-	struct json *j;
+	struct au_erase_result r;
+	uint32_t nsingle, nmulti;
 
 	if (why) {
 		wl_skip("erase-au", why);
@@ -309,84 +359,19 @@ void wl_erase_per_au(struct wl_ctx *c)
 		wl_skip("erase-au", "the card does not implement erase (CSD CCC class 5)");
 		return;
 	}
-	au = c->quick ? ER_QUICK_AU : wlx_au_bytes(c, &declared);
-	if (c->quick)
-		declared = false;
-	au_blocks = au / SD_BLOCK_SIZE;
-	base = wlx_align_up(c->ta->first_lba, au_blocks);
-	avail = base < c->ta->first_lba + c->ta->count ?
-		(c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
-	nsingle = c->quick ? ER_QUICK_SINGLE : ER_SINGLE;
-	nmulti = c->quick ? ER_QUICK_MULTI : ER_MULTI;
-	if (nsingle > avail)
-		nsingle = avail;
-	if (nmulti > avail)
-		nmulti = avail;
+	erase_plan(c, &r, &nsingle, &nmulti);
 	if (!nsingle) {
 		wl_skip("erase-au", "the test area holds no whole AU");
 		return;
 	}
-	if (c->card->have_ssr) {
-		sd_ssr_decode(c->card->ssr, &ssr);
-		have_tmo = sd_ssr_erase_timeout_ms(&ssr, 1, &tmo_ms) == 0;
-	}
-	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n", wlx_size_str(au, s1, sizeof(s1)),
-		   c->quick ? "quick profile" : declared ? "declared AU" : "assumed AU",
-		   c->emulated ? " - emulated" : "");
-	for (i = 0; i < nsingle && !c->abort_all; i++) {
-		if (wlx_erase(c, "erase-au", base + i * au_blocks, au_blocks, &ns))
-			continue;
-		t_us[got++] = (uint32_t)(ns / 1000);
-	}
-	if (nmulti >= 2 && !c->abort_all &&
-	    !wlx_erase(c, "erase-au", base, nmulti * au_blocks, &ns)) {
-		multi_ns = ns;
-		multi_ok = true;
-	}
-	if (!got) {
+	au_report_erase_heading(&r);
+	erase_measure(c, &r, nsingle, nmulti);
+	if (!r.count) {
 		wl_skip("erase-au", "every erase failed (see the errors above)");
 		return;
 	}
-	for (i = 0; i < got; i++) {
-		if (!i || t_us[i] < min_us)
-			min_us = t_us[i];
-		if (t_us[i] > max_us)
-			max_us = t_us[i];
-	}
-	med_us = wla_median_u32(t_us, got);
-	con_printf("  1 AU: min %.3f ms, median %.3f ms, max %.3f ms over %u erases\n",
-		   min_us / 1e3, med_us / 1e3, max_us / 1e3, (unsigned)got);
-	if (multi_ok)
-		con_printf("  %u AUs at once: %.3f ms -> %.3f ms per further AU\n", (unsigned)nmulti,
-			   multi_ns / 1e6,
-			   ((double)multi_ns / 1e3 - med_us) / (nmulti - 1) / 1e3);
-	if (have_tmo)
-		con_printf("  the card's SD Status allows up to %u ms for one AU\n", (unsigned)tmo_ms);
-	else
-		con_printf("  the card gives no erase timeout in its SD Status\n");
-
-	j = record_begin("erase");
-	json_str(j, "workload", "erase-au");
-	json_u64(j, "au_bytes", au);
-	json_bool(j, "au_declared", declared);
-	json_u64(j, "first_lba", base);
-	json_u64(j, "count", got);
-	json_u64(j, "min_us", min_us);
-	json_u64(j, "median_us", med_us);
-	json_u64(j, "max_us", max_us);
-	if (multi_ok) {
-		json_u64(j, "multi_aus", nmulti);
-		json_u64(j, "multi_us", multi_ns / 1000);
-		json_double(j, "per_au_us", ((double)multi_ns / 1e3 - med_us) / (nmulti - 1), 1);
-	} else {
-		json_null(j, "multi_aus");
-		json_null(j, "multi_us");
-		json_null(j, "per_au_us");
-	}
-	if (have_tmo)
-		json_u64(j, "timeout_ms_1au", tmo_ms);
-	else
-		json_null(j, "timeout_ms_1au");
-	json_bool(j, "emulated", c->emulated);
-	record_end();
+	wla_spread_u32(r.t_us, r.count, &r.single_us);
+	r.per_au_us = r.multi_ok ? wla_erase_per_au_us(r.multi_ns, r.multi_aus, r.single_us.median)
+				 : 0.0;
+	au_report_erase(&r);
 }

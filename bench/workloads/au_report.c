@@ -182,3 +182,57 @@ void au_report_open(const struct au_open_result *r)
 	json_bool(j, "emulated", r->emulated);
 	record_end();
 }
+
+/* ---- erase time per AU --------------------------------------------------------- */
+
+void au_report_erase_heading(const struct au_erase_result *r)
+{
+	char s1[24];
+
+	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
+		   wlx_size_str(r->au_bytes, s1, sizeof(s1)),
+		   r->quick ? "quick profile" : r->au_declared ? "declared AU" : "assumed AU",
+		   r->emulated ? " - emulated" : "");
+}
+
+void au_report_erase(const struct au_erase_result *r)
+{
+	const struct wla_spread *t = &r->single_us;
+	struct json *j;
+
+	con_printf("  1 AU: min %.3f ms, median %.3f ms, max %.3f ms over %u erases\n",
+		   t->min / 1e3, t->median / 1e3, t->max / 1e3, r->count);
+	if (r->multi_ok)
+		con_printf("  %u AUs at once: %.3f ms -> %.3f ms per further AU\n",
+			   (unsigned)r->multi_aus, r->multi_ns / 1e6, r->per_au_us / 1e3);
+	if (r->have_timeout)
+		con_printf("  the card's SD Status allows up to %u ms for one AU\n",
+			   (unsigned)r->timeout_ms);
+	else
+		con_printf("  the card gives no erase timeout in its SD Status\n");
+
+	j = record_begin("erase");
+	json_str(j, "workload", "erase-au");
+	json_u64(j, "au_bytes", r->au_bytes);
+	json_bool(j, "au_declared", r->au_declared);
+	json_u64(j, "first_lba", r->first_lba);
+	json_u64(j, "count", r->count);
+	json_u64(j, "min_us", t->min);
+	json_u64(j, "median_us", t->median);
+	json_u64(j, "max_us", t->max);
+	if (r->multi_ok) {
+		json_u64(j, "multi_aus", r->multi_aus);
+		json_u64(j, "multi_us", r->multi_ns / 1000);
+		json_double(j, "per_au_us", r->per_au_us, 1);
+	} else {
+		json_null(j, "multi_aus");
+		json_null(j, "multi_us");
+		json_null(j, "per_au_us");
+	}
+	if (r->have_timeout)
+		json_u64(j, "timeout_ms_1au", r->timeout_ms);
+	else
+		json_null(j, "timeout_ms_1au");
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}

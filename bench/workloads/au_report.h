@@ -1,6 +1,6 @@
 /*
  * au_report.h - what the erase-block / AU workloads (au.c) found, and how
- * it is shown: text lines and the "au" and "open_au" records
+ * it is shown: text lines and the "au", "open_au" and "erase" records
  * (docs/records.md). The
  * result structs are filled by au.c (measure) and analysis.c (decide);
  * the functions here only print them (workload.h: measure, decide,
@@ -68,5 +68,33 @@ void au_report_open_heading(const struct au_open_result *r);
 void au_report_open_point(const struct au_open_result *r, unsigned i);
 /* The conclusion and the "open_au" record. */
 void au_report_open(const struct au_open_result *r);
+
+#define AU_ERASE_MAX_SINGLE 8
+
+/* The erase time per AU (wl_erase_per_au). */
+struct au_erase_result {
+	/* plan */
+	uint32_t au_bytes;
+	bool au_declared;
+	bool quick;                /* the quick profile's small AU, not the card's */
+	bool emulated;
+	uint32_t first_lba;
+	bool have_timeout;         /* the SD Status gives an erase timeout */
+	uint32_t timeout_ms;       /* ... for one AU */
+	/* measured */
+	unsigned count;            /* single-AU erases that succeeded */
+	uint32_t t_us[AU_ERASE_MAX_SINGLE];
+	bool multi_ok;             /* the erase of several AUs at once succeeded */
+	uint32_t multi_aus;
+	uint64_t multi_ns;
+	/* decided */
+	struct wla_spread single_us;
+	double per_au_us;          /* each further AU of the multi-AU erase */
+};
+
+/* The heading, before the erases. */
+void au_report_erase_heading(const struct au_erase_result *r);
+/* The lines and the "erase" record. */
+void au_report_erase(const struct au_erase_result *r);
 
 #endif

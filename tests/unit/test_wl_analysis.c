@@ -297,6 +297,31 @@ TEST(open_au_collapse_confirmed_by_a_second_n)
 	CHECK(!wla_open_au_confirmed(mbs, 1, 0.5, &r));
 }
 
+/* ---- erase time ------------------------------------------------------------------ */
+
+TEST(erase_spread_and_per_au_cost)
+{
+	uint32_t t[5] = { 900, 300, 500, 700, 400 }, one[1] = { 42 };
+	struct wla_spread sp;
+
+	wla_spread_u32(t, 5, &sp);
+	CHECK_EQ_U(sp.min, 300);
+	CHECK_EQ_U(sp.median, 500);
+	CHECK_EQ_U(sp.max, 900);
+	wla_spread_u32(one, 1, &sp);
+	CHECK_EQ_U(sp.min, 42);
+	CHECK_EQ_U(sp.median, 42);
+	CHECK_EQ_U(sp.max, 42);
+	wla_spread_u32(t, 0, &sp);
+	CHECK_EQ_U(sp.min, 0);
+	CHECK_EQ_U(sp.median, 0);
+	CHECK_EQ_U(sp.max, 0);
+	/* 4 AUs at once in 2.5 ms, one alone 1 ms: 0.5 ms per further AU */
+	CHECK_NEAR(wla_erase_per_au_us(2500000, 4, 1000), 500.0, 1e-9);
+	/* erasing several at once can be faster than one alone */
+	CHECK_NEAR(wla_erase_per_au_us(800000, 2, 1000), -200.0, 1e-9);
+}
+
 /* ---- knee ------------------------------------------------------------------------ */
 
 TEST(knee_cache_full)

@@ -244,3 +244,47 @@ TEST(open_au_report)
 		      "\"p99_us\":[21000,21000,21000,21000],\"handled\":2,\"collapsed\":true,"
 		      "\"collapse_at\":3,\"stopped_by\":\"collapse\",") != NULL);
 }
+
+TEST(erase_report)
+{
+	struct au_erase_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.au_bytes = 4u << 20;
+	r.au_declared = false;
+	r.first_lba = 143360;
+	r.count = 3;
+	r.single_us.min = 1500;
+	r.single_us.median = 2000;
+	r.single_us.max = 2750;
+	r.multi_aus = 4;
+	r.multi_ok = true;
+	r.multi_ns = 5000000;
+	r.per_au_us = 1000.0;
+	r.have_timeout = true;
+	r.timeout_ms = 1250;
+	capture_start();
+	au_report_erase_heading(&r);
+	au_report_erase(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nerase (CMD38) time per AU of 4 MiB (assumed AU)\r\n"
+		      "  1 AU: min 1.500 ms, median 2.000 ms, max 2.750 ms over 3 erases\r\n"
+		      "  4 AUs at once: 5.000 ms -> 1.000 ms per further AU\r\n"
+		      "  the card's SD Status allows up to 1250 ms for one AU\r\n") != NULL);
+	CHECK(strstr(out, "\"count\":3,\"min_us\":1500,\"median_us\":2000,\"max_us\":2750,"
+		      "\"multi_aus\":4,\"multi_us\":5000,\"per_au_us\":1000.0,"
+		      "\"timeout_ms_1au\":1250,") != NULL);
+	r.multi_ok = false;
+	r.have_timeout = false;
+	r.quick = true;
+	r.emulated = true;
+	capture_start();
+	au_report_erase_heading(&r);
+	au_report_erase(&r);
+	capture_stop();
+	CHECK(strstr(out, "(quick profile) - emulated\r\n") != NULL);
+	CHECK(strstr(out, "AUs at once") == NULL);
+	CHECK(strstr(out, "  the card gives no erase timeout in its SD Status\r\n") != NULL);
+	CHECK(strstr(out, "\"multi_aus\":null,\"multi_us\":null,\"per_au_us\":null,"
+		      "\"timeout_ms_1au\":null,\"emulated\":true}") != NULL);
+}
