@@ -29,14 +29,12 @@
  * Each workload here plans and measures into its result struct
  * (au_report.h); analysis.c decides, au_report.c prints (workload.h).
  */
-#include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/au.h"
 #include "bench/workloads/au_report.h"
 #include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
-#include "lib/console.h"
 #include "lib/fmt.h"
 
 /* ---- alignment test ------------------------------------------------------ */
