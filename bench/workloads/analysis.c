@@ -540,3 +540,22 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 	out->initial_mbs = rate_mbs((uint64_t)best_k * xfer_bytes, before_ns);
 	out->steady_mbs = rate_mbs((uint64_t)(n - best_k) * xfer_bytes, after_ns);
 }
+
+unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes,
+			   unsigned points, double *out, uint32_t *group_ops)
+{
+	uint32_t g = points ? (n + points - 1) / points : 0, i, k = 0;
+
+	*group_ops = g;
+	if (!g)
+		return 0;
+	for (i = 0; i < n; i += g, k++) {
+		uint64_t ns = 0;
+		uint32_t j, cnt = 0;
+
+		for (j = i; j < i + g && j < n; j++, cnt++)
+			ns += lat_ns[j];
+		out[k] = ns ? (double)cnt * xfer_bytes * 1000.0 / (double)ns : 0.0;
+	}
+	return k;
+}

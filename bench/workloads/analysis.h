@@ -214,4 +214,11 @@ struct wla_knee {
 void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
 		   struct wla_knee *out);
 
+/* The rate over the bytes written: lat_ns[0..n) in issue order, each moving
+ * xfer_bytes, cut into groups of *group_ops = ceil(n / points) operations;
+ * out[k] is group k's bytes over its summed operation time (MB/s). Returns
+ * the number of groups (<= points; 0 for n = 0). */
+unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes,
+			   unsigned points, double *out, uint32_t *group_ops);
+
 #endif

@@ -434,6 +434,26 @@ TEST(knee_medians_without_scratch)
 	CHECK_EQ_U(k.worst_op, WLA_KNEE_MAX_OPS + 10);
 }
 
+TEST(rate_by_bytes)
+{
+	uint32_t lat[70], group = 99;
+	double r[32];
+	unsigned i;
+
+	for (i = 0; i < 70; i++)
+		lat[i] = i < 40 ? 1000000 : 4000000;   /* 1 ms, then 4 ms per 64 KiB */
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 70, 65536, 32, r, &group), 24);
+	CHECK_EQ_U(group, 3);                       /* ceil(70 / 32) */
+	CHECK_NEAR(r[0], 65.536, 1e-9);
+	CHECK_NEAR(r[13], 3 * 65536 * 1000.0 / 9000000, 1e-9); /* ops 39, 40, 41: 1 + 4 + 4 ms */
+	CHECK_NEAR(r[14], 16.384, 1e-9);
+	CHECK_NEAR(r[23], 16.384, 1e-9);           /* the last group holds one operation */
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 5, 65536, 32, r, &group), 5);
+	CHECK_EQ_U(group, 1);
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 0, 65536, 32, r, &group), 0);
+	CHECK_EQ_U(group, 0);
+}
+
 TEST(median)
 {
 	uint32_t v[] = { 5, 1, 4, 2, 3 }, w[] = { 8, 2, 6, 4 };

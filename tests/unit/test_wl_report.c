@@ -11,6 +11,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/au_report.h"
+#include "bench/workloads/sustained_report.h"
 #include "lib/fmt.h"
 #include "lib/host/host_console.h"
 #include "tests/unit/check.h"
@@ -287,4 +288,53 @@ TEST(erase_report)
 	CHECK(strstr(out, "  the card gives no erase timeout in its SD Status\r\n") != NULL);
 	CHECK(strstr(out, "\"multi_aus\":null,\"multi_us\":null,\"per_au_us\":null,"
 		      "\"timeout_ms_1au\":null,\"emulated\":true}") != NULL);
+}
+
+/* ---- sustained write --------------------------------------------------------- */
+
+TEST(sustained_report_with_and_without_a_knee)
+{
+	struct sustained_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.xfer_bytes = 4u << 20;
+	r.first_lba = 139264;
+	r.area_bytes = 1ull << 33;
+	r.budget_bytes = 1ull << 30;
+	r.ops = 256;
+	r.stopped_by = "budget";
+	r.knee.found = true;
+	r.knee.knee_op = 64;
+	r.knee.knee_bytes = 64ull << 22;
+	r.knee.initial_mbs = 40.0;
+	r.knee.steady_mbs = 10.0;
+	r.knee.overall_mbs = 13.33;
+	r.knee.median_ns = 400000000;
+	r.knee.worst_ns = 1250000000;
+	r.knee.worst_op = 100;
+	r.nrates = 2;
+	r.rate_mbs[0] = 40.0;
+	r.rate_mbs[1] = 10.0;
+	r.rate_group_ops = 128;
+	capture_start();
+	sustained_report_heading(&r);
+	sustained_report(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nsustained sequential write, 4 MiB transfers over up to 1024 MiB of the "
+		      "test area (MB = 10^6 B)\r\n") != NULL);
+	CHECK(strstr(out, "initial 40.00 MB/s for the first 256 MiB, then 10.00 MB/s (knee: the cache "
+		      "is full after 256 MiB)\r\n") != NULL);
+	CHECK(strstr(out, "worst stall 1250.0 ms at 400 MiB (median operation 400.0 ms)\r\n") != NULL);
+	CHECK(strstr(out, "\"bytes\":1073741824,\"ops\":256,\"stopped_by\":\"budget\","
+		      "\"overall_mbs\":13.330,\"knee_found\":true,\"knee_bytes\":268435456,"
+		      "\"knee_op\":64,") != NULL);
+	CHECK(strstr(out, "\"worst_at_bytes\":419430400,\"rate_step_bytes\":536870912,"
+		      "\"rate_mbs\":[40.00,10.00],\"emulated\":false}") != NULL);
+	r.knee.found = false;
+	capture_start();
+	sustained_report(&r);
+	capture_stop();
+	CHECK(strstr(out, "no knee within 1024 MiB: 13.33 MB/s throughout (no cache, or a cache larger "
+		      "than the amount written)\r\n") != NULL);
+	CHECK(strstr(out, "\"knee_found\":false,\"knee_bytes\":null,\"knee_op\":null,") != NULL);
 }
