@@ -264,6 +264,66 @@ int wla_speed_verdict(const struct wla_speed_claim *claim, double pw_mbs,
 	return unmeasurable ? -1 : 1;
 }
 
+void wla_no_claim_prefix(char *text, unsigned cap)
+{
+	char tmp[400];
+	unsigned len = 0;
+
+	while (text[len] && text[len] != ':')
+		len++;
+	fmt_snprintf(tmp, sizeof(tmp), "no SD Status, no claim%s", text + len);
+	fmt_snprintf(text, cap, "%s", tmp);
+}
+
+void wla_class_verdict(bool have_ssr, unsigned app_claim, const struct wla_speed_claim *speed,
+		       const struct wla_app_meas *m, double pw_mbs, double bus_ceiling_mbs,
+		       const char *pw_missing, struct wla_class_verdict *out)
+{
+	out->app_ok = wla_app_verdict(have_ssr ? app_claim : 0, m, false, out->app_text,
+				      sizeof(out->app_text));
+	if (!have_ssr)
+		wla_no_claim_prefix(out->app_text, sizeof(out->app_text));
+	out->app_level = wla_app_level(m);
+	out->speed_ok = -1;
+	out->speed_class_met = pw_mbs >= 0 ? wla_speed_class_met(pw_mbs) : 0;
+	out->uhs_grade_met = pw_mbs >= 0 ? wla_uhs_grade_met(pw_mbs) : 0;
+	out->video_class_met = pw_mbs >= 0 ? wla_video_class_met(pw_mbs) : 0;
+	if (pw_mbs >= 0) {
+		out->speed_ok = wla_speed_verdict(speed, pw_mbs, bus_ceiling_mbs, out->speed_text,
+						  sizeof(out->speed_text));
+		if (!have_ssr)
+			wla_no_claim_prefix(out->speed_text, sizeof(out->speed_text));
+	} else
+		fmt_snprintf(out->speed_text, sizeof(out->speed_text), "Pw not measured (%s)",
+			     pw_missing);
+}
+
+/* ---- card time ------------------------------------------------------------- */
+
+static uint64_t lat_sum(const uint32_t *lat_ns, uint32_t n)
+{
+	uint64_t s = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		s += lat_ns[i];
+	return s;
+}
+
+double wla_card_mbs(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes)
+{
+	uint64_t ns = lat_sum(lat_ns, n);
+
+	return ns ? (double)n * xfer_bytes * 1000.0 / (double)ns : -1.0;
+}
+
+double wla_card_iops(const uint32_t *lat_ns, uint32_t n)
+{
+	uint64_t ns = lat_sum(lat_ns, n);
+
+	return ns ? (double)n * 1e9 / (double)ns : -1.0;
+}
+
 /* ---- alignment step detector -------------------------------------------- */
 
 int64_t wla_align_diff(const struct wla_align_point *p)

@@ -92,6 +92,39 @@ struct wla_speed_claim {
 int wla_speed_verdict(const struct wla_speed_claim *claim, double pw_mbs,
 		      double bus_ceiling_mbs, char *buf, unsigned cap);
 
+/* Without an SD Status the verdict texts' "card claims ..." is not true:
+ * the claim is unknown. Replaces what precedes the first ':' of text by
+ * "no SD Status, no claim" (bounded by cap, always terminated). */
+void wla_no_claim_prefix(char *text, unsigned cap);
+
+/* Both class verdicts of the class check. */
+struct wla_class_verdict {
+	int app_ok;         /* wla_app_verdict(): 1 met, 0 not, -1 cannot tell */
+	int app_level;      /* wla_app_level() of the figures */
+	char app_text[400];
+	int speed_ok;       /* wla_speed_verdict(), -1 when Pw was not measured */
+	char speed_text[300];
+	/* the classes Pw meets (0 when Pw was not measured) */
+	unsigned speed_class_met, uhs_grade_met, video_class_met;
+};
+
+/* The verdicts from what the card claims (have_ssr false: nothing known,
+ * judged as "no claim" with the texts' prefix replaced) and the measured
+ * figures; pw_mbs < 0: Pw was not measured, pw_missing says why. The host
+ * enables neither command queue nor cache. */
+void wla_class_verdict(bool have_ssr, unsigned app_claim, const struct wla_speed_claim *speed,
+		       const struct wla_app_meas *m, double pw_mbs, double bus_ceiling_mbs,
+		       const char *pw_missing, struct wla_class_verdict *out);
+
+/* ---- card time ------------------------------------------------------------- */
+
+/* Rates over the time the card took - the sum of the operation latencies
+ * lat_ns[0..n), each moving xfer_bytes - not over the wall clock: the
+ * host's bookkeeping between operations is left out, as a faster host
+ * would not have it. -1 when the sum is 0. */
+double wla_card_mbs(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes);
+double wla_card_iops(const uint32_t *lat_ns, uint32_t n);
+
 /* ---- erase block / AU by alignment read timing (flashbench -a) ---------- */
 
 /* Per alignment A (a power of two), medians over several boundaries

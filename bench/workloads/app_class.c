@@ -36,21 +36,24 @@
  * the video speed class is measured on the SD-Status AU, not its VSC AU,
  * without CMD20 stream control; classes above the bus ceiling in use (e.g.
  * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
+ *
+ * Here: plan and measure into struct app_class_result; analysis.c decides
+ * (card-time rates, the class verdicts), app_class_report.c prints
+ * (workload.h).
  */
-#include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/app_class.h"
+#include "bench/workloads/app_class_report.h"
 #include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
-#include "lib/console.h"
 #include "lib/fmt.h"
 
 #define AC_SPAN_BYTES        (256u << 20)
 #define AC_QUICK_SPAN_BYTES  (2u << 20)
 #define AC_RU_BLOCKS         1024u          /* 512 KiB */
 #define AC_QUICK_RU_BLOCKS   128u           /* 64 KiB */
-#define AC_PW_AUS            4u
+#define AC_PW_AUS            APP_CLASS_MAX_PW_AUS
 #define AC_QUICK_PW_AUS      1u
 #define AC_PW_MAX_BYTES      (64ull << 20)
 #define AC_QUICK_AU_BYTES    (512u << 10)
@@ -64,52 +67,21 @@
 #define AC_FILL_TIME_NS      (60ull * 1000000000ull)
 #define AC_QUICK_FILL_TIME_NS (5ull * 1000000000ull)
 
-struct ac_claims {
-	bool have;            /* the SD Status was read */
-	struct sd_ssr ssr;
-	struct wla_speed_claim speed;
-};
-
-/* Card time of the samples of m (order does not matter: also after wl_end). */
-static uint64_t lat_sum(const struct wl_ctx *c, const struct wl_meas *m)
-{
-	uint64_t s = 0;
-	uint32_t i;
-
-	for (i = 0; i < m->nlat; i++)
-		s += c->lat[i];
-	return s;
-}
-
-static double card_mbs(const struct wl_ctx *c, const struct wl_meas *m)
-{
-	uint64_t ns = lat_sum(c, m);
-
-	return ns ? (double)m->nlat * m->xfer_blocks * SD_BLOCK_SIZE * 1000.0 / (double)ns : -1.0;
-}
-
-static double card_iops(const struct wl_ctx *c, const struct wl_meas *m)
-{
-	uint64_t ns = lat_sum(c, m);
-
-	return ns ? (double)m->nlat * 1e9 / (double)ns : -1.0;
-}
-
-/* Pw: erase each AU, then fill it with RU writes. Returns the worst AU's
- * rate (MB/s) or -1; each AU's rate in each[]. */
-static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, uint32_t naus,
-			 uint32_t ru, bool erase, double *each, uint32_t *done)
+/* Pw: erase each AU, then fill it with RU writes. Sets the worst AU's rate
+ * (MB/s, -1 if none) and each AU's rate. */
+static void measure_pw(struct wl_ctx *c, struct app_class_result *r, uint32_t base,
+		       uint32_t naus)
 {
 	struct wl_meas m;
-	double worst = -1;
-	uint32_t a;
-	char lb[64], s1[24], s2[24];
+	uint32_t a, au_blocks = r->au_bytes / SD_BLOCK_SIZE, ru = r->ru_bytes / SD_BLOCK_SIZE;
+	char lb[64], s1[24];
 
-	*done = 0;
-	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	r->pw_done = 0;
+	r->pw_mbs = -1;
+	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs", wlx_size_str(r->ru_bytes, s1,
+		     sizeof(s1)));
 	/* Erase first, outside the measured part. */
-	if (erase)
+	if (r->pw_erased)
 		for (a = 0; a < naus && !c->abort_all; a++) {
 			uint64_t ns;
 
@@ -120,6 +92,7 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 	for (a = 0; a < naus && !wl_should_stop(c, &m); a++) {
 		uint64_t ns = 0;
 		uint32_t off, bad = 0;
+		double *each = &r->pw_au_mbs[r->pw_done];
 
 		for (off = 0; off + ru <= au_blocks && !wl_should_stop(c, &m); off += ru) {
 			struct wl_op op = { true, base + a * au_blocks + off, ru, WL_MULTI_AUTO12 };
@@ -133,34 +106,31 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 		}
 		if (bad || !ns)
 			continue;
-		each[*done] = (double)au_blocks * SD_BLOCK_SIZE * 1000.0 / (double)ns;
-		if (worst < 0 || each[*done] < worst)
-			worst = each[*done];
-		(*done)++;
+		*each = (double)au_blocks * SD_BLOCK_SIZE * 1000.0 / (double)ns;
+		if (r->pw_mbs < 0 || *each < r->pw_mbs)
+			r->pw_mbs = *each;
+		r->pw_done++;
 	}
 	wl_end(c, &m);
 	wl_report(c, &m);
-	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
-		   wlx_size_str((uint64_t)au_blocks * SD_BLOCK_SIZE, s2, sizeof(s2)),
-		   erase ? "erased first" : "not erased (no CMD38)", s1);
-	return worst;
+	app_class_report_pw(r);
 }
 
 /* Writes the area front to back; a slow card gets AC_FILL_TIME_NS, and the
- * area then shrinks to what was written (*span_blocks). */
-static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t *span_blocks, uint32_t ru)
+ * area then shrinks to what was written. Sets the card-time rate. */
+static void measure_seq(struct wl_ctx *c, struct app_class_result *r)
 {
 	struct wl_meas m;
-	uint32_t off;
+	uint32_t off, ru = r->ru_bytes / SD_BLOCK_SIZE;
 	uint64_t limit = c->quick ? AC_QUICK_FILL_TIME_NS : AC_FILL_TIME_NS;
 	char lb[64], s1[24];
 
-	fmt_snprintf(lb, sizeof(lb), "class seq write %s", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "class seq write %s", wlx_size_str(r->ru_bytes, s1,
+		     sizeof(s1)));
 	wl_begin(c, &m, "class", "class-seq-write", lb, true, WL_MULTI_AUTO12, ru,
-		 (uint64_t)*span_blocks * SD_BLOCK_SIZE);
-	for (off = 0; off + ru <= *span_blocks && !wl_should_stop(c, &m); off += ru) {
-		struct wl_op op = { true, first + off, ru, WL_MULTI_AUTO12 };
+		 (uint64_t)r->area_blocks * SD_BLOCK_SIZE);
+	for (off = 0; off + ru <= r->area_blocks && !wl_should_stop(c, &m); off += ru) {
+		struct wl_op op = { true, r->area_first_lba + off, ru, WL_MULTI_AUTO12 };
 
 		if (off && wl_now_ns(c) - m.start_ns > limit)
 			break;
@@ -168,12 +138,11 @@ static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t *span_block
 	}
 	wl_end(c, &m);
 	wl_report(c, &m);
-	if (off < *span_blocks) {
-		con_printf("  %-28s the time budget filled %u MiB: the random tests use that much\n",
-			   "", (unsigned)(off >> 11));
-		*span_blocks = off;
+	if (off < r->area_blocks) {
+		r->area_blocks = off;
+		app_class_report_area_cut(r);
 	}
-	return m.nlat ? card_mbs(c, &m) : -1.0;
+	r->app.seq_mbs = m.nlat ? wla_card_mbs(c->lat, m.nlat, r->ru_bytes) : -1.0;
 }
 
 /* Random 4 KiB operations as Linux issues them: CMD23 + CMD18/CMD25 when
@@ -184,13 +153,13 @@ static enum wl_cmd rand_cmd(const struct wl_ctx *c)
 	return c->card->cmd23 ? WL_MULTI_CMD23 : WL_MULTI_AUTO12;
 }
 
+/* Returns the card-time IOPS (-1: none), *wall_iops the wall-clock ones. */
 static double measure_rand(struct wl_ctx *c, bool write, uint32_t first, uint32_t span_blocks,
 			   uint32_t nops, double *wall_iops)
 {
 	struct wl_meas m;
 	uint32_t slots = span_blocks / AC_RAND_BLOCKS, i;
 	uint64_t limit = c->quick ? AC_QUICK_TIME_NS : AC_RAND_TIME_NS;
-	double iops;
 
 	*wall_iops = -1;
 	if (!slots)
@@ -210,223 +179,116 @@ static double measure_rand(struct wl_ctx *c, bool write, uint32_t first, uint32_
 	wl_report(c, &m);
 	if (!m.nlat)
 		return -1;
-	iops = card_iops(c, &m);
 	*wall_iops = m.iops;
-	return iops;
+	return wla_card_iops(c->lat, m.nlat);
 }
 
-static void read_claims(const struct wl_ctx *c, struct ac_claims *cl)
+/* What the card claims: its SD Status, if it was read. */
+static void read_claims(const struct wl_ctx *c, struct app_class_result *r)
 {
-	cl->have = c->card->have_ssr;
-	cl->speed.speed_class = 0;
-	cl->speed.uhs_grade = 0;
-	cl->speed.video = 0;
-	if (!cl->have)
+	r->have_ssr = c->card->have_ssr;
+	r->speed_claim.speed_class = 0;
+	r->speed_claim.uhs_grade = 0;
+	r->speed_claim.video = 0;
+	if (!r->have_ssr)
 		return;
-	sd_ssr_decode(c->card->ssr, &cl->ssr);
-	cl->speed.speed_class = cl->ssr.speed_class_num;
-	cl->speed.uhs_grade = cl->ssr.uhs_speed_grade_valid ? cl->ssr.uhs_speed_grade : 0;
-	cl->speed.video = cl->ssr.video_speed_class_valid ? cl->ssr.video_speed_class : 0;
+	sd_ssr_decode(c->card->ssr, &r->ssr);
+	r->speed_claim.speed_class = r->ssr.speed_class_num;
+	r->speed_claim.uhs_grade = r->ssr.uhs_speed_grade_valid ? r->ssr.uhs_speed_grade : 0;
+	r->speed_claim.video = r->ssr.video_speed_class_valid ? r->ssr.video_speed_class : 0;
 }
 
-/* "the card claims: application class A1, speed class C10 U1 V30, AU 4 MiB" */
-static void print_claims(const struct ac_claims *cl)
+/* Sizes, the measurement area and the Pw AUs (*pw_base, *naus). */
+static void plan(const struct wl_ctx *c, struct app_class_result *r, uint32_t *pw_base,
+		 uint32_t *naus)
 {
-	char sp[32], s1[24];
-	unsigned len = 0;
+	uint64_t span_max = c->quick ? AC_QUICK_SPAN_BYTES : AC_SPAN_BYTES;
+	uint32_t ru = c->quick ? AC_QUICK_RU_BLOCKS : AC_RU_BLOCKS, au_blocks, first, span;
 
-	sp[0] = 0;
-	if (cl->speed.speed_class > 0)
-		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " C%d",
-					      cl->speed.speed_class);
-	else if (cl->speed.speed_class < 0)
-		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " (reserved code)");
-	if (cl->speed.uhs_grade && len < sizeof(sp))
-		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " U%u",
-					      cl->speed.uhs_grade);
-	if (cl->speed.video && len < sizeof(sp))
-		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", cl->speed.video);
-	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
-		   sd_ssr_app_perf_name(cl->ssr.app_perf_class), sp[0] ? sp : " none",
-		   cl->ssr.au_size_bytes ? wlx_size_str(cl->ssr.au_size_bytes, s1, sizeof(s1)) :
-		   "not declared");
-}
+	r->emulated = c->emulated;
+	r->clock_hz = c->card->clock_hz;
+	r->width = c->card->width;
+	r->bus_ceiling_mbs = wlx_bus_ceiling_mbs(c->card);
+	r->rand_bytes = AC_RAND_BLOCKS * SD_BLOCK_SIZE;
+	r->rand_cmd23 = rand_cmd(c) == WL_MULTI_CMD23;
+	r->ru_bytes = ru * SD_BLOCK_SIZE;
+	r->au_declared = false;
+	au_blocks = (c->quick ? AC_QUICK_AU_BYTES : wlx_au_bytes(c, &r->au_declared)) / SD_BLOCK_SIZE;
+	if (au_blocks < ru)
+		au_blocks = ru;
+	r->au_bytes = au_blocks * SD_BLOCK_SIZE;
+	r->pw_erased = false;
+	r->pw_mbs = -1.0;
+	r->pw_done = 0;
+	r->app.read_iops = r->app.write_iops = r->app.seq_mbs = -1.0;
+	r->read_iops_wall = r->write_iops_wall = -1.0;
+	*pw_base = 0;
+	*naus = 0;
+	if (r->writes) {
+		uint32_t ta_end = c->ta->first_lba + c->ta->count;
 
-/* Without an SD Status the verdict lines' "card claims no class" is not
- * true: the claim is unknown. Replace what precedes the first ':'. */
-static void no_ssr_prefix(char *text, unsigned cap)
-{
-	char tmp[400];
-	unsigned len = 0;
+		first = wlx_align_up(c->ta->first_lba, AC_RAND_BLOCKS);
+		span = first < ta_end ? ta_end - first : 0;
+		if ((uint64_t)span * SD_BLOCK_SIZE > span_max)
+			span = (uint32_t)(span_max / SD_BLOCK_SIZE);
+		span -= span % ru;
+		*pw_base = wlx_align_up(c->ta->first_lba, au_blocks);
+		*naus = *pw_base < ta_end ? (ta_end - *pw_base) / au_blocks : 0;
+		if (*naus > (c->quick ? AC_QUICK_PW_AUS : AC_PW_AUS))
+			*naus = c->quick ? AC_QUICK_PW_AUS : AC_PW_AUS;
+		/* Large AUs (SDXC: up to 64 MiB): keep Pw to 64 MiB of writes. */
+		while (*naus > 1 && (uint64_t)*naus * au_blocks * SD_BLOCK_SIZE > AC_PW_MAX_BYTES)
+			(*naus)--;
+		r->pw_erased = wlx_erase_supported(c);
+	} else {
+		uint64_t left = c->card->blocks > c->read_base ? c->card->blocks - c->read_base : 0;
 
-	while (text[len] && text[len] != ':')
-		len++;
-	fmt_snprintf(tmp, sizeof(tmp), "no SD Status, no claim%s", text + len);
-	fmt_snprintf(text, cap, "%s", tmp);
-}
-
-static void json_num_or_null(struct json *j, const char *key, double v, int decimals)
-{
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_double(j, key, v, decimals);
+		first = wlx_align_up(c->read_base, AC_RAND_BLOCKS);
+		span = left > span_max / SD_BLOCK_SIZE ? (uint32_t)(span_max / SD_BLOCK_SIZE)
+						       : (uint32_t)left;
+		span = span > AC_RAND_BLOCKS ? span - AC_RAND_BLOCKS : 0;
+	}
+	r->area_first_lba = first;
+	r->area_blocks = span;
 }
 
 void wl_app_class(struct wl_ctx *c)
 {
 	const char *why = wlx_no_write_reason(c);
-	struct ac_claims cl;
-	struct wla_app_meas am = { -1.0, -1.0, -1.0 };
-	double pw = -1.0, pw_each[AC_PW_AUS], read_wall = -1.0, write_wall = -1.0;
-	double ceiling = wlx_bus_ceiling_mbs(c->card);
-	uint32_t pw_done = 0, first, span_blocks, ru, au_blocks, naus = 0, i;
+	struct app_class_result r;
 	uint32_t nread = c->quick ? AC_QUICK_READ_OPS : AC_READ_OPS;
 	uint32_t nwrite = c->quick ? AC_QUICK_WRITE_OPS : AC_WRITE_OPS;
-	uint64_t span_max = c->quick ? AC_QUICK_SPAN_BYTES : AC_SPAN_BYTES;
-	bool declared = false, erase = false;
-	int app_ok, speed_ok = -1, lvl;
-	char app_text[400], speed_text[300];
-	struct json *j;
+	uint32_t pw_base, naus;
 
-	read_claims(c, &cl);
-	ru = c->quick ? AC_QUICK_RU_BLOCKS : AC_RU_BLOCKS;
-	au_blocks = (c->quick ? AC_QUICK_AU_BYTES : wlx_au_bytes(c, &declared)) / SD_BLOCK_SIZE;
-	if (c->quick)
-		declared = false;
-	if (au_blocks < ru)
-		au_blocks = ru;
+	read_claims(c, &r);
+	r.writes = !why;
+	plan(c, &r, &pw_base, &naus);
+	app_class_report_heading(&r);
 
-	con_printf("\napplication and speed class check (SD Physical Layer 4.16, 4.13; "
-		   "MB = 10^6 B)%s\n", c->emulated ? " - emulated: the figures are QEMU's, "
-		   "not a card's" : "");
-	if (!cl.have)
-		con_printf("  the card's SD Status was not read: there is no claim to compare\n");
-	else
-		print_claims(&cl);
-
-	if (!why) {
-		uint32_t ta_end = c->ta->first_lba + c->ta->count, pw_base;
-
-		first = wlx_align_up(c->ta->first_lba, AC_RAND_BLOCKS);
-		span_blocks = first < ta_end ? ta_end - first : 0;
-		if ((uint64_t)span_blocks * SD_BLOCK_SIZE > span_max)
-			span_blocks = (uint32_t)(span_max / SD_BLOCK_SIZE);
-		span_blocks -= span_blocks % ru;
-		pw_base = wlx_align_up(c->ta->first_lba, au_blocks);
-		naus = pw_base < ta_end ? (ta_end - pw_base) / au_blocks : 0;
-		if (naus > (c->quick ? AC_QUICK_PW_AUS : AC_PW_AUS))
-			naus = c->quick ? AC_QUICK_PW_AUS : AC_PW_AUS;
-		/* Large AUs (SDXC: up to 64 MiB): keep Pw to 64 MiB of writes. */
-		while (naus > 1 && (uint64_t)naus * au_blocks * SD_BLOCK_SIZE > AC_PW_MAX_BYTES)
-			naus--;
-		erase = wlx_erase_supported(c);
+	if (r.writes) {
 		if (naus)
-			pw = measure_pw(c, pw_base, au_blocks, naus, ru, erase, pw_each, &pw_done);
+			measure_pw(c, &r, pw_base, naus);
 		else
 			wl_skip("class-pw", "the test area holds no whole AU");
-		if (span_blocks >= ru && !c->abort_all)
-			am.seq_mbs = measure_seq(c, first, &span_blocks, ru);
+		if (r.area_blocks >= r.ru_bytes / SD_BLOCK_SIZE && !c->abort_all)
+			measure_seq(c, &r);
 		if (!c->abort_all)
-			am.read_iops = measure_rand(c, false, first, span_blocks, nread, &read_wall);
+			r.app.read_iops = measure_rand(c, false, r.area_first_lba, r.area_blocks,
+						       nread, &r.read_iops_wall);
 		if (!c->abort_all)
-			am.write_iops = measure_rand(c, true, first, span_blocks, nwrite, &write_wall);
+			r.app.write_iops = measure_rand(c, true, r.area_first_lba, r.area_blocks,
+							nwrite, &r.write_iops_wall);
 	} else {
-		uint64_t left = c->card->blocks > c->read_base ? c->card->blocks - c->read_base : 0;
-
-		first = wlx_align_up(c->read_base, AC_RAND_BLOCKS);
-		span_blocks = left > span_max / SD_BLOCK_SIZE ? (uint32_t)(span_max / SD_BLOCK_SIZE)
-							      : (uint32_t)left;
-		span_blocks = span_blocks > AC_RAND_BLOCKS ? span_blocks - AC_RAND_BLOCKS : 0;
 		wl_skip("class-write", why);
-		am.read_iops = measure_rand(c, false, first, span_blocks, nread, &read_wall);
+		r.app.read_iops = measure_rand(c, false, r.area_first_lba, r.area_blocks, nread,
+					       &r.read_iops_wall);
 	}
 
-	/* Verdicts. The driver enables neither command queue nor cache. */
-	app_ok = wla_app_verdict(cl.have ? cl.ssr.app_perf_class : 0, &am, false, app_text,
-				 sizeof(app_text));
-	if (!cl.have)
-		no_ssr_prefix(app_text, sizeof(app_text));
-	lvl = wla_app_level(&am);
-	if (pw >= 0) {
-		speed_ok = wla_speed_verdict(&cl.speed, pw, ceiling, speed_text, sizeof(speed_text));
-		if (!cl.have)
-			no_ssr_prefix(speed_text, sizeof(speed_text));
-	} else
-		fmt_snprintf(speed_text, sizeof(speed_text), "Pw not measured (%s)",
-			     why ? why : "no whole AU in the test area, or the writes failed");
-	con_printf("  application class: %s\n", app_text);
-	con_printf("  speed class:       %s\n", speed_text);
-	con_printf("  (queue depth 1, no command queue, no cache; card time: host bookkeeping "
-		   "between commands excluded; bus %u Hz %u-bit carries at most %.1f MB/s)\n",
-		   (unsigned)c->card->clock_hz, (unsigned)c->card->width, ceiling);
+	wla_class_verdict(r.have_ssr, r.have_ssr ? r.ssr.app_perf_class : 0, &r.speed_claim,
+			  &r.app, r.pw_mbs, r.bus_ceiling_mbs,
+			  why ? why : "no whole AU in the test area, or the writes failed", &r.verdict);
+	app_class_report(&r);
 
-	j = record_begin("class");
-	json_str(j, "workload", "class");
-	json_bool(j, "ssr", cl.have);
-	if (cl.have) {
-		json_str(j, "app_claim", sd_ssr_app_perf_name(cl.ssr.app_perf_class));
-		json_i64(j, "speed_class_claim", cl.speed.speed_class);
-		json_u64(j, "uhs_grade_claim", cl.speed.uhs_grade);
-		json_u64(j, "video_class_claim", cl.speed.video);
-		json_u64(j, "cq_depth", cl.ssr.cq_depth);
-		json_bool(j, "cache_support", cl.ssr.cache);
-	} else {
-		json_null(j, "app_claim");
-		json_null(j, "speed_class_claim");
-		json_null(j, "uhs_grade_claim");
-		json_null(j, "video_class_claim");
-	}
-	json_u64(j, "area_first_lba", first);
-	json_u64(j, "area_bytes", (uint64_t)span_blocks * SD_BLOCK_SIZE);
-	json_u64(j, "rand_bytes", AC_RAND_BLOCKS * SD_BLOCK_SIZE);
-	json_str(j, "rand_cmd", rand_cmd(c) == WL_MULTI_CMD23 ? "cmd23" : "auto-cmd12");
-	json_u64(j, "queue_depth", 1);
-	json_bool(j, "cq_enabled", false);
-	json_bool(j, "cache_enabled", false);
-	json_num_or_null(j, "read_iops", am.read_iops, 1);
-	json_num_or_null(j, "write_iops", am.write_iops, 1);
-	json_num_or_null(j, "read_iops_wall", read_wall, 1);
-	json_num_or_null(j, "write_iops_wall", write_wall, 1);
-	json_num_or_null(j, "seq_write_mbs", am.seq_mbs, 3);
-	if (lvl >= 0)
-		json_u64(j, "app_level_measured", (uint64_t)lvl);
-	else
-		json_null(j, "app_level_measured");
-	if (app_ok >= 0)
-		json_bool(j, "app_meets_claim", app_ok == 1);
-	else
-		json_null(j, "app_meets_claim");
-	json_str(j, "app_text", app_text);
-	json_u64(j, "au_bytes", (uint64_t)au_blocks * SD_BLOCK_SIZE);
-	json_bool(j, "au_declared", declared);
-	json_u64(j, "ru_bytes", (uint64_t)ru * SD_BLOCK_SIZE);
-	json_bool(j, "pw_erased", erase);
-	json_num_or_null(j, "pw_mbs", pw, 3);
-	json_arr_begin(j, "pw_au_mbs");
-	for (i = 0; i < pw_done; i++)
-		json_double(j, NULL, pw_each[i], 3);
-	json_arr_end(j);
-	if (pw >= 0) {
-		json_u64(j, "speed_class_met", wla_speed_class_met(pw));
-		json_u64(j, "uhs_grade_met", wla_uhs_grade_met(pw));
-		json_u64(j, "video_class_met", wla_video_class_met(pw));
-	} else {
-		json_null(j, "speed_class_met");
-		json_null(j, "uhs_grade_met");
-		json_null(j, "video_class_met");
-	}
-	if (speed_ok >= 0)
-		json_bool(j, "speed_meets_claim", speed_ok == 1);
-	else
-		json_null(j, "speed_meets_claim");
-	json_str(j, "speed_text", speed_text);
-	json_double(j, "bus_ceiling_mbs", ceiling, 2);
-	json_u64(j, "clock_hz", c->card->clock_hz);
-	json_u64(j, "width", c->card->width);
-	json_bool(j, "emulated", c->emulated);
-	record_end();
-
-	if (!why && c->verify)
+	if (r.writes && c->verify)
 		wl_verify_written(c, "class");
 }

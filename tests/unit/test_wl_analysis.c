@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/workloads/analysis.h"
+#include "lib/fmt.h"
 #include "tests/unit/check.h"
 
 /* ---- application class ---------------------------------------------------- */
@@ -136,6 +137,63 @@ TEST(speed_verdict_met_failed_unmeasurable)
 }
 
 /* ---- alignment detector -------------------------------------------------------- */
+
+/* ---- the class check's verdicts and card-time rates ---------------------- */
+
+TEST(no_claim_prefix)
+{
+	char t[64] = "card claims A1: measured 1 -> x", u[16] = "no colon here", v[20];
+
+	wla_no_claim_prefix(t, sizeof(t));
+	CHECK_STR(t, "no SD Status, no claim: measured 1 -> x");
+	wla_no_claim_prefix(u, sizeof(u));
+	CHECK_STR(u, "no SD Status, n");             /* bounded by cap */
+	fmt_snprintf(v, sizeof(v), "card claims C4: Pw");
+	wla_no_claim_prefix(v, sizeof(v));
+	CHECK_STR(v, "no SD Status, no cl");         /* terminated */
+}
+
+TEST(class_verdict_with_and_without_an_sd_status)
+{
+	struct wla_speed_claim none = { 0, 0, 0 }, c10u1 = { 10, 1, 0 };
+	struct wla_app_meas m = { 1600, 700, 12.0 };
+	struct wla_class_verdict v;
+
+	wla_class_verdict(true, WLA_APP_A1, &c10u1, &m, 11.5, 20.0, "unused", &v);
+	CHECK_EQ_I(v.app_ok, 1);
+	CHECK_EQ_I(v.app_level, 1);
+	CHECK(strstr(v.app_text, "card claims A1: measured 1600 read IOPS") == v.app_text);
+	CHECK_EQ_I(v.speed_ok, 1);
+	CHECK_STR(v.speed_text, "card claims C10 U1: measured Pw 11.50 MB/s -> meets C10, meets U1");
+	CHECK_EQ_U(v.speed_class_met, 10);
+	CHECK_EQ_U(v.uhs_grade_met, 1);
+	CHECK_EQ_U(v.video_class_met, 10);
+	/* No SD Status: judged as "no claim", and the texts say the claim is unknown. */
+	wla_class_verdict(false, WLA_APP_A2, &none, &m, 11.5, 20.0, "unused", &v);
+	CHECK_EQ_I(v.app_ok, -1);
+	CHECK(strstr(v.app_text, "no SD Status, no claim: measured 1600 read IOPS") == v.app_text);
+	CHECK(strstr(v.app_text, "-> would meet A1") != NULL);
+	CHECK_STR(v.speed_text, "no SD Status, no claim: measured Pw 11.50 MB/s -> would meet C10 U1 V10");
+	CHECK_EQ_I(v.speed_ok, -1);
+	/* Pw not measured. */
+	m.write_iops = -1;
+	wla_class_verdict(true, WLA_APP_A1, &c10u1, &m, -1.0, 20.0, "no test area", &v);
+	CHECK_EQ_I(v.app_ok, -1);
+	CHECK_EQ_I(v.app_level, -1);
+	CHECK_EQ_I(v.speed_ok, -1);
+	CHECK_STR(v.speed_text, "Pw not measured (no test area)");
+	CHECK_EQ_U(v.speed_class_met, 0);
+}
+
+TEST(card_time_rates)
+{
+	uint32_t lat[4] = { 1000000, 2000000, 500000, 500000 }; /* 4 ms in all */
+
+	CHECK_NEAR(wla_card_iops(lat, 4), 1000.0, 1e-9);
+	CHECK_NEAR(wla_card_mbs(lat, 4, 4096), 4.096, 1e-9);
+	CHECK_NEAR(wla_card_iops(lat, 0), -1.0, 0);
+	CHECK_NEAR(wla_card_mbs(lat, 0, 4096), -1.0, 0);
+}
 
 /* A card with a flash page of page bytes and erase blocks of eb bytes:
  * reading across a page costs page_ns more, across an erase block eb_ns. */

@@ -10,6 +10,7 @@
 
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/workloads/app_class_report.h"
 #include "bench/workloads/au_report.h"
 #include "bench/workloads/sustained_report.h"
 #include "lib/fmt.h"
@@ -337,4 +338,109 @@ TEST(sustained_report_with_and_without_a_knee)
 	CHECK(strstr(out, "no knee within 1024 MiB: 13.33 MB/s throughout (no cache, or a cache larger "
 		      "than the amount written)\r\n") != NULL);
 	CHECK(strstr(out, "\"knee_found\":false,\"knee_bytes\":null,\"knee_op\":null,") != NULL);
+}
+
+/* ---- application and speed class ------------------------------------------- */
+
+static void made_up_class(struct app_class_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->have_ssr = true;
+	r->ssr.app_perf_class = 1;
+	r->ssr.au_size_bytes = 4u << 20;
+	r->ssr.cq_depth = 0;
+	r->speed_claim.speed_class = 10;
+	r->speed_claim.uhs_grade = 1;
+	r->speed_claim.video = 30;
+	r->writes = true;
+	r->area_first_lba = 139264;
+	r->area_blocks = 4096;
+	r->rand_bytes = 4096;
+	r->rand_cmd23 = true;
+	r->au_bytes = 4u << 20;
+	r->au_declared = true;
+	r->ru_bytes = 512u << 10;
+	r->pw_erased = true;
+	r->clock_hz = 50000000;
+	r->width = 4;
+	r->bus_ceiling_mbs = 22.5;
+	r->pw_mbs = 11.5;
+	r->pw_done = 2;
+	r->pw_au_mbs[0] = 11.5;
+	r->pw_au_mbs[1] = 12.25;
+	r->app.read_iops = 1600;
+	r->app.write_iops = 700;
+	r->app.seq_mbs = 12;
+	r->read_iops_wall = 1500;
+	r->write_iops_wall = 650;
+	wla_class_verdict(true, 1, &r->speed_claim, &r->app, r->pw_mbs, r->bus_ceiling_mbs, "",
+			  &r->verdict);
+}
+
+TEST(class_report_with_claims)
+{
+	struct app_class_result r;
+
+	made_up_class(&r);
+	capture_start();
+	app_class_report_heading(&r);
+	app_class_report_pw(&r);
+	r.area_blocks = 2048;
+	app_class_report_area_cut(&r);
+	app_class_report(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\napplication and speed class check (SD Physical Layer 4.16, 4.13; MB = "
+		      "10^6 B)\r\n  the card claims: application class A1, speed class C10 U1 V30, AU "
+		      "4 MiB\r\n") != NULL);
+	CHECK(strstr(out, "Pw: 4 MiB AUs erased first, written in 512 KiB RUs\r\n") != NULL);
+	CHECK(strstr(out, "the time budget filled 1 MiB: the random tests use that much\r\n") != NULL);
+	CHECK(strstr(out, "  application class: card claims A1: measured 1600 read IOPS (needs 1500), "
+		      "700 write IOPS (needs 500), 12.00 MB/s sequential write (needs 10) -> meets "
+		      "A1\r\n") != NULL);
+	CHECK(strstr(out, "  speed class:       card claims C10 U1 V30: measured Pw 11.50 MB/s -> meets "
+		      "C10, meets U1, V30 not measurable (needs 30 MB/s, this bus carries 22.5)\r\n")
+	      != NULL);
+	CHECK(strstr(out, "bus 50000000 Hz 4-bit carries at most 22.5 MB/s)\r\n") != NULL);
+	CHECK(strstr(out, "\"ssr\":true,\"app_claim\":\"A1\",\"speed_class_claim\":10,"
+		      "\"uhs_grade_claim\":1,\"video_class_claim\":30,\"cq_depth\":0,"
+		      "\"cache_support\":false,\"area_first_lba\":139264,\"area_bytes\":1048576,"
+		      "\"rand_bytes\":4096,\"rand_cmd\":\"cmd23\",") != NULL);
+	CHECK(strstr(out, "\"read_iops\":1600.0,\"write_iops\":700.0,\"read_iops_wall\":1500.0,"
+		      "\"write_iops_wall\":650.0,\"seq_write_mbs\":12.000,\"app_level_measured\":1,"
+		      "\"app_meets_claim\":true,") != NULL);
+	CHECK(strstr(out, "\"pw_mbs\":11.500,\"pw_au_mbs\":[11.500,12.250],\"speed_class_met\":10,"
+		      "\"uhs_grade_met\":1,\"video_class_met\":10,\"speed_meets_claim\":null,") != NULL);
+}
+
+TEST(class_report_without_sd_status_read_only)
+{
+	struct app_class_result r;
+
+	made_up_class(&r);
+	r.have_ssr = false;
+	r.writes = false;
+	r.emulated = true;
+	r.pw_mbs = -1;
+	r.pw_done = 0;
+	r.app.write_iops = r.app.seq_mbs = r.write_iops_wall = -1;
+	memset(&r.speed_claim, 0, sizeof(r.speed_claim));
+	wla_class_verdict(false, 0, &r.speed_claim, &r.app, r.pw_mbs, r.bus_ceiling_mbs,
+			  "the card is write-protected (switch or CSD)", &r.verdict);
+	capture_start();
+	app_class_report_heading(&r);
+	app_class_report(&r);
+	capture_stop();
+	CHECK(strstr(out, "MB = 10^6 B) - emulated: the figures are QEMU's, not a card's\r\n"
+		      "  the card's SD Status was not read: there is no claim to compare\r\n") != NULL);
+	CHECK(strstr(out, "  application class: no SD Status, no claim: measured 1600 read IOPS") != NULL);
+	CHECK(strstr(out, "  speed class:       Pw not measured (the card is write-protected (switch or "
+		      "CSD))\r\n") != NULL);
+	CHECK(strstr(out, "\"ssr\":false,\"app_claim\":null,\"speed_class_claim\":null,"
+		      "\"uhs_grade_claim\":null,\"video_class_claim\":null,\"area_first_lba\"") != NULL);
+	CHECK(strstr(out, "\"write_iops\":null,") != NULL);
+	CHECK(strstr(out, "\"app_level_measured\":null,\"app_meets_claim\":null,") != NULL);
+	CHECK(strstr(out, "\"pw_mbs\":null,\"pw_au_mbs\":[],\"speed_class_met\":null,"
+		      "\"uhs_grade_met\":null,\"video_class_met\":null,\"speed_meets_claim\":null,")
+	      != NULL);
+	CHECK(strstr(out, "\"emulated\":true}") != NULL);
 }

@@ -1,0 +1,145 @@
+/*
+ * app_class_report.c - text and record of the application and speed class
+ * check (see app_class_report.h).
+ */
+#include "bench/engine/record.h"
+#include "bench/workloads/app_class_report.h"
+#include "bench/workloads/common.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+
+/* "the card claims: application class A1, speed class C10 U1 V30, AU 4 MiB" */
+static void print_claims(const struct app_class_result *r)
+{
+	const struct wla_speed_claim *sc = &r->speed_claim;
+	char sp[32], s1[24];
+	unsigned len = 0;
+
+	sp[0] = 0;
+	if (sc->speed_class > 0)
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " C%d", sc->speed_class);
+	else if (sc->speed_class < 0)
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " (reserved code)");
+	if (sc->uhs_grade && len < sizeof(sp))
+		len += (unsigned)fmt_snprintf(sp + len, sizeof(sp) - len, " U%u", sc->uhs_grade);
+	if (sc->video && len < sizeof(sp))
+		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", sc->video);
+	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
+		   sd_ssr_app_perf_name(r->ssr.app_perf_class), sp[0] ? sp : " none",
+		   r->ssr.au_size_bytes ? wlx_size_str(r->ssr.au_size_bytes, s1, sizeof(s1)) :
+		   "not declared");
+}
+
+void app_class_report_heading(const struct app_class_result *r)
+{
+	con_printf("\napplication and speed class check (SD Physical Layer 4.16, 4.13; "
+		   "MB = 10^6 B)%s\n", r->emulated ? " - emulated: the figures are QEMU's, "
+		   "not a card's" : "");
+	if (!r->have_ssr)
+		con_printf("  the card's SD Status was not read: there is no claim to compare\n");
+	else
+		print_claims(r);
+}
+
+void app_class_report_pw(const struct app_class_result *r)
+{
+	char s1[24], s2[24];
+
+	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
+		   wlx_size_str(r->au_bytes, s2, sizeof(s2)),
+		   r->pw_erased ? "erased first" : "not erased (no CMD38)",
+		   wlx_size_str(r->ru_bytes, s1, sizeof(s1)));
+}
+
+void app_class_report_area_cut(const struct app_class_result *r)
+{
+	con_printf("  %-28s the time budget filled %u MiB: the random tests use that much\n",
+		   "", (unsigned)(r->area_blocks >> 11));
+}
+
+static void json_num_or_null(struct json *j, const char *key, double v, int decimals)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_double(j, key, v, decimals);
+}
+
+void app_class_report(const struct app_class_result *r)
+{
+	const struct wla_class_verdict *v = &r->verdict;
+	struct json *j;
+	uint32_t i;
+
+	con_printf("  application class: %s\n", v->app_text);
+	con_printf("  speed class:       %s\n", v->speed_text);
+	con_printf("  (queue depth 1, no command queue, no cache; card time: host bookkeeping "
+		   "between commands excluded; bus %u Hz %u-bit carries at most %.1f MB/s)\n",
+		   (unsigned)r->clock_hz, (unsigned)r->width, r->bus_ceiling_mbs);
+
+	j = record_begin("class");
+	json_str(j, "workload", "class");
+	json_bool(j, "ssr", r->have_ssr);
+	if (r->have_ssr) {
+		json_str(j, "app_claim", sd_ssr_app_perf_name(r->ssr.app_perf_class));
+		json_i64(j, "speed_class_claim", r->speed_claim.speed_class);
+		json_u64(j, "uhs_grade_claim", r->speed_claim.uhs_grade);
+		json_u64(j, "video_class_claim", r->speed_claim.video);
+		json_u64(j, "cq_depth", r->ssr.cq_depth);
+		json_bool(j, "cache_support", r->ssr.cache);
+	} else {
+		json_null(j, "app_claim");
+		json_null(j, "speed_class_claim");
+		json_null(j, "uhs_grade_claim");
+		json_null(j, "video_class_claim");
+	}
+	json_u64(j, "area_first_lba", r->area_first_lba);
+	json_u64(j, "area_bytes", (uint64_t)r->area_blocks * SD_BLOCK_SIZE);
+	json_u64(j, "rand_bytes", r->rand_bytes);
+	json_str(j, "rand_cmd", r->rand_cmd23 ? "cmd23" : "auto-cmd12");
+	json_u64(j, "queue_depth", 1);
+	json_bool(j, "cq_enabled", false);
+	json_bool(j, "cache_enabled", false);
+	json_num_or_null(j, "read_iops", r->app.read_iops, 1);
+	json_num_or_null(j, "write_iops", r->app.write_iops, 1);
+	json_num_or_null(j, "read_iops_wall", r->read_iops_wall, 1);
+	json_num_or_null(j, "write_iops_wall", r->write_iops_wall, 1);
+	json_num_or_null(j, "seq_write_mbs", r->app.seq_mbs, 3);
+	if (v->app_level >= 0)
+		json_u64(j, "app_level_measured", (uint64_t)v->app_level);
+	else
+		json_null(j, "app_level_measured");
+	if (v->app_ok >= 0)
+		json_bool(j, "app_meets_claim", v->app_ok == 1);
+	else
+		json_null(j, "app_meets_claim");
+	json_str(j, "app_text", v->app_text);
+	json_u64(j, "au_bytes", r->au_bytes);
+	json_bool(j, "au_declared", r->au_declared);
+	json_u64(j, "ru_bytes", r->ru_bytes);
+	json_bool(j, "pw_erased", r->pw_erased);
+	json_num_or_null(j, "pw_mbs", r->pw_mbs, 3);
+	json_arr_begin(j, "pw_au_mbs");
+	for (i = 0; i < r->pw_done; i++)
+		json_double(j, NULL, r->pw_au_mbs[i], 3);
+	json_arr_end(j);
+	if (r->pw_mbs >= 0) {
+		json_u64(j, "speed_class_met", v->speed_class_met);
+		json_u64(j, "uhs_grade_met", v->uhs_grade_met);
+		json_u64(j, "video_class_met", v->video_class_met);
+	} else {
+		json_null(j, "speed_class_met");
+		json_null(j, "uhs_grade_met");
+		json_null(j, "video_class_met");
+	}
+	if (v->speed_ok >= 0)
+		json_bool(j, "speed_meets_claim", v->speed_ok == 1);
+	else
+		json_null(j, "speed_meets_claim");
+	json_str(j, "speed_text", v->speed_text);
+	json_double(j, "bus_ceiling_mbs", r->bus_ceiling_mbs, 2);
+	json_u64(j, "clock_hz", r->clock_hz);
+	json_u64(j, "width", r->width);
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}
