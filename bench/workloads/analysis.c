@@ -10,6 +10,9 @@
  */
 #include "bench/workloads/analysis.h"
 
+#include <string.h>
+
+#include "bench/engine/stats.h"
 #include "lib/fmt.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -618,4 +621,33 @@ unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_byt
 		out[k] = ns ? (double)cnt * xfer_bytes * 1000.0 / (double)ns : 0.0;
 	}
 	return k;
+}
+
+/* ---- clock sweep ----------------------------------------------------------- */
+
+bool wla_sweep_fit(const uint32_t *clock_hz, const double *t_s, unsigned n,
+		   struct wla_sweep_fit *out)
+{
+	double x[WLA_SWEEP_MAX_POINTS], y[WLA_SWEEP_MAX_POINTS], tmax;
+	struct linfit f;
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	if (n > WLA_SWEEP_MAX_POINTS)
+		n = WLA_SWEEP_MAX_POINTS;
+	for (i = 0; i < n; i++) {
+		x[i] = 1.0 / clock_hz[i];
+		y[i] = t_s[i];
+		if (clock_hz[i] > out->fmax_hz)
+			out->fmax_hz = clock_hz[i];
+	}
+	if (n < 2 || !stats_linfit(x, y, n, &f))
+		return false;
+	out->a_s = f.a;
+	out->b_clocks = f.b;
+	out->r2 = f.r2;
+	out->rms_s = f.rms_residual;
+	tmax = f.a + f.b / out->fmax_hz;
+	out->bus_pct = tmax > 0 ? 100.0 * (f.b / out->fmax_hz) / tmax : 0.0;
+	return true;
 }

@@ -11,7 +11,8 @@
  *     measured write performance Pw;
  *   - the alignment step detector of the flashbench-style erase-block test;
  *   - the collapse point of the open-AU test;
- *   - the knee (cache full) of a sustained sequential write.
+ *   - the knee (cache full) of a sustained sequential write;
+ *   - the fit T(f) = a + b/f of the clock sweep.
  *
  * Rates are MB/s with MB = 10^6 bytes.
  */
@@ -253,5 +254,24 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
  * the number of groups (<= points; 0 for n = 0). */
 unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes,
 			   unsigned points, double *out, uint32_t *group_ops);
+
+/* ---- clock sweep: T(f) = a + b/f ------------------------------------------- */
+
+struct wla_sweep_fit {
+	double a_s;          /* what does not scale with the clock: card, busy, host */
+	double b_clocks;     /* bus clocks per operation */
+	double r2;
+	double rms_s;        /* RMS residual */
+	uint32_t fmax_hz;    /* the fastest clock measured */
+	double bus_pct;      /* (b / fmax) / T(fmax), in percent; 0 when T(fmax) <= 0 */
+};
+
+/* Least-squares fit of the mean operation time t_s[i] measured at
+ * clock_hz[i] (i < n, at most WLA_SWEEP_MAX_POINTS are used) to a + b/f
+ * (stats_linfit over x = 1/f). Returns false when it cannot be fitted
+ * (fewer than 2 points, or all at one clock); fmax_hz is set either way. */
+#define WLA_SWEEP_MAX_POINTS 16
+bool wla_sweep_fit(const uint32_t *clock_hz, const double *t_s, unsigned n,
+		   struct wla_sweep_fit *out);
 
 #endif

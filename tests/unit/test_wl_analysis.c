@@ -512,6 +512,31 @@ TEST(rate_by_bytes)
 	CHECK_EQ_U(group, 0);
 }
 
+/* ---- clock sweep fit ---------------------------------------------------------- */
+
+TEST(sweep_fit_recovers_a_and_b)
+{
+	uint32_t hz[4] = { 400000, 12500000, 25000000, 50000000 };
+	double t[4];
+	struct wla_sweep_fit f;
+	unsigned i;
+
+	/* 300 us of card and host, 140000 bus clocks per operation */
+	for (i = 0; i < 4; i++)
+		t[i] = 300e-6 + 140000.0 / hz[i];
+	CHECK(wla_sweep_fit(hz, t, 4, &f));
+	CHECK_NEAR(f.a_s, 300e-6, 1e-12);
+	CHECK_NEAR(f.b_clocks, 140000.0, 1e-3);
+	CHECK_NEAR(f.r2, 1.0, 1e-9);
+	CHECK_NEAR(f.rms_s, 0.0, 1e-12);
+	CHECK_EQ_U(f.fmax_hz, 50000000);
+	CHECK_NEAR(f.bus_pct, 100.0 * 2800e-6 / 3100e-6, 1e-6);
+	CHECK(!wla_sweep_fit(hz, t, 1, &f));     /* one point: no fit */
+	CHECK_EQ_U(f.fmax_hz, 400000);
+	hz[1] = 400000;
+	CHECK(!wla_sweep_fit(hz, t, 2, &f));     /* two points at one clock */
+}
+
 TEST(median)
 {
 	uint32_t v[] = { 5, 1, 4, 2, 3 }, w[] = { 8, 2, 6, 4 };

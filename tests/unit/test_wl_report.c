@@ -12,6 +12,7 @@
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/app_class_report.h"
 #include "bench/workloads/au_report.h"
+#include "bench/workloads/clock_sweep_report.h"
 #include "bench/workloads/sustained_report.h"
 #include "lib/fmt.h"
 #include "lib/host/host_console.h"
@@ -443,4 +444,63 @@ TEST(class_report_without_sd_status_read_only)
 		      "\"uhs_grade_met\":null,\"video_class_met\":null,\"speed_meets_claim\":null,")
 	      != NULL);
 	CHECK(strstr(out, "\"emulated\":true}") != NULL);
+}
+
+/* ---- clock sweep ---------------------------------------------------------------- */
+
+TEST(clock_sweep_report)
+{
+	struct sweep_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.write = true;
+	r.width = 4;
+	r.xfer_bytes = 65536;
+	r.model_bus_clocks = 139520;
+	r.npoints = 2;
+	r.pt[0].clock_hz = 400000;
+	r.pt[0].requested_hz = 400000;
+	r.pt[0].ops = 2;
+	r.pt[0].mean_ns = 350000000;
+	r.pt[0].mbs = 0.187;
+	r.pt[0].ceiling_mbs = 0.188;
+	r.pt[1].clock_hz = 50000000;
+	r.pt[1].requested_hz = 50000000;
+	r.pt[1].ops = 4;
+	r.pt[1].mean_ns = 3100000;
+	r.pt[1].mbs = 21.14;
+	r.pt[1].ceiling_mbs = 23.49;
+	r.fitted = true;
+	r.fit.a_s = 300e-6;
+	r.fit.b_clocks = 140000;
+	r.fit.r2 = 0.99995;
+	r.fit.rms_s = 2.5e-6;
+	r.fit.fmax_hz = 50000000;
+	r.fit.bus_pct = 90.3;
+	capture_start();
+	clock_sweep_report_heading(true);
+	clock_sweep_report_point(&r, 1);
+	clock_sweep_report_fit(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nclock and bus-width sweep, 64 KiB sequential transfers\r\n  (QEMU: the "
+		      "emulated card ignores the clock; the fit shows that)\r\n") != NULL);
+	CHECK(strstr(out, "@ {\"type\":\"sweep\",\"op\":\"write\",\"width\":4,\"clock_hz\":50000000,"
+		      "\"requested_hz\":50000000,\"xfer_bytes\":65536,\"ops\":4,\"mean_ns\":3100000,"
+		      "\"mbs\":21.140,\"ceiling_mbs\":23.490}\r\n") != NULL);
+	CHECK(strstr(out, "  write     4-bit  50000000 Hz     21.140 MB/s      3100.0 us/op\r\n") != NULL);
+	CHECK(strstr(out, "\"fit\":\"T(f) = a + b/f\",\"points\":2,\"a_ns\":300000,\"b_clocks\":140000,"
+		      "\"model_bus_clocks\":139520,\"r2\":1.0000,\"rms_residual_ns\":2500,"
+		      "\"fmax_hz\":50000000,\"bus_share_at_fmax_pct\":90.3,\"emulated\":false}") != NULL);
+	CHECK(strstr(out, "  fit write 4-bit: T = 300.0 us + 140000 clocks / f  (model: 139520 bus clocks), "
+		      "R^2 1.0000, residual 2.5 us; at 50000000 Hz the bus is 90.3% of the time\r\n") != NULL);
+	r.fitted = false;
+	r.write = false;
+	r.width = 1;
+	r.npoints = 1;
+	capture_start();
+	clock_sweep_report_fit(&r);
+	capture_stop();
+	CHECK(strstr(out, "@ {\"type\":\"sweep\",\"op\":\"read\",\"width\":1,\"fit\":\"T(f) = a + b/f\","
+		      "\"points\":1,\"a_ns\":null}\r\n  read 1-bit: too few clock points for a fit\r\n")
+	      != NULL);
 }
