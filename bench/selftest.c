@@ -18,6 +18,10 @@
  *
  * The PIO cost per block is reported from the host_ticks of the CMD18
  * read (CPU time between "block ready" and "block moved").
+ *
+ * Here: plan, measure and check into the result structs of
+ * selftest_report.h (failures are reported as they happen);
+ * selftest_report.c prints the lines and records (engine/workload.h).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,22 +31,15 @@
 #include "bench/storage/config.h"
 #include "bench/engine/record.h"
 #include "bench/selftest.h"
+#include "bench/selftest_report.h"
 #include "bench/storage/test_area.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
-#include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
-#include "lib/json.h"
 
 #define SELFTEST_MAX_WRITE_BLOCKS 2048u
 #define SELFTEST_DEFAULT_READ_BLOCKS 8u
-
-enum rmode { RM_CMD17, RM_CMD18, RM_AUTO12, RM_CMD23, RM_UNALIGNED, RM_N };
-
-static const char *const rmode_name[RM_N] = {
-	"cmd17", "cmd18", "auto12", "cmd23", "unaligned",
-};
 
 uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n)
 {
@@ -91,24 +88,24 @@ static void report_fail(struct sd_card *card, const char *ctx, int code,
 			 r1[0] ? " " : "", r1);
 }
 
-static int read_mode(struct sd_card *card, enum rmode m, uint32_t lba,
+static int read_mode(struct sd_card *card, enum selftest_rmode m, uint32_t lba,
 		     uint32_t count, uint8_t *buf, struct sd_req_times *t)
 {
 	uint32_t i;
 	int ret = 0;
 
 	switch (m) {
-	case RM_CMD17:
+	case SELFTEST_RM_CMD17:
 		for (i = 0; i < count && !ret; i++)
 			ret = sd_read_single(card, lba + i, buf + i * SD_BLOCK_SIZE,
 					     NULL);
 		return ret;
-	case RM_CMD18:
-	case RM_UNALIGNED:
+	case SELFTEST_RM_CMD18:
+	case SELFTEST_RM_UNALIGNED:
 		return sd_read_blocks(card, lba, count, buf, SD_STOP_NONE, t);
-	case RM_AUTO12:
+	case SELFTEST_RM_AUTO12:
 		return sd_read_blocks(card, lba, count, buf, SD_STOP_AUTO12, NULL);
-	case RM_CMD23:
+	case SELFTEST_RM_CMD23:
 		return sd_read_blocks(card, lba, count, buf, SD_STOP_AUTO23, NULL);
 	default:
 		return -EINVAL;
@@ -118,13 +115,9 @@ static int read_mode(struct sd_card *card, enum rmode m, uint32_t lba,
 static int read_test(struct sd_card *card, const struct lba_range *r,
 		     const struct selftest_cfg *cfg)
 {
-	uint32_t crc[RM_N];
-	int code[RM_N];
-	bool match = true, have = false;
-	uint32_t ref = 0;
+	struct selftest_read_result res;
+	bool have = false;
 	struct sd_req_times t, tu;
-	uint64_t host_ns = 0, host_ns_u = 0;
-	struct json *j;
 	int fails = 0;
 	unsigned m;
 
@@ -133,107 +126,75 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			     (unsigned)r->first, (unsigned)r->count);
 		return 1;
 	}
+	memset(&res, 0, sizeof(res));
+	res.lba = r->first;
+	res.count = r->count;
+	res.match = true;
 	memset(&t, 0, sizeof(t));
 	memset(&tu, 0, sizeof(tu));
-	for (m = 0; m < RM_N; m++) {
-		uint8_t *buf = cfg->buf + (m == RM_UNALIGNED ? 1 : 0);
+	for (m = 0; m < SELFTEST_RM_N; m++) {
+		uint8_t *buf = cfg->buf + (m == SELFTEST_RM_UNALIGNED ? 1 : 0);
 
-		code[m] = 0;
-		if (m == RM_CMD23 && !card->cmd23) {
-			code[m] = -ENOTSUP;
+		if (m == SELFTEST_RM_CMD23 && !card->cmd23) {
+			res.code[m] = -ENOTSUP;
 			continue;
 		}
-		code[m] = read_mode(card, (enum rmode)m, r->first, r->count, buf,
-				    m == RM_CMD18 ? &t : m == RM_UNALIGNED ? &tu : NULL);
-		if (code[m]) {
+		res.code[m] = read_mode(card, (enum selftest_rmode)m, r->first, r->count, buf,
+					m == SELFTEST_RM_CMD18 ? &t :
+					m == SELFTEST_RM_UNALIGNED ? &tu : NULL);
+		if (res.code[m]) {
 			char what[64];
 
 			fmt_snprintf(what, sizeof(what), "selftest read %s at LBA %u",
-				     rmode_name[m], (unsigned)r->first);
-			report_fail(card, "selftest", code[m], what);
+				     selftest_rmode_name(m), (unsigned)r->first);
+			report_fail(card, "selftest", res.code[m], what);
 			fails++;
-			match = false;
+			res.match = false;
 			continue;
 		}
-		crc[m] = selftest_crc32(0, buf, r->count * SD_BLOCK_SIZE);
+		res.crc[m] = selftest_crc32(0, buf, r->count * SD_BLOCK_SIZE);
 		if (!have) {
-			ref = crc[m];
+			res.ref_crc = res.crc[m];
 			have = true;
-		} else if (crc[m] != ref) {
-			match = false;
+		} else if (res.crc[m] != res.ref_crc) {
+			res.match = false;
 		}
-		if (m == RM_CMD18)
-			host_ns = timer_ticks_to_ns(t.host_ticks);
-		if (m == RM_UNALIGNED)
-			host_ns_u = timer_ticks_to_ns(tu.host_ticks);
 	}
-	if (!match && !fails) {
+	res.host_ns = timer_ticks_to_ns(t.host_ticks);
+	res.data_ns = timer_ticks_to_ns(t.t_data_done - t.t_first_data);
+	res.unaligned_host_ns = timer_ticks_to_ns(tu.host_ticks);
+	if (!res.match && !fails) {
 		record_error("selftest", -EIO, "reads of LBA %u+%u disagree between modes",
 			     (unsigned)r->first, (unsigned)r->count);
 		fails++;
 	}
-
-	con_printf("selftest: read LBA %u+%u: crc32 %08x, modes %s\n",
-		   (unsigned)r->first, (unsigned)r->count, (unsigned)ref,
-		   match ? "agree" : "DISAGREE");
-	j = record_begin("selftest");
-	json_str(j, "test", "read");
-	json_u64(j, "lba", r->first);
-	json_u64(j, "count", r->count);
-	json_obj_begin(j, "crc32");
-	for (m = 0; m < RM_N; m++) {
-		if (code[m])
-			json_null(j, rmode_name[m]);
-		else
-			json_hex(j, rmode_name[m], crc[m], 8);
-	}
-	json_obj_end(j);
-	json_obj_begin(j, "result");
-	for (m = 0; m < RM_N; m++)
-		json_str(j, rmode_name[m], code[m] == -ENOTSUP && m == RM_CMD23 ?
-			 "unsupported by card" : code[m] ? err_name(code[m]) : "ok");
-	json_obj_end(j);
-	json_bool(j, "match", match);
-	if (!code[RM_CMD18]) {
-		json_u64(j, "host_ns", host_ns);
-		json_u64(j, "host_ns_per_block", host_ns / r->count);
-		json_u64(j, "data_ns", timer_ticks_to_ns(t.t_data_done - t.t_first_data));
-	}
-	if (!code[RM_UNALIGNED])
-		json_u64(j, "unaligned_host_ns", host_ns_u);
-	record_end();
+	selftest_report_read(&res);
 	return fails;
 }
 
-enum wmode { WM_CMD24, WM_CMD25, WM_AUTO12, WM_CMD23, WM_UNALIGNED, WM_N };
-
-static const char *const wmode_name[WM_N] = {
-	"cmd24", "cmd25", "auto12", "cmd23", "unaligned",
-};
-
-static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
+static int write_mode(struct sd_card *card, enum selftest_wmode m, uint32_t lba,
 		      uint32_t count, const uint8_t *src, uint8_t *scratch)
 {
 	uint32_t i;
 	int ret = 0;
 
 	switch (m) {
-	case WM_CMD24:
+	case SELFTEST_WM_CMD24:
 		for (i = 0; i < count && !ret; i++)
 			ret = sd_write_single(card, lba + i, src + i * SD_BLOCK_SIZE,
 					      NULL);
 		return ret;
-	case WM_CMD25:
+	case SELFTEST_WM_CMD25:
 		/* With an ACMD23 pre-erase hint, as a file system would. */
 		ret = sd_set_wr_blk_erase_count(card, count);
 		if (ret)
 			return ret;
 		return sd_write_blocks(card, lba, count, src, SD_STOP_NONE, NULL);
-	case WM_AUTO12:
+	case SELFTEST_WM_AUTO12:
 		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO12, NULL);
-	case WM_CMD23:
+	case SELFTEST_WM_CMD23:
 		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO23, NULL);
-	case WM_UNALIGNED:
+	case SELFTEST_WM_UNALIGNED:
 		memmove(scratch + 3, src, count * SD_BLOCK_SIZE);
 		return sd_write_blocks(card, lba, count, scratch + 3, SD_STOP_NONE,
 				       NULL);
@@ -255,17 +216,140 @@ static bool in_area(const struct test_area *ta, const struct lba_range *r)
 	       (uint64_t)r->first + r->count <= (uint64_t)ta->first_lba + ta->count;
 }
 
+void selftest_write_plan(const struct lba_range *r, bool cmd23,
+			 struct selftest_write_result *w)
+{
+	uint32_t done = 0;
+	unsigned m;
+
+	w->lba = r->first;
+	w->count = r->count;
+	/* Segments: CMD24 gets at most 4 blocks, the rest is shared; the
+	 * CMD23 segment is empty when the card does not support it. */
+	for (m = 0; m < SELFTEST_WM_N; m++) {
+		uint32_t left = r->count - done, share;
+
+		if (m == SELFTEST_WM_CMD23 && !cmd23)
+			share = 0;
+		else if (m == SELFTEST_WM_CMD24)
+			share = left < 4 ? left : 4;
+		else if (m == SELFTEST_WM_UNALIGNED)
+			share = left;
+		else
+			share = left / (SELFTEST_WM_N - m);
+		w->seg_lba[m] = r->first + done;
+		w->seg_count[m] = share;
+		done += share;
+	}
+	/* The erase test takes the last blocks of the range. */
+	w->erase_lba = r->first + r->count - (r->count >= 32 ? 8 : r->count / 4);
+	w->erase_count = r->first + r->count - w->erase_lba;
+}
+
+uint32_t selftest_first_mismatch(const uint8_t *a, const uint8_t *b, uint32_t blocks)
+{
+	uint32_t i;
+
+	for (i = 0; i < blocks; i++)
+		if (memcmp(a + i * SD_BLOCK_SIZE, b + i * SD_BLOCK_SIZE, SD_BLOCK_SIZE))
+			break;
+	return i;
+}
+
+int selftest_erased_value(const uint8_t *buf, uint32_t bytes)
+{
+	uint32_t i;
+
+	if (!bytes)
+		return -1;
+	for (i = 0; i < bytes; i++)
+		if (buf[i] != buf[0])
+			return -1;
+	return buf[0] == 0x00 || buf[0] == 0xFF ? buf[0] : -1;
+}
+
+/* Each segment in its mode. Returns the failures (reported). */
+static int write_segments(struct sd_card *card, const uint8_t *pat, uint8_t *scratch,
+			  struct selftest_write_result *w)
+{
+	int fails = 0;
+	unsigned m;
+
+	for (m = 0; m < SELFTEST_WM_N; m++) {
+		w->code[m] = 0;
+		if (!w->seg_count[m]) {
+			w->code[m] = m == SELFTEST_WM_CMD23 && !card->cmd23 ? -ENOTSUP : 0;
+			continue;
+		}
+		w->code[m] = write_mode(card, (enum selftest_wmode)m, w->seg_lba[m], w->seg_count[m],
+					pat + (w->seg_lba[m] - w->lba) * SD_BLOCK_SIZE, scratch);
+		if (w->code[m]) {
+			char what[64];
+
+			fmt_snprintf(what, sizeof(what), "selftest write %s at LBA %u",
+				     selftest_wmode_name(m), (unsigned)w->seg_lba[m]);
+			report_fail(card, "selftest", w->code[m], what);
+			fails++;
+		}
+	}
+	return fails;
+}
+
+/* Read the range back into back[] and compare with pat. */
+static int read_back(struct sd_card *card, const uint8_t *pat, uint8_t *back,
+		     struct selftest_write_result *w)
+{
+	uint32_t i;
+	int ret = sd_read_blocks(card, w->lba, w->count, back, SD_STOP_AUTO12, NULL);
+
+	w->verify = false;
+	if (ret) {
+		report_fail(card, "selftest", ret, "selftest read-back");
+		return 1;
+	}
+	i = selftest_first_mismatch(back, pat, w->count);
+	w->verify = i == w->count;
+	if (!w->verify) {
+		record_error("selftest", -EIO,
+			     "read-back differs from what was written, first at LBA %u",
+			     (unsigned)(w->lba + i));
+		return 1;
+	}
+	return 0;
+}
+
+/* Erase the planned tail (CMD32/33/38) and check that it reads back as one
+ * uniform value (0x00 or 0xFF, card-defined). */
+static int erase_tail(struct sd_card *card, uint8_t *back, struct selftest_write_result *w)
+{
+	w->erase_code = sd_erase(card, w->erase_lba, w->erase_count, NULL);
+	if (w->erase_code) {
+		report_fail(card, "selftest", w->erase_code, "selftest erase");
+		return 1;
+	}
+	w->erase_code = sd_read_blocks(card, w->erase_lba, w->erase_count, back, SD_STOP_NONE,
+				       NULL);
+	if (w->erase_code) {
+		report_fail(card, "selftest", w->erase_code, "selftest read after erase");
+		return 1;
+	}
+	w->erase_value = selftest_erased_value(back, w->erase_count * SD_BLOCK_SIZE);
+	if (w->erase_value < 0) {
+		record_error("selftest", -EIO,
+			     "erased blocks at LBA %u do not read back uniform 0x00 or 0xFF",
+			     (unsigned)w->erase_lba);
+		return 1;
+	}
+	return 0;
+}
+
 static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 {
 	const struct lba_range *r = cfg->write;
-	uint32_t bytes = r->count * SD_BLOCK_SIZE, i, seg, done = 0;
+	uint32_t bytes = r->count * SD_BLOCK_SIZE, i;
 	uint8_t *pat = cfg->buf, *back;
-	uint32_t seg_lba[WM_N], seg_count[WM_N];
-	int code[WM_N], fails = 0, ret, erase_code = 0, erase_val = -1;
-	struct lba_range er;
-	bool verify = false;
-	struct json *j;
-	unsigned m;
+	struct selftest_write_result w;
+	int fails = 0;
 
 	if (r->count == 0 || r->count > SELFTEST_MAX_WRITE_BLOCKS ||
 	    (uint64_t)bytes * 2 + 8 > cfg->buf_bytes) {
@@ -284,22 +368,18 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	for (i = 0; i < r->count; i++)
 		selftest_fill((uint32_t *)(void *)(pat + i * SD_BLOCK_SIZE),
 			      r->first + i, cfg->run_id, i);
+	memset(&w, 0, sizeof(w));
+	selftest_write_plan(r, card->cmd23, &w);
+	w.run_id = cfg->run_id;
+	w.erase_value = -1;
 
 	if (card->write_protected) {
 		/* Must be refused by the card layer before any command. */
-		ret = sd_write_blocks(card, r->first, r->count, pat, SD_STOP_NONE,
-				      NULL);
-		con_printf("selftest: card is write-protected: writes refused (%s)\n",
-			   ret ? err_name(ret) : "NOT REFUSED");
-		j = record_begin("selftest");
-		json_str(j, "test", "write");
-		json_u64(j, "lba", r->first);
-		json_u64(j, "count", r->count);
-		json_bool(j, "write_protected", true);
-		json_bool(j, "write_refused", ret == -EROFS);
-		json_str(j, "code", ret ? err_name(ret) : "ok");
-		record_end();
-		if (ret != -EROFS) {
+		w.write_protected = true;
+		w.refused_code = sd_write_blocks(card, r->first, r->count, pat, SD_STOP_NONE,
+						 NULL);
+		selftest_report_write_protected(&w);
+		if (w.refused_code != -EROFS) {
 			record_error("selftest", -EIO,
 				     "a write to a write-protected card was not refused");
 			return 1;
@@ -312,131 +392,12 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		return 1;
 	}
 
-	/* Segments: CMD24 gets at most 4 blocks, the rest is shared; the
-	 * CMD23 segment is empty when the card does not support it. */
-	for (m = 0; m < WM_N; m++) {
-		uint32_t left = r->count - done, share;
-
-		if (m == WM_CMD23 && !card->cmd23)
-			share = 0;
-		else if (m == WM_CMD24)
-			share = left < 4 ? left : 4;
-		else if (m == WM_UNALIGNED)
-			share = left;
-		else
-			share = left / (WM_N - m);
-		seg_lba[m] = r->first + done;
-		seg_count[m] = share;
-		done += share;
-	}
-
-	for (m = 0; m < WM_N; m++) {
-		code[m] = 0;
-		if (!seg_count[m]) {
-			code[m] = m == WM_CMD23 && !card->cmd23 ? -ENOTSUP : 0;
-			continue;
-		}
-		seg = seg_lba[m] - r->first;
-		code[m] = write_mode(card, (enum wmode)m, seg_lba[m], seg_count[m],
-				     pat + seg * SD_BLOCK_SIZE, back);
-		if (code[m]) {
-			char what[64];
-
-			fmt_snprintf(what, sizeof(what), "selftest write %s at LBA %u",
-				     wmode_name[m], (unsigned)seg_lba[m]);
-			report_fail(card, "selftest", code[m], what);
-			fails++;
-		}
-	}
-
-	ret = sd_read_blocks(card, r->first, r->count, back, SD_STOP_AUTO12, NULL);
-	if (ret) {
-		report_fail(card, "selftest", ret, "selftest read-back");
-		fails++;
-	} else {
-		verify = memcmp(back, pat, bytes) == 0;
-		if (!verify) {
-			for (i = 0; i < r->count; i++)
-				if (memcmp(back + i * SD_BLOCK_SIZE, pat + i * SD_BLOCK_SIZE,
-					   SD_BLOCK_SIZE))
-					break;
-			record_error("selftest", -EIO,
-				     "read-back differs from what was written, first at LBA %u",
-				     (unsigned)(r->first + i));
-			fails++;
-		}
-	}
-
-	/* Erase the last blocks of the range (CMD32/33/38) and check that
-	 * they read back as one uniform value (0x00 or 0xFF, card-defined). */
-	er.first = r->first + r->count - (r->count >= 32 ? 8 : r->count / 4);
-	er.count = r->first + r->count - er.first;
-	erase_code = 0;
-	erase_val = -1;
-	if (er.count && verify) {
-		erase_code = sd_erase(card, er.first, er.count, NULL);
-		if (erase_code) {
-			report_fail(card, "selftest", erase_code, "selftest erase");
-			fails++;
-		} else {
-			erase_code = sd_read_blocks(card, er.first, er.count, back,
-						    SD_STOP_NONE, NULL);
-			if (erase_code) {
-				report_fail(card, "selftest", erase_code,
-					    "selftest read after erase");
-				fails++;
-			} else {
-				erase_val = back[0];
-				for (i = 0; i < er.count * SD_BLOCK_SIZE; i++)
-					if (back[i] != back[0])
-						break;
-				if (i != er.count * SD_BLOCK_SIZE ||
-				    (back[0] != 0x00 && back[0] != 0xFF)) {
-					record_error("selftest", -EIO,
-						     "erased blocks at LBA %u do not read back uniform 0x00 or 0xFF",
-						     (unsigned)er.first);
-					erase_val = -1;
-					fails++;
-				}
-			}
-		}
-	}
-
-	con_printf("selftest: wrote LBA %u+%u (run id %u): %s\n",
-		   (unsigned)r->first, (unsigned)r->count, (unsigned)cfg->run_id,
-		   verify ? "read back identical" : "FAILED");
-	j = record_begin("selftest");
-	json_str(j, "test", "write");
-	json_u64(j, "lba", r->first);
-	json_u64(j, "count", r->count);
-	json_u64(j, "run_id", cfg->run_id);
-	json_bool(j, "write_protected", false);
-	json_arr_begin(j, "segments");
-	for (m = 0; m < WM_N; m++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "mode", wmode_name[m]);
-		json_u64(j, "lba", seg_lba[m]);
-		json_u64(j, "count", seg_count[m]);
-		json_str(j, "result", code[m] == -ENOTSUP ? "unsupported by card" :
-			 code[m] ? err_name(code[m]) : "ok");
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_hex(j, "crc32", selftest_crc32(0, pat, bytes), 8);
-	json_bool(j, "verify", verify);
-	json_obj_begin(j, "erase");
-	json_u64(j, "lba", er.first);
-	json_u64(j, "count", er.count);
-	json_str(j, "result", !verify ? "skipped" : erase_code ? err_name(erase_code) : "ok");
-	if (erase_val >= 0)
-		json_hex(j, "value", (uint64_t)erase_val, 2);
-	else
-		json_null(j, "value");
-	json_obj_end(j);
-	record_end();
-	if (er.count && !erase_code && erase_val >= 0)
-		con_printf("selftest: erased LBA %u+%u: reads 0x%02x\n",
-			   (unsigned)er.first, (unsigned)er.count, (unsigned)erase_val);
+	fails += write_segments(card, pat, back, &w);
+	fails += read_back(card, pat, back, &w);
+	if (w.erase_count && w.verify)
+		fails += erase_tail(card, back, &w);
+	w.crc32 = selftest_crc32(0, pat, bytes);
+	selftest_report_write(&w);
 	return fails;
 }
 
@@ -481,7 +442,6 @@ int selftest_run(const struct bench_env *env, struct sd_card *card,
 		    (uint32_t)timer_now_us();
 	sc.buf = env->buf;
 	sc.buf_bytes = env->buf_bytes;
-	con_printf("\nselftest: %u read ranges, %s\n", sc.nreads,
-		   sc.write ? "one write range" : "no write range (selftest_write)");
+	selftest_report_heading(sc.nreads, sc.write != NULL);
 	return selftest_sd(card, &sc);
 }

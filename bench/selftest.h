@@ -12,6 +12,7 @@
 
 #include "bench/storage/blkdev.h"
 #include "bench/env.h"
+#include "bench/selftest_report.h"
 #include "drivers/sd/sd.h"
 
 struct config;
@@ -42,6 +43,18 @@ void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
 
 /* CRC-32 (IEEE, reflected, as zlib's crc32()), continuing from crc. */
 uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n);
+
+/* The plan of the write test of range r: the segments written in each mode
+ * (CMD24 at most 4 blocks, CMD23 none without cmd23, the rest shared) and
+ * the tail that is erased; into w's plan fields. */
+void selftest_write_plan(const struct lba_range *r, bool cmd23,
+			 struct selftest_write_result *w);
+/* Index of the first of 'blocks' 512-byte blocks where a and b differ;
+ * 'blocks' when they are equal. */
+uint32_t selftest_first_mismatch(const uint8_t *a, const uint8_t *b, uint32_t blocks);
+/* The value erased blocks read as: 0x00 or 0xFF when all bytes of buf
+ * have it, else -1 (also for bytes = 0). */
+int selftest_erased_value(const uint8_t *buf, uint32_t bytes);
 
 /* The self-test as sdbench.txt configures it: selftest_lbas (the ranges to
  * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the

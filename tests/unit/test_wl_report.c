@@ -5,15 +5,17 @@
  * measuring side (wl_end) prints nothing. (The console ends lines with
  * CR LF.)
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/selftest.h"
+#include "bench/selftest_report.h"
 #include "bench/workloads/app_class_report.h"
 #include "bench/workloads/au_report.h"
 #include "bench/workloads/clock_sweep_report.h"
 #include "bench/workloads/sustained_report.h"
+#include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/host/host_console.h"
 #include "tests/unit/check.h"
@@ -503,4 +505,104 @@ TEST(clock_sweep_report)
 	CHECK(strstr(out, "@ {\"type\":\"sweep\",\"op\":\"read\",\"width\":1,\"fit\":\"T(f) = a + b/f\","
 		      "\"points\":1,\"a_ns\":null}\r\n  read 1-bit: too few clock points for a fit\r\n")
 	      != NULL);
+}
+
+/* ---- self-test -------------------------------------------------------------------- */
+
+TEST(selftest_read_report)
+{
+	struct selftest_read_result r;
+	unsigned m;
+
+	memset(&r, 0, sizeof(r));
+	r.lba = 0;
+	r.count = 8;
+	for (m = 0; m < SELFTEST_RM_N; m++)
+		r.crc[m] = 0x66911814;
+	r.crc[SELFTEST_RM_UNALIGNED] = 0x12345678;
+	r.code[SELFTEST_RM_CMD23] = -ENOTSUP;
+	r.ref_crc = 0x66911814;
+	r.match = false;
+	r.host_ns = 102960;
+	r.data_ns = 212344;
+	r.unaligned_host_ns = 99;
+	capture_start();
+	selftest_report_heading(2, false);
+	selftest_report_read(&r);
+	capture_stop();
+	CHECK(strstr(out, "\r\nselftest: 2 read ranges, no write range (selftest_write)\r\n") == out);
+	CHECK(strstr(out, "selftest: read LBA 0+8: crc32 66911814, modes DISAGREE\r\n") != NULL);
+	CHECK(strstr(out, "\"crc32\":{\"cmd17\":\"0x66911814\",\"cmd18\":\"0x66911814\",\"auto12\":"
+		      "\"0x66911814\",\"cmd23\":null,\"unaligned\":\"0x12345678\"},\"result\":{\"cmd17\":"
+		      "\"ok\",\"cmd18\":\"ok\",\"auto12\":\"ok\",\"cmd23\":\"unsupported by card\","
+		      "\"unaligned\":\"ok\"},\"match\":false,\"host_ns\":102960,\"host_ns_per_block\":12870,"
+		      "\"data_ns\":212344,\"unaligned_host_ns\":99}") != NULL);
+	r.code[SELFTEST_RM_CMD18] = -EIO;
+	capture_start();
+	selftest_report_read(&r);
+	capture_stop();
+	CHECK(strstr(out, "\"cmd18\":null,") != NULL);
+	CHECK(strstr(out, "\"cmd18\":\"EIO\",") != NULL);
+	CHECK(strstr(out, "host_ns_per_block") == NULL);  /* no CMD18 figures without CMD18 */
+	CHECK_STR(selftest_rmode_name(SELFTEST_RM_UNALIGNED), "unaligned");
+	CHECK_STR(selftest_wmode_name(SELFTEST_WM_CMD24), "cmd24");
+}
+
+TEST(selftest_write_report)
+{
+	struct selftest_write_result w;
+	struct lba_range r = { 200000, 12 };
+
+	memset(&w, 0, sizeof(w));
+	selftest_write_plan(&r, false, &w);
+	w.run_id = 270460;
+	w.code[SELFTEST_WM_CMD23] = -ENOTSUP;
+	w.crc32 = 0x71328768;
+	w.verify = true;
+	w.erase_value = 0;
+	capture_start();
+	selftest_report_write(&w);
+	capture_stop();
+	CHECK(strstr(out, "selftest: wrote LBA 200000+12 (run id 270460): read back identical\r\n@ "
+		      "{\"type\":\"selftest\",\"test\":\"write\",\"lba\":200000,\"count\":12,"
+		      "\"run_id\":270460,\"write_protected\":false,\"segments\":[{\"mode\":\"cmd24\","
+		      "\"lba\":200000,\"count\":4,\"result\":\"ok\"},{\"mode\":\"cmd25\",\"lba\":200004,"
+		      "\"count\":2,\"result\":\"ok\"},{\"mode\":\"auto12\",\"lba\":200006,\"count\":2,"
+		      "\"result\":\"ok\"},{\"mode\":\"cmd23\",\"lba\":200008,\"count\":0,\"result\":"
+		      "\"unsupported by card\"},{\"mode\":\"unaligned\",\"lba\":200008,\"count\":4,"
+		      "\"result\":\"ok\"}],\"crc32\":\"0x71328768\",\"verify\":true,\"erase\":{\"lba\":"
+		      "200009,\"count\":3,\"result\":\"ok\",\"value\":\"0x00\"}}\r\nselftest: erased LBA "
+		      "200009+3: reads 0x00\r\n") != NULL);
+	w.verify = false;
+	w.erase_value = -1;
+	capture_start();
+	selftest_report_write(&w);
+	capture_stop();
+	CHECK(strstr(out, "(run id 270460): FAILED\r\n") != NULL);
+	CHECK(strstr(out, "\"erase\":{\"lba\":200009,\"count\":3,\"result\":\"skipped\",\"value\":null}")
+	      != NULL);
+	CHECK(strstr(out, "erased LBA") == NULL);
+}
+
+TEST(selftest_write_protected_report)
+{
+	struct selftest_write_result w;
+
+	memset(&w, 0, sizeof(w));
+	w.lba = 200000;
+	w.count = 64;
+	w.write_protected = true;
+	w.refused_code = -EROFS;
+	capture_start();
+	selftest_report_write_protected(&w);
+	capture_stop();
+	CHECK(strstr(out, "selftest: card is write-protected: writes refused (EROFS)\r\n@ {\"type\":"
+		      "\"selftest\",\"test\":\"write\",\"lba\":200000,\"count\":64,\"write_protected\":"
+		      "true,\"write_refused\":true,\"code\":\"EROFS\"}\r\n") != NULL);
+	w.refused_code = 0;
+	capture_start();
+	selftest_report_write_protected(&w);
+	capture_stop();
+	CHECK(strstr(out, "writes refused (NOT REFUSED)\r\n") != NULL);
+	CHECK(strstr(out, "\"write_refused\":false,\"code\":\"ok\"}") != NULL);
 }
