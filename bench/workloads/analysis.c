@@ -1,6 +1,6 @@
 /*
- * wl_analysis.c - pure decisions of the class, AU and sustained workloads
- * (see wl_analysis.h).
+ * analysis.c - pure decisions of the class, AU, sustained and clock-sweep
+ * workloads (see analysis.h).
  *
  * Thresholds: SD Physical Layer Simplified Specification §4.16 (A1: random
  * 4 KiB read >= 1500 IOPS, write >= 500 IOPS, sustained sequential write

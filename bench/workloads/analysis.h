@@ -1,7 +1,8 @@
 /*
- * wl_analysis.h - the pure decisions behind the class, AU and sustained
- * workloads (wl_appclass.c, wl_au.c, wl_sustained.c): given measured
- * numbers, what do they say. No I/O, no printing, no clock, no static
+ * analysis.h - the pure decisions behind the class, AU, sustained and
+ * clock-sweep workloads (app_class.c, au.c, sustained.c, clock_sweep.c;
+ * the "decide" step of engine/workload.h): given measured numbers, what do
+ * they say. No I/O, no printing, no clock, no static
  * state (memory a function needs comes from its caller): the unit tests
  * (tests/unit/test_wl_analysis.c) feed them synthetic measurements.
  *
@@ -9,8 +10,10 @@
  *     and the verdict against the card's claim;
  *   - Speed Class / UHS Speed Grade / Video Speed Class (§4.13) from the
  *     measured write performance Pw;
- *   - the alignment step detector of the flashbench-style erase-block test;
- *   - the collapse point of the open-AU test;
+ *   - rates over the card's time (sum of the operation latencies);
+ *   - the alignment step detector of the flashbench-style erase-block test
+ *     and its match with the declared AU;
+ *   - the collapse point of the open-AU test, the spread of erase times;
  *   - the knee (cache full) of a sustained sequential write;
  *   - the fit T(f) = a + b/f of the clock sweep.
  *
