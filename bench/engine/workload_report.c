@@ -37,13 +37,10 @@ static const char *cmd_name(enum wl_cmd cmd)
 	}
 }
 
-static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const char *verdict)
+static void record_result(const struct wl_ctx *c, const struct wl_meas *m)
 {
-	uint64_t el = m->elapsed_ns;
-	struct json *j;
-	unsigned k;
+	struct json *j = record_begin("result");
 
-	j = record_begin("result");
 	json_str(j, "workload", m->name);
 	json_str(j, "kind", m->kind);
 	json_str(j, "op", m->nwrites && m->nreads ? "mixed" : (m->write ? "write" : "read"));
@@ -53,17 +50,21 @@ static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const
 	json_u64(j, "reads", m->nreads);
 	json_u64(j, "writes", m->nwrites);
 	json_u64(j, "bytes", m->bytes);
-	json_u64(j, "elapsed_ns", el);
+	json_u64(j, "elapsed_ns", m->elapsed_ns);
 	json_double(j, "mbs", m->mbs, 3);
-	json_double(j, "mibs", stats_mibs(m->bytes, el), 3);
+	json_double(j, "mibs", stats_mibs(m->bytes, m->elapsed_ns), 3);
 	json_double(j, "iops", m->iops, 1);
 	json_u64(j, "clock_hz", m->clock_hz);
 	json_u64(j, "width", m->width);
 	json_u64(j, "errors", m->errors);
 	json_bool(j, "emulated", c->emulated);
 	record_end();
+}
 
-	j = record_begin("latency");
+static void record_latency(const struct wl_meas *m)
+{
+	struct json *j = record_begin("latency");
+
 	json_str(j, "workload", m->name);
 	json_u64(j, "count", m->sum.count);
 	json_u64(j, "min_ns", m->sum.min_ns);
@@ -75,62 +76,72 @@ static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const
 	json_u64(j, "max_ns", m->sum.max_ns);
 	json_double(j, "stddev_ns", m->sum.stddev_ns, 0);
 	record_end();
+}
 
-	{
-		struct log_hist h;
-		uint32_t i;
+static void record_histogram(const struct wl_ctx *c, const struct wl_meas *m)
+{
+	struct log_hist h;
+	struct json *j;
+	uint32_t i;
+	unsigned k;
 
-		hist_init(&h);
-		for (i = 0; i < m->nlat; i++)
-			hist_add(&h, c->lat[i]);
-		j = record_begin("histogram");
-		json_str(j, "workload", m->name);
-		json_str(j, "buckets", "log2/4 from 1 us");
-		json_arr_begin(j, "lo_ns");
-		for (k = 0; k < HIST_BUCKETS; k++)
-			if (h.count[k])
-				json_u64(j, NULL, hist_bucket_lo_ns(k));
-		json_arr_end(j);
-		json_arr_begin(j, "count");
-		for (k = 0; k < HIST_BUCKETS; k++)
-			if (h.count[k])
-				json_u64(j, NULL, h.count[k]);
-		json_arr_end(j);
-		record_end();
+	hist_init(&h);
+	for (i = 0; i < m->nlat; i++)
+		hist_add(&h, c->lat[i]);
+	j = record_begin("histogram");
+	json_str(j, "workload", m->name);
+	json_str(j, "buckets", "log2/4 from 1 us");
+	json_arr_begin(j, "lo_ns");
+	for (k = 0; k < HIST_BUCKETS; k++)
+		if (h.count[k])
+			json_u64(j, NULL, hist_bucket_lo_ns(k));
+	json_arr_end(j);
+	json_arr_begin(j, "count");
+	for (k = 0; k < HIST_BUCKETS; k++)
+		if (h.count[k])
+			json_u64(j, NULL, h.count[k]);
+	json_arr_end(j);
+	record_end();
+}
+
+/* At most 120 points: neighbouring intervals merged. */
+static void record_series(const struct wl_meas *m)
+{
+	uint32_t n = m->ser.npoints > 120 ? 120 : m->ser.npoints;
+	uint32_t step = (m->ser.npoints + n - 1) / n;
+	uint32_t i;
+	struct json *j;
+
+	j = record_begin("series");
+	json_str(j, "workload", m->name);
+	json_u64(j, "interval_ns", m->ser.interval_ns * step);
+	json_arr_begin(j, "mbs");
+	for (i = 0; i < m->ser.npoints; i += step) {
+		uint64_t b = 0;
+		uint32_t k2;
+
+		for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
+			b += m->ser.pt[k2].bytes;
+		json_double(j, NULL, stats_mbs(b, m->ser.interval_ns * step), 2);
 	}
+	json_arr_end(j);
+	json_arr_begin(j, "worst_ns");
+	for (i = 0; i < m->ser.npoints; i += step) {
+		uint32_t w = 0, k2;
 
-	if (m->ser.npoints > 1) {
-		uint32_t n = m->ser.npoints > 120 ? 120 : m->ser.npoints;
-		uint32_t step = (m->ser.npoints + n - 1) / n;
-		uint32_t i;
-
-		j = record_begin("series");
-		json_str(j, "workload", m->name);
-		json_u64(j, "interval_ns", m->ser.interval_ns * step);
-		json_arr_begin(j, "mbs");
-		for (i = 0; i < m->ser.npoints; i += step) {
-			uint64_t b = 0;
-			uint32_t k2;
-
-			for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
-				b += m->ser.pt[k2].bytes;
-			json_double(j, NULL, stats_mbs(b, m->ser.interval_ns * step), 2);
-		}
-		json_arr_end(j);
-		json_arr_begin(j, "worst_ns");
-		for (i = 0; i < m->ser.npoints; i += step) {
-			uint32_t w = 0, k2;
-
-			for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
-				if (m->ser.pt[k2].worst_ns > w)
-					w = m->ser.pt[k2].worst_ns;
-			json_u64(j, NULL, w);
-		}
-		json_arr_end(j);
-		record_end();
+		for (k2 = i; k2 < i + step && k2 < m->ser.npoints; k2++)
+			if (m->ser.pt[k2].worst_ns > w)
+				w = m->ser.pt[k2].worst_ns;
+		json_u64(j, NULL, w);
 	}
+	json_arr_end(j);
+	record_end();
+}
 
-	j = record_begin("phases");
+static void record_phases(const struct wl_meas *m)
+{
+	struct json *j = record_begin("phases");
+
 	json_str(j, "workload", m->name);
 	json_u64(j, "ops", m->acc.ops + m->acc_w.ops);
 	json_u64(j, "total_ns", m->acc.total_ns + m->acc_w.total_ns);
@@ -145,14 +156,30 @@ static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const
 	json_double(j, "host_pct", m->split.host_pct, 1);
 	json_double(j, "bus_efficiency_pct", m->split.bus_efficiency_pct, 1);
 	record_end();
+}
 
-	j = record_begin("verdict");
+static void record_verdict(const struct wl_ctx *c, const struct wl_meas *m, const char *verdict)
+{
+	struct json *j = record_begin("verdict");
+
 	json_str(j, "workload", m->name);
 	json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
 	json_double(j, "pct", m->split.verdict_pct, 1);
 	json_str(j, "text", verdict);
 	json_bool(j, "emulated", c->emulated);
 	record_end();
+}
+
+/* The records of a workload that ran (docs/records.md). */
+static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const char *verdict)
+{
+	record_result(c, m);
+	record_latency(m);
+	record_histogram(c, m);
+	if (m->ser.npoints > 1)
+		record_series(m);
+	record_phases(m);
+	record_verdict(c, m, verdict);
 }
 
 void wl_report(struct wl_ctx *c, const struct wl_meas *m)
