@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "bench/engine/integrity_report.h"
 #include "bench/engine/pattern.h"
 #include "bench/engine/phase_ticks.h"
 #include "bench/engine/record.h"
@@ -336,12 +337,12 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 {
-	uint32_t counts[5] = { 0, 0, 0, 0, 0 };
-	uint32_t i, checked = 0, bad = 0, read_errors = 0;
-	uint32_t first_bad_lba = 0;
-	uint32_t chunk = c->buf_bytes / SD_BLOCK_SIZE;
-	struct json *j;
+	struct wl_integrity v;
+	uint32_t i, chunk = c->buf_bytes / SD_BLOCK_SIZE;
 
+	memset(&v, 0, sizeof(v));
+	v.workload = name;
+	v.partial = c->written_overflow;
 	if (chunk > 2048)
 		chunk = 2048;
 	for (i = 0; i < c->nwritten && !c->abort_all; i++) {
@@ -352,7 +353,7 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 			int r = sd_read_blocks(c->card, lba, n, c->buf, SD_STOP_AUTO12, NULL);
 
 			if (r) {
-				read_errors++;
+				v.read_errors++;
 				record_error(name, r, "verify read of LBA %u+%u failed",
 					     (unsigned)lba, (unsigned)n);
 				if (r == -ENOMEDIUM)
@@ -363,37 +364,17 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 				struct pattern_result pr;
 
 				pattern_check(c->buf + k * SD_BLOCK_SIZE, lba + k, c->run_id, 0, &pr);
-				counts[pr.cls]++;
-				if (pr.cls != PAT_OK && !bad++)
-					first_bad_lba = lba + k;
+				v.count[pr.cls]++;
+				if (pr.cls != PAT_OK && !v.bad++)
+					v.first_bad_lba = lba + k;
 			}
-			checked += n;
+			v.blocks += n;
 			lba += n;
 			left -= n;
 		}
 	}
-	con_printf("  %-28s verified %u blocks: %u ok, %u changed, %u overwritten, %u stale, %u corrupted%s\n",
-		   name, (unsigned)checked, (unsigned)counts[PAT_OK], (unsigned)counts[PAT_CHANGED],
-		   (unsigned)counts[PAT_OVERWRITTEN], (unsigned)counts[PAT_STALE],
-		   (unsigned)counts[PAT_CORRUPTED],
-		   c->written_overflow ? " (only the first ranges were remembered)" : "");
-	j = record_begin("integrity");
-	json_str(j, "workload", name);
-	json_u64(j, "blocks", checked);
-	json_u64(j, "ok", counts[PAT_OK]);
-	json_u64(j, "changed", counts[PAT_CHANGED]);
-	json_u64(j, "overwritten", counts[PAT_OVERWRITTEN]);
-	json_u64(j, "stale", counts[PAT_STALE]);
-	json_u64(j, "corrupted", counts[PAT_CORRUPTED]);
-	json_u64(j, "read_errors", read_errors);
-	if (bad)
-		json_u64(j, "first_bad_lba", first_bad_lba);
-	json_bool(j, "partial", c->written_overflow);
-	record_end();
-	if (bad)
-		record_error(name, -EIO, "%u of %u blocks did not read back as written (first at LBA %u)",
-			     (unsigned)bad, (unsigned)checked, (unsigned)first_bad_lba);
+	wl_report_integrity(&v);
 	c->nwritten = 0;
 	c->written_overflow = false;
-	return bad;
+	return v.bad;
 }

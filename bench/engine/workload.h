@@ -28,7 +28,9 @@
  *            prints, so X.c includes it and not the other way round.
  *
  * The engine follows the same split: workload.c measures (wl_end
- * included), workload_report.c prints.
+ * included) and prints only the progress line between operations;
+ * workload_report.c prints a finished workload, integrity_report.c the
+ * read-back check of wl_verify_written.
  */
 #ifndef SDB_BENCH_WORKLOAD_H
 #define SDB_BENCH_WORKLOAD_H

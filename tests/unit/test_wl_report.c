@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include "bench/engine/integrity_report.h"
+#include "bench/engine/record.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/selftest.h"
@@ -136,6 +138,44 @@ TEST(wl_report_of_a_workload_without_operations_prints_no_records)
 	CHECK(strstr(out, "seq read 64 KiB") != NULL);
 	CHECK(strstr(out, "@ ") == NULL);
 	CHECK_EQ_U(c.nsummary, 0);
+}
+
+TEST(integrity_report)
+{
+	struct wl_integrity v;
+	unsigned errors;
+
+	memset(&v, 0, sizeof(v));
+	v.workload = "seq-write";
+	v.blocks = 192;
+	v.count[PAT_OK] = 128;
+	v.count[PAT_OVERWRITTEN] = 60;
+	v.count[PAT_CORRUPTED] = 4;
+	v.bad = 64;
+	v.first_bad_lba = 8388608;
+	v.partial = true;
+	errors = record_error_count();
+	capture_start();
+	wl_report_integrity(&v);
+	capture_stop();
+	CHECK(strstr(out, "  seq-write                    verified 192 blocks: 128 ok, 0 changed, 60 "
+		      "overwritten, 0 stale, 4 corrupted (only the first ranges were remembered)\r\n")
+	      == out);
+	CHECK(strstr(out, "\"blocks\":192,\"ok\":128,\"changed\":0,\"overwritten\":60,\"stale\":0,"
+		      "\"corrupted\":4,\"read_errors\":0,\"first_bad_lba\":8388608,\"partial\":true}")
+	      != NULL);
+	CHECK(strstr(out, "64 of 192 blocks did not read back as written (first at LBA 8388608)") != NULL);
+	CHECK_EQ_U(record_error_count(), errors + 1);
+	v.bad = 0;
+	v.count[PAT_OK] = 192;
+	v.count[PAT_OVERWRITTEN] = v.count[PAT_CORRUPTED] = 0;
+	v.partial = false;
+	capture_start();
+	wl_report_integrity(&v);
+	capture_stop();
+	CHECK(strstr(out, "first_bad_lba") == NULL);
+	CHECK(strstr(out, "did not read back") == NULL);
+	CHECK_EQ_U(record_error_count(), errors + 1);
 }
 
 /* ---- erase block / AU ------------------------------------------------------ */
