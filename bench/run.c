@@ -21,6 +21,7 @@
 #include "bench/run.h"
 #include "bench/storage/storage.h"
 #include "bench/storage/test_area.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/emmc/emmc.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
@@ -31,6 +32,7 @@
 static struct sd_host host;
 static struct sd_card card;
 static struct storage st;
+static struct write_guard guard;
 
 static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
@@ -119,8 +121,9 @@ static void report_config(struct config *cfg, int status, bool emulated)
 	/* A bad value is the user's to fix, but it is not a failed run. */
 }
 
-static void report_area(struct test_area *area)
+static void report_area(const struct test_area *area)
 {
+	static struct test_area shown;
 	struct json *j;
 
 	if (area->usable)
@@ -133,12 +136,13 @@ static void report_area(struct test_area *area)
 			   area->reason, area->hint);
 	if (area->note[0])
 		con_printf("  note: %s\n", area->note);
-	if (card.write_protected) {
+	if (card.write_protected)
 		con_printf("  the card is write-protected: every write workload is skipped\n");
-		area->usable = false;
-	}
+	/* The record's "usable" says whether writes may happen at all. */
+	shown = *area;
+	shown.usable = area->usable && !card.write_protected;
 	j = record_begin("test_area");
-	test_area_json(area, j);
+	test_area_json(&shown, j);
 	json_bool(j, "write_protected", card.write_protected);
 	record_end();
 }
@@ -172,6 +176,8 @@ unsigned bench_main(const struct bench_env *env)
 	report_config(&st.cfg, st.config_status, env->emulated);
 	report_area(&st.area);
 
-	bench_dispatch(env, &card, &st.cfg, &st.area);
+	/* The one decision where writes may go, for the whole run. */
+	write_guard_init(&guard, &card, &st.area, config_bool(&st.cfg, CFG_WRITE_TESTS));
+	bench_dispatch(env, &st.cfg, &guard);
 	return record_error_count();
 }

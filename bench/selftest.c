@@ -211,7 +211,7 @@ static const char *const wmode_name[WM_N] = {
 	"cmd24", "cmd25", "auto12", "cmd23", "unaligned",
 };
 
-static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
+static int write_mode(struct write_guard *g, enum wmode m, uint32_t lba,
 		      uint32_t count, const uint8_t *src, uint8_t *scratch)
 {
 	uint32_t i;
@@ -220,39 +220,25 @@ static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
 	switch (m) {
 	case WM_CMD24:
 		for (i = 0; i < count && !ret; i++)
-			ret = sd_write_single(card, lba + i, src + i * SD_BLOCK_SIZE,
-					      NULL);
+			ret = write_guard_write_single(g, lba + i, src + i * SD_BLOCK_SIZE,
+						       NULL);
 		return ret;
 	case WM_CMD25:
 		/* With an ACMD23 pre-erase hint, as a file system would. */
-		ret = sd_set_wr_blk_erase_count(card, count);
+		ret = sd_set_wr_blk_erase_count(g->card, count);
 		if (ret)
 			return ret;
-		return sd_write_blocks(card, lba, count, src, SD_STOP_NONE, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_NONE, NULL);
 	case WM_AUTO12:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO12, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO12, NULL);
 	case WM_CMD23:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO23, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO23, NULL);
 	case WM_UNALIGNED:
 		memmove(scratch + 3, src, count * SD_BLOCK_SIZE);
-		return sd_write_blocks(card, lba, count, scratch + 3, SD_STOP_NONE,
-				       NULL);
+		return write_guard_write(g, lba, count, scratch + 3, SD_STOP_NONE, NULL);
 	default:
 		return -EINVAL;
 	}
-}
-
-/* The write guard. The run marks the area unusable on a write-protected
- * card (nothing may be written), but its bounds still say where the refused
- * write attempt may be aimed. */
-static bool in_area(const struct test_area *ta, const struct lba_range *r)
-{
-	if (!ta || !ta->count || !r->count)
-		return false;
-	if (ta->usable)
-		return test_area_contains(ta, r->first, r->count);
-	return r->first >= ta->first_lba &&
-	       (uint64_t)r->first + r->count <= (uint64_t)ta->first_lba + ta->count;
 }
 
 static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
@@ -274,7 +260,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			     (unsigned)SELFTEST_MAX_WRITE_BLOCKS);
 		return 1;
 	}
-	if (!in_area(cfg->area, r)) {
+	if (!write_guard_in_area(cfg->guard, r->first, r->count)) {
 		record_error("selftest", -EINVAL,
 			     "selftest_write %u+%u is not inside the test area: not writing",
 			     (unsigned)r->first, (unsigned)r->count);
@@ -286,9 +272,10 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			      r->first + i, cfg->run_id, i);
 
 	if (card->write_protected) {
-		/* Must be refused by the card layer before any command. */
-		ret = sd_write_blocks(card, r->first, r->count, pat, SD_STOP_NONE,
-				      NULL);
+		/* Must be refused before any command (the guard; the card
+		 * layer refuses too, see tests/unit/test_sd_card.c). */
+		ret = write_guard_write(cfg->guard, r->first, r->count, pat, SD_STOP_NONE,
+					NULL);
 		con_printf("selftest: card is write-protected: writes refused (%s)\n",
 			   ret ? err_name(ret) : "NOT REFUSED");
 		j = record_begin("selftest");
@@ -307,7 +294,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		return 0;
 	}
 
-	if (!cfg->area->usable) {
+	if (!write_guard_writes_possible(cfg->guard)) {
 		record_error("selftest", -ENOSPC, "no usable test area: not writing");
 		return 1;
 	}
@@ -337,7 +324,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			continue;
 		}
 		seg = seg_lba[m] - r->first;
-		code[m] = write_mode(card, (enum wmode)m, seg_lba[m], seg_count[m],
+		code[m] = write_mode(cfg->guard, (enum wmode)m, seg_lba[m], seg_count[m],
 				     pat + seg * SD_BLOCK_SIZE, back);
 		if (code[m]) {
 			char what[64];
@@ -374,7 +361,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	erase_code = 0;
 	erase_val = -1;
 	if (er.count && verify) {
-		erase_code = sd_erase(card, er.first, er.count, NULL);
+		erase_code = write_guard_erase(cfg->guard, er.first, er.count, NULL);
 		if (erase_code) {
 			report_fail(card, "selftest", erase_code, "selftest erase");
 			fails++;
@@ -455,7 +442,7 @@ int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg)
 /* ---- from the configuration ------------------------------------------- */
 
 int selftest_run(const struct bench_env *env, struct sd_card *card,
-		 const struct config *cfg, const struct test_area *area)
+		 const struct config *cfg, struct write_guard *guard)
 {
 	const struct lba_range *reads = NULL;
 	struct lba_range wr;
@@ -476,7 +463,7 @@ int selftest_run(const struct bench_env *env, struct sd_card *card,
 		sc.nreads = 2;
 	}
 	sc.write = config_range(cfg, CFG_SELFTEST_WRITE, &wr) ? &wr : NULL;
-	sc.area = area;
+	sc.guard = guard;
 	sc.run_id = config_has(cfg, CFG_SEED) ? (uint32_t)cfg->v[CFG_SEED].u :
 		    (uint32_t)timer_now_us();
 	sc.buf = env->buf;

@@ -13,11 +13,7 @@
 
 const char *wlx_no_write_reason(const struct wl_ctx *c)
 {
-	if (c->card->write_protected)
-		return "the card is write-protected (switch or CSD)";
-	if (!c->ta || !c->ta->usable)
-		return "no test area: nowhere safe to write (see the test-area message)";
-	return NULL;
+	return write_guard_why_not(c->guard);
 }
 
 uint32_t wlx_au_bytes(const struct wl_ctx *c, bool *declared)
@@ -56,7 +52,7 @@ int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t bloc
 	*ns = 0;
 	if (c->abort_all)
 		return -ENOMEDIUM;
-	if (!wl_writes_possible(c) || !test_area_contains(c->ta, lba, blocks)) {
+	if (write_guard_check(c->guard, lba, blocks)) {
 		record_error(context, -EPERM, "refused to erase LBA %u+%u: outside the test area",
 			     (unsigned)lba, (unsigned)blocks);
 		return -EPERM;
@@ -64,7 +60,7 @@ int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t bloc
 	if (c->verify && c->nwritten)
 		wl_verify_written(c, context);
 	t0 = timer_now_ns();
-	r = sd_erase(c->card, lba, blocks, NULL);
+	r = write_guard_erase(c->guard, lba, blocks, NULL);
 	t1 = timer_now_ns();
 	if (r) {
 		const struct sd_host_err *e = &c->card->last_err;

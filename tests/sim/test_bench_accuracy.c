@@ -29,6 +29,7 @@
 
 static uint8_t *mem;
 static struct test_area area;
+static struct write_guard guard;
 
 static void quiet(char c)
 {
@@ -190,7 +191,8 @@ static void run_profile(const char *profile)
 		area.first_lba = s.card.blocks / 2;
 		area.count = s.card.blocks / 4;
 	}
-	wl_ctx_init(&c, &s.card, &area, mem, MEM_BYTES, true, false, 0x1234, 42);
+	write_guard_init(&guard, &s.card, &area, true);
+	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		if ((cases[k].write || cases[k].pat == MIX70) && s.card.write_protected)
 			continue;

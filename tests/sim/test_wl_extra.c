@@ -29,6 +29,7 @@ static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
+static struct write_guard guard;
 static struct wl_ctx ctx;
 
 static void hook(char ch)
@@ -53,7 +54,8 @@ static int setup(const char *profile, bool quick, bool usable)
 	ta.source = usable ? TEST_AREA_CONFIG : TEST_AREA_NONE;
 	ta.first_lba = TA_FIRST;
 	ta.count = TA_COUNT;
-	wl_ctx_init(&ctx, &sh.card, &ta, mem, MEM_BYTES, quick, false, 0x5db, 42);
+	write_guard_init(&guard, &sh.card, &ta, true);
+	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
 	ctx.read_base = TA_FIRST;
 	outlen = 0;
 	out[0] = 0;
