@@ -22,14 +22,12 @@
 #include "bench/storage/storage.h"
 #include "bench/storage/test_area.h"
 #include "bench/storage/write_guard.h"
-#include "drivers/emmc/emmc.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 
-static struct sd_host host;
 static struct sd_card card;
 static struct storage st;
 static struct write_guard guard;
@@ -41,26 +39,20 @@ static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 
 static int init_card(const struct bench_env *env)
 {
+	const struct sd_host *host = env->host;
 	int r;
 
-	if (env->select_emmc_pins) {
-		r = env->select_emmc_pins();
-		if (r) {
-			record_error("init", r, "could not route GPIO 48-53 to the EMMC controller");
-			return r;
-		}
-	}
-	r = emmc_host_init(&host, env->emmc_base, env->emmc_clock_hz);
-	if (r) {
-		record_error_cmd("init", r, host.caps ? 0 : 0, 0, host.caps,
-				 "the EMMC host controller at 0x%08x did not initialise",
-				 (unsigned)env->emmc_base);
+	if (!host) {
+		r = env->host_error ? env->host_error : -ENODEV;
+		record_error("init", r, "%s (controller at 0x%08x)",
+			     env->host_error_what ? env->host_error_what : "no SD host controller",
+			     (unsigned)env->host_error_base);
 		return r;
 	}
 	con_printf("\nhost: %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
-		   host.name, (unsigned)host.base, (unsigned)host.base_clock_hz,
-		   (unsigned)host.version, (unsigned)host.caps);
-	r = sd_init(&card, &host);
+		   host->name, (unsigned)host->base, (unsigned)host->base_clock_hz,
+		   (unsigned)host->version, (unsigned)host->caps);
+	r = sd_init(&card, env->host);
 	if (r == -ENOMEDIUM) {
 		record_error("init", r, "no SD card found: check that a card is inserted "
 			     "(under QEMU: give -drive file=IMAGE,if=sd,format=raw)");
