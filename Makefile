@@ -3,6 +3,10 @@
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#   make image      build/sdbench.img, a whole SD card to flash (FIRMWARE=/path/to/bootfs
+#                   adds the Raspberry Pi boot firmware); make run-image boots it under QEMU
+#   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
+#                   make uninstall BOOT=... undoes it
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -53,7 +57,7 @@ SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
 
-.PHONY: all run test unit clean qemu-image golden
+.PHONY: all run test unit clean qemu-image golden image run-image install uninstall
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -143,6 +147,22 @@ $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 # ---- running ----------------------------------------------------------------
 run: $(B)/kernel.img $(B)/shim64.bin
 	qemu/run.sh $(MACHINE)
+
+# ---- a card (tools/sdbcard.py) ------------------------------------------------
+IMAGE ?= $(B)/sdbench.img
+image: $(B)/kernel.img
+	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
+
+run-image: image $(B)/shim64.bin
+	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
+
+install: $(B)/kernel.img
+	@test -n "$(BOOT)" || { echo 'make install: say where the boot partition is mounted, e.g. make install BOOT=/media/$$USER/bootfs' >&2; exit 2; }
+	$(PYTHON) tools/sdbcard.py install --boot "$(BOOT)" --build $(B)
+
+uninstall:
+	@test -n "$(BOOT)" || { echo 'make uninstall: say where the boot partition is mounted, e.g. make uninstall BOOT=/media/$$USER/bootfs' >&2; exit 2; }
+	$(PYTHON) tools/sdbcard.py uninstall --boot "$(BOOT)"
 
 unit: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done

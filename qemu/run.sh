@@ -12,17 +12,25 @@
 #
 # Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
 # lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600).
+# SDB_IMAGE=build/sdbench.img (make run-image): boot a copy of that card
+# image instead, with the kernel.img found on it (the image is not changed).
 set -eu
 cd "$(dirname "$0")/.."
 machine=${1:-raspi2b}
 [ $# -gt 0 ] && shift
+kernel=build/kernel.img
+mkdir -p build/qemu
+if [ -n "${SDB_IMAGE:-}" ]; then
+	kernel=build/qemu/kernel-from-image.img
+	/usr/bin/python3 tools/sdbcard.py extract "$SDB_IMAGE" kernel.img "$kernel"
+fi
 case "$machine" in
 raspi0 | raspi1ap | raspi2b)
-	set -- qemu-system-arm -M "$machine" -bios build/kernel.img "$@"
+	set -- qemu-system-arm -M "$machine" -bios "$kernel" "$@"
 	;;
 raspi3b | raspi3ap)
 	set -- qemu-system-aarch64 -M "$machine" -kernel build/shim64.bin \
-		-device loader,file=build/kernel.img,addr=0x8000,force-raw=on "$@"
+		-device loader,file="$kernel",addr=0x8000,force-raw=on "$@"
 	;;
 *)
 	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b, raspi3b, raspi3ap)" >&2
@@ -31,16 +39,21 @@ raspi3b | raspi3ap)
 esac
 img=build/qemu/sd-$machine.img
 log=build/qemu/guest-errors-$machine.log
-mkdir -p build/qemu
-# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
-sdbench_file=build/qemu/sdbench-$machine.txt
-rm -f "$sdbench_file"
-if [ -n "${SDB_SDBENCH:-}" ]; then
-	printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
+if [ -n "${SDB_IMAGE:-}" ]; then
+	# The run writes into the test area: give QEMU a copy.
+	cp --sparse=always "$SDB_IMAGE" "$img"
+	echo "qemu/run.sh: $machine, a copy of $SDB_IMAGE; protocol errors are logged to $log" >&2
+else
+	# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
+	sdbench_file=build/qemu/sdbench-$machine.txt
+	rm -f "$sdbench_file"
+	if [ -n "${SDB_SDBENCH:-}" ]; then
+		printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
+	fi
+	/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
+		--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
+	echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
 fi
-/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
-	--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
-echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
 status=0
 timeout "${SDB_TIMEOUT:-600}" "$@" \
 	-drive "file=$img,if=sd,format=raw" \
