@@ -296,3 +296,18 @@ def test_a_damaged_block_is_reported_not_duplicated(tmp_path):
         p = make(target, "BOOT=" + boot, check=False)
         assert p.returncode != 0 and "fix config.txt by hand" in p.stdout
         assert snapshot(boot) == before
+
+
+def test_edited_config_without_final_newline_keeps_its_style(tmp_path):
+    # Edited after install, so uninstall removes the block line by line; the
+    # line end install put after the user's last line goes too.
+    config = PIOS_CONFIG.rstrip("\n")
+    boot = boot_partition(tmp_path / "bootfs", config.encode())
+    make("install", "BOOT=" + boot)
+    cfg = os.path.join(boot, "config.txt")
+    with open(cfg, "rb") as f:
+        text = f.read().replace(b"camera_auto_detect=1", b"camera_auto_detect=0")
+    with open(cfg, "wb") as f:
+        f.write(text)
+    make("uninstall", "BOOT=" + boot)
+    assert read(cfg).decode() == config.replace("camera_auto_detect=1", "camera_auto_detect=0")
