@@ -152,10 +152,46 @@ def test_image_boots_under_qemu(image, tmp_path):
     assert r.records[-1]["type"] == "done" and r.records[-1]["errors"] == 0
     assert r.sd_guest_errors() == [], r.guest_errors
     assert r.status == 0
+    # The README shows the start of such a run: those lines still look the
+    # same (numbers aside).
+    console = [l.rstrip("\r") for l in r.console.splitlines()]
+    for line in readme_run_excerpt():
+        words = [re.sub(r"[0-9]+(?:\\\.[0-9]+)?", "[0-9.]+", re.escape(w))
+                 for w in line.split()]
+        pat = r"\s+".join(words)
+        assert any(re.fullmatch(pat, c.strip()) for c in console), line
     # Nothing outside the test area changed: the MBR and the boot partition.
     with open(img, "rb") as a, open(card, "rb") as b:
         n = (BOOT_LBA + BOOT_BLOCKS) * 512
         assert a.read(n) == b.read(n)
+
+
+def readme():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        return f.read()
+
+
+def readme_run_excerpt():
+    """The README's QEMU output example, from the banner to `suite:`."""
+    text = readme()
+    block = text[text.index("```", text.index("What it looks like")) + 3:]
+    lines = block[:block.index("```")].splitlines()[1:]
+    out = []
+    for l in lines:
+        if l.strip() and l.strip() != "...":
+            out.append(l)
+        if l.startswith("suite:"):
+            break
+    assert len(out) > 10
+    return out
+
+
+def test_readme_config_lines_are_the_tools():
+    text = readme()
+    block = text[text.index("```ini", text.index("**C. By hand**")) + 6:]
+    shown = block[:block.index("```")].split()
+    printed = run("/usr/bin/python3", SDBCARD, "config-txt").stdout.splitlines()
+    assert shown == [l for l in printed if not l.startswith("#")]
 
 
 def test_sample_documents_exactly_the_firmware_keys():
