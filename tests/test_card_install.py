@@ -311,3 +311,11 @@ def test_edited_config_without_final_newline_keeps_its_style(tmp_path):
         f.write(text)
     make("uninstall", "BOOT=" + boot)
     assert read(cfg).decode() == config.replace("camera_auto_detect=1", "camera_auto_detect=0")
+
+
+def test_uninstall_where_nothing_was_installed(tmp_path):
+    boot = boot_partition(tmp_path / "bootfs", PIOS_CONFIG.encode())
+    before = snapshot(boot)
+    out = make("uninstall", "BOOT=" + boot).stdout
+    assert "no sdbench install found" in out
+    assert snapshot(boot) == before

@@ -586,7 +586,10 @@ def cmd_uninstall(a):
             write_bytes(cpath, read_bytes(bpath))
             os.unlink(bpath)
             changes.append("config.txt: it was missing; restored the original from %s" % BACKUP)
-    if m is None:
+    if m is None and changes == ["config.txt: no sdbench block found, unchanged"]:
+        changes = ["no sdbench install found in %s (no %s, no sdbench lines in config.txt); "
+                   "nothing changed" % (boot, MANIFEST)]
+    elif m is None:
         changes.append("%s not found: only config.txt was looked at; remove sdbench.img "
                        "and sdbench.txt by hand if you want them gone" % MANIFEST)
     else:
