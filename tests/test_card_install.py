@@ -7,7 +7,6 @@ and appends a marked block to config.txt after saving a backup, leaving
 out lines already in effect; a second run changes nothing. uninstall: the
 directory back to what it was byte for byte, or, when config.txt was edited
 after install, exactly the install's lines removed and every edit kept."""
-import json
 import os
 import subprocess
 import sys
