@@ -185,6 +185,18 @@ class Run:
                 or "bcm2835_sdhost" in l]
 
 
+def assert_timer_calibrated(t):
+    """The measured timestamp rate of a board record's `timer` agrees with
+    the nominal rate to 1%. The firmware averages two calibration windows
+    against the 1 MHz system timer; both clocks follow host time, so a host
+    that deschedules QEMU during one window moves that window, and the
+    average by half the difference: the spread between the two
+    (calib_ppm) is added to the tolerance. A wrong calibration, where both
+    windows agree, still fails."""
+    tol = t["nominal_hz"] / 100 + t["freq_hz"] * t["calib_ppm"] / 1e6
+    assert abs(t["freq_hz"] - t["nominal_hz"]) < tol, t
+
+
 def make_image(path, size="64M", kernel=KERNEL, sdbench=(), extra=()):
     args = ["/usr/bin/python3", MKIMAGE, "-o", path, "--size", size, "--kernel", kernel]
     for line in sdbench:
