@@ -1,8 +1,11 @@
 # sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
 #
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
-#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap)
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#                   under the system QEMU, then the QEMU tests again under QEMU 10
+#                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
+#   make test-qemu  only the QEMU tests, under SDB_QEMU (system, 10 or a directory)
 #   make image      build/sdbench.img, a whole SD card to flash (FIRMWARE=/path/to/bootfs
 #                   adds the Raspberry Pi boot firmware); make run-image boots it under QEMU
 #   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
@@ -57,7 +60,7 @@ SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
 
-.PHONY: all run test unit clean qemu-image golden image run-image install uninstall
+.PHONY: all run test test-qemu test-qemu10 unit clean qemu-image golden image run-image install uninstall
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -167,8 +170,29 @@ uninstall:
 unit: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
 
+# Every test under the system QEMU (7.2 on Debian 12), then the QEMU tests
+# under QEMU 10, which adds raspi4b. On a system whose QEMU already has
+# raspi4b (Debian 13) the first pass is the QEMU 10 pass.
+QEMU10 ?= yes
 test: all $(B)/fault/kernel.img
-	$(PYTHON) -m pytest -q tests
+	SDB_QEMU=system $(PYTHON) -m pytest -q tests
+	@$(MAKE) --no-print-directory test-qemu10
+
+test-qemu: all $(B)/fault/kernel.img
+	$(PYTHON) -m pytest -q tests/qemu
+
+test-qemu10: all $(B)/fault/kernel.img
+ifeq ($(QEMU10),no)
+	@echo "QEMU 10 pass skipped (QEMU10=no)"
+else
+	@dir=$$(tools/fetch-qemu10.sh) || { echo "make: no QEMU 10 for the second QEMU pass (QEMU10=no skips it)" >&2; exit 1; }; \
+	if [ "$$dir" = "$$(dirname "$$(command -v qemu-system-aarch64)")" ]; then \
+		echo "the system QEMU has raspi4b: the first pass covered QEMU 10"; \
+	else \
+		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu"; \
+		SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu; \
+	fi
+endif
 
 # Rewrite the behaviour baselines (tests/golden) after a deliberate change.
 golden: all

@@ -11,4 +11,8 @@ apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
 	qemu-system-arm python3 python3-pytest python3-matplotlib mtools dosfstools fdisk \
 	coreutils >/dev/null
+# The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU
+# has no raspi4b (Debian 12), let apt know Debian's bookworm-backports so
+# that `make test` can fetch QEMU 10 into build/qemu10 (nothing installed).
+"$(dirname "$0")/fetch-qemu10.sh" --apt-source
 echo "sdbench: build dependencies installed"
