@@ -14,6 +14,7 @@
 #include "bench/workloads/au.h"
 #include "bench/workloads/basic.h"
 #include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/sustained.h"
 #include "drivers/timer.h"

@@ -9,8 +9,26 @@
  * is printed inside the timed region; the progress line is printed between
  * operations and its cost is excluded from the measurement.
  *
- * wl_end() turns the samples into the readable table line and the records
- * (result, latency, histogram, series, phases, verdict; docs/records.md).
+ * wl_end() computes the figures of the finished workload (rates,
+ * percentiles, the phase split and the verdict) into struct wl_meas; it
+ * prints nothing. wl_report() (workload_report.h) prints them.
+ *
+ * How a workload is built (bench/workloads/, and the self-test):
+ *
+ *   measure  X.c plans what to do and runs it on this engine, filling a
+ *            result struct: numbers, no judgement;
+ *   decide   bench/workloads/analysis.c turns numbers into findings (class
+ *            verdicts, erase-block size, knee, fit): pure functions without
+ *            I/O, clock or static state, unit-tested on synthetic numbers
+ *            (tests/unit/test_wl_analysis.c); scratch memory, when needed,
+ *            comes from the caller;
+ *   report   X_report.c prints the result struct: the text lines for
+ *            people and the "@ " records (docs/records.md). It reads no
+ *            card and no clock; X_report.h declares the result structs it
+ *            prints, so X.c includes it and not the other way round.
+ *
+ * The engine follows the same split: workload.c measures (wl_end
+ * included), workload_report.c prints.
  */
 #ifndef SDB_BENCH_WORKLOAD_H
 #define SDB_BENCH_WORKLOAD_H
@@ -108,6 +126,7 @@ struct wl_meas {
 	uint64_t progress_due_us;
 	uint64_t deadline_us;        /* system timer; 0 = no time budget */
 	uint64_t planned_bytes;      /* for the progress percentage */
+	uint64_t elapsed_ns;         /* measured time, exclusions taken off; by wl_end */
 	struct lat_summary sum;      /* filled by wl_end */
 	double mbs, iops;            /* filled by wl_end */
 	struct phase_split split;    /* filled by wl_end */
@@ -125,9 +144,11 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 	      uint32_t xfer_blocks, uint64_t planned_bytes);
 /* Run one timed operation. Returns 0 or -errno (already reported). */
 int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
-/* Print the results of the workload (text + records). 'records' = false
- * summarises without printing (for sweeps that print their own). */
-void wl_end(struct wl_ctx *c, struct wl_meas *m, bool records);
+/* Compute the figures of the finished workload into m (elapsed_ns, sum,
+ * mbs, iops, split). Sorts the latency samples c->lat[0..m->nlat): a
+ * workload that needs them in issue order reads them before. Prints
+ * nothing. */
+void wl_end(struct wl_ctx *c, struct wl_meas *m);
 /* Too many errors in this workload, its time budget is used up, or the
  * card is gone. */
 bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m);
@@ -135,16 +156,9 @@ bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m);
  * data instead of stretching the suite. The result records what was done. */
 void wl_set_budget(struct wl_meas *m, uint32_t seconds);
 
-/* A workload that did not run, and why (text + "skipped" record). */
-void wl_skip(const char *name, const char *why);
-
 /* Read back every range written since the last call (the ranges are
  * remembered by wl_do when verify is on), classify each block against its
  * pattern and print an "integrity" record. Returns the number of bad blocks. */
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name);
-
-/* The closing summary: best sequential rates, random 4 KiB IOPS, their
- * verdicts (text + a "summary" record). */
-void wl_print_summary(struct wl_ctx *c);
 
 #endif

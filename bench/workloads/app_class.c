@@ -38,6 +38,7 @@
  * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
  */
 #include "bench/engine/record.h"
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/app_class.h"
 #include "bench/workloads/common.h"
@@ -137,7 +138,8 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 			worst = each[*done];
 		(*done)++;
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
 		   wlx_size_str((uint64_t)au_blocks * SD_BLOCK_SIZE, s2, sizeof(s2)),
 		   erase ? "erased first" : "not erased (no CMD38)", s1);
@@ -164,7 +166,8 @@ static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t *span_block
 			break;
 		wl_do(c, &m, &op);
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 	if (off < *span_blocks) {
 		con_printf("  %-28s the time budget filled %u MiB: the random tests use that much\n",
 			   "", (unsigned)(off >> 11));
@@ -203,7 +206,8 @@ static double measure_rand(struct wl_ctx *c, bool write, uint32_t first, uint32_
 			break;
 		wl_do(c, &m, &op);
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 	if (!m.nlat)
 		return -1;
 	iops = card_iops(c, &m);

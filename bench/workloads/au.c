@@ -27,6 +27,7 @@
  * SECTOR_SIZE): erases are done in whole AUs.
  */
 #include "bench/engine/record.h"
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/au.h"
 #include "bench/workloads/common.h"
@@ -147,7 +148,8 @@ void wl_au_detect(struct wl_ctx *c)
 		pt[n].post_ns = wla_median_u32(post, got);
 		n++;
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 	if (n < 2) {
 		wl_skip("au-align", "too few alignment points could be measured");
 		return;
@@ -328,7 +330,7 @@ void wl_open_au(struct wl_ctx *c)
 				break;
 			wl_do(c, &m, &op);
 		}
-		wl_end(c, &m, false);
+		wl_end(c, &m);
 		if (!m.ops)
 			break;
 		n_done[npts] = nopen;

@@ -8,6 +8,7 @@
  * so reads and writes see the same flash); writes stay inside the test area
  * (wl_do refuses anything else).
  */
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/basic.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
@@ -117,7 +118,8 @@ void wl_seq_sweep(struct wl_ctx *c, bool write)
 			wl_do(c, &m, &op);
 			lba += blocks;
 		}
-		wl_end(c, &m, true);
+		wl_end(c, &m);
+		wl_report(c, &m);
 	}
 	if (write && c->verify)
 		wl_verify_written(c, "seq-write");
@@ -156,7 +158,8 @@ static void random_one(struct wl_ctx *c, bool write, bool mix, uint32_t blocks,
 		op.cmd = blocks > 1 ? WL_MULTI_AUTO12 : WL_MULTI_CMD12;
 		wl_do(c, &m, &op);
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 }
 
 void wl_random(struct wl_ctx *c, uint64_t span_bytes)
@@ -209,7 +212,8 @@ static void variant(struct wl_ctx *c, bool write, enum wl_cmd cmd, const char *n
 
 		wl_do(c, &m, &op);
 	}
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 }
 
 void wl_variants(struct wl_ctx *c)

@@ -13,6 +13,7 @@
  */
 #include "bench/engine/busmodel.h"
 #include "bench/engine/record.h"
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
 #include "lib/console.h"
 #include "lib/err.h"
@@ -66,7 +67,7 @@ static unsigned run_width(struct wl_ctx *c, bool write, uint8_t width, uint32_t 
 
 			wl_do(c, &m, &op);
 		}
-		wl_end(c, &m, false);
+		wl_end(c, &m);
 		if (!m.ops)
 			continue;
 		pts[n].clock_hz = c->card->clock_hz;

@@ -19,6 +19,7 @@
  * back), and single stalls longer than the tick counter's wrap period.
  */
 #include "bench/engine/record.h"
+#include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/common.h"
 #include "bench/workloads/sustained.h"
@@ -52,7 +53,7 @@ static uint32_t pick_xfer(struct wl_ctx *c, uint32_t max_blocks)
 	wl_begin(c, &m, "sustained", "sustained-probe", "sustained probe", true,
 		 WL_MULTI_AUTO12, SUS_PROBE_BLOCKS, 0);
 	lat = wl_do(c, &m, &op) ? 0 : wlx_last_lat(c, &m, 0);
-	wl_end(c, &m, false);
+	wl_end(c, &m);
 	/* One operation of n blocks takes about n * lat / SUS_PROBE_BLOCKS. */
 	while (lat && blocks > SUS_MIN_XFER_BLOCKS &&
 	       (uint64_t)blocks * lat > SUS_PROBE_BLOCKS * SUS_MAX_OP_NS)
@@ -147,7 +148,8 @@ void wl_sustained(struct wl_ctx *c)
 	nlat = m.nlat;
 	wla_find_knee(c->lat, nlat, blocks * SD_BLOCK_SIZE, SUS_MIN_DROP, &k);
 	nrates = rate_by_bytes(c->lat, nlat, blocks * SD_BLOCK_SIZE, rates, &group_ops);
-	wl_end(c, &m, true);
+	wl_end(c, &m);
+	wl_report(c, &m);
 
 	if (!nlat)
 		return;

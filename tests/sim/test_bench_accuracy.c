@@ -124,7 +124,7 @@ static void run_case(struct simh *s, struct wl_ctx *c, const struct wl_case *k,
 	}
 	t1 = sim_now_ns();
 	seq1 = sim_truth_count();
-	wl_end(c, &m, false);
+	wl_end(c, &m);
 	if (seq0 < seq1 && sim_truth_get(seq0))
 		t0 = sim_truth_get(seq0)->t_issue_ns;
 	truth_window(seq0, seq1, t0, t1, &tr);

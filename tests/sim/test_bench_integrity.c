@@ -97,7 +97,7 @@ static void write_range(struct wl_ctx *c, uint32_t lba, uint32_t blocks)
 
 	wl_begin(c, &m, "test", "w", "w", true, WL_MULTI_AUTO12, blocks, 0);
 	CHECK_EQ_I(wl_do(c, &m, &op), 0);
-	wl_end(c, &m, false);
+	wl_end(c, &m);
 }
 
 TEST(verify_ok_on_an_honest_card)
