@@ -31,6 +31,7 @@
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
+#include "lib/crc32.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -43,24 +44,6 @@ enum rmode { RM_CMD17, RM_CMD18, RM_AUTO12, RM_CMD23, RM_UNALIGNED, RM_N };
 static const char *const rmode_name[RM_N] = {
 	"cmd17", "cmd18", "auto12", "cmd23", "unaligned",
 };
-
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n)
-{
-	static const uint32_t t[16] = {
-		0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC,
-		0x76DC4190, 0x6B6B51F4, 0x4DB26158, 0x5005713C,
-		0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-		0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C,
-	};
-
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ t[crc & 15];
-		crc = (crc >> 4) ^ t[crc & 15];
-	}
-	return ~crc;
-}
 
 void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
 {
@@ -155,7 +138,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			match = false;
 			continue;
 		}
-		crc[m] = selftest_crc32(0, buf, r->count * SD_BLOCK_SIZE);
+		crc[m] = crc32_update(0, buf, r->count * SD_BLOCK_SIZE);
 		if (!have) {
 			ref = crc[m];
 			have = true;
@@ -409,7 +392,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_hex(j, "crc32", selftest_crc32(0, pat, bytes), 8);
+	json_hex(j, "crc32", crc32_update(0, pat, bytes), 8);
 	json_bool(j, "verify", verify);
 	json_obj_begin(j, "erase");
 	json_u64(j, "lba", er.first);

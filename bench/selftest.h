@@ -41,9 +41,6 @@ int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg);
 /* Fill one block of the pattern above. */
 void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq);
 
-/* CRC-32 (IEEE, reflected, as zlib's crc32()), continuing from crc. */
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n);
-
 /* The self-test as sdbench.txt configures it: selftest_lbas (the ranges to
  * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the
  * run id; the time otherwise). Returns the number of failures. */

@@ -7,7 +7,7 @@
  *   it was meant to be.
  *
  * Block layout (little endian): 0 magic, 4 lba, 8 run id, 12 seq, 16 CRC-32
- * of bytes 0..15, 20..511 payload (xorshift32 stream).
+ * (lib/crc32) of bytes 0..15, 20..511 payload (xorshift32 stream).
  *
  * Classification order: a valid header (magic + header CRC) decides by its
  * fields; without one, a block within PATTERN_CHANGED_MAX_BYTES of what
@@ -52,8 +52,5 @@ struct pattern_result {
 void pattern_check(const void *block, uint32_t lba, uint32_t run_id, uint32_t seq,
 		   struct pattern_result *out);
 const char *pattern_class_name(enum pattern_class c);
-
-/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) for read-back checks. */
-uint32_t pattern_crc32(uint32_t crc, const void *buf, uint32_t len);
 
 #endif
