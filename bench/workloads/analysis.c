@@ -342,29 +342,53 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 
 /* ---- knee of a sustained write -------------------------------------------- */
 
-#define KNEE_SCRATCH 4096
-static uint32_t knee_filt[KNEE_SCRATCH];
-static uint32_t knee_sort[KNEE_SCRATCH];
-
 static double rate_mbs(uint64_t bytes, double ns)
 {
 	return ns > 0 ? (double)bytes * 1000.0 / ns : 0.0;
 }
 
-/* Median of lat[from, to) without touching lat. */
+/* The k-th smallest (from 0) of v[from, to), without touching v and without
+ * memory: the smallest value x with more than k elements <= x, found by
+ * bisection over the 32-bit range (32 passes over the segment). */
+static uint32_t seg_kth(const uint32_t *v, uint32_t from, uint32_t to, uint32_t k)
+{
+	uint32_t lo = 0, hi = 0xffffffffu;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, cnt = 0, i;
+
+		for (i = from; i < to; i++)
+			cnt += v[i] <= mid;
+		if (cnt > k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Median of lat[from, to) as wla_median_u32 takes it (the lower one for an
+ * even count), without touching lat. 0 for an empty segment. */
 static uint32_t seg_median(const uint32_t *lat, uint32_t from, uint32_t to)
 {
-	uint32_t i;
+	return to > from ? seg_kth(lat, from, to, (to - from - 1) / 2) : 0;
+}
 
-	for (i = from; i < to; i++)
-		knee_sort[i - from] = lat[i];
-	return wla_median_u32(knee_sort, to - from);
+/* The running median of 5 at i over lat[0, m). */
+static uint32_t filtered(const uint32_t *lat, uint32_t i, uint32_t m)
+{
+	uint32_t lo = i >= 2 ? i - 2 : 0, hi = i + 3 <= m ? i + 3 : m;
+	uint32_t w[5], k;
+
+	for (k = lo; k < hi; k++)
+		w[k - lo] = lat[k];
+	return wla_median_u32(w, hi - lo);
 }
 
 void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
 		   struct wla_knee *out)
 {
-	uint32_t i, m = n < KNEE_SCRATCH ? n : KNEE_SCRATCH, best_k = 0;
+	uint32_t i, m = n < WLA_KNEE_MAX_OPS ? n : WLA_KNEE_MAX_OPS, best_k = 0;
 	double s = 0, sq = 0, sl = 0, sql = 0, best = -1, total = 0;
 	double before_ns = 0, after_ns = 0;
 
@@ -389,19 +413,14 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 	/* A running median of 5 removes isolated stalls (garbage collection)
 	 * that would otherwise pull the split towards themselves. */
 	for (i = 0; i < m; i++) {
-		uint32_t lo = i >= 2 ? i - 2 : 0, hi = i + 3 <= m ? i + 3 : m;
-
-		knee_filt[i] = seg_median(lat_ns, lo, hi);
-	}
-	for (i = 0; i < m; i++) {
-		double x = knee_filt[i];
+		double x = filtered(lat_ns, i, m);
 
 		s += x;
 		sq += x * x;
 	}
 	/* Two runs [0, k) and [k, m): minimise the summed squared error. */
 	for (i = 0; i + 2 < m; i++) {
-		double x = knee_filt[i];
+		double x = filtered(lat_ns, i, m);
 		uint32_t k = i + 1;
 		double sr, sqr, err;
 

@@ -1,7 +1,8 @@
 /*
  * wl_analysis.h - the pure decisions behind the class, AU and sustained
  * workloads (wl_appclass.c, wl_au.c, wl_sustained.c): given measured
- * numbers, what do they say. No I/O, no printing, no clock: the unit tests
+ * numbers, what do they say. No I/O, no printing, no clock, no static
+ * state (memory a function needs comes from its caller): the unit tests
  * (tests/unit/test_wl_analysis.c) feed them synthetic measurements.
  *
  *   - Application Performance Class (SD Physical Layer §4.16) thresholds
@@ -161,7 +162,9 @@ struct wla_knee {
  * 3/4 after it are on their side of the threshold median-before / (1 -
  * min_drop): a cache is consistently fast, irregular stalls are not. At
  * least 8 operations are needed. Rates before/after are plain averages
- * (stalls included). Only the first 4096 operations are searched. */
+ * (stalls included). Only the first WLA_KNEE_MAX_OPS operations are
+ * searched. Needs no memory beyond its arguments (and never writes lat_ns). */
+#define WLA_KNEE_MAX_OPS 4096u
 void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
 		   struct wla_knee *out);
 
