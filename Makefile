@@ -50,6 +50,8 @@ PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c be
 TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
+SIM_CARD_TXT  := $(sort $(wildcard tests/sim/profiles/*.txt))
+SIM_HOST_TXT  := $(sort $(wildcard tests/sim/hosts/*.txt))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
 TOOL_SRCS     := $(filter-out tools/sdbsim.c,$(wildcard tools/*.c))
 
@@ -113,9 +115,22 @@ $(BH)/libhost.a: $(HOSTLIB_HOBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BH)/libsim.a: $(SIM_HOBJS) $(BH)/obj/empty.o
+$(BH)/libsim.a: $(SIM_HOBJS) $(BH)/obj/gen/sim_builtin.o $(BH)/obj/empty.o
 	@rm -f $@
 	ar rcs $@ $^
+
+# The simulator's built-in card and host profiles: the text files as strings.
+$(BH)/gen/sim_builtin.c: $(SIM_CARD_TXT) $(SIM_HOST_TXT) tests/sim/embed.awk
+	@mkdir -p $(dir $@)
+	@echo "  EMBED   $@"
+	@{ echo '/* generated from tests/sim/profiles and tests/sim/hosts by tests/sim/embed.awk */'; \
+	   awk -v sym=card -f tests/sim/embed.awk $(SIM_CARD_TXT); \
+	   awk -v sym=host -f tests/sim/embed.awk $(SIM_HOST_TXT); } > $@.tmp && mv $@.tmp $@
+
+$(BH)/obj/gen/sim_builtin.o: $(BH)/gen/sim_builtin.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	@$(HCC) $(HCFLAGS) -c $< -o $@
 
 $(BH)/obj/empty.o:
 	@mkdir -p $(dir $@)
@@ -146,6 +161,7 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
+$(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- running ----------------------------------------------------------------
 run: $(B)/kernel.img $(B)/shim64.bin
