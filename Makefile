@@ -10,6 +10,9 @@
 #                   adds the Raspberry Pi boot firmware); make run-image boots it under QEMU
 #   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
 #                   make uninstall BOOT=... undoes it
+#   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
+#   make fixtures   regenerate the QEMU console logs in tests/data/
+#   make screenshot regenerate docs/report-screenshot.png (chromium)
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -60,9 +63,13 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
+TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbsim
 
-.PHONY: all run test test-qemu test-qemu10 unit clean qemu-image golden image run-image install uninstall
+.PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+        golden image run-image install uninstall
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -148,8 +155,13 @@ $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
 	@echo "  HOSTLD  $@"
 	@$(HCC) $(HCFLAGS) $< -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
-# Python host tools: installed next to the C ones.
-$(BH)/sdbreport: tools/sdbreport.py
+# Python host tools: installed next to the C ones, with their package
+# (tools/sdbhost) beside them.
+$(BH)/sdbhost/%.py: tools/sdbhost/%.py
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
+
+$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -213,6 +225,22 @@ endif
 # Rewrite the behaviour baselines (tests/golden) after a deliberate change.
 golden: all
 	$(PYTHON) tests/golden/golden.py --regen
+
+# The hardware-in-the-loop checks (tests/hw) against a Pi on a serial port:
+# start it, then power the Pi on (its card holds kernel.img). PORT may be a
+# pseudo-terminal: tests/test_hw_pty.py runs this target against QEMU.
+test-hw: $(BH)/sdbcapture $(BH)/sdbreport
+	@test -n "$(PORT)" || { echo "usage: make test-hw PORT=/dev/ttyUSB0 [BAUD=115200]" >&2; exit 2; }
+	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -p no:cacheprovider tests/hw
+
+# Console logs of real QEMU runs for the host tools' tests (tests/data/).
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+	tests/data/regen.sh
+
+# The report screenshot in the README, from a committed emulated-run log.
+screenshot: $(BH)/sdbreport
+	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
+		tests/data/qemu-raspi2b-quick.log
 
 clean:
 	rm -rf $(B)

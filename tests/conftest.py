@@ -1,6 +1,7 @@
 """pytest configuration shared by every test under tests/.
 
-Makes the QEMU harness (tests/qemu/harness.py) importable as `harness`.
+Makes the QEMU harness (tests/qemu/harness.py) importable as `harness` and
+the host tools' package (tools/sdbhost) as `sdbhost`.
 Run from the repository root: /usr/bin/python3 -m pytest -q tests
 
 Which QEMU the QEMU tests use: --qemu=system|10|PATH, or the environment
@@ -10,9 +11,17 @@ QEMU and its version are printed at the start of the run.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "qemu"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "qemu"))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 
 import harness  # noqa: E402
+
+# tests/hw talks to a board on a serial port (make test-hw PORT=...); it is
+# collected only when a port is given. tests/test_hw_pty.py runs it against
+# QEMU through a pseudo-terminal.
+if not os.environ.get("SDB_HW_PORT"):
+    collect_ignore = ["hw"]
 
 
 def pytest_addoption(parser):
