@@ -231,7 +231,7 @@ golden: all
 # pseudo-terminal: tests/test_hw_pty.py runs this target against QEMU.
 test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 	@test -n "$(PORT)" || { echo "usage: make test-hw PORT=/dev/ttyUSB0 [BAUD=115200]" >&2; exit 2; }
-	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -p no:cacheprovider tests/hw
+	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
 
 # Console logs of real QEMU runs for the host tools' tests (tests/data/).
 fixtures: $(B)/kernel.img $(B)/fault/kernel.img

@@ -199,20 +199,51 @@ def open_port(port, baud, timeout=0.2):
 
 
 class Console:
-    """Echo of the console on stdout and the status line on stderr."""
+    """Echo of the console on stdout and the status line on stderr.
 
-    def __init__(self, echo, status, out=None, err=None):
+    Whole lines are echoed at once; the start of a line waits up to
+    HOLD_S for its end, so that the status line can be drawn between
+    lines. A line that takes longer (the firmware's own progress line,
+    redrawn with CR) is shown as it comes."""
+
+    HOLD_S = 0.2
+
+    def __init__(self, echo, status, out=None, err=None, clock=time.monotonic):
         self.echo = echo
         self.status = status
         self.out = out or sys.stdout
         self.err = err or sys.stderr
+        self.clock = clock
         self.at_line_start = True
         self.shown = False
         self.last = ""
+        self.pending = ""
+        self.pending_since = 0.0
 
     def write(self, text):
         if not self.echo or not text:
             return
+        text = self.pending + text
+        cut = text.rfind("\n") + 1
+        if cut:
+            self._emit(text[:cut])
+        if not self.pending:
+            self.pending_since = self.clock()
+        self.pending = text[cut:]
+        self.tick()
+
+    def tick(self):
+        """Show a line start that has waited long enough for its end."""
+        if self.pending and self.clock() - self.pending_since >= self.HOLD_S:
+            self._emit(self.pending)
+            self.pending = ""
+
+    def flush(self):
+        if self.pending:
+            self._emit(self.pending)
+            self.pending = ""
+
+    def _emit(self, text):
         self.clear()
         self.out.write(text)
         self.out.flush()
@@ -236,6 +267,7 @@ class Console:
 
     def message(self, text):
         """A message of sdbcapture's own, on its own line."""
+        self.flush()
         self.clear()
         if not self.at_line_start and self.echo:
             self.out.write("\n")
@@ -257,6 +289,7 @@ def capture(port, baud, path, mode="wb", echo=True, status=False, wait=60.0,
     except OSError as e:
         ser.close()
         raise CaptureError(EXIT_USAGE, "cannot write %s: %s" % (path, e.strerror or e))
+    con.message("%s is open: power the Pi on now (or reset it)" % port)
     prog = Progress()
     state = {"code": None}
     try:
@@ -264,6 +297,7 @@ def capture(port, baud, path, mode="wb", echo=True, status=False, wait=60.0,
     finally:
         f.close()
         ser.close()
+        con.flush()
         con.clear()
     return state["code"], prog
 
@@ -337,6 +371,7 @@ def _loop(ser, f, con, prog, port, baud, wait, silence, clock, state):
                         "is kept." % (silence, total))
             state["code"] = EXIT_CUT
             return
+        con.tick()
         if now - last_draw >= 0.5 or data:
             con.show(prog.line(now - t0, total))
             last_draw = now
@@ -349,7 +384,9 @@ def _loop(ser, f, con, prog, port, baud, wait, silence, clock, state):
         state["code"] = EXIT_RUN_ERRORS
     else:
         n = prog.done.get("errors")
-        con.message("the run ended: %s error(s), %s workloads" % (n, prog.workloads))
+        what = ("%d workloads" % prog.workloads if prog.workloads else
+                "%d self-test records" % prog.selftests if prog.selftests else "no workloads")
+        con.message("the run ended: %s error(s), %s" % (n, what))
         state["code"] = EXIT_OK if n == 0 else EXIT_RUN_ERRORS
 
 

@@ -10,7 +10,7 @@ import io
 import matplotlib
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, MaxNLocator, NullLocator  # noqa: E402
 
 from . import fmt as F  # noqa: E402
 from . import model  # noqa: E402
@@ -47,18 +47,20 @@ def _colour(i):
     return "C%d" % (i % 10)
 
 
-def _fig(w, h, emulated, constrained=False):
-    """A figure; line charts get a fixed layout (margins in inches), bar
-    charts with long labels the constrained layout (slower)."""
-    fig = Figure(figsize=(w, h), layout="constrained" if constrained else None)
-    if not constrained:
-        fig.subplots_adjust(left=0.75 / w, right=1 - 0.2 / w, bottom=0.55 / h, top=1 - 0.5 / h,
-                            wspace=0.25)
-    if emulated and constrained:
-        fig.suptitle(EMULATED_MARK, x=0.99, ha="right", fontsize=7, color="#b00020")
-    elif emulated:
+def _fig(w, h, emulated, left=0.75, top=0.5):
+    """A figure with a fixed layout (margins in inches; the constrained
+    layout would cost a third of the drawing time)."""
+    fig = Figure(figsize=(w, h))
+    fig.subplots_adjust(left=left / w, right=1 - 0.2 / w, bottom=0.55 / h, top=1 - top / h,
+                        wspace=0.25)
+    if emulated:
         fig.text(0.99, 0.99, EMULATED_MARK, ha="right", va="top", fontsize=7, color="#b00020")
     return fig
+
+
+def _label_margin(labels, fontsize=7):
+    """Inches for y tick labels of this many characters."""
+    return 0.25 + 0.6 * fontsize / 72.0 * max([len(l) for l in labels] + [4])
 
 
 def _grid_fig(n, cols, panel_h, emulated):
@@ -76,8 +78,29 @@ def _grid_fig(n, cols, panel_h, emulated):
     return fig, axes
 
 
+def _lean(ax, n=4):
+    """Few ticks and no minor ones: most of a chart's drawing time is
+    spent making tick objects."""
+    for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+        if scale == "log":
+            lo, hi = sorted(axis.get_view_interval())
+            if lo > 0 and hi / lo < 30:
+                # less than a decade and a half: a few round values
+                ticks = sorted({float("%.2g" % (lo * (hi / lo) ** ((k + 0.5) / n)))
+                                for k in range(n)})
+                axis.set_major_locator(FixedLocator(ticks))
+            else:
+                axis.set_major_locator(LogLocator(base=10, numticks=n + 2))
+            axis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
+        else:
+            axis.set_major_locator(MaxNLocator(n))
+        axis.set_minor_locator(NullLocator())
+
+
 def _size_axis(ax):
     ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=2, numticks=8))
+    ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: F.size(v).replace(" ", "")))
 
 
@@ -141,7 +164,7 @@ def seq_latency(runs):
         ax.set_yscale("log")
         ax.set_title("sequential %s latency" % op)
         ax.set_xlabel("transfer size")
-        ax.grid(True, which="both", alpha=0.3)
+        ax.grid(True, alpha=0.3)
         if ax.lines:
             ax.legend(fontsize=7)
     axes[0].set_ylabel("latency per operation (us)")
@@ -158,7 +181,8 @@ def rate_bars(runs, names, name, title):
     names = [n for n in names if any("result" in r.workloads.get(n, {}) for _, r in runs)]
     if not names:
         return None
-    fig = _fig(9, 0.9 + 0.28 * len(names) * max(1, len(runs)) ** 0.6, _emulated(runs), True)
+    fig = _fig(9, 1.1 + 0.28 * len(names) * max(1, len(runs)) ** 0.6, _emulated(runs),
+               left=_label_margin(names))
     axes = fig.subplots(1, 2, sharey=True)
     h = 0.8 / len(runs)
     series = []
@@ -227,7 +251,8 @@ def latency_cdf(runs, names, name, title):
                 series.append(_name(lab, n, runs))
         ax.set_xscale("log")
         ax.set_ylim(0, 1.02)
-        ax.grid(True, which="both", alpha=0.3)
+        ax.grid(True, alpha=0.3)
+        _lean(ax, 5 if single else 3)
         ax.set_xlabel("latency (us)", fontsize=8)
         ax.set_ylabel("fraction of operations", fontsize=8)
         if not single:
@@ -266,7 +291,8 @@ def latency_histograms(runs, names, name, title):
                    label=n if single else lab)
             series.append(_name(lab, n, runs))
         ax.set_xscale("log")
-        ax.grid(True, which="both", alpha=0.2)
+        ax.grid(True, alpha=0.2)
+        _lean(ax, 5 if single else 3)
         if not single:
             ax.set_title(n, fontsize=8)
             ax.tick_params(labelsize=6)
@@ -319,6 +345,7 @@ def time_series(runs, names, name, title):
         ax.tick_params(labelsize=6)
         ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.2)
+        _lean(ax, 3)
         if p == 0 and (len(runs) > 1 or stall_total):
             ax.legend(fontsize=6)
     fig.supxlabel("time (s)", fontsize=8)
@@ -344,8 +371,9 @@ def phase_bars(runs, names, name, title):
                     rows.append((_name(lab, n, runs), per, ph))
     if not rows:
         return None
-    fig = _fig(10, 0.9 + 0.24 * len(rows), _emulated(runs), True)
-    ax, ax2 = fig.subplots(1, 2, sharey=True, width_ratios=[3, 2])
+    fig = _fig(10, 1.2 + 0.24 * len(rows), _emulated(runs), left=_label_margin([r[0] for r in rows]),
+               top=0.75)
+    ax, ax2 = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
     ys = list(range(len(rows)))
     left = [0.0] * len(rows)
     for key, label in model.PHASE_PARTS:
@@ -409,7 +437,7 @@ def sweep(runs):
     ax.set_xlabel("SD clock (MHz)")
     ax.set_ylabel("MB/s (dotted: bus ceiling)")
     ax.set_xscale("log")
-    ax.grid(True, which="both", alpha=0.3)
+    ax.grid(True, alpha=0.3)
     ax.legend(fontsize=6)
     ax2.set_xlabel("1/f (us per clock)")
     ax2.set_ylabel("time per operation (ms); line: a + b/f")

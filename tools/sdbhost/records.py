@@ -358,9 +358,11 @@ def read_text(text, path="<log>"):
                 log.warn(n, "record line without a JSON object skipped: %s" % _short(line))
                 log.bad_lines += 1
             continue
+        after_cut = False
         for col, obj, problem in _records_in_line(line):
             if obj is None:
                 log.bad_lines += 1
+                after_cut = True
                 if problem == "cut-by-next":
                     log.warn(n, "record cut short by the next record (a lost line end) "
                                 "skipped: %s" % _short(line[col:], 60))
@@ -368,7 +370,7 @@ def read_text(text, path="<log>"):
                     log.warn(n, "garbled or truncated record skipped: %s"
                              % _short(line[col:], 60))
                 continue
-            if col > 0 and not _printable_prefix(line[:col]):
+            if col > 0 and not after_cut and not _printable_prefix(line[:col]):
                 log.warn(n, "noise before the record ignored: %s" % _short(line[:col]))
             if problem == "trailing":
                 log.warn(n, "text after the record ignored")
