@@ -106,3 +106,11 @@ def test_plot(tmp_path):
     for name in pngs:
         with open(tmp_path / "png" / name, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_help_documents_exit_status():
+    p = run("--help")
+    assert p.returncode == 0
+    text = p.stdout[p.stdout.index("Exit status:"):]
+    for code in ("0", "1", "2"):
+        assert "\n  %s  " % code in text, code

@@ -389,7 +389,7 @@ def render_compare(runs, labels, out):
         c = run.one("card") or {}
         b = run.board() or {}
         cap = c.get("capacity_bytes")
-        _w(out, "%s = %s (%s): %s; %s, %s%s" % (
+        _w(out, "%s = %s, %s: %s; %s, %s%s" % (
             lab, run.path, run.describe(), F.text(b.get("model")), card_name(c),
             F.size(cap), ", EMULATED" if run.emulated else ""))
     _w(out)
