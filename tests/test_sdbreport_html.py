@@ -10,13 +10,12 @@ import os
 import re
 import struct
 import subprocess
-import tempfile
 
 import pytest
 
 import report_browser
 from sdbhost import charts as C
-from sdbhost import csvout, html, model, records
+from sdbhost import html, model, records
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 DATA = os.path.join(ROOT, "tests", "data")
