@@ -106,8 +106,8 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 	char lb[64], s1[24], s2[24];
 
 	*done = 0;
-	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs",
+		     fmt_size(s1, sizeof(s1), (uint64_t)ru * SD_BLOCK_SIZE, FMT_SIZE_EXACT));
 	/* Erase first, outside the measured part. */
 	if (erase)
 		for (a = 0; a < naus && !c->abort_all; a++) {
@@ -141,7 +141,7 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 	wl_end(c, &m);
 	wl_report(c, &m);
 	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
-		   wlx_size_str((uint64_t)au_blocks * SD_BLOCK_SIZE, s2, sizeof(s2)),
+		   fmt_size(s2, sizeof(s2), (uint64_t)au_blocks * SD_BLOCK_SIZE, FMT_SIZE_EXACT),
 		   erase ? "erased first" : "not erased (no CMD38)", s1);
 	return worst;
 }
@@ -155,8 +155,8 @@ static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t *span_block
 	uint64_t limit = c->quick ? AC_QUICK_FILL_TIME_NS : AC_FILL_TIME_NS;
 	char lb[64], s1[24];
 
-	fmt_snprintf(lb, sizeof(lb), "class seq write %s", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "class seq write %s",
+		     fmt_size(s1, sizeof(s1), (uint64_t)ru * SD_BLOCK_SIZE, FMT_SIZE_EXACT));
 	wl_begin(c, &m, "class", "class-seq-write", lb, true, WL_MULTI_AUTO12, ru,
 		 (uint64_t)*span_blocks * SD_BLOCK_SIZE);
 	for (off = 0; off + ru <= *span_blocks && !wl_should_stop(c, &m); off += ru) {
@@ -248,7 +248,7 @@ static void print_claims(const struct ac_claims *cl)
 		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", cl->speed.video);
 	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
 		   sd_ssr_app_perf_name(cl->ssr.app_perf_class), sp[0] ? sp : " none",
-		   cl->ssr.au_size_bytes ? wlx_size_str(cl->ssr.au_size_bytes, s1, sizeof(s1)) :
+		   cl->ssr.au_size_bytes ? fmt_size(s1, sizeof(s1), cl->ssr.au_size_bytes, FMT_SIZE_EXACT) :
 		   "not declared");
 }
 

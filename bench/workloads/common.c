@@ -7,7 +7,6 @@
 #include "drivers/sd/sd_regs.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
-#include "lib/fmt.h"
 
 #define CCC_ERASE (1u << 5) /* CSD CCC: class 5, erase */
 
@@ -74,17 +73,6 @@ int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t bloc
 	}
 	*ns = t1 - t0;
 	return 0;
-}
-
-const char *wlx_size_str(uint64_t bytes, char *buf, unsigned cap)
-{
-	if (bytes >= (1u << 20) && !(bytes & ((1u << 20) - 1)))
-		fmt_snprintf(buf, cap, "%u MiB", (unsigned)(bytes >> 20));
-	else if (bytes >= 1024 && !(bytes & 1023))
-		fmt_snprintf(buf, cap, "%u KiB", (unsigned)(bytes >> 10));
-	else
-		fmt_snprintf(buf, cap, "%llu B", (unsigned long long)bytes);
-	return buf;
 }
 
 uint32_t wlx_align_up(uint32_t lba, uint32_t align)

@@ -35,8 +35,6 @@ uint32_t wlx_last_lat(const struct wl_ctx *c, const struct wl_meas *m, uint32_t 
  * with context. Returns 0 or -errno (-EPERM outside the test area). */
 int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t blocks,
 	      uint64_t *ns);
-/* "4 MiB", "512 KiB", "4096 B" into buf. */
-const char *wlx_size_str(uint64_t bytes, char *buf, unsigned cap);
 /* Round lba up to a multiple of align (a power of two, in blocks). */
 uint32_t wlx_align_up(uint32_t lba, uint32_t align);
 
