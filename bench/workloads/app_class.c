@@ -37,6 +37,7 @@
  * without CMD20 stream control; classes above the bus ceiling in use (e.g.
  * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
  */
+#include "bench/engine/busmodel.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
@@ -279,7 +280,7 @@ void wl_app_class(struct wl_ctx *c)
 	struct ac_claims cl;
 	struct wla_app_meas am = { -1.0, -1.0, -1.0 };
 	double pw = -1.0, pw_each[AC_PW_AUS], read_wall = -1.0, write_wall = -1.0;
-	double ceiling = wlx_bus_ceiling_mbs(c->card);
+	double ceiling;
 	uint32_t pw_done = 0, first, span_blocks, ru, au_blocks, naus = 0, i;
 	uint32_t nread = c->quick ? AC_QUICK_READ_OPS : AC_READ_OPS;
 	uint32_t nwrite = c->quick ? AC_QUICK_WRITE_OPS : AC_WRITE_OPS;
@@ -291,6 +292,10 @@ void wl_app_class(struct wl_ctx *c)
 
 	read_claims(c, &cl);
 	ru = c->quick ? AC_QUICK_RU_BLOCKS : AC_RU_BLOCKS;
+	/* What the bus carries for the Pw writes (busmodel.h): RUs written
+	 * with CMD25 + Auto-CMD12 at the clock and width in use. */
+	ceiling = bus_xfer_ceiling_mbs(ru, SD_BLOCK_SIZE, c->card->width, c->card->clock_hz,
+				       BUS_MULTI | BUS_STOP | BUS_WRITE);
 	au_blocks = (c->quick ? AC_QUICK_AU_BYTES : wlx_au_bytes(c, &declared)) / SD_BLOCK_SIZE;
 	if (c->quick)
 		declared = false;

@@ -1,6 +1,6 @@
 /*
- * wl_extra_util.c - helpers of the class, AU and sustained workloads (see
- * wl_extra_int.h).
+ * common.c - helpers of the class, AU and sustained workloads (see
+ * common.h).
  */
 #include "bench/engine/record.h"
 #include "bench/workloads/common.h"
@@ -27,14 +27,6 @@ bool wlx_erase_supported(const struct wl_ctx *c)
 
 	sd_csd_decode(c->card->csd, &csd);
 	return csd.known && (csd.ccc & CCC_ERASE);
-}
-
-double wlx_bus_ceiling_mbs(const struct sd_card *card)
-{
-	unsigned w = card->width == 4 ? 4 : 1;
-	double clocks = 2.0 + 16.0 + 4096.0 / w;
-
-	return (double)card->clock_hz * 512.0 / clocks / 1e6;
 }
 
 uint32_t wlx_last_lat(const struct wl_ctx *c, const struct wl_meas *m, uint32_t nlat_before)

@@ -1,6 +1,7 @@
 /*
- * wl_extra_int.h - helpers shared by wl_appclass.c, wl_au.c and
- * wl_sustained.c (wl_extra_util.c). Not for other modules.
+ * common.h - helpers shared by app_class.c, au.c and sustained.c
+ * (common.c). Not for other modules. Bus ceilings come from
+ * bench/engine/busmodel.h, sizes as text from lib/fmt.h (fmt_size).
  */
 #ifndef SDB_BENCH_WL_EXTRA_INT_H
 #define SDB_BENCH_WL_EXTRA_INT_H
@@ -21,9 +22,6 @@ const char *wlx_no_write_reason(const struct wl_ctx *c);
 uint32_t wlx_au_bytes(const struct wl_ctx *c, bool *declared);
 /* Whether the card implements the erase commands (CSD CCC class 5). */
 bool wlx_erase_supported(const struct wl_ctx *c);
-/* Payload ceiling of long multi-block transfers at the clock and width in
- * use, 10^6 B/s (§4.5 framing: 2 + 16 + 4096/width clocks per 512 bytes). */
-double wlx_bus_ceiling_mbs(const struct sd_card *card);
 /* The latency (ns) wl_do stored for the operation it just ran, or 0 when
  * the sample array was full or the operation failed (nlat_before: m->nlat
  * before the call). */
