@@ -160,7 +160,7 @@ void wl_au_detect(struct wl_ctx *c)
 		   "diff us");
 	for (k = 0; k < n; k++)
 		con_printf("  %10s %10.1f %10.1f %10.1f %10.1f\n",
-			   wlx_size_str(pt[k].size_bytes, s1, sizeof(s1)), pt[k].pre_ns / 1e3,
+			   fmt_size(s1, sizeof(s1), pt[k].size_bytes, FMT_SIZE_EXACT), pt[k].pre_ns / 1e3,
 			   pt[k].on_ns / 1e3, pt[k].post_ns / 1e3,
 			   (double)wla_align_diff(&pt[k]) / 1e3);
 	if (!b.size_bytes) {
@@ -171,22 +171,22 @@ void wl_au_detect(struct wl_ctx *c)
 	} else if (!declared) {
 		match = "unknown";
 		fmt_snprintf(text, sizeof(text), "boundary at %s; the card declares no AU size",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)));
+			     fmt_size(s1, sizeof(s1), b.size_bytes, FMT_SIZE_EXACT));
 	} else if (b.size_bytes == au) {
 		match = "equal";
 		fmt_snprintf(text, sizeof(text), "boundary at %s = the declared AU",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)));
+			     fmt_size(s1, sizeof(s1), b.size_bytes, FMT_SIZE_EXACT));
 	} else if (b.size_bytes < au) {
 		match = "smaller";
 		fmt_snprintf(text, sizeof(text), "boundary at %s, inside the declared %s AU "
 			     "(the AU spans several erase blocks)",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)),
-			     wlx_size_str(au, s2, sizeof(s2)));
+			     fmt_size(s1, sizeof(s1), b.size_bytes, FMT_SIZE_EXACT),
+			     fmt_size(s2, sizeof(s2), au, FMT_SIZE_EXACT));
 	} else {
 		match = "larger";
 		fmt_snprintf(text, sizeof(text), "boundary at %s, larger than the declared %s AU",
-			     wlx_size_str(b.size_bytes, s1, sizeof(s1)),
-			     wlx_size_str(au, s2, sizeof(s2)));
+			     fmt_size(s1, sizeof(s1), b.size_bytes, FMT_SIZE_EXACT),
+			     fmt_size(s2, sizeof(s2), au, FMT_SIZE_EXACT));
 	}
 	if (c->emulated) {
 		size_t len = 0;
@@ -296,8 +296,8 @@ void wl_open_au(struct wl_ctx *c)
 	limit_ns = c->quick ? OA_QUICK_TIME_NS : OA_TIME_NS;
 	n_limit_ns = c->quick ? OA_QUICK_N_TIME_NS : OA_N_TIME_NS;
 	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
-		   wlx_size_str((uint64_t)chunk * SD_BLOCK_SIZE, s1, sizeof(s1)),
-		   wlx_size_str(au, s2, sizeof(s2)), c->quick ? "quick-profile" :
+		   fmt_size(s1, sizeof(s1), (uint64_t)chunk * SD_BLOCK_SIZE, FMT_SIZE_EXACT),
+		   fmt_size(s2, sizeof(s2), au, FMT_SIZE_EXACT), c->quick ? "quick-profile" :
 		   declared ? "declared" : "assumed", c->emulated ? " - emulated" : "");
 	t_start = wl_now_ns(c);
 	for (i = 0; i < nmax && !c->abort_all; i++) {
@@ -438,7 +438,8 @@ void wl_erase_per_au(struct wl_ctx *c)
 		sd_ssr_decode(c->card->ssr, &ssr);
 		have_tmo = sd_ssr_erase_timeout_ms(&ssr, 1, &tmo_ms) == 0;
 	}
-	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n", wlx_size_str(au, s1, sizeof(s1)),
+	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
+		   fmt_size(s1, sizeof(s1), au, FMT_SIZE_EXACT),
 		   c->quick ? "quick profile" : declared ? "declared AU" : "assumed AU",
 		   c->emulated ? " - emulated" : "");
 	for (i = 0; i < nsingle && !c->abort_all; i++) {

@@ -122,8 +122,9 @@ void wl_sustained(struct wl_ctx *c)
 	limit_ns = c->quick ? SUS_QUICK_TIME_NS : SUS_TIME_NS;
 
 	con_printf("\nsustained sequential write, %s transfers over up to %s of the test area "
-		   "(MB = 10^6 B)%s\n", wlx_size_str((uint64_t)blocks * SD_BLOCK_SIZE, s1, sizeof(s1)),
-		   wlx_size_str(budget, s2, sizeof(s2)),
+		   "(MB = 10^6 B)%s\n",
+		   fmt_size(s1, sizeof(s1), (uint64_t)blocks * SD_BLOCK_SIZE, FMT_SIZE_EXACT),
+		   fmt_size(s2, sizeof(s2), budget, FMT_SIZE_EXACT),
 		   c->emulated ? " - emulated: the rates are QEMU's, not a card's" : "");
 	fmt_snprintf(label, sizeof(label), "sustained write %s", s1);
 	wl_begin(c, &m, "sustained", "sustained-write", label, true, WL_MULTI_AUTO12, blocks, budget);
@@ -156,16 +157,17 @@ void wl_sustained(struct wl_ctx *c)
 	if (k.found)
 		con_printf("  %-28s initial %.2f MB/s for the first %s, then %.2f MB/s "
 			   "(knee: the cache is full after %s)\n", "", k.initial_mbs,
-			   wlx_size_str(k.knee_bytes, s1, sizeof(s1)), k.steady_mbs,
-			   wlx_size_str(k.knee_bytes, s2, sizeof(s2)));
+			   fmt_size(s1, sizeof(s1), k.knee_bytes, FMT_SIZE_EXACT), k.steady_mbs,
+			   fmt_size(s2, sizeof(s2), k.knee_bytes, FMT_SIZE_EXACT));
 	else
 		con_printf("  %-28s no knee within %s: %.2f MB/s throughout (no cache, or a cache "
 			   "larger than the amount written)\n", "",
-			   wlx_size_str((uint64_t)nlat * blocks * SD_BLOCK_SIZE, s1, sizeof(s1)),
+			   fmt_size(s1, sizeof(s1), (uint64_t)nlat * blocks * SD_BLOCK_SIZE, FMT_SIZE_EXACT),
 			   k.overall_mbs);
 	con_printf("  %-28s worst stall %.1f ms at %s (median operation %.1f ms)\n", "",
-		   k.worst_ns / 1e6, wlx_size_str((uint64_t)k.worst_op * blocks * SD_BLOCK_SIZE,
-						  s3, sizeof(s3)), k.median_ns / 1e6);
+		   k.worst_ns / 1e6,
+		   fmt_size(s3, sizeof(s3), (uint64_t)k.worst_op * blocks * SD_BLOCK_SIZE,
+			    FMT_SIZE_EXACT), k.median_ns / 1e6);
 
 	j = record_begin("sustained");
 	json_str(j, "workload", "sustained-write");
