@@ -48,5 +48,5 @@
 	  "the controller stops the clock 300 clocks after each read block: bus time the framing model does not know, charged to the card" },
 	{ "share test-gaps/sdhc-a1-32g/read-cmd23-64k",
 	  "the controller stops the clock 300 clocks after each read block: bus time the framing model does not know, charged to the card" },
-	{ "share test-gaps/sdhc-a1-32g/mix70-4k",
-	  "the controller stops the clock 300 clocks after each read block: bus time the framing model does not know, charged to the card" },
+	{ "share pi0/sdhc-c4-8g/seq-read-64k",
+	  "a CPU-paced pipeline with occasional card stalls (flash page and erase-block crossings): the firmware's all-or-nothing pace rule charges the stalls to the host" },
