@@ -3,6 +3,7 @@
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -55,7 +56,7 @@ SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
 
-.PHONY: all run test unit clean qemu-image
+.PHONY: all run test unit clean qemu-image bench-sim
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -167,6 +168,12 @@ unit: $(TEST_BINS)
 
 test: all $(B)/fault/kernel.img
 	$(PYTHON) -m pytest -q tests
+
+# Accuracy of the card / bus / host split against the simulator's wire
+# truth, and the full suite's duration on simulated cards (figures for the
+# docs; takes several minutes).
+bench-sim: all
+	$(PYTHON) tests/sim/bench_sim.py
 
 clean:
 	rm -rf $(B)
