@@ -205,8 +205,12 @@ unit: $(TEST_BINS)
 # under QEMU 10, which adds raspi4b. On a system whose QEMU already has
 # raspi4b (Debian 13) the first pass is the QEMU 10 pass.
 QEMU10 ?= yes
+# Tests run on every core (python3-pytest-xdist): most of the time is QEMU,
+# one process per test. JOBS=1 runs them one at a time.
+JOBS ?= $(shell nproc)
+PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
 test: all $(B)/fault/kernel.img
-	SDB_QEMU=system $(PYTHON) -m pytest -q tests
+	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 
 test-qemu: all $(B)/fault/kernel.img
@@ -220,8 +224,8 @@ else
 	if [ "$$dir" = "$$(dirname "$$(command -v qemu-system-aarch64)")" ]; then \
 		echo "the system QEMU has raspi4b: the first pass covered QEMU 10"; \
 	else \
-		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu"; \
-		SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu; \
+		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu"; \
+		SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu; \
 	fi
 endif
 
