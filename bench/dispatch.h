@@ -7,10 +7,11 @@
 
 #include "bench/env.h"
 #include "bench/storage/config.h"
-#include "bench/storage/test_area.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
 
-void bench_dispatch(const struct bench_env *env, struct sd_card *card,
-		    const struct config *cfg, const struct test_area *area);
+/* Reads go anywhere; every write and erase goes through guard. */
+void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+		    struct write_guard *guard);
 
 #endif

@@ -29,47 +29,19 @@
 
 #include "bench/storage/blkdev.h"
 #include "bench/storage/config.h"
+#include "bench/engine/pattern.h"
 #include "bench/engine/record.h"
 #include "bench/selftest.h"
 #include "bench/selftest_report.h"
 #include "bench/storage/test_area.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
+#include "lib/crc32.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 
 #define SELFTEST_MAX_WRITE_BLOCKS 2048u
 #define SELFTEST_DEFAULT_READ_BLOCKS 8u
-
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n)
-{
-	static const uint32_t t[16] = {
-		0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC,
-		0x76DC4190, 0x6B6B51F4, 0x4DB26158, 0x5005713C,
-		0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-		0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C,
-	};
-
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ t[crc & 15];
-		crc = (crc >> 4) ^ t[crc & 15];
-	}
-	return ~crc;
-}
-
-void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
-{
-	uint32_t i;
-
-	block[0] = SELFTEST_MAGIC;
-	block[1] = lba;
-	block[2] = run_id;
-	block[3] = seq;
-	for (i = 4; i < SD_BLOCK_SIZE / 4; i++)
-		block[i] = lba * 2654435761u ^ run_id * 40503u ^ i * 16777619u;
-}
 
 /* A failed card operation: readable line + error record with the command. */
 static void report_fail(struct sd_card *card, const char *ctx, int code,
@@ -152,7 +124,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			res.match = false;
 			continue;
 		}
-		res.crc[m] = selftest_crc32(0, buf, r->count * SD_BLOCK_SIZE);
+		res.crc[m] = crc32_update(0, buf, r->count * SD_BLOCK_SIZE);
 		if (!have) {
 			res.ref_crc = res.crc[m];
 			have = true;
@@ -172,7 +144,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 	return fails;
 }
 
-static int write_mode(struct sd_card *card, enum selftest_wmode m, uint32_t lba,
+static int write_mode(struct write_guard *g, enum selftest_wmode m, uint32_t lba,
 		      uint32_t count, const uint8_t *src, uint8_t *scratch)
 {
 	uint32_t i;
@@ -181,39 +153,25 @@ static int write_mode(struct sd_card *card, enum selftest_wmode m, uint32_t lba,
 	switch (m) {
 	case SELFTEST_WM_CMD24:
 		for (i = 0; i < count && !ret; i++)
-			ret = sd_write_single(card, lba + i, src + i * SD_BLOCK_SIZE,
-					      NULL);
+			ret = write_guard_write_single(g, lba + i, src + i * SD_BLOCK_SIZE,
+						       NULL);
 		return ret;
 	case SELFTEST_WM_CMD25:
 		/* With an ACMD23 pre-erase hint, as a file system would. */
-		ret = sd_set_wr_blk_erase_count(card, count);
+		ret = sd_set_wr_blk_erase_count(g->card, count);
 		if (ret)
 			return ret;
-		return sd_write_blocks(card, lba, count, src, SD_STOP_NONE, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_NONE, NULL);
 	case SELFTEST_WM_AUTO12:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO12, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO12, NULL);
 	case SELFTEST_WM_CMD23:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO23, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO23, NULL);
 	case SELFTEST_WM_UNALIGNED:
 		memmove(scratch + 3, src, count * SD_BLOCK_SIZE);
-		return sd_write_blocks(card, lba, count, scratch + 3, SD_STOP_NONE,
-				       NULL);
+		return write_guard_write(g, lba, count, scratch + 3, SD_STOP_NONE, NULL);
 	default:
 		return -EINVAL;
 	}
-}
-
-/* The write guard. The run marks the area unusable on a write-protected
- * card (nothing may be written), but its bounds still say where the refused
- * write attempt may be aimed. */
-static bool in_area(const struct test_area *ta, const struct lba_range *r)
-{
-	if (!ta || !ta->count || !r->count)
-		return false;
-	if (ta->usable)
-		return test_area_contains(ta, r->first, r->count);
-	return r->first >= ta->first_lba &&
-	       (uint64_t)r->first + r->count <= (uint64_t)ta->first_lba + ta->count;
 }
 
 void selftest_write_plan(const struct lba_range *r, bool cmd23,
@@ -268,9 +226,10 @@ int selftest_erased_value(const uint8_t *buf, uint32_t bytes)
 	return buf[0] == 0x00 || buf[0] == 0xFF ? buf[0] : -1;
 }
 
-/* Each segment in its mode. Returns the failures (reported). */
-static int write_segments(struct sd_card *card, const uint8_t *pat, uint8_t *scratch,
-			  struct selftest_write_result *w)
+/* Each segment in its mode, through the write guard. Returns the failures
+ * (reported). */
+static int write_segments(struct sd_card *card, struct write_guard *g, const uint8_t *pat,
+			  uint8_t *scratch, struct selftest_write_result *w)
 {
 	int fails = 0;
 	unsigned m;
@@ -281,7 +240,7 @@ static int write_segments(struct sd_card *card, const uint8_t *pat, uint8_t *scr
 			w->code[m] = m == SELFTEST_WM_CMD23 && !card->cmd23 ? -ENOTSUP : 0;
 			continue;
 		}
-		w->code[m] = write_mode(card, (enum selftest_wmode)m, w->seg_lba[m], w->seg_count[m],
+		w->code[m] = write_mode(g, (enum selftest_wmode)m, w->seg_lba[m], w->seg_count[m],
 					pat + (w->seg_lba[m] - w->lba) * SD_BLOCK_SIZE, scratch);
 		if (w->code[m]) {
 			char what[64];
@@ -318,11 +277,12 @@ static int read_back(struct sd_card *card, const uint8_t *pat, uint8_t *back,
 	return 0;
 }
 
-/* Erase the planned tail (CMD32/33/38) and check that it reads back as one
- * uniform value (0x00 or 0xFF, card-defined). */
-static int erase_tail(struct sd_card *card, uint8_t *back, struct selftest_write_result *w)
+/* Erase the planned tail (CMD32/33/38, through the write guard) and check
+ * that it reads back as one uniform value (0x00 or 0xFF, card-defined). */
+static int erase_tail(struct sd_card *card, struct write_guard *g, uint8_t *back,
+		      struct selftest_write_result *w)
 {
-	w->erase_code = sd_erase(card, w->erase_lba, w->erase_count, NULL);
+	w->erase_code = write_guard_erase(g, w->erase_lba, w->erase_count, NULL);
 	if (w->erase_code) {
 		report_fail(card, "selftest", w->erase_code, "selftest erase");
 		return 1;
@@ -358,7 +318,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			     (unsigned)SELFTEST_MAX_WRITE_BLOCKS);
 		return 1;
 	}
-	if (!in_area(cfg->area, r)) {
+	if (!write_guard_in_area(cfg->guard, r->first, r->count)) {
 		record_error("selftest", -EINVAL,
 			     "selftest_write %u+%u is not inside the test area: not writing",
 			     (unsigned)r->first, (unsigned)r->count);
@@ -366,18 +326,18 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	}
 	back = cfg->buf + bytes + 4;
 	for (i = 0; i < r->count; i++)
-		selftest_fill((uint32_t *)(void *)(pat + i * SD_BLOCK_SIZE),
-			      r->first + i, cfg->run_id, i);
+		pattern_fill(pat + i * SD_BLOCK_SIZE, r->first + i, cfg->run_id, i);
 	memset(&w, 0, sizeof(w));
 	selftest_write_plan(r, card->cmd23, &w);
 	w.run_id = cfg->run_id;
 	w.erase_value = -1;
 
 	if (card->write_protected) {
-		/* Must be refused by the card layer before any command. */
+		/* Must be refused before any command (the guard; the card
+		 * layer refuses too, see tests/unit/test_sd_card.c). */
 		w.write_protected = true;
-		w.refused_code = sd_write_blocks(card, r->first, r->count, pat, SD_STOP_NONE,
-						 NULL);
+		w.refused_code = write_guard_write(cfg->guard, r->first, r->count, pat,
+						   SD_STOP_NONE, NULL);
 		selftest_report_write_protected(&w);
 		if (w.refused_code != -EROFS) {
 			record_error("selftest", -EIO,
@@ -387,16 +347,16 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		return 0;
 	}
 
-	if (!cfg->area->usable) {
+	if (!write_guard_writes_possible(cfg->guard)) {
 		record_error("selftest", -ENOSPC, "no usable test area: not writing");
 		return 1;
 	}
 
-	fails += write_segments(card, pat, back, &w);
+	fails += write_segments(card, cfg->guard, pat, back, &w);
 	fails += read_back(card, pat, back, &w);
 	if (w.erase_count && w.verify)
-		fails += erase_tail(card, back, &w);
-	w.crc32 = selftest_crc32(0, pat, bytes);
+		fails += erase_tail(card, cfg->guard, back, &w);
+	w.crc32 = crc32_update(0, pat, bytes);
 	selftest_report_write(&w);
 	return fails;
 }
@@ -416,7 +376,7 @@ int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg)
 /* ---- from the configuration ------------------------------------------- */
 
 int selftest_run(const struct bench_env *env, struct sd_card *card,
-		 const struct config *cfg, const struct test_area *area)
+		 const struct config *cfg, struct write_guard *guard)
 {
 	const struct lba_range *reads = NULL;
 	struct lba_range wr;
@@ -437,7 +397,7 @@ int selftest_run(const struct bench_env *env, struct sd_card *card,
 		sc.nreads = 2;
 	}
 	sc.write = config_range(cfg, CFG_SELFTEST_WRITE, &wr) ? &wr : NULL;
-	sc.area = area;
+	sc.guard = guard;
 	sc.run_id = config_has(cfg, CFG_SEED) ? (uint32_t)cfg->v[CFG_SEED].u :
 		    (uint32_t)timer_now_us();
 	sc.buf = env->buf;

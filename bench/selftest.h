@@ -13,22 +13,21 @@
 #include "bench/storage/blkdev.h"
 #include "bench/env.h"
 #include "bench/selftest_report.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
 
 struct config;
 struct test_area;
 
-/* Every block written by the self-test: little-endian 32-bit words
- * w[0] = SELFTEST_MAGIC, w[1] = lba, w[2] = run_id, w[3] = seq (index in
- * the written range), w[i] = lba * 2654435761 ^ run_id * 40503 ^
- * i * 16777619 (mod 2^32) for i = 4..127. */
-#define SELFTEST_MAGIC 0x57424453u /* "SDBW" */
+/* Every block written by the self-test is a test block of
+ * bench/engine/pattern.h: pattern_fill(block, lba, run_id, seq) with seq the
+ * block's index in the written range. */
 
 struct selftest_cfg {
 	const struct lba_range *reads; /* ranges to read (selftest_lbas) */
 	unsigned nreads;
 	const struct lba_range *write; /* range to write (selftest_write) or NULL */
-	const struct test_area *area;  /* the write guard; NULL refuses writes */
+	struct write_guard *guard;     /* every write and erase goes through it */
 	uint32_t run_id;
 	uint8_t *buf;                  /* scratch, cacheable */
 	uint32_t buf_bytes;
@@ -37,12 +36,6 @@ struct selftest_cfg {
 /* Runs the tests, prints one "selftest" record per test. Returns the
  * number of failures (each also reported with record_error). */
 int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg);
-
-/* Fill one block of the pattern above. */
-void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq);
-
-/* CRC-32 (IEEE, reflected, as zlib's crc32()), continuing from crc. */
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n);
 
 /* The plan of the write test of range r: the segments written in each mode
  * (CMD24 at most 4 blocks, CMD23 none without cmd23, the rest shared) and
@@ -60,6 +53,6 @@ int selftest_erased_value(const uint8_t *buf, uint32_t bytes);
  * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the
  * run id; the time otherwise). Returns the number of failures. */
 int selftest_run(const struct bench_env *env, struct sd_card *card,
-		 const struct config *cfg, const struct test_area *area);
+		 const struct config *cfg, struct write_guard *guard);
 
 #endif

@@ -137,3 +137,19 @@ def test_each_header_declares_only_what_its_c_file_defines():
                 continue
             bad.append("%s declares %s, defined in %s" % (path, fn, ", ".join(sorted(where))))
     assert not bad, "\n".join(bad)
+
+
+CARD_WRITES = re.compile(r"\b(sd_write_blocks|sd_write_single|sd_erase)\s*\(")
+
+
+def test_only_the_write_guard_writes_to_the_card():
+    """In bench/, the card layer's writes and erase are called from the write
+    guard alone (bench/storage/write_guard.c); everything else asks it."""
+    bad = []
+    for path in sources():
+        if not path.startswith("bench/") or path == "bench/storage/write_guard.c":
+            continue
+        text = re.sub(r"/\*.*?\*/", "", open(os.path.join(ROOT, path)).read(), flags=re.S)
+        for m in CARD_WRITES.finditer(text):
+            bad.append("%s calls %s" % (path, m.group(1)))
+    assert not bad, "\n".join(bad)

@@ -15,9 +15,10 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OBJ = os.path.join(ROOT, "build", "target")
 NM = os.environ.get("CROSS", "arm-none-eabi-") + "nm"
 # What a reporter must not call: the card layer's commands (its register
-# decoders and names are pure and allowed), the host controller, the
-# clock, the engine's measuring side.
-MEASURING = re.compile(r"^(sd_(init|read|write|erase|set|send)|emmc_|mmio_|timer_|"
+# decoders and names are pure and allowed), the write guard's writes and
+# erases, the host controller, the clock, the engine's measuring side.
+MEASURING = re.compile(r"^(sd_(init|read|write|erase|set|send)|write_guard_(write|erase)|"
+                       r"emmc_|mmio_|timer_|"
                        r"wl_(ctx_init|do|begin|end|now_ns|rand|should_stop|set_budget|"
                        r"verify_written)$|wlx_(erase|last_lat)$)")
 
@@ -62,6 +63,7 @@ def test_reporters_only_print():
 def test_measuring_pattern_matches_what_it_should():
     assert MEASURING.match("sd_read_blocks") and MEASURING.match("timer_now_us")
     assert MEASURING.match("sd_erase") and MEASURING.match("sd_set_bus")
+    assert MEASURING.match("write_guard_write_single") and MEASURING.match("write_guard_erase")
     assert MEASURING.match("wl_do") and not MEASURING.match("wl_report")
     assert not MEASURING.match("wl_report_integrity") and not MEASURING.match("wl_end_x")
     assert not MEASURING.match("sd_ssr_app_perf_name") and not MEASURING.match("sd_csd_decode")

@@ -1,36 +1,12 @@
 /*
  * pattern.c - self-identifying test blocks and the classification of what
- * reads back (see pattern.h for the layout and the classes), plus the
- * CRC-32 of IEEE 802.3 / zlib (reflected polynomial 0xEDB88320, initial
- * and final XOR 0xFFFFFFFF).
+ * reads back (see pattern.h for the layout and the classes).
  *
  * Blocks are always 512 bytes and accessed byte-wise, so any buffer
  * alignment works.
  */
 #include "bench/engine/pattern.h"
-
-/* CRC-32 with a 16-entry table: one nibble per step keeps the table in a
- * cache line pair instead of 1 KiB. */
-static const uint32_t crc_nibble[16] = {
-	0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
-	0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
-	0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
-	0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
-};
-
-uint32_t pattern_crc32(uint32_t crc, const void *buf, uint32_t len)
-{
-	const uint8_t *p = buf;
-
-	/* zlib convention: crc32(crc32(0, a), b) == crc32(0, a||b) */
-	crc = ~crc;
-	while (len--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ crc_nibble[crc & 0xfu];
-		crc = (crc >> 4) ^ crc_nibble[crc & 0xfu];
-	}
-	return ~crc;
-}
+#include "lib/crc32.h"
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -75,7 +51,7 @@ void pattern_fill(void *block, uint32_t lba, uint32_t run_id, uint32_t seq)
 	put32(b + 4, lba);
 	put32(b + 8, run_id);
 	put32(b + 12, seq);
-	put32(b + 16, pattern_crc32(0, b, 16));
+	put32(b + 16, crc32_update(0, b, 16));
 	for (i = PATTERN_HDR_BYTES; i < PATTERN_BLOCK; i += 4) {
 		x ^= x << 13;
 		x ^= x >> 17;
@@ -113,7 +89,7 @@ void pattern_check(const void *block, uint32_t lba, uint32_t run_id, uint32_t se
 		return;
 	}
 	hdr_ok = get32(b) == PATTERN_MAGIC &&
-		 get32(b + 16) == pattern_crc32(0, b, 16);
+		 get32(b + 16) == crc32_update(0, b, 16);
 	if (!hdr_ok) {
 		out->cls = out->bad_bytes <= PATTERN_CHANGED_MAX_BYTES ?
 			   PAT_CHANGED : PAT_CORRUPTED;

@@ -1,13 +1,14 @@
 /*
- * pattern.h - self-identifying data for write/verify workloads, and the
- * classification of what reads back (after f3's idea):
+ * pattern.h - the one test-block format: every block sdbench writes to
+ * check it (write/verify workloads, the self-test) is pattern_fill()'s.
+ * Also the classification of what reads back (after f3's idea):
  *   every 512-byte block written carries a header with a magic, the LBA it
  *   was written to, the run id and a sequence number, then pseudo-random
  *   bytes seeded by (lba, run id, seq), so any block read back tells where
  *   it was meant to be.
  *
  * Block layout (little endian): 0 magic, 4 lba, 8 run id, 12 seq, 16 CRC-32
- * of bytes 0..15, 20..511 payload (xorshift32 stream).
+ * (lib/crc32) of bytes 0..15, 20..511 payload (xorshift32 stream).
  *
  * Classification order: a valid header (magic + header CRC) decides by its
  * fields; without one, a block within PATTERN_CHANGED_MAX_BYTES of what
@@ -18,7 +19,7 @@
 
 #include <stdint.h>
 
-#define PATTERN_MAGIC 0x53444231u /* "SDB1" */
+#define PATTERN_MAGIC 0x31424453u /* bytes 53 44 42 31: "SDB1" in a dump */
 #define PATTERN_BLOCK 512u
 #define PATTERN_HDR_BYTES 20u
 /* A block without a valid header but at most this many bytes off the
@@ -52,8 +53,5 @@ struct pattern_result {
 void pattern_check(const void *block, uint32_t lba, uint32_t run_id, uint32_t seq,
 		   struct pattern_result *out);
 const char *pattern_class_name(enum pattern_class c);
-
-/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) for read-back checks. */
-uint32_t pattern_crc32(uint32_t crc, const void *buf, uint32_t len);
 
 #endif

@@ -23,15 +23,16 @@
 #define WL_PROGRESS_EVERY_US 1000000
 #define WL_SERIES_POINTS     512
 
-void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area *ta,
+void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
 		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
 		 uint32_t run_id, uint32_t seed)
 {
 	uint32_t lat_bytes, series_bytes;
 
 	memset(c, 0, sizeof(*c));
-	c->card = card;
-	c->ta = ta;
+	c->guard = guard;
+	c->card = guard->card;
+	c->ta = guard->area;
 	c->quick = quick;
 	c->emulated = emulated;
 	c->run_id = run_id;
@@ -87,7 +88,7 @@ uint32_t wl_rand(struct wl_ctx *c)
 
 bool wl_writes_possible(const struct wl_ctx *c)
 {
-	return c->ta && c->ta->usable && !c->card->write_protected;
+	return write_guard_writes_possible(c->guard);
 }
 
 void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
@@ -181,7 +182,7 @@ static int run_op(struct wl_ctx *c, const struct wl_op *op, uint8_t *buf,
 			return r;
 	}
 	if (op->write)
-		return sd_write_blocks(c->card, op->lba, op->blocks, buf, stop[op->cmd], t);
+		return write_guard_write(c->guard, op->lba, op->blocks, buf, stop[op->cmd], t);
 	return sd_read_blocks(c->card, op->lba, op->blocks, buf, stop[op->cmd], t);
 }
 
@@ -201,7 +202,7 @@ static int run_single_loop(struct wl_ctx *c, const struct wl_op *op, uint8_t *bu
 
 		memset(&ti, 0, sizeof(ti));
 		if (op->write)
-			r = sd_write_single(c->card, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
+			r = write_guard_write_single(c->guard, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
 		else
 			r = sd_read_single(c->card, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
 		if (r)
@@ -230,7 +231,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		return -EINVAL;
 	if (op->write) {
 		/* The write guard: never outside the provably unused area. */
-		if (!wl_writes_possible(c) || !test_area_contains(c->ta, op->lba, op->blocks)) {
+		if (write_guard_check(c->guard, op->lba, op->blocks)) {
 			m->errors++;
 			record_error(m->name, -EPERM,
 				     "refused to write LBA %u+%u: outside the test area",

@@ -41,6 +41,7 @@
 #include "bench/engine/attribution.h"
 #include "bench/engine/stats.h"
 #include "bench/storage/test_area.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
 
 /* How an operation talks to the card. */
@@ -72,7 +73,8 @@ struct wl_summary {
 
 struct wl_ctx {
 	struct sd_card *card;
-	const struct test_area *ta;  /* write guard; NULL or !usable: no writes */
+	struct write_guard *guard;   /* every write and erase goes through it */
+	const struct test_area *ta;  /* where writes are placed (the guard's area) */
 	uint8_t *buf;                /* data buffer, buf_bytes long */
 	uint32_t buf_bytes;
 	uint32_t *lat;               /* latency samples, ns */
@@ -132,7 +134,7 @@ struct wl_meas {
 	struct phase_split split;    /* filled by wl_end */
 };
 
-void wl_ctx_init(struct wl_ctx *c, struct sd_card *card, const struct test_area *ta,
+void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
 		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
 		 uint32_t run_id, uint32_t seed);
 uint64_t wl_now_ns(struct wl_ctx *c);

@@ -41,6 +41,7 @@
  * (card-time rates, the class verdicts), app_class_report.c prints
  * (workload.h).
  */
+#include "bench/engine/busmodel.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/app_class.h"
@@ -78,8 +79,8 @@ static void measure_pw(struct wl_ctx *c, struct app_class_result *r, uint32_t ba
 
 	r->pw_done = 0;
 	r->pw_mbs = -1;
-	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs", wlx_size_str(r->ru_bytes, s1,
-		     sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs",
+		     fmt_size(s1, sizeof(s1), r->ru_bytes, FMT_SIZE_EXACT));
 	/* Erase first, outside the measured part. */
 	if (r->pw_erased)
 		for (a = 0; a < naus && !c->abort_all; a++) {
@@ -125,8 +126,8 @@ static void measure_seq(struct wl_ctx *c, struct app_class_result *r)
 	uint64_t limit = c->quick ? AC_QUICK_FILL_TIME_NS : AC_FILL_TIME_NS;
 	char lb[64], s1[24];
 
-	fmt_snprintf(lb, sizeof(lb), "class seq write %s", wlx_size_str(r->ru_bytes, s1,
-		     sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "class seq write %s",
+		     fmt_size(s1, sizeof(s1), r->ru_bytes, FMT_SIZE_EXACT));
 	wl_begin(c, &m, "class", "class-seq-write", lb, true, WL_MULTI_AUTO12, ru,
 		 (uint64_t)r->area_blocks * SD_BLOCK_SIZE);
 	for (off = 0; off + ru <= r->area_blocks && !wl_should_stop(c, &m); off += ru) {
@@ -208,7 +209,10 @@ static void plan(const struct wl_ctx *c, struct app_class_result *r, uint32_t *p
 	r->emulated = c->emulated;
 	r->clock_hz = c->card->clock_hz;
 	r->width = c->card->width;
-	r->bus_ceiling_mbs = wlx_bus_ceiling_mbs(c->card);
+	/* What the bus carries for the Pw writes (busmodel.h): RUs written
+	 * with CMD25 + Auto-CMD12 at the clock and width in use. */
+	r->bus_ceiling_mbs = bus_xfer_ceiling_mbs(ru, SD_BLOCK_SIZE, c->card->width,
+						  c->card->clock_hz, BUS_MULTI | BUS_STOP | BUS_WRITE);
 	r->rand_bytes = AC_RAND_BLOCKS * SD_BLOCK_SIZE;
 	r->rand_cmd23 = rand_cmd(c) == WL_MULTI_CMD23;
 	r->ru_bytes = ru * SD_BLOCK_SIZE;

@@ -26,7 +26,7 @@ static void print_claims(const struct app_class_result *r)
 		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", sc->video);
 	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
 		   sd_ssr_app_perf_name(r->ssr.app_perf_class), sp[0] ? sp : " none",
-		   r->ssr.au_size_bytes ? wlx_size_str(r->ssr.au_size_bytes, s1, sizeof(s1)) :
+		   r->ssr.au_size_bytes ? fmt_size(s1, sizeof(s1), r->ssr.au_size_bytes, FMT_SIZE_EXACT) :
 		   "not declared");
 }
 
@@ -46,9 +46,9 @@ void app_class_report_pw(const struct app_class_result *r)
 	char s1[24], s2[24];
 
 	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
-		   wlx_size_str(r->au_bytes, s2, sizeof(s2)),
+		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT),
 		   r->pw_erased ? "erased first" : "not erased (no CMD38)",
-		   wlx_size_str(r->ru_bytes, s1, sizeof(s1)));
+		   fmt_size(s1, sizeof(s1), r->ru_bytes, FMT_SIZE_EXACT));
 }
 
 void app_class_report_area_cut(const struct app_class_result *r)

@@ -29,8 +29,8 @@ static const char *const au_match_name[] = {
 static void align_text(const struct au_align_result *r, char *text, unsigned cap)
 {
 	char s1[24], s2[24];
-	const char *found = wlx_size_str(r->boundary.size_bytes, s1, sizeof(s1));
-	const char *au = wlx_size_str(r->au_bytes, s2, sizeof(s2));
+	const char *found = fmt_size(s1, sizeof(s1), r->boundary.size_bytes, FMT_SIZE_EXACT);
+	const char *au = fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT);
 	size_t len = 0;
 
 	switch (r->match) {
@@ -72,7 +72,7 @@ void au_report_align(const struct au_align_result *r)
 		   "diff us");
 	for (k = 0; k < r->npoints; k++)
 		con_printf("  %10s %10.1f %10.1f %10.1f %10.1f\n",
-			   wlx_size_str(r->pt[k].size_bytes, s1, sizeof(s1)), r->pt[k].pre_ns / 1e3,
+			   fmt_size(s1, sizeof(s1), r->pt[k].size_bytes, FMT_SIZE_EXACT), r->pt[k].pre_ns / 1e3,
 			   r->pt[k].on_ns / 1e3, r->pt[k].post_ns / 1e3,
 			   (double)wla_align_diff(&r->pt[k]) / 1e3);
 	align_text(r, text, sizeof(text));
@@ -129,8 +129,8 @@ void au_report_open_heading(const struct au_open_result *r)
 	char s1[24], s2[24];
 
 	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
-		   wlx_size_str(r->chunk_bytes, s1, sizeof(s1)),
-		   wlx_size_str(r->au_bytes, s2, sizeof(s2)), r->quick ? "quick-profile" :
+		   fmt_size(s1, sizeof(s1), r->chunk_bytes, FMT_SIZE_EXACT),
+		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT), r->quick ? "quick-profile" :
 		   r->au_declared ? "declared" : "assumed", r->emulated ? " - emulated" : "");
 }
 
@@ -190,7 +190,7 @@ void au_report_erase_heading(const struct au_erase_result *r)
 	char s1[24];
 
 	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
-		   wlx_size_str(r->au_bytes, s1, sizeof(s1)),
+		   fmt_size(s1, sizeof(s1), r->au_bytes, FMT_SIZE_EXACT),
 		   r->quick ? "quick profile" : r->au_declared ? "declared AU" : "assumed AU",
 		   r->emulated ? " - emulated" : "");
 }

@@ -9,7 +9,8 @@
  * needs at clock f (b is the number of bus clocks the operation costs), a
  * is what does not scale with the clock: card latency, busy and host time.
  * The fit, its R^2 and RMS residual are printed, and the bus clock count b
- * is compared with the framing model (busmodel.h) as a check.
+ * is compared with the bus model (busmodel.h: the whole CMD18/CMD25 +
+ * CMD12 transfer in the direction measured) as a check.
  *
  * Here: measure into struct sweep_result; analysis.c fits (wla_sweep_fit),
  * clock_sweep_report.c prints (workload.h).
@@ -24,6 +25,8 @@
 #include "lib/fmt.h"
 
 #define SWEEP_XFER_BLOCKS 128 /* 64 KiB */
+/* The transfers of the sweep as the bus model counts them. */
+#define SWEEP_BUS_FLAGS(write) (BUS_MULTI | BUS_STOP | ((write) ? BUS_WRITE : 0u))
 
 static const uint32_t sweep_clocks[] = {
 	400000, 5000000, 12500000, 25000000, 50000000,
@@ -74,7 +77,8 @@ static void measure_width(struct wl_ctx *c, uint32_t max_hz, struct sweep_result
 		p->ops = m.ops;
 		p->mean_ns = m.sum.mean_ns;
 		p->mbs = m.mbs;
-		p->ceiling_mbs = bus_ceiling_mbs(SWEEP_XFER_BLOCKS, r->width, c->card->clock_hz, 1, 0);
+		p->ceiling_mbs = bus_xfer_ceiling_mbs(SWEEP_XFER_BLOCKS, SD_BLOCK_SIZE, r->width,
+						      c->card->clock_hz, SWEEP_BUS_FLAGS(r->write));
 		clock_sweep_report_point(r, r->npoints++);
 	}
 }
@@ -116,8 +120,8 @@ void wl_clock_sweep(struct wl_ctx *c)
 			r.width = widths[w];
 			r.emulated = c->emulated;
 			r.xfer_bytes = SWEEP_XFER_BLOCKS * SD_BLOCK_SIZE;
-			r.model_bus_clocks = (double)bus_block_clocks(SD_BLOCK_SIZE, r.width) *
-					     SWEEP_XFER_BLOCKS;
+			r.model_bus_clocks = (double)bus_xfer_clocks(SWEEP_XFER_BLOCKS, SD_BLOCK_SIZE,
+								     r.width, SWEEP_BUS_FLAGS(write));
 			measure_width(c, max_hz, &r);
 			fit(&r);
 			clock_sweep_report_fit(&r);

@@ -137,7 +137,7 @@ void wl_sustained(struct wl_ctx *c)
 	}
 	sustained_report_heading(&r);
 	fmt_snprintf(label, sizeof(label), "sustained write %s",
-		     wlx_size_str(r.xfer_bytes, s1, sizeof(s1)));
+		     fmt_size(s1, sizeof(s1), r.xfer_bytes, FMT_SIZE_EXACT));
 	wl_begin(c, &m, "sustained", "sustained-write", label, true, WL_MULTI_AUTO12,
 		 r.xfer_bytes / SD_BLOCK_SIZE, r.budget_bytes);
 	measure(c, &m, nops, &r);

@@ -6,14 +6,15 @@
 #include "bench/workloads/common.h"
 #include "bench/workloads/sustained_report.h"
 #include "lib/console.h"
+#include "lib/fmt.h"
 
 void sustained_report_heading(const struct sustained_result *r)
 {
 	char s1[24], s2[24];
 
 	con_printf("\nsustained sequential write, %s transfers over up to %s of the test area "
-		   "(MB = 10^6 B)%s\n", wlx_size_str(r->xfer_bytes, s1, sizeof(s1)),
-		   wlx_size_str(r->budget_bytes, s2, sizeof(s2)),
+		   "(MB = 10^6 B)%s\n", fmt_size(s1, sizeof(s1), r->xfer_bytes, FMT_SIZE_EXACT),
+		   fmt_size(s2, sizeof(s2), r->budget_bytes, FMT_SIZE_EXACT),
 		   r->emulated ? " - emulated: the rates are QEMU's, not a card's" : "");
 }
 
@@ -28,15 +29,15 @@ void sustained_report(const struct sustained_result *r)
 	if (k->found)
 		con_printf("  %-28s initial %.2f MB/s for the first %s, then %.2f MB/s "
 			   "(knee: the cache is full after %s)\n", "", k->initial_mbs,
-			   wlx_size_str(k->knee_bytes, s1, sizeof(s1)), k->steady_mbs,
-			   wlx_size_str(k->knee_bytes, s2, sizeof(s2)));
+			   fmt_size(s1, sizeof(s1), k->knee_bytes, FMT_SIZE_EXACT), k->steady_mbs,
+			   fmt_size(s2, sizeof(s2), k->knee_bytes, FMT_SIZE_EXACT));
 	else
 		con_printf("  %-28s no knee within %s: %.2f MB/s throughout (no cache, or a cache "
 			   "larger than the amount written)\n", "",
-			   wlx_size_str(bytes, s1, sizeof(s1)), k->overall_mbs);
+			   fmt_size(s1, sizeof(s1), bytes, FMT_SIZE_EXACT), k->overall_mbs);
 	con_printf("  %-28s worst stall %.1f ms at %s (median operation %.1f ms)\n", "",
-		   k->worst_ns / 1e6, wlx_size_str((uint64_t)k->worst_op * r->xfer_bytes,
-						  s3, sizeof(s3)), k->median_ns / 1e6);
+		   k->worst_ns / 1e6, fmt_size(s3, sizeof(s3), (uint64_t)k->worst_op * r->xfer_bytes,
+				 FMT_SIZE_EXACT), k->median_ns / 1e6);
 
 	j = record_begin("sustained");
 	json_str(j, "workload", "sustained-write");

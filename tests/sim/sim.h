@@ -41,8 +41,8 @@ struct sim_dist {
 };
 
 struct sim_profile {
-	const char *name;
-	const char *desc;
+	char name[48];
+	char desc[160];
 
 	/* CID fields */
 	uint8_t mid;
@@ -87,8 +87,13 @@ struct sim_profile {
 	bool wp_switch;          /* the slot's WP pin says protected (host-side) */
 	bool csd_tmp_wp;         /* CSD TMP_WRITE_PROTECT: the card refuses writes */
 
-	/* Timing */
+	/* Timing on the wires the card controls, in SD clocks */
 	uint16_t ncr_clocks;       /* N_CR: command end to response start (2..64) */
+	uint16_t read_gap_clocks;  /* N_AC between the blocks of a multi-block
+				    * read, at least (2 = the minimum, 0 = 2) */
+	uint16_t busy_min_clocks;  /* DAT0 low at least this long after each
+				    * write block's CRC status (0 = no minimum) */
+	/* Timing inside the card, in ns */
 	uint32_t init_busy_us;     /* first ACMD41 until OCR busy bit set */
 	struct sim_dist read_first;  /* command end bit -> first block start bit */
 	struct sim_dist read_next;   /* block end -> next block start (multi-block) */
@@ -102,11 +107,40 @@ struct sim_profile {
 	uint32_t cache_drain_blocks_per_ms; /* idle flushing rate */
 	struct sim_dist erase_base;  /* CMD38 busy */
 	uint64_t erase_per_au_ns;    /* + per AU (au_size) touched */
+
+	/* Flash geometry (0 = not modelled) */
+	uint64_t flash_page_bytes;   /* a read crossing a page boundary pays
+					read_cross_page on the block after it */
+	uint64_t erase_block_bytes;  /* ... an erase-block boundary: read_cross_eb */
+	struct sim_dist read_cross_page;
+	struct sim_dist read_cross_eb;
+	struct sim_dist write_unaligned; /* extra busy when a write starts or
+					    ends inside a flash page */
+	uint32_t open_aus;           /* AUs a card keeps open for writing, 0 = any */
+	uint64_t open_au_bytes;      /* their size; 0 = the SD Status AU */
+	struct sim_dist au_switch;   /* extra busy when a write opens an AU and
+					every open one is in use (LRU closed) */
+	bool preerase;               /* ACMD23 changes the busy (below) */
+	struct sim_dist write_next_preerased; /* CMD25 busy per pre-erased block */
+	struct sim_dist write_last_preerased; /* end of a pre-erased CMD25 */
 };
 
+/* Built-in profiles: tests/sim/profiles/NAME.txt, compiled in (the loader
+ * parses them at first use; a broken built-in file aborts with its error). */
 unsigned sim_profile_count(void);
 const struct sim_profile *sim_profile_get(unsigned i);
 const struct sim_profile *sim_profile_find(const char *name);
+
+/* Parse a profile text (key = value lines, tests/sim/README.md "Profile
+ * files"). origin names it in errors ("file.txt"). Returns 0, or -1 with
+ * "origin:line: key: what is wrong" in err. */
+int sim_profile_parse(const char *text, const char *origin,
+		      struct sim_profile *out, char *err, size_t errlen);
+/* A built-in profile by name, or else a profile file by path. */
+int sim_profile_load(const char *name_or_path, struct sim_profile *out,
+		     char *err, size_t errlen);
+/* Write p as profile text (every field that differs from 0). */
+size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap);
 
 /* ---- setup ------------------------------------------------------------ */
 
@@ -117,14 +151,25 @@ struct sim_config {
 	bool caps_zero;          /* CAPABILITIES reads 0, like BCM2835 hardware
 				  * (the timeout clock stays the one in caps) */
 	uint32_t version;        /* SLOTISR_VER */
-	/* Host cost of one access, charged to the virtual clock. */
+	/* The host (a "host profile", tests/sim/hosts/NAME.txt): what the CPU
+	 * pays per access, charged to the virtual clock ... */
+	char host_name[32];
 	uint32_t mmio_read_ns;
 	uint32_t mmio_write_ns;
 	uint32_t data_read_ns;   /* DATA port read (PIO hot path) */
 	uint32_t data_write_ns;
 	uint32_t timer_read_ns;  /* each timer_* call that reads the clock */
 	uint32_t tick_ns;        /* timer_ticks() period, default 1 ns */
-	uint32_t buf_blocks;     /* controller buffer depth in blocks (1 or 2) */
+	/* ... and how its controller drives the wires. */
+	uint32_t buf_blocks;     /* controller buffer depth in blocks (1..4) */
+	uint32_t cmd_latency_ns; /* CMDTM write -> the command's start bit
+				  * (clock-domain crossing, before the next
+				  * SD clock edge) */
+	uint16_t cmd_gap_clocks; /* idle clocks between a response and the next
+				  * command (N_RC / N_CC, at least 8) */
+	uint16_t read_gap_clocks;/* the controller stops the SD clock this many
+				  * clocks after each read block (0 = never) */
+	uint16_t write_nwr_clocks; /* N_WR before each write block (at least 2) */
 	uint32_t clk_stable_ns;  /* internal clock enable -> CLK_STABLE */
 	bool fast_forward;       /* skip idle polling to the next event */
 	bool write_hazard;       /* lose same-register writes within 2 SD clocks */
@@ -139,9 +184,22 @@ void sim_config_default(struct sim_config *c);
  * with CMD_DONE (other fields as sim_config_default). */
 void sim_config_qemu(struct sim_config *c);
 
+/* Host profiles (tests/sim/hosts/NAME.txt, compiled in: pi0, pi1, pi2, pi3,
+ * pi4, sim): set the host fields of c from a built-in host by name, or from
+ * a host file by path. Fields the file does not name keep their value in c.
+ * Returns 0, or -1 with "origin:line: key: what is wrong" in err. */
+int sim_host_parse(const char *text, const char *origin, struct sim_config *c,
+		   char *err, size_t errlen);
+int sim_host_load(const char *name_or_path, struct sim_config *c, char *err,
+		  size_t errlen);
+unsigned sim_host_count(void);
+const char *sim_host_name(unsigned i);
+const char *sim_host_desc(unsigned i);
+
 /* Reset the whole simulator: clock to 0, controller at power-on, the card
  * of profile p inserted and unpowered-idle, memory empty, faults and truth
- * cleared. cfg NULL = defaults. Returns 0 or -1 (bad profile). */
+ * cleared. cfg NULL = defaults. Returns 0 or -1 (bad profile). The profile
+ * is copied. */
 int sim_setup(const struct sim_config *cfg, const struct sim_profile *p);
 const struct sim_config *sim_get_config(void);
 const struct sim_profile *sim_get_profile(void);
@@ -223,13 +281,77 @@ void sim_fault_clear(void);
 /* How many times fault id fired so far. */
 uint32_t sim_fault_fired(int id);
 
-/* ---- ground truth ----------------------------------------------------------
- * One record per command the controller put on the bus (auto CMD12/CMD23
- * are folded into the record of their data command). The interval
- * [t_issue_ns, t_end_ns] is split exactly into the phase fields below:
- *     cmd_ns + access_ns + data_bus_ns + busy_ns + host_wait_ns
- *            + auto_cmd_ns == t_end_ns - t_issue_ns
- * (each nanosecond is charged to the one thing the transfer waited on). */
+/* ---- ground truth: what happened on the wires ---------------------------
+ *
+ * Every nanosecond since sim_setup() is charged to exactly one category,
+ * from what the simulated wires, the card and the CPU were doing at that
+ * moment (tests/sim/README.md, "Ground truth"). Two lanes are watched: the
+ * CMD line and the DAT lines. When bits move on either, the time is bus.
+ * An idle stretch of the DAT lines between two transmissions is charged,
+ * beyond the protocol's minimum gap, to the one thing still missing when
+ * it ended (the card, the controller's own idle clocks, or the CPU). */
+enum sim_wcat {
+	SIM_W_CMD = 0,   /* bus: command / response bits on CMD (auto commands too) */
+	SIM_W_DATA,      /* bus: data frames and CRC status tokens on DAT */
+	SIM_W_GAP,       /* bus: the protocol's minimum idle clocks (N_CR, N_AC,
+			  * N_WR, N_CRC = 2; N_RC/N_CC = 8) and clock-edge waits */
+	SIM_W_CTRL_GAP,  /* bus: idle clocks the controller adds beyond them
+			  * (clock stopped between read blocks, longer N_WR,
+			  * longer command gaps) */
+	SIM_W_CARD,      /* card: silent beyond the minimum (N_CR, read access,
+			  * inter-block latency, data timeout) */
+	SIM_W_BUSY,      /* card: DAT0 held low (programming, R1b, erase) */
+	SIM_W_HOST_CPU,  /* host: the bus waits for the CPU (buffer full on a
+			  * read, empty on a write; last block not drained) */
+	SIM_W_HOST_CTRL, /* host: CMDTM written, command not yet on the line */
+	SIM_W_HOST_SW,   /* host: nothing pending on the bus (software between
+			  * commands, the CPU noticing an event) */
+	SIM_W_NCAT
+};
+
+struct sim_wire_sum {
+	uint64_t t_from, t_to;   /* the window */
+	uint64_t ns[SIM_W_NCAT];
+	/* The critical path (what a faster part would have shortened), by
+	 * category: the CPU runs one request at a time and at every moment
+	 * either works or waits for the controller (polls a status that does
+	 * not change, sleeps between polls). Time it waited is charged to
+	 * what the wires did meanwhile; time it worked while the wires waited
+	 * for it to the host category; time both worked to the side the
+	 * other then waited for (HOST_CPU when the wires waited). The sum
+	 * equals the window once nothing is pending (sim_wire_totals at a
+	 * quiet moment). */
+	uint64_t wait_ns[SIM_W_NCAT];
+};
+
+/* The critical-path shares of a sum (wait_ns[]) in percent of its window. */
+void sim_wire_critical(const struct sim_wire_sum *s, double *card_pct, double *bus_pct,
+		       double *host_pct);
+
+const char *sim_wcat_name(enum sim_wcat c);
+/* Card / bus / host ns of a sum (bus = CMD+DATA+GAP+CTRL_GAP, card =
+ * CARD+BUSY, host = HOST_*). */
+uint64_t sim_wire_bus_ns(const struct sim_wire_sum *s);
+uint64_t sim_wire_card_ns(const struct sim_wire_sum *s);
+uint64_t sim_wire_host_ns(const struct sim_wire_sum *s);
+/* Totals from sim_setup() up to now (t_to = how far the truth is decided:
+ * now, unless a transfer is half-way through an idle stretch). */
+void sim_wire_totals(struct sim_wire_sum *out);
+/* b - a, per category (windows from two sim_wire_totals()). */
+void sim_wire_diff(const struct sim_wire_sum *b, const struct sim_wire_sum *a,
+		   struct sim_wire_sum *out);
+/* Wire intervals described for times already decided (a model bug: 0). */
+unsigned sim_wire_late_count(void);
+/* The window [a, b] from the recent history (about the last million
+ * segments); -1 if it is no longer kept or not decided yet. */
+int sim_wire_window(uint64_t a, uint64_t b, struct sim_wire_sum *out);
+
+/* One record per command the controller put on the bus (auto CMD12/CMD23
+ * are folded into the record of their data command), with the wire truth
+ * of its interval [t_issue_ns, t_end_ns]:
+ *     sum of wire_ns[] == t_end_ns - t_issue_ns
+ * (filled once the truth is decided up to t_end_ns: at the latest by the
+ * next register access after the command ended). */
 enum sim_truth_flags {
 	SIM_T_APP = 1 << 0,      /* application command */
 	SIM_T_READ = 1 << 1,
@@ -240,6 +362,7 @@ enum sim_truth_flags {
 	SIM_T_R1B = 1 << 6,
 	SIM_T_OPEN = 1 << 7,     /* not finished yet */
 	SIM_T_ABORTED = 1 << 8,  /* ended by a reset, not by completion */
+	SIM_T_SPLIT = 1 << 9,    /* wire_ns[] is filled */
 };
 
 struct sim_truth {
@@ -258,18 +381,11 @@ struct sim_truth {
 				    * first block start on the bus (write), 0 none */
 	uint64_t t_last_bus_ns;  /* end of the last block on the bus */
 	uint64_t t_end_ns;       /* transfer complete / busy end / response */
-	/* critical-path split of [t_issue_ns, t_end_ns] */
-	uint64_t cmd_ns;         /* command, N_CR, response (and N_RC wait) */
-	uint64_t auto_cmd_ns;    /* auto CMD23 / CMD12 on the CMD line */
-	uint64_t access_ns;      /* card latency: read access, inter-block gaps */
-	uint64_t data_bus_ns;    /* blocks on the DAT lines (+ N_WR, CRC status) */
-	uint64_t busy_ns;        /* DAT0 busy: write programming, R1b, erase */
-	uint64_t host_wait_ns;   /* bus idle waiting for the CPU (buffer full/empty,
-				  * last block not yet read) */
+	uint64_t wire_ns[SIM_W_NCAT]; /* the truth of [t_issue_ns, t_end_ns] */
 	/* not on the split: */
 	uint64_t host_port_ns;   /* CPU time inside DATA port accesses */
 	uint64_t card_access_ns; /* the first-block latency the card drew
-				  * (from the command end bit, overlaps cmd_ns) */
+				  * (from the command end bit, overlaps the response) */
 	uint32_t blk_first;      /* where its blocks start in the block log */
 	uint32_t blk_count;      /* blocks in the log (touched by bus or CPU) */
 };
@@ -295,20 +411,22 @@ const struct sim_truth *sim_truth_find_last(int cmd);
 void sim_truth_reset(void);
 
 /* Sum of the closed records with seq in [from, to) (e.g. one workload:
- * from = sim_truth_count() before it, to = after it). */
+ * from = sim_truth_count() before it, to = after it). Records overlap only
+ * when a command is sent during another one's transfer (an abort): use
+ * sim_wire_totals() for windows. */
 struct sim_truth_sum {
 	unsigned records, errors;
 	uint64_t blocks;
 	uint64_t total_ns;       /* sum of t_end_ns - t_issue_ns */
-	uint64_t cmd_ns, auto_cmd_ns, access_ns, data_bus_ns, busy_ns,
-		 host_wait_ns, host_port_ns;
+	uint64_t wire_ns[SIM_W_NCAT];
+	uint64_t host_port_ns;
 };
 void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out);
 
-/* The bus time of one 512-byte-style block frame in SD clocks
- * (start bit + blksz*8/width + CRC16 + end bit): 4114 (1-bit) / 1042 (4-bit)
- * for 512 bytes. Exported for tests and the benchmark's own checks. */
-uint32_t sim_block_clocks(uint32_t blksz, uint8_t width);
+/* SD clocks a data block occupies on the DAT lines, counted from the bits
+ * each line carries (start bit, its share of the data, its CRC16, end
+ * bit), and a command / response: exported for tests. */
+uint32_t sim_wire_block_clocks(uint32_t blksz, uint8_t width);
 /* ns for n SD clocks at hz, rounded to the nearest ns. */
 uint64_t sim_clocks_ns(uint64_t clocks, uint32_t hz);
 

@@ -282,9 +282,10 @@ static void acmd41(struct sim_cmd_out *o, uint32_t arg, uint64_t t)
 	o->r[0] = ocr;
 }
 
-static uint64_t au_bytes(uint8_t code)
+uint64_t sim_card_au_bytes(void)
 {
 	static const uint32_t big[] = { 8, 12, 16, 24, 32, 64 }; /* MiB, A..F */
+	uint8_t code = sim_card.p->au_size;
 
 	if (code == 0)
 		return 4ull << 20;
@@ -337,7 +338,7 @@ static void erase(struct sim_cmd_out *o, uint64_t t)
 	}
 	if (first <= last)
 		sim_store_erase(first, last, p->erase_ff ? 0xff : 0);
-	au = au_bytes(p->au_size) / 512;
+	au = sim_card_au_bytes() / 512;
 	busy = sim_rng_draw(&p->erase_base) +
 	       p->erase_per_au_ns * ((c->erase_end - c->erase_start) / au + 1);
 	c->state = ST_PRG;
@@ -455,8 +456,13 @@ static void mem_cmd(uint8_t idx, uint32_t arg, uint64_t t,
 	c->op_mem = true;
 	c->sbc = 0;
 	c->state = rd ? ST_DATA : ST_RCV;
-	if (!rd)
+	if (!rd) {
 		c->well_written = 0;
+		c->op_written = 0;
+		/* ACMD23 counts for this write only (§4.3.14). */
+		c->op_preerased = idx == 25 ? c->wr_blk_erase : 0;
+		c->wr_blk_erase = 0;
+	}
 }
 
 void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
@@ -570,7 +576,7 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 
 			r1(o, 12, st, 0, t);
 			if (c->busy_until != SIM_NEVER) {
-				rest += sim_rng_draw(&c->p->write_last);
+				rest += sim_card_write_end_busy();
 				/* A card with nothing left to program is not
 				 * busy at all. */
 				if (rest)

@@ -179,8 +179,10 @@ bool timer_expired(timer_deadline_t deadline)
 		uint64_t ev = sim_sdhci_next_event();
 		uint64_t to = ev < deadline ? ev : deadline;
 
-		if (to > sim_clk_now)
+		if (to > sim_clk_now) {
+			sim_wire_cpu_wait(sim_clk_now, to);
 			sim_clk_now = to;
+		}
 		check_limit();
 		timer_spins = 0;
 	}
@@ -190,6 +192,8 @@ bool timer_expired(timer_deadline_t deadline)
 
 void timer_udelay(uint32_t us)
 {
+	/* A driver sleeps only to wait for the card (between status polls). */
+	sim_wire_cpu_wait(sim_clk_now, sim_clk_now + (uint64_t)us * 1000);
 	sim_clk_now += (uint64_t)us * 1000;
 	check_limit();
 }

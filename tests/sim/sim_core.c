@@ -11,6 +11,7 @@
 #include "tests/sim/sim_internal.h"
 
 static struct sim_config conf;
+static struct sim_profile prof_copy;
 static const struct sim_profile *prof;
 bool sim_wp_switch;
 
@@ -29,6 +30,8 @@ void sim_config_default(struct sim_config *c)
 	c->base = SIM_EMMC_BASE_DEFAULT;
 	c->base_clock_hz = 250000000u;
 	c->version = 0x99020000u; /* vendor 0x99, SDHCI 3.0 (SDVERSION 2) */
+	/* The host "sim" (tests/sim/hosts/sim.txt says the same). */
+	snprintf(c->host_name, sizeof(c->host_name), "sim");
 	c->mmio_read_ns = 100;
 	c->mmio_write_ns = 60;
 	c->data_read_ns = 100;
@@ -36,6 +39,10 @@ void sim_config_default(struct sim_config *c)
 	c->timer_read_ns = 10;
 	c->tick_ns = 1;
 	c->buf_blocks = 2;
+	c->cmd_latency_ns = 0;
+	c->cmd_gap_clocks = W_NRC_MIN_CLOCKS;
+	c->read_gap_clocks = 0;
+	c->write_nwr_clocks = W_NWR_MIN_CLOCKS;
 	c->clk_stable_ns = 1000;
 	c->fast_forward = true;
 	c->write_hazard = false;
@@ -56,6 +63,11 @@ static void derive_config(void)
 		conf.buf_blocks = 1;
 	if (conf.buf_blocks > 4)
 		conf.buf_blocks = 4;
+	/* The protocol's minimums (N_RC/N_CC 8, N_WR 2). */
+	if (conf.cmd_gap_clocks < W_NRC_MIN_CLOCKS)
+		conf.cmd_gap_clocks = W_NRC_MIN_CLOCKS;
+	if (conf.write_nwr_clocks < W_NWR_MIN_CLOCKS)
+		conf.write_nwr_clocks = W_NWR_MIN_CLOCKS;
 	/* Without fast-forward a poll must cost something, or a loop on a
 	 * register never sees time pass. */
 	if (!conf.fast_forward && !conf.mmio_read_ns)
@@ -99,7 +111,8 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 	else
 		sim_config_default(&conf);
 	derive_config();
-	prof = p;
+	prof_copy = *p;
+	prof = p = &prof_copy;
 	for (n = p->name; n && *n; n++)
 		h = h * 131 + (uint8_t)*n;
 	sim_clk_reset();
@@ -108,6 +121,7 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 	sim_card_reset(p);
 	sim_wp_switch = p->wp_switch;
 	sim_fault_clear();
+	sim_wire_reset();
 	sim_truth_reset();
 	sim_violation_clear();
 	sim_sdhci_power_on();

@@ -10,6 +10,10 @@
 
 #define SIM_NEVER UINT64_MAX
 
+/* The protocol's minimum command gap (N_RC, N_CC) and write gap (N_WR). */
+#define W_NRC_MIN_CLOCKS 8u
+#define W_NWR_MIN_CLOCKS 2u
+
 /* ---- clock (sim_clock.c) ---- */
 extern uint64_t sim_clk_now;
 /* Charge a host cost to the clock. */
@@ -88,7 +92,12 @@ struct sim_card {
 	uint32_t erase_start, erase_end;
 	bool erase_start_set, erase_end_set;
 	uint32_t sbc;                /* CMD23 preset count, 0 none */
-	uint32_t wr_blk_erase;       /* ACMD23 */
+	uint32_t wr_blk_erase;       /* ACMD23, for the next write */
+	uint32_t op_preerased;       /* blocks of this CMD25 covered by ACMD23 */
+	uint32_t op_written;         /* blocks of this write received */
+	/* open-AU model: the AUs open for writing, most recent first */
+	uint64_t open_au[64];
+	uint32_t n_open;
 	uint32_t well_written;       /* ACMD22 */
 	/* current data operation */
 	uint64_t op_addr;            /* byte address of block 0 */
@@ -130,6 +139,10 @@ uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
 			      uint64_t t, bool last);
 /* The controller stopped the data transfer after the last block. */
 void sim_card_data_done(uint64_t t, bool stopped_by_cmd12);
+/* Extra busy at the end of a multi-block write (CMD12 or the CMD23 count). */
+uint64_t sim_card_write_end_busy(void);
+/* The SD Status AU size in bytes. */
+uint64_t sim_card_au_bytes(void);
 /* Pin DAT0 low until 'until' (fault injection). */
 void sim_card_set_busy(uint64_t until);
 
@@ -144,6 +157,31 @@ void sim_sdhci_card_removed(void);
 void sim_sdhci_card_event(bool inserted);
 uint32_t sim_sdhci_clock_hz(void);
 uint8_t sim_sdhci_width(void);
+
+/* ---- wire truth (sim_wire.c) ---- */
+enum sim_lane { SIM_LANE_CMD = 0, SIM_LANE_DAT, SIM_NLANES };
+void sim_wire_reset(void);
+/* Lane l carried / waited for cat during [a, b) (a before the lane's last
+ * end is moved up to it; b <= a: nothing). */
+void sim_wire_emit(enum sim_lane l, uint64_t a, uint64_t b, enum sim_wcat cat);
+/* Lane l is busy with a transfer: decided only as far as described (at
+ * least up to t). */
+void sim_wire_hold(enum sim_lane l, uint64_t t);
+void sim_wire_release(enum sim_lane l);
+bool sim_wire_held(enum sim_lane l);
+/* A reset at t: drop what lane l was going to do after t. */
+void sim_wire_truncate(enum sim_lane l, uint64_t t);
+/* Everything up to 'upto' has been processed: decide what can be decided. */
+void sim_wire_commit(uint64_t upto);
+/* A truth record closed: fill its wire_ns[] once decided. */
+void sim_wire_record_closed(struct sim_truth *t);
+void sim_wire_forget_records(void);
+/* The CPU waited for the controller during [a, b) (a poll that saw
+ * nothing change, a skipped poll loop, a sleep). */
+void sim_wire_cpu_wait(uint64_t a, uint64_t b);
+/* The CPU did work at t (a register write, a data port access, a read
+ * that saw something new). */
+void sim_wire_cpu_work(uint64_t t);
 
 /* ---- truth (sim_truth.c) ---- */
 struct sim_truth *sim_truth_open(uint8_t cmd, uint32_t arg, uint32_t flags);

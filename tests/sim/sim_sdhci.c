@@ -89,7 +89,8 @@ static uint32_t data_read(void)
 		x->host_off = 0;
 		x->host_k++;
 		x->buf_count--;
-		x->slot_free_t = sim_clk_now;
+		if (x->slot_free_t == SIM_NEVER)
+			x->slot_free_t = sim_clk_now; /* the read wait ends */
 		x->host_done_t = sim_clk_now;
 		if (x->r.t)
 			sim_truth_blk(x->r.t, x->host_k - 1)->cpu_done_ns = sim_clk_now;
@@ -132,6 +133,8 @@ static void data_write(uint32_t v)
 
 static void reset_cmd(void)
 {
+	if (sim_hc.cmd_active)
+		sim_wire_truncate(SIM_LANE_CMD, sim_clk_now);
 	sim_hc.cmd_active = false;
 	sim_hc.cmd_wedged = false;
 	sim_hc.irpt &= ~INT_CMD_DONE;
@@ -142,14 +145,20 @@ static void reset_data(void)
 {
 	struct xfer *x = &sim_hc.x;
 
-	if (x->r.t) {
-		ACCT(&x->r, sim_clk_now, host_wait_ns);
+	if (x->active) {
+		/* Whatever the transfer was going to do after now does not
+		 * happen; the wait until now was for the CPU to give up. */
+		sim_wire_truncate(SIM_LANE_DAT, sim_clk_now);
+		if (!x->in_flight)
+			sim_wire_emit(SIM_LANE_DAT, x->wait_from, sim_clk_now, SIM_W_HOST_CPU);
+	}
+	if (sim_hc.r1b_active)
+		sim_wire_emit(SIM_LANE_DAT, sim_hc.r1b_start, sim_clk_now, SIM_W_BUSY);
+	sim_wire_release(SIM_LANE_DAT);
+	if (x->r.t)
 		sim_hc_rec_close(&x->r, sim_clk_now, 0, SIM_T_ABORTED);
-	}
-	if (sim_hc.br.t) {
-		ACCT(&sim_hc.br, sim_clk_now, busy_ns);
+	if (sim_hc.br.t)
 		sim_hc_rec_close(&sim_hc.br, sim_clk_now, 0, SIM_T_ABORTED);
-	}
 	memset(x, 0, sizeof(*x));
 	sim_hc.r1b_active = false;
 	sim_hc.dat_wedged = false;
@@ -201,12 +210,22 @@ static void write_control1(uint32_t v)
 		reset_data();
 	else if (srst)
 		sim_violation("CONTROL1 reset bits 0x%x ignored (one at a time)", srst);
-	was_on = sim_hc.control1 & C1_CLK_INTLEN;
-	sim_hc.control1 = v & ~(0xffu << C1_SRST_SHIFT) & ~C1_CLK_STABLE;
-	if (!(v & C1_CLK_INTLEN))
-		sim_hc.clk_stable_at = SIM_NEVER;
-	else if (!was_on)
-		sim_hc.clk_stable_at = sim_clk_now + cfg()->clk_stable_ns;
+	{
+		uint32_t clk_bits = C1_CLK_INTLEN | C1_CLK_EN | 0xffc0u;
+		uint32_t old = sim_hc.control1;
+
+		was_on = old & C1_CLK_INTLEN;
+		sim_hc.control1 = v & ~(0xffu << C1_SRST_SHIFT) & ~C1_CLK_STABLE;
+		if (!(v & C1_CLK_INTLEN))
+			sim_hc.clk_stable_at = SIM_NEVER;
+		else if (!was_on)
+			sim_hc.clk_stable_at = sim_clk_now + cfg()->clk_stable_ns;
+		/* A new divider or a clock (re)started: the SD clock's edges
+		 * start again from here. */
+		if ((old ^ sim_hc.control1) & clk_bits)
+			sim_hc.clk_epoch = max64(sim_clk_now, sim_hc.clk_stable_at == SIM_NEVER ?
+						 sim_clk_now : sim_hc.clk_stable_at);
+	}
 	if ((v & C1_CLK_GENSEL))
 		sim_violation("CONTROL1 CLK_GENSEL (programmable clock) not modelled");
 }
@@ -265,7 +284,14 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	v = reg_read(off);
 	if (sim_hc.same_reads[off / 4] && sim_hc.last_rd_val[off / 4] == v) {
 		sim_hc.same_reads[off / 4]++;
+		/* The CPU is looking again at a status that did not change:
+		 * it is waiting, not working. */
+		if (pollable(off))
+			sim_wire_cpu_wait(sim_clk_now - cfg()->mmio_read_ns, sim_clk_now);
+		else
+			sim_wire_cpu_work(sim_clk_now);
 	} else {
+		sim_wire_cpu_work(sim_clk_now);
 		sim_hc.same_reads[off / 4] = 1;
 		sim_hc.idle_quantum = 1000;
 	}
@@ -288,6 +314,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 				sim_hc.idle_quantum *= 2;
 		}
 		if (to > sim_clk_now) {
+			sim_wire_cpu_wait(sim_clk_now, to);
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			sim_sdhci_advance(sim_clk_now);
@@ -313,6 +340,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 		return;
 	}
 	sim_clk_charge(off == DATA ? cfg()->data_write_ns : cfg()->mmio_write_ns);
+	sim_wire_cpu_work(sim_clk_now);
 	sim_sdhci_advance(sim_clk_now);
 	if (cfg()->write_hazard && off != DATA) {
 		uint64_t two = sim_hc_clk(2);

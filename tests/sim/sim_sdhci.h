@@ -119,10 +119,9 @@
 #define MAX_BUF 4
 #define OPEN_ENDED UINT32_MAX
 
-/* One truth record being filled, with its accounting cursor. */
+/* One truth record being filled. */
 struct rec {
 	struct sim_truth *t;
-	uint64_t acct;
 };
 
 struct xfer {
@@ -142,6 +141,12 @@ struct xfer {
 	uint64_t card_ready;   /* read: card can start block bus_k */
 	uint64_t wait_since;   /* data timeout window start */
 	uint64_t busy_end;     /* write: DAT0 busy after the previous block */
+	/* The DAT lines' current wait: since wait_from, for the protocol's
+	 * minimum gap (proto_ready), the controller's own idle clocks
+	 * (ctrl_ready), the card (card_ready / busy_end) and the CPU. */
+	uint64_t wait_from;
+	uint64_t proto_ready;
+	uint64_t ctrl_ready;
 	bool bus_done;
 	uint64_t bus_done_t;
 	bool auto12_sent;
@@ -168,6 +173,7 @@ struct sim_hc_state {
 	uint32_t control0, control1, irpt, irpt_mask, irpt_en, control2;
 	uint32_t other[REG_SPAN / 4]; /* plain storage for the rest */
 	uint64_t clk_stable_at;
+	uint64_t clk_epoch;    /* an SD clock edge: the clock's phase */
 
 	/* CMD line */
 	bool cmd_active;
@@ -179,6 +185,7 @@ struct sim_hc_state {
 	bool cmd_load_resp;
 	uint32_t cmd_resp[4];
 	bool cmd_r1b;
+	uint64_t cmd_resp_end; /* end of the last response (N_RC counts from it) */
 	struct rec cr;
 
 	/* R1b busy on DAT0 */
@@ -217,18 +224,35 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 bool sim_hc_clock_running(uint64_t t);
 /* n SD clocks at the programmed clock, in ns. */
 uint64_t sim_hc_clk(uint64_t n);
+/* The first SD clock edge at or after t. */
+uint64_t sim_hc_edge(uint64_t t);
 uint64_t sim_hc_data_timeout_ns(void);
 /* Set interrupt status bits (those enabled in IRPT_MASK). */
 void sim_hc_irq_raise(uint32_t bits);
-void sim_hc_acct(struct rec *r, uint64_t to, uint64_t *bucket);
 void sim_hc_rec_close(struct rec *r, uint64_t t_end, uint32_t err,
 		      uint32_t flags);
-/* Charge [cursor, to] of record r to one of its phase fields. */
-#define ACCT(r, to, field)                                                 \
-	do {                                                               \
-		if ((r)->t)                                                \
-			sim_hc_acct((r), (to), &(r)->t->field);                   \
-	} while (0)
+
+/* Wire lengths in SD clocks (SD Physical Layer §4.5, §4.7.2, §4.12). */
+#define W_CMD_BITS     48u  /* start, direction, index 6, argument 32, CRC7 7, end */
+#define W_R48_BITS     48u  /* start, direction, index 6, payload 32, CRC7 7, end */
+#define W_R136_BITS    136u /* start, direction, reserved 6, CID/CSD 120 + CRC7 7, end */
+#define W_NCR_MIN      2u   /* command end bit -> response start bit */
+#define W_NAC_MIN      2u   /* read: command end / block end -> data start bit */
+#define W_NWR_MIN      2u   /* write: response / busy end -> data start bit */
+#define W_NCRC         2u   /* write: block end bit -> CRC status start bit */
+#define W_CRC_TOKEN    5u   /* CRC status: start, 3 status bits, end */
+#define W_NRC_MIN      8u   /* response end -> next command (N_RC, N_CC) */
+#define W_CTO          64u  /* no response: the controller gives up */
+
+/* The CMD line's life of one command starting at 'start' (a clock edge):
+ * the command, N_CR and the response (rsp_bits 0: none, with timeout
+ * clocks if 'timeout'). Returns the response end (the command end bit
+ * when no response is expected). */
+uint64_t sim_hc_cmd_on_line(uint64_t start, uint32_t ncr, uint32_t rsp_bits,
+			    bool timeout);
+/* When the CMD line may carry the next command, and what the wait until
+ * then is (protocol or controller gap) from 'from' on. */
+uint64_t sim_hc_cmd_line_wait(uint64_t from);
 
 /* sim_sdhci_data.c: the next data-engine event (what: 1 block end,
  * 2 block start, 3 timeout, 4 complete, 5 auto-command error) and its

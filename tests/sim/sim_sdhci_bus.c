@@ -45,15 +45,25 @@ uint64_t sim_clocks_ns(uint64_t clocks, uint32_t hz)
 	return (clocks * 1000000000ull + hz / 2) / hz;
 }
 
-uint32_t sim_block_clocks(uint32_t blksz, uint8_t width)
-{
-	/* start bit + data + CRC16 + end bit, on each DAT line (§4.5) */
-	return 1 + blksz * 8 / width + 16 + 1;
-}
-
 uint64_t sim_hc_clk(uint64_t n)
 {
 	return sim_clocks_ns(n, sim_sdhci_clock_hz());
+}
+
+uint64_t sim_hc_edge(uint64_t t)
+{
+	uint64_t ep = sim_hc.clk_epoch, hz = sim_sdhci_clock_hz(), n, e;
+
+	if (!hz || t <= ep || t == SIM_NEVER)
+		return t;
+	/* Clock edges fall at ep + k / f. */
+	n = (uint64_t)(((unsigned __int128)(t - ep) * hz + 999999999u) / 1000000000u);
+	for (;;) {
+		e = ep + (uint64_t)(((unsigned __int128)n * 1000000000u + hz / 2) / hz);
+		if (e >= t)
+			return e;
+		n++;
+	}
 }
 
 /* Data timeout: TMCLK * 2^(13 + DATA_TOUNIT); 0xF disables it. */
@@ -73,15 +83,6 @@ void sim_hc_irq_raise(uint32_t bits)
 	sim_hc.irpt |= bits & sim_hc.irpt_mask & ~INT_ERR;
 }
 
-void sim_hc_acct(struct rec *r, uint64_t to, uint64_t *bucket)
-{
-	if (!r->t || to <= r->acct || to == SIM_NEVER)
-		return;
-	*bucket += to - r->acct;
-	r->acct = to;
-}
-
-
 void sim_hc_rec_close(struct rec *r, uint64_t t_end, uint32_t err,
 		      uint32_t flags)
 {
@@ -93,7 +94,54 @@ void sim_hc_rec_close(struct rec *r, uint64_t t_end, uint32_t err,
 		r->t->flags |= SIM_T_ERROR;
 	r->t->flags |= flags;
 	sim_truth_close(r->t);
+	sim_wire_record_closed(r->t);
 	r->t = NULL;
+}
+
+/* ---- the CMD line ------------------------------------------------------------- */
+
+uint64_t sim_hc_cmd_on_line(uint64_t start, uint32_t ncr, uint32_t rsp_bits,
+			    bool timeout)
+{
+	uint64_t cmd_end = start + sim_hc_clk(W_CMD_BITS), rs, re;
+
+	sim_wire_emit(SIM_LANE_CMD, start, cmd_end, SIM_W_CMD);
+	if (timeout) {
+		/* Nobody answers: the line stays high until the controller
+		 * gives up. The card is what is missing. */
+		sim_wire_emit(SIM_LANE_CMD, cmd_end, cmd_end + sim_hc_clk(W_NCR_MIN), SIM_W_GAP);
+		sim_wire_emit(SIM_LANE_CMD, cmd_end + sim_hc_clk(W_NCR_MIN),
+			      cmd_end + sim_hc_clk(W_CTO), SIM_W_CARD);
+		return cmd_end + sim_hc_clk(W_CTO);
+	}
+	if (!rsp_bits)
+		return cmd_end;
+	if (ncr < W_NCR_MIN)
+		ncr = W_NCR_MIN;
+	rs = cmd_end + sim_hc_clk(ncr);
+	re = rs + sim_hc_clk(rsp_bits);
+	sim_wire_emit(SIM_LANE_CMD, cmd_end, cmd_end + sim_hc_clk(W_NCR_MIN), SIM_W_GAP);
+	sim_wire_emit(SIM_LANE_CMD, cmd_end + sim_hc_clk(W_NCR_MIN), rs, SIM_W_CARD);
+	sim_wire_emit(SIM_LANE_CMD, rs, re, SIM_W_CMD);
+	return re;
+}
+
+uint64_t sim_hc_cmd_line_wait(uint64_t from)
+{
+	uint64_t free_t = sim_hc.cmd_line_free, start;
+	uint64_t proto = sim_hc.cmd_resp_end ? sim_hc.cmd_resp_end + sim_hc_clk(W_NRC_MIN) : 0;
+
+	if (free_t > from) {
+		/* N_RC / N_CC after the last response: the protocol's 8 clocks,
+		 * then what the controller adds. */
+		sim_wire_emit(SIM_LANE_CMD, from, min64(free_t, max64(proto, from)), SIM_W_GAP);
+		sim_wire_emit(SIM_LANE_CMD, max64(proto, from), free_t, SIM_W_CTRL_GAP);
+		from = free_t;
+	}
+	/* A command starts on an SD clock edge. */
+	start = sim_hc_edge(from);
+	sim_wire_emit(SIM_LANE_CMD, from, start, SIM_W_GAP);
+	return start;
 }
 
 /* ---- time ------------------------------------------------------------------ */
@@ -132,5 +180,6 @@ void sim_sdhci_advance(uint64_t t)
 		else
 			sim_hc_r1b_step(e, wb);
 	}
+	sim_wire_commit(t);
 }
 

@@ -5,6 +5,12 @@
  * timeout 64 clocks later); Auto-CMD23 goes first; R1b busy follows on
  * DAT0 (SDHCI 3.00 §3.7.1, SD Physical Layer §4.12 timing).
  *
+ * Wires: the controller puts the command on CMD cmd_latency_ns after the
+ * CMDTM write, at an SD clock edge, and not before cmd_gap_clocks after the
+ * previous response (N_RC / N_CC); the card answers N_CR clocks after the
+ * command's end bit (its profile). Each piece is booked on the CMD lane of
+ * the wire truth (sim_wire.c) when the command is issued.
+ *
  * Not modelled: host-side command CRC errors, command conflicts, the
  * "command not issued by Auto-CMD12" error.
  */
@@ -34,6 +40,7 @@ void sim_hc_cmd_complete(void)
 	if (sim_hc.cmd_r1b && !sim_hc.x.active) {
 		sim_hc.r1b_active = true;
 		sim_hc.r1b_start = t;
+		sim_wire_hold(SIM_LANE_DAT, t);
 		sim_hc.br = sim_hc.cr; /* the record continues through the busy phase */
 		sim_hc.cr.t = NULL;
 		return;
@@ -70,8 +77,10 @@ uint64_t sim_hc_r1b_next(int *what)
 void sim_hc_r1b_step(uint64_t e, int what)
 {
 	sim_hc.r1b_active = false;
-	if (sim_hc.br.t)
-		ACCT(&sim_hc.br, e, busy_ns);
+	/* DAT0 low from the response on (the card was busy since the
+	 * command's end bit, under the response). */
+	sim_wire_emit(SIM_LANE_DAT, sim_hc.r1b_start, e, SIM_W_BUSY);
+	sim_wire_release(SIM_LANE_DAT);
 	if (what == 3) {
 		sim_hc_irq_raise(INT_DTO_ERR);
 		sim_hc_rec_close(&sim_hc.br, e, INT_DTO_ERR, 0);
@@ -119,8 +128,9 @@ static void start_data(uint32_t cmdtm, uint8_t idx, const struct sim_cmd_out *o,
 	x->fault_block = fblock;
 	x->stuck_ns = stuck;
 	x->r.t = tr;
-	x->r.acct = sim_hc.cmd_done_t; /* the cursor goes on from the response */
 	tr->blksz = x->blksz;
+	/* The DAT lines belong to this transfer until it completes. */
+	sim_wire_hold(SIM_LANE_DAT, sim_clk_now);
 	if (x->dir == XK_READ) {
 		bool sends = o->rsp != RSP_NONE && o->xfer == XK_READ;
 		bool lost = (fm & (1u << SIM_FAULT_DATA_TIMEOUT)) && fblock == 0;
@@ -130,6 +140,13 @@ static void start_data(uint32_t cmdtm, uint8_t idx, const struct sim_cmd_out *o,
 		x->card_ready = lat == SIM_NEVER ? SIM_NEVER : cmd_end + lat;
 		tr->card_access_ns = lat == SIM_NEVER ? 0 : lat;
 		x->wait_since = cmd_end;
+		/* The first block may start N_AC (>= 2 clocks) after the
+		 * command's end bit, while the response is still on CMD. */
+		x->wait_from = cmd_end;
+		x->proto_ready = cmd_end + sim_hc_clk(W_NAC_MIN);
+		x->ctrl_ready = 0;
+		if (x->card_ready != SIM_NEVER)
+			x->card_ready = max64(x->card_ready, x->proto_ready);
 		if (o->mem && o->xfer == XK_READ && o->blksz != x->blksz)
 			sim_violation("CMD%u: block size %u, card sends %u",
 				      idx, x->blksz, o->blksz);
@@ -140,6 +157,10 @@ static void start_data(uint32_t cmdtm, uint8_t idx, const struct sim_cmd_out *o,
 		x->busy_end = (o->rsp != RSP_NONE && o->xfer == XK_WRITE) ?
 				      0 : SIM_NEVER;
 		x->wait_since = sim_hc.cmd_done_t;
+		/* The first block waits for the response, then N_WR. */
+		x->wait_from = sim_hc.cmd_done_t;
+		x->proto_ready = sim_hc.cmd_done_t + sim_hc_clk(W_NWR_MIN);
+		x->ctrl_ready = sim_hc.cmd_done_t + sim_hc_clk(cfg()->write_nwr_clocks);
 	}
 }
 
@@ -167,7 +188,6 @@ void sim_hc_issue_command(uint32_t cmdtm)
 	tr->clock_hz = sim_hc_clock_running(now) ? hz : 0;
 	tr->width = sim_sdhci_width();
 	sim_hc.cr.t = tr;
-	sim_hc.cr.acct = now;
 	sim_hc.cmd_active = true;
 	sim_hc.cmd_irq = 0;
 	sim_hc.cmd_c2 = 0;
@@ -185,11 +205,23 @@ void sim_hc_issue_command(uint32_t cmdtm)
 		sim_violation("CMD%u at %u Hz during identification (max 400 kHz)",
 			      idx, hz);
 
-	start = max64(now, sim_hc.cmd_line_free);
+	/* The controller needs cmd_latency_ns to get the command from the
+	 * register to the line, and the line must have been idle for N_RC
+	 * after the last response: whichever comes last holds the command. */
+	{
+		uint64_t ready = now + cfg()->cmd_latency_ns;
+
+		if (sim_hc.cmd_line_free > ready) {
+			start = sim_hc_cmd_line_wait(now);
+		} else {
+			sim_wire_emit(SIM_LANE_CMD, now, ready, SIM_W_HOST_CTRL);
+			start = sim_hc_cmd_line_wait(ready);
+		}
+	}
 	/* Auto CMD23 goes first (SDHCI 3.0 §3.7.2.2). */
 	if (isdata && autoc == TM_AUTO_CMD23 && (cmdtm & TM_MULTI_BLOCK)) {
 		struct sim_cmd_out o23;
-		uint64_t e23 = start + sim_hc_clk(48);
+		uint64_t e23 = start + sim_hc_clk(W_CMD_BITS), r23;
 
 		tr->flags |= SIM_T_AUTO23;
 		fm = sim_fault_on_command(23, NULL, NULL);
@@ -198,16 +230,17 @@ void sim_hc_issue_command(uint32_t cmdtm)
 		else
 			o23.rsp = RSP_NONE;
 		if (o23.rsp == RSP_NONE) {
-			sim_hc.cmd_done_t = e23 + sim_hc_clk(64);
+			sim_hc.cmd_done_t = sim_hc_cmd_on_line(start, 0, 0, true);
 			sim_hc.cmd_c2 = C2_ACTO_ERR;
 			sim_hc.cmd_irq = INT_ACMD_ERR;
-			ACCT(&sim_hc.cr, sim_hc.cmd_done_t, auto_cmd_ns);
 			return;
 		}
-		start = e23 + sim_hc_clk(sim_card.p->ncr_clocks + 48 + 8);
-		ACCT(&sim_hc.cr, start, auto_cmd_ns);
+		r23 = sim_hc_cmd_on_line(start, sim_card.p->ncr_clocks, W_R48_BITS, false);
+		sim_hc.cmd_resp_end = r23;
+		sim_hc.cmd_line_free = r23 + sim_hc_clk(cfg()->cmd_gap_clocks);
+		start = sim_hc_cmd_line_wait(r23);
 	}
-	cmd_end = start + sim_hc_clk(48);
+	cmd_end = start + sim_hc_clk(W_CMD_BITS);
 
 	match = app && idx != 55 ? SIM_ACMD(idx) : idx;
 	fm = sim_fault_on_command(match, &fblock, &stuck);
@@ -224,28 +257,31 @@ void sim_hc_issue_command(uint32_t cmdtm)
 
 	if (o.rsp == RSP_NONE) {
 		if (rtype == CMD_RSPNS_NONE) {
-			sim_hc.cmd_done_t = cmd_end;
+			sim_hc.cmd_done_t = sim_hc_cmd_on_line(start, 0, 0, false);
 			sim_hc.cmd_irq = INT_CMD_DONE;
 		} else {
-			sim_hc.cmd_done_t = cmd_end + sim_hc_clk(64);
+			sim_hc.cmd_done_t = sim_hc_cmd_on_line(start, 0, 0, true);
 			sim_hc.cmd_irq = INT_CTO_ERR |
 					 (cfg()->cto_sets_cmd_done ? INT_CMD_DONE : 0);
 		}
-		sim_hc.cmd_line_free = sim_hc.cmd_done_t + sim_hc_clk(8);
+		sim_hc.cmd_resp_end = sim_hc.cmd_done_t;
+		sim_hc.cmd_line_free = sim_hc.cmd_done_t + sim_hc_clk(cfg()->cmd_gap_clocks);
 		tr->t_resp_ns = sim_hc.cmd_done_t;
-		ACCT(&sim_hc.cr, sim_hc.cmd_done_t, cmd_ns);
 		if (isdata)
 			start_data(cmdtm, idx, &o, fm, fblock, stuck, cmd_end, tr);
 		return;
 	}
-	if (rtype == CMD_RSPNS_NONE) {
-		/* The card answered but the driver did not ask: bus time only. */
-		sim_hc.cmd_done_t = cmd_end;
-	} else {
-		sim_hc.cmd_done_t = cmd_end + sim_hc_clk(sim_card.p->ncr_clocks +
-					     (o.rsp == RSP_136 ? 136 : 48));
+	{
+		/* A response to a command sent with "no response" still
+		 * crosses the line; the controller does not wait for it. */
+		uint64_t re = sim_hc_cmd_on_line(start, sim_card.p->ncr_clocks,
+						 o.rsp == RSP_136 ? W_R136_BITS : W_R48_BITS,
+						 false);
+
+		sim_hc.cmd_done_t = rtype == CMD_RSPNS_NONE ? cmd_end : re;
+		sim_hc.cmd_resp_end = re;
+		sim_hc.cmd_line_free = re + sim_hc_clk(cfg()->cmd_gap_clocks);
 	}
-	sim_hc.cmd_line_free = sim_hc.cmd_done_t + sim_hc_clk(8);
 	sim_hc.cmd_irq = INT_CMD_DONE;
 	if (rtype != CMD_RSPNS_NONE) {
 		sim_hc.cmd_load_resp = true;
@@ -278,7 +314,6 @@ void sim_hc_issue_command(uint32_t cmdtm)
 			sim_hc.cmd_irq = INT_CCRC_ERR;
 	}
 	tr->t_resp_ns = sim_hc.cmd_done_t;
-	ACCT(&sim_hc.cr, sim_hc.cmd_done_t, cmd_ns);
 
 	if (sim_hc.cmd_r1b && !isdata) {
 		uint64_t b = o.busy_ns;

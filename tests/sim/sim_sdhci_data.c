@@ -5,7 +5,22 @@
  * timeout and data errors (SDHCI 3.00 §2.2.9 Present State, §3.7.2 PIO,
  * SD Physical Layer §4.5 data framing, §4.12 timing).
  *
- * Not modelled: DMA, block-gap stop/continue, read wait.
+ * Wires (tests/sim/README.md "Timing model"):
+ *  - read: a block starts N_AC after the command's end bit or after the
+ *    previous block's end bit - at least 2 clocks, more if the card is not
+ *    ready (access latency, its own inter-block gap) - on a clock edge. The
+ *    controller stops the SD clock while its buffer is full (read wait),
+ *    and, on hosts that do it, for read_gap_clocks after every block.
+ *  - write: a block starts N_WR (the controller's write_nwr_clocks, at
+ *    least 2) after the response or after the previous block's busy, once
+ *    the CPU has filled it; then N_CRC (2 clocks), the CRC status token
+ *    (5 bits), and DAT0 busy while the card programs.
+ * Each DAT-lane wait is booked in the wire truth when the block that ends
+ * it starts: its first 2 clocks (the protocol's minimum) as bus, the rest
+ * to whatever arrived last - the card, the controller's idle clocks or the
+ * CPU.
+ *
+ * Not modelled: DMA, block-gap stop/continue requested by the driver.
  */
 #include <string.h>
 
@@ -17,10 +32,12 @@ static void xfer_error(uint64_t t, uint32_t irq, int bucket)
 {
 	struct xfer *x = &sim_hc.x;
 
+	/* What the DAT lines were waiting for when the error struck. */
 	if (bucket == B_ACCESS)
-		ACCT(&x->r, t, access_ns);
+		sim_wire_emit(SIM_LANE_DAT, x->wait_from, t, SIM_W_CARD);
 	else if (bucket == B_BUSY)
-		ACCT(&x->r, t, busy_ns);
+		sim_wire_emit(SIM_LANE_DAT, x->wait_from, t, SIM_W_BUSY);
+	sim_wire_release(SIM_LANE_DAT);
 	sim_hc_irq_raise(irq);
 	sim_hc_rec_close(&x->r, t, irq, 0);
 	x->active = false;
@@ -51,22 +68,13 @@ static void garbled_violation(void)
 		      sim_card.width, sim_sdhci_clock_hz());
 }
 
-static uint64_t frame_ns(void)
-{
-	uint64_t c = sim_block_clocks(sim_hc.x.blksz, sim_sdhci_width());
-
-	/* Writes: N_WR (2) before the start bit, then 2 clocks and the 5-bit
-	 * CRC status token after the end bit (§4.12.4). */
-	if (sim_hc.x.dir == XK_WRITE)
-		c += 2 + 2 + 5;
-	return sim_hc_clk(c);
-}
-
-/* Send CMD12 on behalf of the driver (Auto CMD12) starting at t. */
+/* Send CMD12 on behalf of the driver (Auto CMD12) once the last block has
+ * crossed at t. Returns when it ends. */
 static uint64_t auto12(uint64_t t)
 {
 	struct sim_cmd_out o;
-	uint64_t cmd_end = t + sim_hc_clk(48), done;
+	uint64_t start = sim_hc_cmd_line_wait(t);
+	uint64_t cmd_end = start + sim_hc_clk(W_CMD_BITS), done;
 	uint32_t fm;
 
 	/* Errors show when the command ends (xfer_next, what 5). */
@@ -74,15 +82,15 @@ static uint64_t auto12(uint64_t t)
 	if (!sim_card.present || (fm & (1u << SIM_FAULT_CMD_TIMEOUT))) {
 		sim_hc.x.auto12_c2 = C2_ACTO_ERR;
 		sim_hc.x.auto12_irq = INT_ACMD_ERR;
-		return cmd_end + sim_hc_clk(64);
+		return sim_hc_cmd_on_line(start, 0, 0, true);
 	}
 	sim_card_command(12, 0, cmd_end, &o);
-	done = cmd_end + sim_hc_clk(sim_card.p->ncr_clocks + 48);
 	if (o.rsp == RSP_NONE) {
 		sim_hc.x.auto12_c2 = C2_ACTO_ERR;
 		sim_hc.x.auto12_irq = INT_ACMD_ERR;
-		return cmd_end + sim_hc_clk(64);
+		return sim_hc_cmd_on_line(start, 0, 0, true);
 	}
+	done = sim_hc_cmd_on_line(start, sim_card.p->ncr_clocks, W_R48_BITS, false);
 	if (fm & (1u << SIM_FAULT_CMD_CRC)) {
 		sim_hc.x.auto12_c2 = C2_ACCRC_ERR;
 		sim_hc.x.auto12_irq = INT_ACMD_ERR;
@@ -90,7 +98,8 @@ static uint64_t auto12(uint64_t t)
 	sim_hc.resp[3] = o.r[0];
 	if (sim_hc.x.r.t)
 		sim_hc.x.r.t->flags |= SIM_T_AUTO12;
-	sim_hc.cmd_line_free = done + sim_hc_clk(8);
+	sim_hc.cmd_resp_end = done;
+	sim_hc.cmd_line_free = done + sim_hc_clk(cfg()->cmd_gap_clocks);
 	return done;
 }
 
@@ -100,9 +109,10 @@ static void read_block_done(void)
 	uint32_t k = x->bus_k;
 	uint32_t slot = (x->host_k + x->buf_count) % MAX_BUF;
 	uint64_t t = x->bus_end, lat;
+	uint32_t gap;
 
-	ACCT(&x->r, t, data_bus_ns);
 	x->in_flight = false;
+	x->wait_from = t;
 	if (x->r.t)
 		x->r.t->t_last_bus_ns = t;
 	if (data_fault(SIM_FAULT_DATA_CRC, k) || dat_garbled()) {
@@ -140,8 +150,15 @@ static void read_block_done(void)
 		}
 		return;
 	}
+	/* The next block: N_AC from this block's end bit - the card's
+	 * latency, at least its own inter-block gap and the protocol's 2
+	 * clocks; the controller's idle clocks; a free buffer slot. */
 	lat = sim_card_read_latency(x->bus_k);
-	x->card_ready = lat == SIM_NEVER ? SIM_NEVER : t + lat;
+	gap = sim_card.p->read_gap_clocks > W_NAC_MIN ? sim_card.p->read_gap_clocks : W_NAC_MIN;
+	x->proto_ready = t + sim_hc_clk(W_NAC_MIN);
+	x->ctrl_ready = cfg()->read_gap_clocks ? t + sim_hc_clk(cfg()->read_gap_clocks) : 0;
+	x->card_ready = lat == SIM_NEVER ? SIM_NEVER : t + max64(lat, sim_hc_clk(gap));
+	x->slot_free_t = x->buf_count >= cfg()->buf_blocks ? SIM_NEVER : t;
 	x->wait_since = t;
 }
 
@@ -153,8 +170,8 @@ static void write_block_done(void)
 	uint64_t t = x->bus_end, busy;
 	bool last = x->total != OPEN_ENDED && k + 1 >= x->total;
 
-	ACCT(&x->r, t, data_bus_ns);
 	x->in_flight = false;
+	x->wait_from = t;
 	if (x->r.t) {
 		x->r.t->t_last_bus_ns = t;
 		x->r.t->blocks++;
@@ -183,6 +200,13 @@ static void write_block_done(void)
 		busy = x->stuck_ns ? x->stuck_ns : SIM_NEVER;
 		sim_card_set_busy(busy == SIM_NEVER ? SIM_NEVER : t + busy);
 	}
+	if (busy != SIM_NEVER && sim_card.p->busy_min_clocks &&
+	    busy < sim_hc_clk(sim_card.p->busy_min_clocks)) {
+		/* The card holds DAT0 low a few clocks even with nothing to
+		 * program. */
+		busy = sim_hc_clk(sim_card.p->busy_min_clocks);
+		sim_card_set_busy(t + busy);
+	}
 	x->busy_end = busy == SIM_NEVER ? SIM_NEVER : t + busy;
 	x->wait_since = t;
 	if (x->blkcnt_en && (sim_hc.blksizecnt >> 16))
@@ -206,19 +230,27 @@ static void xfer_complete(uint64_t t)
 {
 	struct xfer *x = &sim_hc.x;
 
-	if (x->r.t) {
-		if (x->dir == XK_WRITE) {
-			ACCT(&x->r, min64(x->busy_end, t), busy_ns);
-			ACCT(&x->r, t, auto_cmd_ns);
-		} else {
-			ACCT(&x->r, x->auto12_sent ? min64(x->auto12_done, t) : 0,
-			     auto_cmd_ns);
-			ACCT(&x->r, t, host_wait_ns);
-		}
+	if (x->dir == XK_WRITE) {
+		sim_wire_emit(SIM_LANE_DAT, x->wait_from, min64(x->busy_end, t), SIM_W_BUSY);
+	} else {
+		/* The last blocks wait in the buffer for the CPU. */
+		sim_wire_emit(SIM_LANE_DAT, x->wait_from, min64(max64(x->host_done_t, x->wait_from), t),
+			      SIM_W_HOST_CPU);
 	}
+	sim_wire_release(SIM_LANE_DAT);
 	sim_hc_irq_raise(INT_DATA_DONE);
 	sim_hc_rec_close(&x->r, t, 0, 0);
 	x->active = false;
+}
+
+/* When the next write block can start: the card's busy, then N_WR; the
+ * CPU's fill; the response. */
+static uint64_t write_ready(const struct xfer *x, uint32_t slot)
+{
+	uint64_t after_busy = max64(x->wait_from, x->busy_end);
+	uint64_t nwr = after_busy + sim_hc_clk(cfg()->write_nwr_clocks);
+
+	return sim_hc_edge(max64(max64(nwr, x->fill_t[slot]), x->resp_end));
 }
 
 /* Earliest time something happens in the transfer, SIM_NEVER if it waits
@@ -248,11 +280,12 @@ uint64_t sim_hc_xfer_next(int *what)
 			}
 			return SIM_NEVER;
 		}
-		if (x->buf_count >= cfg()->buf_blocks)
+		if (x->buf_count >= cfg()->buf_blocks || x->slot_free_t == SIM_NEVER)
 			return SIM_NEVER; /* clock stopped: wait for the CPU */
 		{
 			uint64_t since = max64(x->wait_since, x->slot_free_t);
-			uint64_t s = max64(x->card_ready, x->slot_free_t);
+			uint64_t s = max64(max64(x->card_ready, x->proto_ready),
+					   max64(x->ctrl_ready, x->slot_free_t));
 
 			if (to != SIM_NEVER && (x->card_ready == SIM_NEVER ||
 						x->card_ready > since + to)) {
@@ -260,7 +293,7 @@ uint64_t sim_hc_xfer_next(int *what)
 				return since + to;
 			}
 			*what = 2;
-			return s;
+			return sim_hc_edge(s);
 		}
 	}
 	/* write */
@@ -278,21 +311,63 @@ uint64_t sim_hc_xfer_next(int *what)
 		return SIM_NEVER; /* waiting for the CPU to fill the buffer */
 	{
 		uint32_t slot = (x->host_k - x->buf_count) % MAX_BUF;
-		uint64_t s = max64(max64(x->busy_end, x->fill_t[slot]),
-				   x->resp_end);
 
 		if (to != SIM_NEVER && x->busy_end > x->wait_since + to) {
 			*what = 3;
 			return x->wait_since + to;
 		}
 		*what = 2;
-		return s;
+		return write_ready(x, slot);
 	}
+}
+
+/* Book the read wait [wait_from, s] that block bus_k's start ends. */
+static void read_wait(struct xfer *x, uint64_t s)
+{
+	/* Whoever arrived last held the bus (ties: protocol, controller,
+	 * card, CPU). */
+	uint64_t cpu = max64(x->slot_free_t, x->wait_from);
+	uint64_t last = x->proto_ready;
+	enum sim_wcat who = SIM_W_GAP;
+
+	if (x->ctrl_ready > last) {
+		last = x->ctrl_ready;
+		who = SIM_W_CTRL_GAP;
+	}
+	if (x->card_ready > last) {
+		last = x->card_ready;
+		who = SIM_W_CARD;
+	}
+	if (cpu > last)
+		who = SIM_W_HOST_CPU;
+	sim_wire_emit(SIM_LANE_DAT, x->wait_from, min64(x->proto_ready, s), SIM_W_GAP);
+	sim_wire_emit(SIM_LANE_DAT, x->proto_ready, s, who);
+}
+
+/* Book the write wait [wait_from, s]: the card's busy and N_WR, or the
+ * CPU filling the block, whichever came last. */
+static void write_wait(struct xfer *x, uint32_t slot, uint64_t s)
+{
+	uint64_t from = x->wait_from, after_busy = max64(from, x->busy_end);
+	uint64_t proto = after_busy + sim_hc_clk(W_NWR_MIN);
+	uint64_t nwr = after_busy + sim_hc_clk(cfg()->write_nwr_clocks);
+	uint64_t chain = max64(max64(nwr, proto), x->resp_end);
+
+	if (x->fill_t[slot] > chain) {
+		sim_wire_emit(SIM_LANE_DAT, from, min64(from + sim_hc_clk(W_NWR_MIN), s), SIM_W_GAP);
+		sim_wire_emit(SIM_LANE_DAT, from + sim_hc_clk(W_NWR_MIN), s, SIM_W_HOST_CPU);
+		return;
+	}
+	sim_wire_emit(SIM_LANE_DAT, from, after_busy, SIM_W_BUSY);
+	sim_wire_emit(SIM_LANE_DAT, after_busy, min64(proto, s), SIM_W_GAP);
+	sim_wire_emit(SIM_LANE_DAT, proto, min64(nwr, s), SIM_W_CTRL_GAP);
+	sim_wire_emit(SIM_LANE_DAT, max64(proto, nwr), s, SIM_W_GAP); /* clock edge */
 }
 
 static void block_start(uint64_t s)
 {
 	struct xfer *x = &sim_hc.x;
+	uint64_t frame = sim_hc_clk(sim_wire_block_clocks(x->blksz, sim_sdhci_width()));
 
 	if (x->fault_mask & (1u << SIM_FAULT_REMOVE) && x->fault_block == x->bus_k) {
 		x->fault_mask &= ~(1u << SIM_FAULT_REMOVE);
@@ -303,20 +378,26 @@ static void block_start(uint64_t s)
 		x->wait_since = s;
 		return;
 	}
-	if (x->r.t) {
-		if (x->dir == XK_READ) {
-			ACCT(&x->r, min64(x->card_ready, s), access_ns);
-			ACCT(&x->r, s, host_wait_ns);
-		} else {
-			ACCT(&x->r, min64(x->busy_end, s), busy_ns);
-			ACCT(&x->r, s, host_wait_ns);
-			if (x->bus_k == 0)
-				x->r.t->t_first_ready_ns = s;
-		}
+	if (x->dir == XK_READ) {
+		read_wait(x, s);
+		sim_wire_emit(SIM_LANE_DAT, s, s + frame, SIM_W_DATA);
+		x->bus_end = s + frame;
+	} else {
+		uint32_t slot = (x->host_k - x->buf_count) % MAX_BUF;
+		uint64_t e = s + frame;
+
+		write_wait(x, slot, s);
+		if (x->r.t && x->bus_k == 0)
+			x->r.t->t_first_ready_ns = s;
+		/* The block, N_CRC, the card's CRC status token. */
+		sim_wire_emit(SIM_LANE_DAT, s, e, SIM_W_DATA);
+		sim_wire_emit(SIM_LANE_DAT, e, e + sim_hc_clk(W_NCRC), SIM_W_GAP);
+		sim_wire_emit(SIM_LANE_DAT, e + sim_hc_clk(W_NCRC),
+			      e + sim_hc_clk(W_NCRC + W_CRC_TOKEN), SIM_W_DATA);
+		x->bus_end = e + sim_hc_clk(W_NCRC + W_CRC_TOKEN);
 	}
 	x->in_flight = true;
 	x->bus_start = s;
-	x->bus_end = s + frame_ns();
 	if (x->r.t) {
 		struct sim_block_truth *b = sim_truth_blk(x->r.t, x->bus_k);
 
@@ -356,4 +437,3 @@ void sim_hc_xfer_step(uint64_t e, int what)
 		break;
 	}
 }
-

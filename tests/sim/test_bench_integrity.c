@@ -32,6 +32,8 @@ static void capture(char c)
 	out[outlen] = '\0';
 }
 
+static struct write_guard guard;
+
 static uint8_t *setup(struct simh *s, const char *profile, struct wl_ctx *c,
 		      struct test_area *ta, uint32_t first, uint32_t count)
 {
@@ -43,7 +45,8 @@ static uint8_t *setup(struct simh *s, const char *profile, struct wl_ctx *c,
 	ta->source = TEST_AREA_CONFIG;
 	ta->first_lba = first;
 	ta->count = count;
-	wl_ctx_init(c, &s->card, ta, mem, MEM_BYTES, true, false, 0xabcd1234u, 7);
+	write_guard_init(&guard, &s->card, ta, true);
+	wl_ctx_init(c, &guard, mem, MEM_BYTES, true, false, 0xabcd1234u, 7);
 	c->verify = true;
 	outlen = 0;
 	out[0] = '\0';

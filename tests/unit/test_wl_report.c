@@ -364,7 +364,7 @@ TEST(sustained_report_with_and_without_a_knee)
 	sustained_report_heading(&r);
 	sustained_report(&r);
 	capture_stop();
-	CHECK(strstr(out, "\r\nsustained sequential write, 4 MiB transfers over up to 1024 MiB of the "
+	CHECK(strstr(out, "\r\nsustained sequential write, 4 MiB transfers over up to 1 GiB of the "
 		      "test area (MB = 10^6 B)\r\n") != NULL);
 	CHECK(strstr(out, "initial 40.00 MB/s for the first 256 MiB, then 10.00 MB/s (knee: the cache "
 		      "is full after 256 MiB)\r\n") != NULL);
@@ -378,7 +378,7 @@ TEST(sustained_report_with_and_without_a_knee)
 	capture_start();
 	sustained_report(&r);
 	capture_stop();
-	CHECK(strstr(out, "no knee within 1024 MiB: 13.33 MB/s throughout (no cache, or a cache larger "
+	CHECK(strstr(out, "no knee within 1 GiB: 13.33 MB/s throughout (no cache, or a cache larger "
 		      "than the amount written)\r\n") != NULL);
 	CHECK(strstr(out, "\"knee_found\":false,\"knee_bytes\":null,\"knee_op\":null,") != NULL);
 }
