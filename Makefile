@@ -1,9 +1,19 @@
 # sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
 #
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
-#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap)
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
+#                   under the system QEMU, then the QEMU tests again under QEMU 10
+#                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
+#   make test-qemu  only the QEMU tests, under SDB_QEMU (system, 10 or a directory)
+#   make image      build/sdbench.img, a whole SD card to flash (FIRMWARE=/path/to/bootfs
+#                   adds the Raspberry Pi boot firmware); make run-image boots it under QEMU
+#   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
+#                   make uninstall BOOT=... undoes it
+#   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
+#   make fixtures   regenerate the QEMU console logs in tests/data/
+#   make screenshot regenerate docs/report-screenshot.png (chromium)
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -40,8 +50,8 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c) $(PORTABLE_SRCS)
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c bench/*/*.c)
+TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
 SIM_CARD_TXT  := $(sort $(wildcard tests/sim/profiles/*.txt))
@@ -54,9 +64,13 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbsim
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
+TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbsim
 
-.PHONY: all run test unit clean qemu-image bench-sim
+.PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+        golden image run-image install uninstall bench-sim
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -137,15 +151,20 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
 
 # The simulator as a tool: the whole program against a simulated card. The
-# engine's wl_begin/wl_do/wl_end are wrapped so that sdbsim knows each
+# engine's wl_begin/wl_do/wl_end/wl_report are wrapped so that sdbsim knows each
 # workload's window (its "truth" record), without a change to the firmware.
 $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
+	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
-# Python host tools: installed next to the C ones.
-$(BH)/sdbreport: tools/sdbreport.py
+# Python host tools: installed next to the C ones, with their package
+# (tools/sdbhost) beside them.
+$(BH)/sdbhost/%.py: tools/sdbhost/%.py
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
+
+$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -163,11 +182,68 @@ $(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 run: $(B)/kernel.img $(B)/shim64.bin
 	qemu/run.sh $(MACHINE)
 
+# ---- a card (tools/sdbcard.py) ------------------------------------------------
+IMAGE ?= $(B)/sdbench.img
+image: $(B)/kernel.img
+	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
+
+run-image: image $(B)/shim64.bin
+	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
+
+install: $(B)/kernel.img
+	@test -n "$(BOOT)" || { echo 'make install: say where the boot partition is mounted, e.g. make install BOOT=/media/$$USER/bootfs' >&2; exit 2; }
+	$(PYTHON) tools/sdbcard.py install --boot "$(BOOT)" --build $(B)
+
+uninstall:
+	@test -n "$(BOOT)" || { echo 'make uninstall: say where the boot partition is mounted, e.g. make uninstall BOOT=/media/$$USER/bootfs' >&2; exit 2; }
+	$(PYTHON) tools/sdbcard.py uninstall --boot "$(BOOT)"
+
 unit: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
 
+# Every test under the system QEMU (7.2 on Debian 12), then the QEMU tests
+# under QEMU 10, which adds raspi4b. On a system whose QEMU already has
+# raspi4b (Debian 13) the first pass is the QEMU 10 pass.
+QEMU10 ?= yes
 test: all $(B)/fault/kernel.img
-	$(PYTHON) -m pytest -q tests
+	SDB_QEMU=system $(PYTHON) -m pytest -q tests
+	@$(MAKE) --no-print-directory test-qemu10
+
+test-qemu: all $(B)/fault/kernel.img
+	$(PYTHON) -m pytest -q tests/qemu
+
+test-qemu10: all $(B)/fault/kernel.img
+ifeq ($(QEMU10),no)
+	@echo "QEMU 10 pass skipped (QEMU10=no)"
+else
+	@dir=$$(tools/fetch-qemu10.sh) || { echo "make: no QEMU 10 for the second QEMU pass (QEMU10=no skips it)" >&2; exit 1; }; \
+	if [ "$$dir" = "$$(dirname "$$(command -v qemu-system-aarch64)")" ]; then \
+		echo "the system QEMU has raspi4b: the first pass covered QEMU 10"; \
+	else \
+		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu"; \
+		SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu; \
+	fi
+endif
+
+# Rewrite the behaviour baselines (tests/golden) after a deliberate change.
+golden: all
+	$(PYTHON) tests/golden/golden.py --regen
+
+# The hardware-in-the-loop checks (tests/hw) against a Pi on a serial port:
+# start it, then power the Pi on (its card holds kernel.img). PORT may be a
+# pseudo-terminal: tests/test_hw_pty.py runs this target against QEMU.
+test-hw: $(BH)/sdbcapture $(BH)/sdbreport
+	@test -n "$(PORT)" || { echo "usage: make test-hw PORT=/dev/ttyUSB0 [BAUD=115200]" >&2; exit 2; }
+	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
+
+# Console logs of real QEMU runs for the host tools' tests (tests/data/).
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+	tests/data/regen.sh
+
+# The report screenshot in the README, from a committed emulated-run log.
+screenshot: $(BH)/sdbreport
+	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
+		tests/data/qemu-raspi2b-quick.log
 
 # Accuracy of the card / bus / host split against the simulator's wire
 # truth, and the full suite's duration on simulated cards (figures for the

@@ -7,7 +7,7 @@
  * extension registers and the SDIO registers (never read by this project).
  */
 #include "bench/card_report.h"
-#include "bench/record.h"
+#include "bench/engine/record.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 

@@ -4,19 +4,22 @@
  */
 #include <string.h>
 
-#include "bench/record.h"
-#include "bench/run.h"
+#include "bench/dispatch.h"
+#include "bench/engine/record.h"
 #include "bench/selftest.h"
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
+#include "bench/suite.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
 
 static struct wl_ctx ctx;
 
-void bench_dispatch(const struct bench_env *env, struct sd_card *card,
-		    const struct config *cfg, const struct test_area *area)
+void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+		    struct write_guard *guard)
 {
+	struct sd_card *card = guard->card;
+	const struct test_area *area = guard->area;
 	const char *suite = config_enum_name(cfg, CFG_SUITE);
 	uint32_t run_id = (uint32_t)timer_now_us() ^ (timer_ticks() << 16) ^ 0x5db00000u;
 	uint32_t seed = config_has(cfg, CFG_SEED) ? (uint32_t)config_u64(cfg, CFG_SEED) : run_id;
@@ -25,7 +28,7 @@ void bench_dispatch(const struct bench_env *env, struct sd_card *card,
 	if (!suite || !strcmp(suite, "none"))
 		return;
 	if (!strcmp(suite, "selftest")) {
-		selftest_run(env, card, cfg, area);
+		selftest_run(env, card, cfg, guard);
 		return;
 	}
 	if (env->buf_bytes < (16u << 20)) {
@@ -33,9 +36,9 @@ void bench_dispatch(const struct bench_env *env, struct sd_card *card,
 			     (unsigned)env->buf_bytes);
 		return;
 	}
-	wl_ctx_init(&ctx, card, area, env->buf, env->buf_bytes, !strcmp(suite, "quick"),
+	wl_ctx_init(&ctx, guard, env->buf, env->buf_bytes, !strcmp(suite, "quick"),
 		    env->emulated, run_id, seed);
 	/* Reads start where writes go (the same flash), else mid-card. */
-	ctx.read_base = area->usable ? area->first_lba : (card->blocks / 2) & ~8191u;
+	ctx.read_base = area->usable && !card->write_protected ? area->first_lba : (card->blocks / 2) & ~8191u;
 	wl_run_suite(&ctx, cfg);
 }

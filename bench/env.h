@@ -9,22 +9,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/sd/sd_host.h"
+
 struct bench_env {
 	bool emulated;            /* QEMU: timings are emulation speed */
 	const char *board_model;
 	uintptr_t periph_base;
-	uintptr_t emmc_base;      /* Arasan EMMC registers (ARM physical) */
-	uint32_t emmc_clock_hz;   /* its base clock from the mailbox; 0 unknown */
+	/* The SD slot's host controller, built by the platform (target:
+	 * drivers/sd_slot.c; host: the simulator), ready for reset(). NULL
+	 * when sd_unsupported or host_error says why. */
+	struct sd_host *host;
+	int host_error;           /* 0, or what building the host returned */
+	const char *host_error_what;
+	uintptr_t host_error_base;
 	uint8_t *buf;             /* scratch memory for transfers (cacheable) */
 	uint32_t buf_bytes;
-	/* Selects the SD pins' controller (GPIO 48-53); NULL when not needed. */
-	int (*select_emmc_pins)(void);
 	/* Non-NULL when this board's SD slot is on a controller sdbench does
 	 * not drive yet (the reason, for the user). */
 	const char *sd_unsupported;
 };
-
-/* Runs the whole program after start-up; returns the number of errors. */
-unsigned bench_main(const struct bench_env *env);
 
 #endif

@@ -13,23 +13,24 @@
 #include <string.h>
 
 #include "bench/card_report.h"
-#include "bench/config.h"
+#include "bench/dispatch.h"
+#include "bench/storage/config.h"
 #include "bench/env.h"
-#include "bench/mbr.h"
-#include "bench/record.h"
+#include "bench/storage/mbr.h"
+#include "bench/engine/record.h"
 #include "bench/run.h"
-#include "bench/storage.h"
-#include "bench/test_area.h"
-#include "drivers/emmc/emmc.h"
+#include "bench/storage/storage.h"
+#include "bench/storage/test_area.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 
-static struct sd_host host;
 static struct sd_card card;
 static struct storage st;
+static struct write_guard guard;
 
 static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
@@ -38,26 +39,20 @@ static int card_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 
 static int init_card(const struct bench_env *env)
 {
+	const struct sd_host *host = env->host;
 	int r;
 
-	if (env->select_emmc_pins) {
-		r = env->select_emmc_pins();
-		if (r) {
-			record_error("init", r, "could not route GPIO 48-53 to the EMMC controller");
-			return r;
-		}
-	}
-	r = emmc_host_init(&host, env->emmc_base, env->emmc_clock_hz);
-	if (r) {
-		record_error_cmd("init", r, host.caps ? 0 : 0, 0, host.caps,
-				 "the EMMC host controller at 0x%08x did not initialise",
-				 (unsigned)env->emmc_base);
+	if (!host) {
+		r = env->host_error ? env->host_error : -ENODEV;
+		record_error("init", r, "%s (controller at 0x%08x)",
+			     env->host_error_what ? env->host_error_what : "no SD host controller",
+			     (unsigned)env->host_error_base);
 		return r;
 	}
 	con_printf("\nhost: %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
-		   host.name, (unsigned)host.base, (unsigned)host.base_clock_hz,
-		   (unsigned)host.version, (unsigned)host.caps);
-	r = sd_init(&card, &host);
+		   host->name, (unsigned)host->base, (unsigned)host->base_clock_hz,
+		   (unsigned)host->version, (unsigned)host->caps);
+	r = sd_init(&card, env->host);
 	if (r == -ENOMEDIUM) {
 		record_error("init", r, "no SD card found: check that a card is inserted "
 			     "(under QEMU: give -drive file=IMAGE,if=sd,format=raw)");
@@ -118,8 +113,9 @@ static void report_config(struct config *cfg, int status, bool emulated)
 	/* A bad value is the user's to fix, but it is not a failed run. */
 }
 
-static void report_area(struct test_area *area)
+static void report_area(const struct test_area *area)
 {
+	static struct test_area shown;
 	struct json *j;
 
 	if (area->usable)
@@ -132,12 +128,13 @@ static void report_area(struct test_area *area)
 			   area->reason, area->hint);
 	if (area->note[0])
 		con_printf("  note: %s\n", area->note);
-	if (card.write_protected) {
+	if (card.write_protected)
 		con_printf("  the card is write-protected: every write workload is skipped\n");
-		area->usable = false;
-	}
+	/* The record's "usable" says whether writes may happen at all. */
+	shown = *area;
+	shown.usable = area->usable && !card.write_protected;
 	j = record_begin("test_area");
-	test_area_json(area, j);
+	test_area_json(&shown, j);
 	json_bool(j, "write_protected", card.write_protected);
 	record_end();
 }
@@ -171,6 +168,8 @@ unsigned bench_main(const struct bench_env *env)
 	report_config(&st.cfg, st.config_status, env->emulated);
 	report_area(&st.area);
 
-	bench_dispatch(env, &card, &st.cfg, &st.area);
+	/* The one decision where writes may go, for the whole run. */
+	write_guard_init(&guard, &card, &st.area, config_bool(&st.cfg, CFG_WRITE_TESTS));
+	bench_dispatch(env, &st.cfg, &guard);
 	return record_error_count();
 }

@@ -1,16 +1,14 @@
 /*
- * run.h - the second half of the program flow: run what the configuration
- * asks for (the suite or the self-test) on an initialised card.
+ * run.h - the program flow after start-up (run.c): the card, its report,
+ * the layout, sdbench.txt, the test area, then what the configuration asks
+ * for (dispatch.h).
  */
 #ifndef SDB_BENCH_RUN_H
 #define SDB_BENCH_RUN_H
 
-#include "bench/config.h"
 #include "bench/env.h"
-#include "bench/test_area.h"
-#include "drivers/sd/sd.h"
 
-void bench_dispatch(const struct bench_env *env, struct sd_card *card,
-		    const struct config *cfg, const struct test_area *area);
+/* Runs the whole program after start-up; returns the number of errors. */
+unsigned bench_main(const struct bench_env *env);
 
 #endif

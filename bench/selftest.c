@@ -23,14 +23,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/blkdev.h"
-#include "bench/config.h"
-#include "bench/record.h"
+#include "bench/storage/blkdev.h"
+#include "bench/storage/config.h"
+#include "bench/engine/record.h"
 #include "bench/selftest.h"
-#include "bench/test_area.h"
+#include "bench/storage/test_area.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
+#include "lib/crc32.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -43,24 +44,6 @@ enum rmode { RM_CMD17, RM_CMD18, RM_AUTO12, RM_CMD23, RM_UNALIGNED, RM_N };
 static const char *const rmode_name[RM_N] = {
 	"cmd17", "cmd18", "auto12", "cmd23", "unaligned",
 };
-
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n)
-{
-	static const uint32_t t[16] = {
-		0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC,
-		0x76DC4190, 0x6B6B51F4, 0x4DB26158, 0x5005713C,
-		0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-		0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C,
-	};
-
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ t[crc & 15];
-		crc = (crc >> 4) ^ t[crc & 15];
-	}
-	return ~crc;
-}
 
 void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
 {
@@ -155,7 +138,7 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			match = false;
 			continue;
 		}
-		crc[m] = selftest_crc32(0, buf, r->count * SD_BLOCK_SIZE);
+		crc[m] = crc32_update(0, buf, r->count * SD_BLOCK_SIZE);
 		if (!have) {
 			ref = crc[m];
 			have = true;
@@ -211,7 +194,7 @@ static const char *const wmode_name[WM_N] = {
 	"cmd24", "cmd25", "auto12", "cmd23", "unaligned",
 };
 
-static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
+static int write_mode(struct write_guard *g, enum wmode m, uint32_t lba,
 		      uint32_t count, const uint8_t *src, uint8_t *scratch)
 {
 	uint32_t i;
@@ -220,39 +203,25 @@ static int write_mode(struct sd_card *card, enum wmode m, uint32_t lba,
 	switch (m) {
 	case WM_CMD24:
 		for (i = 0; i < count && !ret; i++)
-			ret = sd_write_single(card, lba + i, src + i * SD_BLOCK_SIZE,
-					      NULL);
+			ret = write_guard_write_single(g, lba + i, src + i * SD_BLOCK_SIZE,
+						       NULL);
 		return ret;
 	case WM_CMD25:
 		/* With an ACMD23 pre-erase hint, as a file system would. */
-		ret = sd_set_wr_blk_erase_count(card, count);
+		ret = sd_set_wr_blk_erase_count(g->card, count);
 		if (ret)
 			return ret;
-		return sd_write_blocks(card, lba, count, src, SD_STOP_NONE, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_NONE, NULL);
 	case WM_AUTO12:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO12, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO12, NULL);
 	case WM_CMD23:
-		return sd_write_blocks(card, lba, count, src, SD_STOP_AUTO23, NULL);
+		return write_guard_write(g, lba, count, src, SD_STOP_AUTO23, NULL);
 	case WM_UNALIGNED:
 		memmove(scratch + 3, src, count * SD_BLOCK_SIZE);
-		return sd_write_blocks(card, lba, count, scratch + 3, SD_STOP_NONE,
-				       NULL);
+		return write_guard_write(g, lba, count, scratch + 3, SD_STOP_NONE, NULL);
 	default:
 		return -EINVAL;
 	}
-}
-
-/* The write guard. The run marks the area unusable on a write-protected
- * card (nothing may be written), but its bounds still say where the refused
- * write attempt may be aimed. */
-static bool in_area(const struct test_area *ta, const struct lba_range *r)
-{
-	if (!ta || !ta->count || !r->count)
-		return false;
-	if (ta->usable)
-		return test_area_contains(ta, r->first, r->count);
-	return r->first >= ta->first_lba &&
-	       (uint64_t)r->first + r->count <= (uint64_t)ta->first_lba + ta->count;
 }
 
 static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
@@ -274,7 +243,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			     (unsigned)SELFTEST_MAX_WRITE_BLOCKS);
 		return 1;
 	}
-	if (!in_area(cfg->area, r)) {
+	if (!write_guard_in_area(cfg->guard, r->first, r->count)) {
 		record_error("selftest", -EINVAL,
 			     "selftest_write %u+%u is not inside the test area: not writing",
 			     (unsigned)r->first, (unsigned)r->count);
@@ -286,9 +255,10 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			      r->first + i, cfg->run_id, i);
 
 	if (card->write_protected) {
-		/* Must be refused by the card layer before any command. */
-		ret = sd_write_blocks(card, r->first, r->count, pat, SD_STOP_NONE,
-				      NULL);
+		/* Must be refused before any command (the guard; the card
+		 * layer refuses too, see tests/unit/test_sd_card.c). */
+		ret = write_guard_write(cfg->guard, r->first, r->count, pat, SD_STOP_NONE,
+					NULL);
 		con_printf("selftest: card is write-protected: writes refused (%s)\n",
 			   ret ? err_name(ret) : "NOT REFUSED");
 		j = record_begin("selftest");
@@ -307,7 +277,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		return 0;
 	}
 
-	if (!cfg->area->usable) {
+	if (!write_guard_writes_possible(cfg->guard)) {
 		record_error("selftest", -ENOSPC, "no usable test area: not writing");
 		return 1;
 	}
@@ -337,7 +307,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 			continue;
 		}
 		seg = seg_lba[m] - r->first;
-		code[m] = write_mode(card, (enum wmode)m, seg_lba[m], seg_count[m],
+		code[m] = write_mode(cfg->guard, (enum wmode)m, seg_lba[m], seg_count[m],
 				     pat + seg * SD_BLOCK_SIZE, back);
 		if (code[m]) {
 			char what[64];
@@ -374,7 +344,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	erase_code = 0;
 	erase_val = -1;
 	if (er.count && verify) {
-		erase_code = sd_erase(card, er.first, er.count, NULL);
+		erase_code = write_guard_erase(cfg->guard, er.first, er.count, NULL);
 		if (erase_code) {
 			report_fail(card, "selftest", erase_code, "selftest erase");
 			fails++;
@@ -422,7 +392,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_hex(j, "crc32", selftest_crc32(0, pat, bytes), 8);
+	json_hex(j, "crc32", crc32_update(0, pat, bytes), 8);
 	json_bool(j, "verify", verify);
 	json_obj_begin(j, "erase");
 	json_u64(j, "lba", er.first);
@@ -455,7 +425,7 @@ int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg)
 /* ---- from the configuration ------------------------------------------- */
 
 int selftest_run(const struct bench_env *env, struct sd_card *card,
-		 const struct config *cfg, const struct test_area *area)
+		 const struct config *cfg, struct write_guard *guard)
 {
 	const struct lba_range *reads = NULL;
 	struct lba_range wr;
@@ -476,7 +446,7 @@ int selftest_run(const struct bench_env *env, struct sd_card *card,
 		sc.nreads = 2;
 	}
 	sc.write = config_range(cfg, CFG_SELFTEST_WRITE, &wr) ? &wr : NULL;
-	sc.area = area;
+	sc.guard = guard;
 	sc.run_id = config_has(cfg, CFG_SEED) ? (uint32_t)cfg->v[CFG_SEED].u :
 		    (uint32_t)timer_now_us();
 	sc.buf = env->buf;

@@ -10,8 +10,9 @@
 
 #include <stdint.h>
 
-#include "bench/blkdev.h"
+#include "bench/storage/blkdev.h"
 #include "bench/env.h"
+#include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
 
 struct config;
@@ -27,7 +28,7 @@ struct selftest_cfg {
 	const struct lba_range *reads; /* ranges to read (selftest_lbas) */
 	unsigned nreads;
 	const struct lba_range *write; /* range to write (selftest_write) or NULL */
-	const struct test_area *area;  /* the write guard; NULL refuses writes */
+	struct write_guard *guard;     /* every write and erase goes through it */
 	uint32_t run_id;
 	uint8_t *buf;                  /* scratch, cacheable */
 	uint32_t buf_bytes;
@@ -40,13 +41,10 @@ int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg);
 /* Fill one block of the pattern above. */
 void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq);
 
-/* CRC-32 (IEEE, reflected, as zlib's crc32()), continuing from crc. */
-uint32_t selftest_crc32(uint32_t crc, const uint8_t *p, uint32_t n);
-
 /* The self-test as sdbench.txt configures it: selftest_lbas (the ranges to
  * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the
  * run id; the time otherwise). Returns the number of failures. */
 int selftest_run(const struct bench_env *env, struct sd_card *card,
-		 const struct config *cfg, const struct test_area *area);
+		 const struct config *cfg, struct write_guard *guard);
 
 #endif

@@ -6,11 +6,17 @@
  * automatically under QEMU, where timings are emulation speed; each
  * workload moves little data so a whole QEMU run stays under a minute).
  */
-#include "bench/config.h"
-#include "bench/record.h"
-#include "bench/wl_basic.h"
-#include "bench/wl_extra.h"
-#include "bench/workload.h"
+#include "bench/engine/phase_ticks.h"
+#include "bench/storage/config.h"
+#include "bench/engine/record.h"
+#include "bench/suite.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/basic.h"
+#include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
+#include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/sustained.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 
@@ -65,10 +71,10 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	struct json *j;
 
 	c->verify = config_bool(cfg, CFG_VERIFY);
-	if (!config_bool(cfg, CFG_WRITE_TESTS) && c->ta) {
+	/* The write guard already refuses every write (run.c built it from
+	 * write_tests); say so once. */
+	if (!config_bool(cfg, CFG_WRITE_TESTS) && c->ta)
 		con_printf("write_tests = off: every write workload is skipped\n");
-		c->ta = 0;
-	}
 	con_printf("\nbenchmark: %s profile%s; run id 0x%08x\n", c->quick ? "quick" : "full",
 		   c->emulated ? " (QEMU: every number below is emulation speed, not card speed)" : "",
 		   (unsigned)c->run_id);

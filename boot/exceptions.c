@@ -9,30 +9,15 @@
  *  - an undefined instruction inside cpu_probe() (optional counters);
  *  - SVC from a semihosting call made while QEMU runs without -semihosting.
  */
-#include "boot/cpu.h"
+#include "boot/exceptions.h"
 #include "boot/platform.h"
+#include "drivers/cpu.h"
 #include "lib/console.h"
-
-void exception_entry(struct exc_frame *f);
-
-static volatile int probe_active;
-static volatile int probe_faulted;
 
 static const char *const exc_names[] = {
 	"reset", "undefined instruction", "supervisor call", "prefetch abort",
 	"data abort", "unused vector", "IRQ", "FIQ",
 };
-
-bool cpu_probe(void (*fn)(void *), void *arg)
-{
-	probe_faulted = 0;
-	probe_active = 1;
-	__asm__ volatile("" ::: "memory");
-	fn(arg);
-	__asm__ volatile("" ::: "memory");
-	probe_active = 0;
-	return !probe_faulted;
-}
 
 static uint32_t read_dfsr(void)
 {
@@ -63,8 +48,7 @@ void exception_entry(struct exc_frame *f)
 	unsigned i;
 	const char *name = f->type < 8 ? exc_names[f->type] : "?";
 
-	if (f->type == 1 && probe_active) {
-		probe_faulted = 1;
+	if (f->type == 1 && cpu_probe_caught()) {
 		f->pc += 4; /* skip the probed instruction (ARM state) */
 		return;
 	}

@@ -8,12 +8,15 @@
  * after the RAM size is known.
  */
 #include "bench/env.h"
-#include "bench/record.h"
-#include "boot/cpu.h"
+#include "bench/engine/record.h"
+#include "bench/run.h"
+#include "boot/mmu.h"
+#include "drivers/cpu.h"
 #include "boot/platform.h"
 #include "drivers/board.h"
 #include "drivers/gpio.h"
 #include "drivers/mailbox.h"
+#include "drivers/sd_slot.h"
 #include "drivers/timer.h"
 #include "drivers/uart.h"
 #include "lib/console.h"
@@ -28,6 +31,7 @@ void kmain(void);
 extern char __free_start[];
 
 static struct board_info board;
+static struct sd_slot slot;
 
 static void print_board(const struct board_info *b, const struct timer_info *ti)
 {
@@ -99,37 +103,6 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	record_end();
 }
 
-static int select_emmc_pins(void)
-{
-	unsigned pin;
-	int r;
-
-	/* On boards with Wi-Fi (Pi 3, 3A+/3B+, Zero W, Zero 2 W) the firmware
-	 * leaves GPIO 34-39 on ALT3, which connects the Wi-Fi chip to the same
-	 * EMMC controller (BCM2835 ARM Peripherals §6.2: ALT3 of 34-39 and of
-	 * 48-53 are both SD1_CLK/CMD/DAT0-3). With both groups selected the
-	 * controller would drive the Wi-Fi chip too and read CMD/DAT from two
-	 * pads. Release them to inputs, as Circle's EMMC driver does on those
-	 * boards; pins on any other function are left alone. */
-	for (pin = 34; pin <= 39; pin++)
-		if (gpio_get_function(pin) == GPIO_FN_ALT3) {
-			r = gpio_set_function(pin, GPIO_FN_INPUT);
-			if (r)
-				return r;
-		}
-	/* GPIO 48-53 carry the SD card; ALT3 connects them to the Arasan
-	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT. */
-	for (pin = 48; pin <= 53; pin++) {
-		r = gpio_set_function(pin, GPIO_FN_ALT3);
-		if (r)
-			return r;
-		r = gpio_set_pull(pin, pin == 48 ? GPIO_PULL_NONE : GPIO_PULL_UP);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
 void kmain(void)
 {
 	struct bench_env env;
@@ -167,20 +140,16 @@ void kmain(void)
 	env.emulated = board.emulated;
 	env.board_model = board.rev.model;
 	env.periph_base = board.periph_base;
-	env.emmc_base = board.periph_base + 0x300000;
-	env.emmc_clock_hz = board.emulated ? 0 : board.emmc_clock_hz;
 	env.buf = (uint8_t *)(uintptr_t)free_start;
 	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
 	env.buf_bytes = ram > free_start + (2u << 20) ? ram - free_start - (1u << 20) : 0;
-	env.select_emmc_pins = select_emmc_pins;
-	env.sd_unsupported = 0;
-	if (board.soc == SOC_BCM2711) {
-		/* Pi 4: the slot is wired to EMMC2 (0xFE340000); the Arasan EMMC
-		 * serves the Wi-Fi chip. Leave both, and GPIO 48-53, alone. */
-		env.select_emmc_pins = 0;
-		env.sd_unsupported = "the SD slot of a Pi 4 / 400 / CM4 is on the EMMC2 controller, "
-				     "which this version of sdbench does not drive yet";
-	}
+	/* The platform decides which controller serves the SD slot. */
+	sd_slot_build(&slot, &board);
+	env.host = slot.host;
+	env.host_error = slot.error;
+	env.host_error_what = slot.error_what;
+	env.host_error_base = slot.error_base;
+	env.sd_unsupported = slot.unsupported;
 
 	errors = bench_main(&env);
 	record_done(timer_now_us() - t0);

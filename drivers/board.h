@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "boot/cpu.h"
+#include "drivers/cpu.h"
 #include "lib/pi_revision.h"
 
 enum soc { SOC_BCM2835, SOC_BCM2836, SOC_BCM2837, SOC_BCM2711, SOC_UNKNOWN };

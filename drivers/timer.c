@@ -16,7 +16,7 @@
  *   the firmware may be wrong; the cycle counter follows the ARM clock),
  *   twice, and the disagreement is reported.
  */
-#include "boot/cpu.h"
+#include "drivers/cpu.h"
 #include "drivers/timer.h"
 #include "drivers/mmio.h"
 #include "lib/err.h"

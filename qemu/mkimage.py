@@ -63,6 +63,7 @@ def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT"):
     subprocess.run(["mkfs.vfat", "-F", "32", "-s", "1", "-n", label, path],
                    check=True, stdout=subprocess.DEVNULL)
     env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    made_dirs = set()
     if sdbench_dat_bytes:
         # First file on a fresh file system: its clusters are contiguous.
         with tempfile.NamedTemporaryFile(delete=False) as t:
@@ -73,6 +74,13 @@ def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT"):
         finally:
             os.unlink(tmp)
     for name, src in files:
+        # "overlays/x.dtbo": make the directories first (once each).
+        parts = name.split("/")[:-1]
+        for i in range(len(parts)):
+            d = "/".join(parts[:i + 1])
+            if d not in made_dirs:
+                subprocess.run(["mmd", "-i", path, "::" + d], check=True, env=env)
+                made_dirs.add(d)
         subprocess.run(["mcopy", "-i", path, src, "::" + name], check=True, env=env)
 
 
@@ -88,7 +96,9 @@ def main(argv=None):
     ap.add_argument("--sdbench", action="append", default=[],
                     help="a line for sdbench.txt (repeatable)")
     ap.add_argument("--file", action="append", default=[],
-                    help="NAME=PATH: add a file to the boot partition")
+                    help="NAME=PATH: add a file to the boot partition (NAME may "
+                         "contain directories: overlays/x.dtbo)")
+    ap.add_argument("--label", default="BOOT", help="FAT volume label (default BOOT)")
     ap.add_argument("--sdbench-dat", default=None,
                     help="preallocate a contiguous SDBENCH.DAT of this size")
     ap.add_argument("--part", action="append", default=[],
@@ -132,7 +142,7 @@ def main(argv=None):
                 files.append((name, src))
             fat = os.path.join(td, "boot.fat")
             make_fat(fat, boot_count * SECTOR, files,
-                     parse_size(a.sdbench_dat) if a.sdbench_dat else 0)
+                     parse_size(a.sdbench_dat) if a.sdbench_dat else 0, a.label)
             subprocess.run(["dd", "if=" + fat, "of=" + a.output, "bs=1M",
                             "seek=%d" % (boot_start * SECTOR), "oflag=seek_bytes",
                             "conv=notrunc,sparse", "status=none"], check=True)

@@ -3,47 +3,87 @@
 # console on this terminal. QEMU exits by itself when the run ends (status 0
 # when the run had no errors).
 #
-#   qemu/run.sh [raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap] [extra QEMU options...]
+#   qemu/run.sh [raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b] [extra QEMU options...]
 #
 # raspi0/raspi1ap/raspi2b: qemu-system-arm loads kernel.img at 0x8000 like the
-# Pi firmware (-bios). raspi3b/raspi3ap (Cortex-A53, which QEMU starts only in
-# AArch64): qemu-system-aarch64 runs build/shim64.bin (qemu/shim/), which
-# switches to AArch32 and enters kernel.img, loaded raw at 0x8000.
+# Pi firmware (-bios). raspi3b/raspi3ap/raspi4b (Cortex-A53/A72, which QEMU
+# starts only in AArch64): qemu-system-aarch64 runs build/shim64.bin
+# (qemu/shim/), which switches to AArch32 and enters kernel.img, loaded raw
+# at 0x8000. raspi4b: the card is on EMMC2 (0xFE340000), the SD slot of a
+# real Pi 4.
 #
 # Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
-# lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600).
+# lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600), SDB_QEMU
+# (which QEMU: "system", the one on PATH; "10", one with raspi4b, fetched
+# into build/qemu10 by tools/fetch-qemu10.sh when the system one has none;
+# or a directory holding qemu-system-arm and qemu-system-aarch64). The
+# default is "system", and "10" for raspi4b.
+# SDB_IMAGE=build/sdbench.img (make run-image): boot a copy of that card
+# image instead, with the kernel.img found on it (the image is not changed).
 set -eu
 cd "$(dirname "$0")/.."
 machine=${1:-raspi2b}
 [ $# -gt 0 ] && shift
+flavour=${SDB_QEMU:-}
+[ -z "$flavour" ] && [ "$machine" = raspi4b ] && flavour=10
+case "${flavour:-system}" in
+system) prefix= ;;
+10) prefix=$(tools/fetch-qemu10.sh)/ ;;
+*) if [ -d "$flavour" ]; then prefix=${flavour%/}/; else prefix=$flavour; fi ;;
+esac
+img=build/qemu/sd-$machine.img
+kernel=build/kernel.img
+mkdir -p build/qemu
+if [ -n "${SDB_IMAGE:-}" ]; then
+	kernel=build/qemu/kernel-from-image.img
+	/usr/bin/python3 tools/sdbcard.py extract "$SDB_IMAGE" kernel.img "$kernel"
+fi
 case "$machine" in
 raspi0 | raspi1ap | raspi2b)
-	set -- qemu-system-arm -M "$machine" -bios build/kernel.img "$@"
+	set -- "${prefix}qemu-system-arm" -M "$machine" -bios "$kernel" \
+		-drive "file=$img,if=sd,format=raw" "$@"
 	;;
 raspi3b | raspi3ap)
-	set -- qemu-system-aarch64 -M "$machine" -kernel build/shim64.bin \
-		-device loader,file=build/kernel.img,addr=0x8000,force-raw=on "$@"
+	set -- "${prefix}qemu-system-aarch64" -M "$machine" -kernel build/shim64.bin \
+		-device loader,file="$kernel",addr=0x8000,force-raw=on \
+		-drive "file=$img,if=sd,format=raw" "$@"
+	;;
+raspi4b)
+	# The card on EMMC2; the drive id must not be sd0, which raspi4b has.
+	set -- "${prefix}qemu-system-aarch64" -M "$machine" -kernel build/shim64.bin \
+		-device loader,file="$kernel",addr=0x8000,force-raw=on \
+		-drive "if=none,id=card0,file=$img,format=raw" \
+		-device sd-card,drive=card0,bus=/generic-sdhci/sd-bus "$@"
 	;;
 *)
-	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b, raspi3b, raspi3ap)" >&2
+	echo "qemu/run.sh: unknown machine '$machine' (raspi0, raspi1ap, raspi2b, raspi3b, raspi3ap, raspi4b)" >&2
 	exit 2
 	;;
 esac
-img=build/qemu/sd-$machine.img
-log=build/qemu/guest-errors-$machine.log
-mkdir -p build/qemu
-# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
-sdbench_file=build/qemu/sdbench-$machine.txt
-rm -f "$sdbench_file"
-if [ -n "${SDB_SDBENCH:-}" ]; then
-	printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
+if ! "$1" -M help 2>/dev/null | grep -q "^$machine "; then
+	echo "qemu/run.sh: $1 ($("$1" --version 2>/dev/null | head -n 1)) has no machine $machine" \
+		"(raspi4b: QEMU 9.0 or newer; SDB_QEMU=10 fetches one)" >&2
+	exit 2
 fi
-/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
-	--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
-echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
+log=build/qemu/guest-errors-$machine.log
+if [ -n "${SDB_IMAGE:-}" ]; then
+	# The run writes into the test area: give QEMU a copy.
+	cp --sparse=always "$SDB_IMAGE" "$img"
+	echo "qemu/run.sh: $machine, a copy of $SDB_IMAGE; protocol errors are logged to $log" >&2
+else
+	# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
+	sdbench_file=build/qemu/sdbench-$machine.txt
+	rm -f "$sdbench_file"
+	if [ -n "${SDB_SDBENCH:-}" ]; then
+		printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
+	fi
+	/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
+		--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
+	echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
+fi
+echo "qemu/run.sh: $("$1" --version | head -n 1) ($1)" >&2
 status=0
 timeout "${SDB_TIMEOUT:-600}" "$@" \
-	-drive "file=$img,if=sd,format=raw" \
 	-display none -monitor none -serial stdio -semihosting \
 	-d guest_errors -D "$log" || status=$?
 if [ -s "$log" ]; then

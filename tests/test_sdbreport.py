@@ -13,7 +13,7 @@ def rec(**kw):
     return "@ " + json.dumps(kw, separators=(",", ":"))
 
 
-def write_log(path, mbs_read=20.0, errors=0, done=True):
+def write_log(path, mbs_read=20.0, errors=0, done=True, extra=()):
     lines = [
         "sdbench 0.1 - SD card benchmark at the protocol layer",
         rec(type="board", model="Raspberry Pi 3 Model B", revision="0x00a02082", soc="BCM2837",
@@ -21,14 +21,15 @@ def write_log(path, mbs_read=20.0, errors=0, done=True):
         "some text for people",
         rec(type="card", capacity_bytes=32 << 30, width=4, timing="HS", clock_hz=50000000,
             cid={"manufacturer": "SanDisk", "oid": "SD", "pnm": "SC32G"}),
-        rec(type="result", workload="seq-read-1m", mbs=mbs_read, mibs=mbs_read / 1.048576,
-            iops=mbs_read, xfer_bytes=1 << 20),
+        rec(type="result", workload="seq-read-1m", kind="seq", op="read", mbs=mbs_read,
+            mibs=mbs_read / 1.048576, iops=mbs_read, xfer_bytes=1 << 20),
         rec(type="latency", workload="seq-read-1m", p50_ns=50000000, p99_ns=52000000),
         rec(type="verdict", workload="seq-read-1m", text="bus-bound - 95.0% of the 50 MHz 4-bit ceiling"),
-        rec(type="result", workload="rand-write-4k", mbs=1.2, mibs=1.14, iops=293.0,
-            xfer_bytes=4096),
+        rec(type="result", workload="rand-write-4k", kind="random", op="write", mbs=1.2,
+            mibs=1.14, iops=293.0, xfer_bytes=4096),
         "@ {broken json",
     ]
+    lines += [rec(**r) for r in extra]
     if errors:
         lines.append(rec(type="error", context="rand-write-4k", code="ETIMEDOUT",
                          message="write of LBA 1+8 failed"))
@@ -51,7 +52,9 @@ def test_summary(tmp_path):
     assert "SanDisk SD SC32G, 32768 MiB" in p.stdout
     row = [l for l in p.stdout.splitlines() if l.startswith("seq-read-1m")][0]
     assert "20.000" in row and "19.073" in row and "50000.0" in row and "bus-bound" in row
-    assert "run ended: 0 error(s), 600.0 s" in p.stdout
+    assert "run ended: 0 error(s), 10 min 00 s" in p.stdout
+    # the broken line is reported with its line number, and skipped
+    assert "a.log:9: warning: garbled or truncated record skipped" in p.stderr
 
 
 def test_errors_and_unfinished_runs_exit_1(tmp_path):
@@ -87,16 +90,27 @@ def test_bad_input(tmp_path):
 
 def test_plot(tmp_path):
     pytest.importorskip("matplotlib")
-    log = write_log(tmp_path / "a.log")
-    with open(log, "a") as f:
-        f.write(rec(type="result", workload="seq-read-4k", mbs=5.0, mibs=4.77, iops=1220.0,
-                    xfer_bytes=4096) + "\n")
-        f.write(rec(type="series", workload="seq-read-1m", interval_ns=100000000,
-                    mbs=[20.1, 19.8, 3.0, 20.0], worst_ns=[1, 2, 3, 4]) + "\n")
+    log = write_log(tmp_path / "a.log", extra=[
+        dict(type="result", workload="seq-read-4k", kind="seq", op="read", mbs=5.0, mibs=4.77,
+             iops=1220.0, xfer_bytes=4096),
+        dict(type="series", workload="seq-read-1m", interval_ns=100000000,
+             mbs=[20.1, 19.8, 3.0, 20.0], worst_ns=[1, 2, 3, 4])])
     p = run("--plot", tmp_path / "png", log)
     assert p.returncode == 0, p.stderr
     pngs = sorted(os.listdir(tmp_path / "png"))
-    assert pngs == ["seq-read.png", "series-seq-read-1m.png"]
+    # the records of this log give the transfer-size curve, the latency of
+    # seq-read-1m, the random-I/O bars (rand-write-4k) and one time series
+    assert pngs == ["random-rates.png", "seq-latency.png", "seq-throughput.png",
+                    "series-seq-read.png"], pngs
+    assert sorted(p.stdout.split()) == sorted(str(tmp_path / "png" / n) for n in pngs)
     for name in pngs:
         with open(tmp_path / "png" / name, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_help_documents_exit_status():
+    p = run("--help")
+    assert p.returncode == 0
+    text = p.stdout[p.stdout.index("Exit status:"):]
+    for code in ("0", "1", "2"):
+        assert "\n  %s  " % code in text, code

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "bench/storage.h"
+#include "bench/storage/storage.h"
 #include "lib/json.h"
 
 static int file_read(void *ctx, uint32_t lba, uint32_t count, void *buf)

@@ -1,190 +1,153 @@
 #!/usr/bin/python3
-"""sdbreport - summarise, compare and plot sdbench console logs.
+"""sdbreport - reports, charts, CSV and comparisons of sdbench console logs.
 
-sdbench prints every result as a "@ " + JSON record line (docs/records.md);
-this tool reads only those lines, so it works on any capture of the serial
-console (picocom --logfile, screen -L, QEMU's stdout).
+sdbench prints every result as a line "@ " + JSON (docs/records.md); this
+tool reads only those lines, so any capture of the serial console works
+(sdbcapture, picocom --logfile, screen -L, QEMU's output). Noise, cut or
+garbled lines, CR LF line ends and several runs in one file are reported
+as warnings with their line numbers and skipped.
 
-  sdbreport run.log                 board, card, one line per workload, verdicts
-  sdbreport old.log new.log         the same workloads side by side (MB/s, IOPS)
-  sdbreport --json run.log          everything as one JSON object
-  sdbreport --plot DIR run.log      PNG charts (needs Debian's python3-matplotlib)
+  sdbreport run.log                      the run as text: board, card, every result
+  sdbreport a.log b.log ...              the runs side by side (same workloads)
+  sdbreport --html report.html run.log   one self-contained HTML file with charts
+  sdbreport --html cmp.html a.log b.log  the comparison as HTML
+  sdbreport --csv DIR run.log ...        one CSV per record type (docs/host-tools.md)
+  sdbreport --json run.log               everything as JSON
+  sdbreport --plot DIR run.log           every chart as a PNG file
 
-Exit status: 0, 1 when the run reported errors or did not finish, 2 for a
-bad command line or an unreadable file.
+A file holding several runs is reported by its last run; --run N picks
+another (1 = the first, -2 = the one before the last).
+
+Exit status:
+  0  the report was written; every run reported ended with a done record
+     and no errors
+  1  the report was written, but a run reported errors, was cut short (no
+     done record) or was stopped by an exception
+  2  bad command line, a log that cannot be read or holds no records, no
+     run N, an output that cannot be written, or matplotlib missing for
+     --html / --plot (apt-get install python3-matplotlib)
+Warnings about log lines go to standard error and do not change the status.
 """
 import argparse
 import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-def read_records(path):
-    recs, bad = [], 0
-    with open(path, "r", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\r\n")
-            i = line.find("@ {")
-            if i < 0:
-                continue
-            try:
-                recs.append(json.loads(line[i + 2:]))
-            except ValueError:
-                bad += 1
-    return recs, bad
+from sdbhost import records, text  # noqa: E402
+from sdbhost.model import run_label  # noqa: E402
 
 
-class Run:
-    def __init__(self, path):
-        self.path = path
-        self.records, self.bad_lines = read_records(path)
-        self.by_type = {}
-        for r in self.records:
-            self.by_type.setdefault(r.get("type"), []).append(r)
-        self.workloads = {}
-        for t in ("result", "latency", "phases", "verdict"):
-            for r in self.by_type.get(t, []):
-                self.workloads.setdefault(r["workload"], {})[t] = r
-
-    def one(self, t):
-        v = self.by_type.get(t)
-        return v[-1] if v else None
-
-    def done(self):
-        return self.one("done")
+def fail(msg):
+    sys.stderr.write("sdbreport: %s\n" % msg)
+    return 2
 
 
-def fmt_us(ns):
-    return "%.1f" % (ns / 1000.0) if ns is not None else "-"
+def run_json(log, run):
+    return {"log": log.path, "run": run.index, "runs_in_file": len(log.runs),
+            "emulated": run.emulated, "ended_by": run.ended_by,
+            "board": run.one("board"), "card": run.one("card"), "done": run.done(),
+            "workloads": run.workloads, "errors": run.all("error"),
+            "bad_lines": log.bad_lines,
+            "warnings": [{"line": n, "text": t} for n, t in log.warnings],
+            "records": run.records}
 
 
-def summary(run, out):
-    b, c, d = run.one("board"), run.one("card"), run.done()
-    if b:
-        out.write("board: %s (%s), %s, timer %s %s Hz%s\n" % (
-            b.get("model"), b.get("revision"), b.get("soc"), b["timer"]["source"],
-            b["timer"]["freq_hz"], ", EMULATED: timings are QEMU's" if b.get("emulated") else ""))
-    if c:
-        cid = c.get("cid") or {}
-        out.write("card: %s %s %s, %d MiB, %d-bit %s at %d Hz\n" % (
-            cid.get("manufacturer"), cid.get("oid"), cid.get("pnm"),
-            c.get("capacity_bytes", 0) >> 20, c.get("width", 0), c.get("timing"),
-            c.get("clock_hz", 0)))
-    ta = run.one("test_area")
-    if ta:
-        out.write("test area: %s\n" % (ta["reason"] if ta.get("usable") else "none - " + ta.get("reason", "")))
-    out.write("\n%-28s %10s %10s %9s %10s %10s  %s\n" % (
-        "workload", "MB/s", "MiB/s", "IOPS", "p50 us", "p99 us", "verdict"))
-    for name, w in run.workloads.items():
-        r, lat, v = w.get("result"), w.get("latency"), w.get("verdict")
-        if not r:
-            continue
-        out.write("%-28s %10.3f %10.3f %9.0f %10s %10s  %s\n" % (
-            name, r["mbs"] or 0, r["mibs"] or 0, r["iops"] or 0,
-            fmt_us(lat and lat["p50_ns"]), fmt_us(lat and lat["p99_ns"]),
-            v["text"] if v else ""))
-    for t in ("class", "au", "open_au", "sustained", "integrity", "skipped"):
-        for r in run.by_type.get(t, []):
-            rest = {k: v for k, v in r.items() if k != "type"}
-            out.write("%s: %s\n" % (t, json.dumps(rest, sort_keys=True)))
-    for e in run.by_type.get("error", []):
-        out.write("error [%s]: %s (%s)\n" % (e.get("context"), e.get("message"), e.get("code")))
-    if d:
-        out.write("\nrun ended: %d error(s), %.1f s\n" % (d["errors"], d["elapsed_us"] / 1e6))
-    else:
-        out.write("\nrun did not finish (no done record)\n")
-
-
-def compare(a, b, out):
-    out.write("%-28s %12s %12s %8s   %10s %10s\n" % (
-        "workload", "MB/s " + "A", "MB/s B", "B/A", "IOPS A", "IOPS B"))
-    for name in a.workloads:
-        ra, rb = a.workloads[name].get("result"), b.workloads.get(name, {}).get("result")
-        if not ra or not rb:
-            continue
-        ratio = (rb["mbs"] / ra["mbs"]) if ra["mbs"] else float("nan")
-        out.write("%-28s %12.3f %12.3f %8.2f   %10.0f %10.0f\n" % (
-            name, ra["mbs"], rb["mbs"], ratio, ra["iops"], rb["iops"]))
-    out.write("A = %s\nB = %s\n" % (a.path, b.path))
-
-
-def plot(run, outdir):
+def need_matplotlib(what):
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401
     except ImportError:
-        sys.stderr.write("sdbreport: --plot needs matplotlib (apt-get install python3-matplotlib)\n")
-        return 2
-    os.makedirs(outdir, exist_ok=True)
-    made = []
-    for op in ("read", "write"):
-        pts = sorted((w["result"]["xfer_bytes"], w["result"]["mbs"])
-                     for n, w in run.workloads.items()
-                     if n.startswith("seq-%s-" % op) and "result" in w)
-        if pts:
-            fig, ax = plt.subplots()
-            ax.semilogx([p[0] for p in pts], [p[1] for p in pts], marker="o", base=2)
-            ax.set_xlabel("transfer size (bytes)")
-            ax.set_ylabel("MB/s (10^6 B/s)")
-            ax.set_title("sequential %s" % op)
-            ax.grid(True)
-            path = os.path.join(outdir, "seq-%s.png" % op)
-            fig.savefig(path)
-            plt.close(fig)
-            made.append(path)
-    for r in run.by_type.get("series", []):
-        fig, ax = plt.subplots()
-        step = r["interval_ns"] / 1e9
-        xs = [i * step for i in range(len(r["mbs"]))]
-        ax.plot(xs, r["mbs"])
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("MB/s")
-        ax.set_title(r["workload"])
-        ax.grid(True)
-        path = os.path.join(outdir, "series-%s.png" % r["workload"])
-        fig.savefig(path)
-        plt.close(fig)
-        made.append(path)
-    for p in made:
-        print(p)
-    return 0
+        sys.stderr.write("sdbreport: %s needs matplotlib (apt-get install python3-matplotlib)\n"
+                         % what)
+        return False
+    return True
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="sdbreport", description=__doc__.split("\n")[0])
+    doc = __doc__.split("\n")
+    ap = argparse.ArgumentParser(
+        prog="sdbreport", description=doc[0].split(" - ", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(doc[doc.index("Exit status:"):]))
     ap.add_argument("logs", nargs="+", help="console log(s) of sdbench runs")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR")
+    ap.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
+    ap.add_argument("--csv", metavar="DIR", help="write one CSV file per record type into DIR")
+    ap.add_argument("--json", action="store_true", help="print the run(s) as JSON")
+    ap.add_argument("--plot", metavar="DIR", help="write every chart as a PNG file into DIR")
+    ap.add_argument("--text", action="store_true",
+                    help="print the text report also when writing files")
+    ap.add_argument("--run", type=int, metavar="N",
+                    help="the run to report from each file (1 = first, -1 = last; default last)")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no warnings about log lines")
     a = ap.parse_args(argv)
-    if len(a.logs) > 2:
-        ap.error("at most two logs (one to summarise, two to compare)")
-    runs = []
+    if a.run == 0:
+        ap.error("--run counts from 1 (or from -1 for the last)")
+
+    logs, runs = [], []
     for p in a.logs:
         try:
-            runs.append(Run(p))
+            log = records.read_log(p)
         except OSError as e:
-            sys.stderr.write("sdbreport: %s: %s\n" % (p, e.strerror))
-            return 2
-        if not runs[-1].records:
-            sys.stderr.write("sdbreport: %s: no sdbench records (lines starting with '@ ')\n" % p)
-            return 2
+            return fail("%s: %s" % (p, e.strerror or e))
+        if not a.quiet:
+            text.render_warnings(log, sys.stderr)
+        if not log.runs:
+            return fail("%s: no sdbench records (lines starting with '@ ')" % p)
+        run = log.selected(a.run)
+        if run is None:
+            return fail("%s: no run %d (the file holds %d)" % (p, a.run, len(log.runs)))
+        if len(log.runs) > 1 and not a.quiet:
+            sys.stderr.write("sdbreport: %s holds %d runs; reporting %s%s\n" % (
+                p, len(log.runs), run.describe(),
+                "" if a.run else " (--run N for another)"))
+        logs.append(log)
+        runs.append(run)
+    labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)] if len(runs) > 1 \
+        else [os.path.basename(runs[0].path)]
+
+    files = a.html or a.csv or a.plot
     if a.json:
-        r = runs[0]
-        json.dump({"board": r.one("board"), "card": r.one("card"), "done": r.done(),
-                   "workloads": r.workloads, "errors": r.by_type.get("error", []),
-                   "bad_lines": r.bad_lines}, sys.stdout, indent=1, sort_keys=True)
+        objs = [run_json(l, r) for l, r in zip(logs, runs)]
+        json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
-    elif len(runs) == 2:
-        compare(runs[0], runs[1], sys.stdout)
-    else:
-        summary(runs[0], sys.stdout)
+    elif a.text or not files:
+        if len(runs) == 1:
+            text.render_run(runs[0], sys.stdout, logs[0])
+        else:
+            text.render_compare(runs, labels, sys.stdout)
+
+    if a.csv:
+        from sdbhost import csvout
+        try:
+            made = csvout.write_csv(a.csv, [(os.path.basename(r.path), r) for r in runs])
+        except OSError as e:
+            return fail("%s: %s" % (a.csv, e.strerror or e))
+        sys.stderr.write("sdbreport: %d CSV files in %s\n" % (len(made), a.csv))
+    if a.html:
+        if not need_matplotlib("--html"):
+            return 2
+        from sdbhost import html
+        page, rep = html.render(runs, labels, logs)
+        try:
+            with open(a.html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            return fail("%s: %s" % (a.html, e.strerror or e))
+        sys.stderr.write("sdbreport: wrote %s (%d sections, %d charts%s)\n" % (
+            a.html, len(rep.present), len(rep.charts),
+            ", emulated run" if rep.emulated else ""))
     if a.plot:
-        rc = plot(runs[0], a.plot)
-        if rc:
-            return rc
-    d = runs[0].done()
-    return 0 if d and d["errors"] == 0 else 1
+        if not need_matplotlib("--plot"):
+            return 2
+        from sdbhost import html
+        try:
+            made = html.write_pngs(a.plot, runs, labels)
+        except OSError as e:
+            return fail("%s: %s" % (a.plot, e.strerror or e))
+        for p in made:
+            print(p)
+    return 0 if all(r.ok() for r in runs) else 1
 
 
 if __name__ == "__main__":

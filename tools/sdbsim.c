@@ -17,8 +17,8 @@
  * After each workload sdbsim adds a "truth" record (docs/records.md): the
  * card / bus / host shares of what happened on the simulated wires over
  * the workload's measured window, and the critical path. It learns the
- * windows by wrapping the engine's wl_begin / wl_do / wl_end at link time
- * (-Wl,--wrap): the firmware's code is unchanged.
+ * windows by wrapping the engine's wl_begin / wl_do / wl_end / wl_report
+ * at link time (-Wl,--wrap): the firmware's code is unchanged.
  *
  * Exit status: 0 no errors, 1 the run reported errors, 2 bad arguments.
  */
@@ -27,14 +27,19 @@
 #include <string.h>
 
 #include "bench/env.h"
-#include "bench/record.h"
-#include "bench/workload.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
+#include "bench/run.h"
+#include "drivers/emmc/emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
+
+static struct emmc_host emmc;
 
 static void usage(FILE *f)
 {
@@ -50,24 +55,31 @@ static void usage(FILE *f)
 /* ---- the truth per workload ------------------------------------------------
  * The engine's functions are wrapped at link time (-Wl,--wrap=wl_do ...):
  * the window of a workload runs from just before its first operation to
- * just after its last one, as the firmware measures it. */
+ * just after its last one, as the firmware measures it. The truth record
+ * follows the workload's own records (wl_report); a workload that is not
+ * reported (a sweep point, an open-AU step) gets its truth record when the
+ * next workload begins or is reported. */
 
 void __real_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
 		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
 		     uint64_t planned_bytes);
 int __real_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
-void __real_wl_end(struct wl_ctx *c, struct wl_meas *m, bool records);
+void __real_wl_end(struct wl_ctx *c, struct wl_meas *m);
+void __real_wl_report(struct wl_ctx *c, const struct wl_meas *m);
 void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
 		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
 		     uint64_t planned_bytes);
 int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
-void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m, bool records);
+void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m);
+void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m);
 
 #define MAX_OPEN 8
 
 static struct window {
 	const struct wl_meas *m;
-	bool started;
+	bool started, ended;
+	char name[40];
+	uint32_t ops;
 	struct sim_wire_sum first, last;
 } open_w[MAX_OPEN];
 
@@ -89,32 +101,6 @@ static struct window *window_of(const struct wl_meas *m, bool make)
 	return NULL;
 }
 
-void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
-		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
-		     uint64_t planned_bytes)
-{
-	struct window *w = window_of(m, true);
-
-	if (w)
-		w->started = false;
-	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
-}
-
-int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
-{
-	struct window *w = window_of(m, true);
-	int r;
-
-	if (w && !w->started) {
-		sim_wire_totals(&w->first);
-		w->started = true;
-	}
-	r = __real_wl_do(c, m, op);
-	if (w)
-		sim_wire_totals(&w->last);
-	return r;
-}
-
 static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double wall)
 {
 	unsigned k;
@@ -125,24 +111,27 @@ static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double 
 	json_obj_end(j);
 }
 
-static void print_truth(const struct wl_meas *m, const struct window *w, bool records)
+static void print_truth(struct window *w, bool reported)
 {
 	struct sim_wire_sum d;
 	struct json *j;
 	double wall, cc, cb, ch;
 
+	w->m = NULL;
+	if (!w->started || !w->ops || w->last.t_to <= w->first.t_to)
+		return;
 	sim_wire_diff(&w->last, &w->first, &d);
 	wall = (double)(d.t_to - d.t_from);
 	sim_wire_critical(&d, &cc, &cb, &ch);
-	if (records)
+	if (reported)
 		con_printf("  %-28s truth (simulator): card %.1f%%, bus %.1f%%, host %.1f%%; "
 			   "critical path card %.0f%%, bus %.0f%%, host %.0f%%\n", "",
 			   100.0 * sim_wire_card_ns(&d) / wall, 100.0 * sim_wire_bus_ns(&d) / wall,
 			   100.0 * sim_wire_host_ns(&d) / wall, cc, cb, ch);
 	j = record_begin("truth");
-	json_str(j, "workload", m->name);
-	json_bool(j, "result_printed", records);
-	json_u64(j, "ops", m->ops);
+	json_str(j, "workload", w->name);
+	json_bool(j, "result_printed", reported);
+	json_u64(j, "ops", w->ops);
 	json_u64(j, "window_ns", d.t_to - d.t_from);
 	json_double(j, "card_pct", 100.0 * sim_wire_card_ns(&d) / wall, 2);
 	json_double(j, "bus_pct", 100.0 * sim_wire_bus_ns(&d) / wall, 2);
@@ -157,15 +146,65 @@ static void print_truth(const struct wl_meas *m, const struct window *w, bool re
 	record_end();
 }
 
-void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m, bool records)
+/* Workloads that ended and were not reported: their truth now. */
+static void flush_unreported(const struct wl_meas *except)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_w[i].m && open_w[i].ended && open_w[i].m != except)
+			print_truth(&open_w[i], false);
+}
+
+void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
+		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
+		     uint64_t planned_bytes)
+{
+	struct window *w;
+
+	flush_unreported(NULL);
+	w = window_of(m, true);
+	if (w) {
+		w->started = w->ended = false;
+		snprintf(w->name, sizeof(w->name), "%s", name);
+	}
+	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
+}
+
+int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	struct window *w = window_of(m, false);
+	int r;
+
+	if (w && !w->started && !w->ended) {
+		sim_wire_totals(&w->first);
+		w->started = true;
+	}
+	r = __real_wl_do(c, m, op);
+	if (w && !w->ended)
+		sim_wire_totals(&w->last);
+	return r;
+}
+
+void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m)
 {
 	struct window *w = window_of(m, false);
 
-	__real_wl_end(c, m, records);
-	if (w && w->started && m->ops && w->last.t_to > w->first.t_to)
-		print_truth(m, w, records);
+	__real_wl_end(c, m);
+	if (w) {
+		w->ended = true;
+		w->ops = m->ops;
+	}
+}
+
+void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m)
+{
+	struct window *w = window_of(m, false);
+
+	flush_unreported(m);
+	__real_wl_report(c, m);
 	if (w)
-		w->m = NULL;
+		print_truth(w, true);
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -331,11 +370,16 @@ int main(int argc, char **argv)
 	memset(&env, 0, sizeof(env));
 	env.emulated = false;
 	env.board_model = "simulator";
-	env.emmc_base = sim_get_config()->base;
-	env.emmc_clock_hz = 0;
+	/* The simulator's platform: its controller, base clock from the
+	 * capabilities register as under QEMU. */
+	env.host_error = emmc_host_init(&emmc, sim_get_config()->base, 0);
+	env.host = env.host_error ? NULL : &emmc.host;
+	env.host_error_what = "the simulated EMMC host controller did not initialise";
+	env.host_error_base = sim_get_config()->base;
 	env.buf = malloc(BUF_BYTES);
 	env.buf_bytes = env.buf ? BUF_BYTES : 0;
 	errors = bench_main(&env);
+	flush_unreported(NULL);
 	record_done(timer_now_us() - t0);
 	free(env.buf);
 	return errors ? 1 : 0;

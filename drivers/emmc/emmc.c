@@ -63,25 +63,18 @@
 /* Known configuration of the BCM2835 Arasan when CAPABILITIES is missing. */
 #define EMMC_BCM2835_MAX_BLOCK 1024u
 
-struct emmc_priv {
-	uintptr_t base;
-	uint32_t wdelay_us;   /* delay after a register write (2 SD clocks) */
-	uint32_t max_block;
-	bool v3;              /* SDHCI >= 3.00: 10-bit divider, Auto-CMD23 */
-	bool caps_missing;
-	bool cd_broken;       /* the card-detect input means nothing here */
-	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
-	uint32_t req_hz;      /* clock asked for by the last set_ios */
-};
-
-static struct emmc_priv emmc_state;
 
 static inline uint32_t rd(const struct emmc_priv *e, uint32_t reg)
 {
 	return mmio_read32(e->base + reg);
 }
 
-/* Register write with the Arasan same-register hazard handled. */
+/* Every register write goes through here: the Arasan may lose a write
+ * that follows another to the same register within two SD clocks (BCM2835
+ * ARM Peripherals §5; U-Boot's bcm2835_sdhci raw write and Linux's
+ * sdhci-iproc pace them the same way), so each write is followed by
+ * e->wdelay_us, waited on a deadline. set_wdelay() keeps it at two clocks
+ * of the slowest clock in effect. */
 static inline void wr(const struct emmc_priv *e, uint32_t reg, uint32_t val)
 {
 	mmio_write32(e->base + reg, val);
@@ -572,8 +565,10 @@ static int set_clock(struct sd_host *h, uint32_t hz)
 	c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC | EMMC_C1_SRST_CMD |
 				      EMMC_C1_SRST_DATA);
 	c1 &= ~EMMC_C1_CLK_EN;
-	mmio_write32(e->base + EMMC_CONTROL1, c1);
-	timer_udelay(pace);
+	/* While the divider changes, writes are paced by the slower of the
+	 * old and the new clock. */
+	e->wdelay_us = pace;
+	wr(e, EMMC_CONTROL1, c1);
 	h->actual_clock_hz = 0;
 	e->req_hz = 0;
 	if (hz == 0) {
@@ -585,14 +580,12 @@ static int set_clock(struct sd_host *h, uint32_t hz)
 	      ((n >> 8) & 0x3u) << EMMC_C1_CLK_FREQ_MS2_SHIFT |
 	      EMMC_C1_DATA_TOUNIT_MAX << EMMC_C1_DATA_TOUNIT_SHIFT |
 	      EMMC_C1_CLK_INTLEN;
-	mmio_write32(e->base + EMMC_CONTROL1, c1);
-	timer_udelay(pace);
+	wr(e, EMMC_CONTROL1, c1);
 	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_CLK_STABLE, EMMC_C1_CLK_STABLE,
 		       EMMC_CLOCK_TIMEOUT_US);
 	if (ret)
 		return ret;
-	mmio_write32(e->base + EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
-	timer_udelay(pace);
+	wr(e, EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
 	h->actual_clock_hz = actual;
 	e->req_hz = hz;
 	set_wdelay(e, actual);
@@ -697,9 +690,10 @@ static const struct sd_host_ops emmc_ops = {
 	.get_ro = emmc_get_ro,
 };
 
-int emmc_host_init(struct sd_host *h, uintptr_t base, uint32_t base_clock_hz)
+int emmc_host_init(struct emmc_host *eh, uintptr_t base, uint32_t base_clock_hz)
 {
-	struct emmc_priv *e = &emmc_state;
+	struct sd_host *h = &eh->host;
+	struct emmc_priv *e = &eh->priv;
 	uint32_t caps, spec;
 
 	e->base = base;

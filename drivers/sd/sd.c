@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "drivers/sd/sd.h"
+#include "drivers/sd/sd_cmds.h"
 #include "drivers/sd/sd_regs.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
@@ -49,6 +50,8 @@
 #define SD_CMD_RETRIES 2              /* extra tries after a CRC error */
 #define SD_CMD6_QUERY_HS 0x00FFFFF1u  /* mode 0, group 1 = high speed */
 #define SD_CMD6_SWITCH_HS 0x80FFFFF1u /* mode 1, group 1 = high speed */
+#define SD_ACMD6_1BIT 0u              /* ACMD6 bus width argument */
+#define SD_ACMD6_4BIT 2u
 #define SD_CCC_SWITCH (1u << 10)
 
 /* Waits after data commands. */
@@ -65,6 +68,10 @@
 #define SD_ERASE_MIN_TIMEOUT_US 1000000u
 #define SD_ERASE_MAX_TIMEOUT_US 600000000u
 
+/* last_err.cmd of a failure on the host side, before any command (it reads
+ * as CMD0, which cannot fail that way: it has no response). */
+#define NO_CMD 0u
+
 /* How a command's response is checked; CHK_APP marks the second half of
  * an application command (never retried alone: CMD55 was consumed). */
 enum chk { CHK_NONE = 0, CHK_R1 = 1, CHK_R6 = 2, CHK_APP = 0x10 };
@@ -78,7 +85,14 @@ static bool retry_safe(uint8_t index, unsigned chk)
 	if (chk & CHK_APP)
 		return false;
 	switch (index) {
-	case 8: case 9: case 13: case 16: case 23: case 32: case 33: case 55:
+	case SD_CMD_SEND_IF_COND:
+	case SD_CMD_SEND_CSD:
+	case SD_CMD_SEND_STATUS:
+	case SD_CMD_SET_BLOCKLEN:
+	case SD_CMD_SET_BLOCK_COUNT:
+	case SD_CMD_ERASE_WR_BLK_START:
+	case SD_CMD_ERASE_WR_BLK_END:
+	case SD_CMD_APP_CMD:
 		return true;
 	default:
 		return false;
@@ -179,12 +193,13 @@ static int cmd(struct sd_card *c, uint8_t index, uint32_t arg,
 static int app_prefix(struct sd_card *c)
 {
 	uint32_t r1;
-	int ret = cmd(c, 55, (uint32_t)c->rca << 16, SD_RESP_R1, CHK_R1, &r1);
+	int ret = cmd(c, SD_CMD_APP_CMD, (uint32_t)c->rca << 16, SD_RESP_R1,
+		      CHK_R1, &r1);
 
 	if (ret)
 		return ret;
 	if (!(r1 & SD_R1_APP_CMD)) {
-		set_err(c, -EIO, 55, (uint32_t)c->rca << 16, r1,
+		set_err(c, -EIO, SD_CMD_APP_CMD, (uint32_t)c->rca << 16, r1,
 			"APP_CMD not accepted");
 		return -EIO;
 	}
@@ -222,8 +237,8 @@ static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
 static int get_status(struct sd_card *c, uint32_t *status)
 {
 	uint32_t ignore = c->r1_ignore;
-	int ret = cmd(c, 13, (uint32_t)c->rca << 16, SD_RESP_R1, CHK_NONE,
-		      status);
+	int ret = cmd(c, SD_CMD_SEND_STATUS, (uint32_t)c->rca << 16, SD_RESP_R1,
+		      CHK_NONE, status);
 
 	if (!ret) {
 		*status &= ~ignore;
@@ -271,7 +286,7 @@ static int stop_transmission(struct sd_card *c, uint32_t busy_us,
 	struct sd_request req;
 	int ret;
 
-	req_init(&req, 12, 0, SD_RESP_R1B);
+	req_init(&req, SD_CMD_STOP_TRANSMISSION, 0, SD_RESP_R1B);
 	req.cmd.busy_timeout_us = busy_us;
 	ret = do_req(c, &req, CHK_R1);
 	if (t)
@@ -327,7 +342,7 @@ static int set_ios(struct sd_card *c, uint32_t clock_hz, uint8_t width,
 	ios.timing = timing;
 	ret = h->ops->set_ios(h, &ios);
 	if (ret) {
-		set_err(c, ret, 0, clock_hz, width, "set_ios");
+		set_err(c, ret, NO_CMD, clock_hz, width, "set_ios");
 		return ret;
 	}
 	c->width = width;
@@ -349,25 +364,25 @@ static int init_identify(struct sd_card *c)
 
 	ret = h->ops->reset(h);
 	if (ret) {
-		set_err(c, ret, 0, 0, 0, "host reset");
+		set_err(c, ret, NO_CMD, 0, 0, "host reset");
 		return ret;
 	}
 	cd = h->ops->get_cd ? h->ops->get_cd(h) : -ENOTSUP;
 	if (cd == 0) {
-		set_err(c, -ENOMEDIUM, 0, 0, 0, "card detect");
+		set_err(c, -ENOMEDIUM, NO_CMD, 0, 0, "card detect");
 		return -ENOMEDIUM;
 	}
 
-	ret = cmd(c, 0, 0, SD_RESP_NONE, CHK_NONE, NULL);
+	ret = cmd(c, SD_CMD_GO_IDLE_STATE, 0, SD_RESP_NONE, CHK_NONE, NULL);
 	if (ret)
 		return ret;
 
 	/* CMD8: v2.00+ cards echo the check pattern; v1 cards stay silent
 	 * (the host driver resets its CMD line after the timeout). */
-	ret = cmd(c, 8, SD_CMD8_ARG, SD_RESP_R1, CHK_NONE, &r);
+	ret = cmd(c, SD_CMD_SEND_IF_COND, SD_CMD8_ARG, SD_RESP_R1, CHK_NONE, &r);
 	if (ret == 0) {
 		if ((r & 0xFFFu) != SD_CMD8_ARG) {
-			set_err(c, -EIO, 8, SD_CMD8_ARG, r,
+			set_err(c, -EIO, SD_CMD_SEND_IF_COND, SD_CMD8_ARG, r,
 				"CMD8 echo mismatch (unusable voltage)");
 			return -EIO;
 		}
@@ -384,20 +399,21 @@ static int init_identify(struct sd_card *c)
 		ret = app_prefix(c);
 		if (ret == -ETIMEDOUT && first && !c->v2) {
 			/* Nothing answered CMD8 nor CMD55. */
-			set_err(c, -ENOMEDIUM, 55, 0, c->last_err.status,
+			set_err(c, -ENOMEDIUM, SD_CMD_APP_CMD, 0, c->last_err.status,
 				"no response to CMD8 and CMD55");
 			return -ENOMEDIUM;
 		}
 		if (ret)
 			return ret;
 		first = false;
-		ret = cmd(c, 41, arg, SD_RESP_R3, CHK_NONE | CHK_APP, &r);
+		ret = cmd(c, SD_ACMD_SD_SEND_OP_COND, arg, SD_RESP_R3,
+			  CHK_NONE | CHK_APP, &r);
 		if (ret)
 			return ret;
 		if (r & SD_OCR_BUSY)
 			break;
 		if (timer_expired(d)) {
-			set_err(c, -ETIMEDOUT, 41, arg, r,
+			set_err(c, -ETIMEDOUT, SD_ACMD_SD_SEND_OP_COND, arg, r,
 				"card not ready after ACMD41 for 1 s");
 			return -ETIMEDOUT;
 		}
@@ -410,7 +426,7 @@ static int init_identify(struct sd_card *c)
 	{
 		struct sd_request req;
 
-		req_init(&req, 2, 0, SD_RESP_R2);
+		req_init(&req, SD_CMD_ALL_SEND_CID, 0, SD_RESP_R2);
 		ret = do_req(c, &req, CHK_NONE);
 		if (ret)
 			return ret;
@@ -418,7 +434,7 @@ static int init_identify(struct sd_card *c)
 	}
 
 	for (i = 0; i < SD_CMD3_RETRIES; i++) {
-		ret = cmd(c, 3, 0, SD_RESP_R1, CHK_R6, &r);
+		ret = cmd(c, SD_CMD_SEND_RELATIVE_ADDR, 0, SD_RESP_R1, CHK_R6, &r);
 		if (ret)
 			return ret;
 		c->rca = (uint16_t)(r >> 16);
@@ -426,14 +442,14 @@ static int init_identify(struct sd_card *c)
 			break;
 	}
 	if (!c->rca) {
-		set_err(c, -EIO, 3, 0, r, "card published RCA 0");
+		set_err(c, -EIO, SD_CMD_SEND_RELATIVE_ADDR, 0, r, "card published RCA 0");
 		return -EIO;
 	}
 
 	{
 		struct sd_request req;
 
-		req_init(&req, 9, (uint32_t)c->rca << 16, SD_RESP_R2);
+		req_init(&req, SD_CMD_SEND_CSD, (uint32_t)c->rca << 16, SD_RESP_R2);
 		ret = do_req(c, &req, CHK_NONE);
 		if (ret)
 			return ret;
@@ -463,7 +479,8 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	if (ret)
 		return ret;
 
-	ret = cmd(c, 7, (uint32_t)c->rca << 16, SD_RESP_R1B, CHK_R1, NULL);
+	ret = cmd(c, SD_CMD_SELECT_CARD, (uint32_t)c->rca << 16, SD_RESP_R1B, CHK_R1,
+		  NULL);
 	if (ret)
 		return ret;
 
@@ -471,7 +488,8 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	c->write_protected = ro == 1 || csd->perm_write_protect ||
 			     csd->tmp_write_protect;
 
-	ret = acmd(c, 51, 0, SD_RESP_R1, CHK_R1, NULL, c->scr, sizeof(c->scr));
+	ret = acmd(c, SD_ACMD_SEND_SCR, 0, SD_RESP_R1, CHK_R1, NULL, c->scr,
+		   sizeof(c->scr));
 	if (ret)
 		return ret;
 	c->have_scr = true;
@@ -481,7 +499,8 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	c->cmd23 = (scr.cmd_support & SD_SCR_CMD23) && c->high_capacity;
 
 	if ((scr.sd_bus_widths & SD_SCR_BUS_WIDTH_4) && h->cap_4bit) {
-		ret = acmd(c, 6, 2, SD_RESP_R1, CHK_R1, NULL, NULL, 0);
+		ret = acmd(c, SD_ACMD_SET_BUS_WIDTH, SD_ACMD6_4BIT, SD_RESP_R1,
+			   CHK_R1, NULL, NULL, 0);
 		if (ret)
 			return ret;
 		ret = set_ios(c, max_hz, 4, SD_TIMING_DS);
@@ -496,7 +515,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 		data.blksz = sizeof(c->sw_status);
 		data.blocks = 1;
 		data.dir = SD_DATA_READ;
-		req_init(&req, 6, SD_CMD6_QUERY_HS, SD_RESP_R1);
+		req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_QUERY_HS, SD_RESP_R1);
 		req.data = &data;
 		ret = do_req(c, &req, CHK_R1);
 		if (ret)
@@ -510,7 +529,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 			uint8_t st[64];
 
 			data.buf = st;
-			req_init(&req, 6, SD_CMD6_SWITCH_HS, SD_RESP_R1);
+			req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_SWITCH_HS, SD_RESP_R1);
 			req.data = &data;
 			ret = do_req(c, &req, CHK_R1);
 			if (ret)
@@ -527,7 +546,8 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 		}
 	}
 
-	ret = acmd(c, 13, 0, SD_RESP_R1, CHK_R1, NULL, c->ssr, sizeof(c->ssr));
+	ret = acmd(c, SD_ACMD_SD_STATUS, 0, SD_RESP_R1, CHK_R1, NULL, c->ssr,
+		   sizeof(c->ssr));
 	if (ret)
 		return ret;
 	c->have_ssr = true;
@@ -536,7 +556,8 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	c->erase_timeout_us_per_au = sd_ssr_erase_us_per_au(&ssr);
 
 	if (!c->high_capacity) {
-		ret = cmd(c, 16, SD_BLOCK_SIZE, SD_RESP_R1, CHK_R1, NULL);
+		ret = cmd(c, SD_CMD_SET_BLOCKLEN, SD_BLOCK_SIZE, SD_RESP_R1, CHK_R1,
+			  NULL);
 		if (ret)
 			return ret;
 	}
@@ -558,7 +579,7 @@ int sd_init(struct sd_card *card, struct sd_host *host)
 		sd_csd_decode(card->csd, &csd);
 		if (!csd.known || !csd.capacity_valid || csd.sectors == 0 ||
 		    csd.sectors > 0xFFFFFFFFull) {
-			set_err(card, -ENOTSUP, 9, (uint32_t)card->rca << 16,
+			set_err(card, -ENOTSUP, SD_CMD_SEND_CSD, (uint32_t)card->rca << 16,
 				card->csd[0], "CSD structure or capacity not usable");
 			ret = -ENOTSUP;
 		} else {
@@ -584,8 +605,9 @@ int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width)
 	if (width != 1 && width != 4)
 		return -EINVAL;
 	if (width != card->width) {
-		ret = acmd(card, 6, width == 4 ? 2 : 0, SD_RESP_R1, CHK_R1,
-			   NULL, NULL, 0);
+		ret = acmd(card, SD_ACMD_SET_BUS_WIDTH,
+			   width == 4 ? SD_ACMD6_4BIT : SD_ACMD6_1BIT, SD_RESP_R1,
+			   CHK_R1, NULL, NULL, 0);
 		if (ret)
 			return ret;
 	}
@@ -637,9 +659,9 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 	int ret;
 
 	if (dir == SD_DATA_READ)
-		index = multi ? 18 : 17;
+		index = multi ? SD_CMD_READ_MULTIPLE_BLOCK : SD_CMD_READ_SINGLE_BLOCK;
 	else
-		index = multi ? 25 : 24;
+		index = multi ? SD_CMD_WRITE_MULTIPLE_BLOCK : SD_CMD_WRITE_BLOCK;
 	ret = check_range(c, lba, count, buf, index, 0xFFFFu);
 	if (ret)
 		return ret;
@@ -670,7 +692,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 			break;
 		case SD_STOP_AUTO23:
 			if (!c->cmd23) {
-				set_err(c, -ENOTSUP, 23, count, 0,
+				set_err(c, -ENOTSUP, SD_CMD_SET_BLOCK_COUNT, count, 0,
 					"card does not support CMD23 (SCR)");
 				return -ENOTSUP;
 			}
@@ -678,7 +700,8 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 				data.stop = SD_STOP_AUTO23;
 				data.sbc_arg = count;
 			} else {
-				ret = cmd(c, 23, count, SD_RESP_R1, CHK_R1, NULL);
+				ret = cmd(c, SD_CMD_SET_BLOCK_COUNT, count, SD_RESP_R1,
+					  CHK_R1, NULL);
 				if (ret)
 					return ret;
 				extra++;
@@ -710,7 +733,7 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		return ret;
 	}
 	if (data.stop == SD_STOP_AUTO12) {
-		ret = check_r1(c, 12, 0, req.cmd.auto_resp);
+		ret = check_r1(c, SD_CMD_STOP_TRANSMISSION, 0, req.cmd.auto_resp);
 		if (ret) {
 			recover(c);
 			return ret;
@@ -766,7 +789,8 @@ int sd_set_wr_blk_erase_count(struct sd_card *card, uint32_t count)
 {
 	if (!card->initialised || count == 0 || count > 0x7FFFFFu)
 		return -EINVAL;
-	return acmd(card, 23, count, SD_RESP_R1, CHK_R1, NULL, NULL, 0);
+	return acmd(card, SD_ACMD_SET_WR_BLK_ERASE_COUNT, count, SD_RESP_R1, CHK_R1,
+		    NULL, NULL, 0);
 }
 
 static uint32_t erase_timeout_us(const struct sd_card *c, uint32_t count)
@@ -803,29 +827,32 @@ int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
 	uint32_t tmo;
 	int ret;
 
-	ret = check_range(card, lba, count, card /* no buffer */, 38, UINT32_MAX);
+	ret = check_range(card, lba, count, card /* no buffer */, SD_CMD_ERASE,
+			  UINT32_MAX);
 	if (ret)
 		return ret;
 	if (card->write_protected) {
-		set_err(card, -EROFS, 38, lba, 0, "card is write-protected");
+		set_err(card, -EROFS, SD_CMD_ERASE, lba, 0, "card is write-protected");
 		return -EROFS;
 	}
-	ret = cmd(card, 32, card_addr(card, lba), SD_RESP_R1, CHK_R1, NULL);
+	ret = cmd(card, SD_CMD_ERASE_WR_BLK_START, card_addr(card, lba), SD_RESP_R1,
+		  CHK_R1, NULL);
 	if (!ret)
-		ret = cmd(card, 33, card_addr(card, lba + count - 1), SD_RESP_R1,
-			  CHK_R1, NULL);
+		ret = cmd(card, SD_CMD_ERASE_WR_BLK_END,
+			  card_addr(card, lba + count - 1), SD_RESP_R1, CHK_R1,
+			  NULL);
 	if (ret) {
 		recover(card);
 		return ret;
 	}
 	tmo = erase_timeout_us(card, count);
-	req_init(&req, 38, 0, SD_RESP_R1B);
+	req_init(&req, SD_CMD_ERASE, 0, SD_RESP_R1B);
 	req.cmd.busy_timeout_us = tmo;
 	ret = do_req(card, &req, CHK_R1);
 	if (times)
 		*times = req.t;
 	if (!ret)
-		ret = wait_tran(card, 38, 0, tmo, NULL);
+		ret = wait_tran(card, SD_CMD_ERASE, 0, tmo, NULL);
 	if (ret)
 		recover(card);
 	return ret;
@@ -914,37 +941,37 @@ const char *sd_cmd_name(uint8_t index, bool app)
 {
 	if (app) {
 		switch (index) {
-		case 6: return "SET_BUS_WIDTH";
-		case 13: return "SD_STATUS";
-		case 22: return "SEND_NUM_WR_BLOCKS";
-		case 23: return "SET_WR_BLK_ERASE_COUNT";
-		case 41: return "SD_SEND_OP_COND";
-		case 42: return "SET_CLR_CARD_DETECT";
-		case 51: return "SEND_SCR";
+		case SD_ACMD_SET_BUS_WIDTH: return "SET_BUS_WIDTH";
+		case SD_ACMD_SD_STATUS: return "SD_STATUS";
+		case SD_ACMD_SEND_NUM_WR_BLOCKS: return "SEND_NUM_WR_BLOCKS";
+		case SD_ACMD_SET_WR_BLK_ERASE_COUNT: return "SET_WR_BLK_ERASE_COUNT";
+		case SD_ACMD_SD_SEND_OP_COND: return "SD_SEND_OP_COND";
+		case SD_ACMD_SET_CLR_CARD_DETECT: return "SET_CLR_CARD_DETECT";
+		case SD_ACMD_SEND_SCR: return "SEND_SCR";
 		default: return "ACMD?";
 		}
 	}
 	switch (index) {
-	case 0: return "GO_IDLE_STATE";
-	case 2: return "ALL_SEND_CID";
-	case 3: return "SEND_RELATIVE_ADDR";
-	case 6: return "SWITCH_FUNC";
-	case 7: return "SELECT_CARD";
-	case 8: return "SEND_IF_COND";
-	case 9: return "SEND_CSD";
-	case 10: return "SEND_CID";
-	case 12: return "STOP_TRANSMISSION";
-	case 13: return "SEND_STATUS";
-	case 16: return "SET_BLOCKLEN";
-	case 17: return "READ_SINGLE_BLOCK";
-	case 18: return "READ_MULTIPLE_BLOCK";
-	case 23: return "SET_BLOCK_COUNT";
-	case 24: return "WRITE_BLOCK";
-	case 25: return "WRITE_MULTIPLE_BLOCK";
-	case 32: return "ERASE_WR_BLK_START";
-	case 33: return "ERASE_WR_BLK_END";
-	case 38: return "ERASE";
-	case 55: return "APP_CMD";
+	case SD_CMD_GO_IDLE_STATE: return "GO_IDLE_STATE";
+	case SD_CMD_ALL_SEND_CID: return "ALL_SEND_CID";
+	case SD_CMD_SEND_RELATIVE_ADDR: return "SEND_RELATIVE_ADDR";
+	case SD_CMD_SWITCH_FUNC: return "SWITCH_FUNC";
+	case SD_CMD_SELECT_CARD: return "SELECT_CARD";
+	case SD_CMD_SEND_IF_COND: return "SEND_IF_COND";
+	case SD_CMD_SEND_CSD: return "SEND_CSD";
+	case SD_CMD_SEND_CID: return "SEND_CID";
+	case SD_CMD_STOP_TRANSMISSION: return "STOP_TRANSMISSION";
+	case SD_CMD_SEND_STATUS: return "SEND_STATUS";
+	case SD_CMD_SET_BLOCKLEN: return "SET_BLOCKLEN";
+	case SD_CMD_READ_SINGLE_BLOCK: return "READ_SINGLE_BLOCK";
+	case SD_CMD_READ_MULTIPLE_BLOCK: return "READ_MULTIPLE_BLOCK";
+	case SD_CMD_SET_BLOCK_COUNT: return "SET_BLOCK_COUNT";
+	case SD_CMD_WRITE_BLOCK: return "WRITE_BLOCK";
+	case SD_CMD_WRITE_MULTIPLE_BLOCK: return "WRITE_MULTIPLE_BLOCK";
+	case SD_CMD_ERASE_WR_BLK_START: return "ERASE_WR_BLK_START";
+	case SD_CMD_ERASE_WR_BLK_END: return "ERASE_WR_BLK_END";
+	case SD_CMD_ERASE: return "ERASE";
+	case SD_CMD_APP_CMD: return "APP_CMD";
 	default: return "CMD?";
 	}
 }

@@ -1,6 +1,7 @@
 /*
  * aarch64_shim.S - QEMU only: starts the 32-bit kernel.img on the raspi3b /
- * raspi3ap machines, whose Cortex-A53 cores can only start in AArch64.
+ * raspi3ap machines, whose Cortex-A53 cores can only start in AArch64, and
+ * on raspi4b (Cortex-A72, QEMU 9.0 and newer) the same way.
  *
  * A real Pi 3 with arm_64bit=0 in config.txt starts kernel.img in AArch32
  * itself; this file is never on an SD card and is not part of kernel.img.

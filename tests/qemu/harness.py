@@ -2,32 +2,155 @@
 
 Every run is bounded (a wall-clock timeout kills QEMU and fails the test);
 records are the "@ " JSON lines of the console (docs/records.md).
+
+Which QEMU: SDB_QEMU (or pytest --qemu, tests/conftest.py) is
+  system  the qemu-system-arm / qemu-system-aarch64 on PATH (the default);
+  10      a QEMU with raspi4b: the system one if it has it (Debian 13),
+          else QEMU 10 from bookworm-backports in build/qemu10
+          (tools/fetch-qemu10.sh fetches it when missing);
+  PATH    a directory holding qemu-system-arm and qemu-system-aarch64, or a
+          prefix the binary name is appended to (e.g. /opt/qemu/bin/).
+The tests must pass under every QEMU from 7.2 on: never depend on one
+version's incidental details (the RCA, the wording of a guest-error line).
 """
+import functools
 import json
 import os
+import re
 import subprocess
 import tempfile
+
+import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KERNEL = os.path.join(ROOT, "build", "kernel.img")
 FAULT_KERNEL = os.path.join(ROOT, "build", "fault", "kernel.img")
 MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
 SHIM64 = os.path.join(ROOT, "build", "shim64.bin")
+FETCH_QEMU10 = os.path.join(ROOT, "tools", "fetch-qemu10.sh")
 MACHINES = ("raspi0", "raspi1ap", "raspi2b")
 # Cortex-A53 boards: QEMU starts them only in AArch64, so they boot through
 # the shim (qemu/shim/) and are not part of MACHINES (the 32-bit boards every
 # test runs on); tests/qemu/test_raspi3.py covers them.
 AARCH64_MACHINES = ("raspi3b", "raspi3ap")
+# Pi 4 (BCM2711, Cortex-A72): QEMU 9.0 and newer, through the same shim.
+# The card goes on EMMC2 (0xFE340000), the SD slot of a real Pi 4, not on
+# the legacy EMMC that -drive if=sd would use (on a Pi 4 it serves Wi-Fi).
+PI4_MACHINES = ("raspi4b",)
+EMMC2_MACHINES = ("raspi4b",)
+# Machines whose SD slot the firmware drives: the SD tests run on these.
+# raspi4b joins when the EMMC2 driver does (today the firmware reports the
+# board and says the Pi 4 slot is not driven yet; tests/qemu/test_raspi4.py).
+SD_MACHINES = MACHINES + AARCH64_MACHINES
 REVISIONS = {"raspi0": "0x00920092", "raspi1ap": "0x00900021", "raspi2b": "0x00a21041",
-             "raspi3b": "0x00a02082", "raspi3ap": "0x009020e0"}
+             "raspi3b": "0x00a02082", "raspi3ap": "0x009020e0", "raspi4b": "0x00b03115"}
+
+
+def flavour():
+    """SDB_QEMU: "system", "10" or a path (see the module's doc)."""
+    return os.environ.get("SDB_QEMU", "") or "system"
+
+
+@functools.lru_cache(maxsize=None)
+def _qemu_prefix(flav):
+    if flav == "system":
+        return ""
+    if flav == "10":
+        p = subprocess.run([FETCH_QEMU10], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError("SDB_QEMU=10: tools/fetch-qemu10.sh failed:\n"
+                               + p.stderr.decode("utf-8", "replace"))
+        return p.stdout.decode().strip() + "/"
+    if os.path.isdir(flav):
+        return os.path.join(os.path.abspath(flav), "")
+    return flav
+
+
+def qemu_binary(name):
+    """The path of qemu-system-arm or qemu-system-aarch64 of this flavour."""
+    return _qemu_prefix(flavour()) + name
+
+
+@functools.lru_cache(maxsize=None)
+def _version(binary):
+    try:
+        out = subprocess.run([binary, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=30).stdout.decode()
+    except OSError as e:
+        return None, str(e)
+    m = re.search(r"version (\d+)\.(\d+)\.(\d+)", out)
+    return (tuple(int(x) for x in m.groups()) if m else None), out.splitlines()[0] if out else ""
+
+
+def qemu_version():
+    """(major, minor, micro) of the selected qemu-system-aarch64, or None."""
+    return _version(qemu_binary("qemu-system-aarch64"))[0]
+
+
+def describe():
+    """One line for the pytest header: flavour, binary and version."""
+    try:
+        binary = qemu_binary("qemu-system-aarch64")
+    except RuntimeError as e:
+        return "QEMU %s: not available: %s" % (flavour(), str(e).strip().splitlines()[-1])
+    ver, line = _version(binary)
+    return "QEMU %s: %s (%s)" % (flavour(), line or "not found", binary)
+
+
+@functools.lru_cache(maxsize=None)
+def _machines(binary):
+    try:
+        out = subprocess.run([binary, "-M", "help"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=30).stdout.decode()
+    except OSError:
+        return frozenset()
+    return frozenset(l.split()[0] for l in out.splitlines()[1:] if l.strip())
+
+
+def binary_for(machine):
+    return "qemu-system-aarch64" if machine in AARCH64_MACHINES + PI4_MACHINES \
+        else "qemu-system-arm"
+
+
+def require_machine(machine):
+    """Skip when the system QEMU lacks machine (QEMU 7.2 has no raspi4b:
+    those tests run in the SDB_QEMU=10 pass); with any other flavour a
+    missing machine is a failure."""
+    binary = qemu_binary(binary_for(machine))
+    if machine in _machines(binary):
+        return
+    ver = _version(binary)[1]
+    if flavour() == "system":
+        pytest.skip("%s has no %s (run with SDB_QEMU=10)" % (ver or binary, machine))
+    pytest.fail("SDB_QEMU=%s: %s has no machine %s" % (flavour(), ver or binary, machine))
 
 
 def qemu_command(machine, kernel=KERNEL):
     """The QEMU binary and the options that load kernel (raw, at 0x8000)."""
-    if machine in AARCH64_MACHINES:
-        return ["qemu-system-aarch64", "-M", machine, "-kernel", SHIM64,
+    require_machine(machine)
+    binary = qemu_binary(binary_for(machine))
+    if machine in AARCH64_MACHINES + PI4_MACHINES:
+        return [binary, "-M", machine, "-kernel", SHIM64,
                 "-device", "loader,file=%s,addr=0x8000,force-raw=on" % kernel]
-    return ["qemu-system-arm", "-M", machine, "-bios", kernel]
+    return [binary, "-M", machine, "-bios", kernel]
+
+
+def card_options(machine, image, drive_opts=""):
+    """The options that insert image as the SD card of machine's SD slot."""
+    if machine in EMMC2_MACHINES:
+        # The drive id must not be sd0: raspi4b has a device of that id.
+        return ["-drive", "if=none,id=card0,file=%s,format=raw%s" % (image, drive_opts),
+                "-device", "sd-card,drive=card0,bus=/generic-sdhci/sd-bus"]
+    return ["-drive", "file=%s,if=sd,format=raw%s" % (image, drive_opts)]
+
+
+# QEMU's guest-error line when a v1.x card (sd-card.spec_version=1) rejects
+# CMD8. A host must send CMD8 and a v1 card treats it as illegal: it is the
+# expected probe, not a violation. The wording is QEMU's own and changes
+# between versions (7.2: "SD: CMD8 in a wrong state: idle", 10: "SD: Unknown
+# CMD8 for spec v1.10"); only the card model and the command are relied on.
+V1_CMD8_PROBE = re.compile(r"SD: .*\bCMD8\b")
 
 
 class Run:
@@ -62,6 +185,18 @@ class Run:
                 or "bcm2835_sdhost" in l]
 
 
+def assert_timer_calibrated(t):
+    """The measured timestamp rate of a board record's `timer` agrees with
+    the nominal rate to 1%. The firmware averages two calibration windows
+    against the 1 MHz system timer; both clocks follow host time, so a host
+    that deschedules QEMU during one window moves that window, and the
+    average by half the difference: the spread between the two
+    (calib_ppm) is added to the tolerance. A wrong calibration, where both
+    windows agree, still fails."""
+    tol = t["nominal_hz"] / 100 + t["freq_hz"] * t["calib_ppm"] / 1e6
+    assert abs(t["freq_hz"] - t["nominal_hz"]) < tol, t
+
+
 def make_image(path, size="64M", kernel=KERNEL, sdbench=(), extra=()):
     args = ["/usr/bin/python3", MKIMAGE, "-o", path, "--size", size, "--kernel", kernel]
     for line in sdbench:
@@ -82,7 +217,7 @@ def boot(machine, image=None, kernel=KERNEL, drive_opts="", timeout=120,
         if semihosting:
             args.append("-semihosting")
         if image:
-            args += ["-drive", "file=%s,if=sd,format=raw%s" % (image, drive_opts)]
+            args += card_options(machine, image, drive_opts)
         args += list(extra)
         timed_out = False
         try:

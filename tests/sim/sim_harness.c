@@ -15,7 +15,8 @@ int simh_host_only(struct simh *s, const char *profile,
 	if (!p || sim_setup(cfg, p))
 		return -1000;
 	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
-	return emmc_host_init(&s->host, sim_get_config()->base, 0);
+	s->host = &s->emmc.host;
+	return emmc_host_init(&s->emmc, sim_get_config()->base, 0);
 }
 
 int simh_start(struct simh *s, const char *profile,
@@ -25,5 +26,5 @@ int simh_start(struct simh *s, const char *profile,
 
 	if (ret)
 		return s->init_ret = ret;
-	return s->init_ret = sd_init(&s->card, &s->host);
+	return s->init_ret = sd_init(&s->card, s->host);
 }

@@ -6,11 +6,13 @@
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
 
+#include "drivers/emmc/emmc.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
 
 struct simh {
-	struct sd_host host;
+	struct emmc_host emmc;
+	struct sd_host *host; /* &emmc.host */
 	struct sd_card card;
 	int init_ret;
 };

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
@@ -124,6 +124,7 @@ static const struct known known_failures[] = {
 
 static uint8_t *mem;
 static struct test_area area;
+static struct write_guard guard;
 static bool known_seen[NKNOWN + 1];
 
 static unsigned pairs, within, xfail, unexpected, verdicts, mixed_checked, host_true;
@@ -293,7 +294,7 @@ static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct com
 		CHECK_EQ_I(wl_do(c, &m, &op), 0);
 	}
 	sim_wire_totals(&w1);
-	wl_end(c, &m, false);
+	wl_end(c, &m);
 	sim_wire_diff(&w1, &w0, &w);
 	CHECK_EQ_U(w1.t_to, sim_now_ns()); /* nothing left undecided */
 	wall = (double)(w.t_to - w.t_from);
@@ -362,7 +363,8 @@ static void run_combo(const struct combo *cb)
 		area.first_lba = s.card.blocks / 2;
 		area.count = s.card.blocks / 4;
 	}
-	wl_ctx_init(&c, &s.card, &area, mem, MEM_BYTES, true, false, 0x1234, 42);
+	write_guard_init(&guard, &s.card, &area, true);
+	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		if ((cases[k].write || cases[k].pat == MIX70) && s.card.write_protected)
 			continue;

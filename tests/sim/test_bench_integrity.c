@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/record.h"
-#include "bench/workload.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
 #include "lib/err.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
@@ -32,6 +32,8 @@ static void capture(char c)
 	out[outlen] = '\0';
 }
 
+static struct write_guard guard;
+
 static uint8_t *setup(struct simh *s, const char *profile, struct wl_ctx *c,
 		      struct test_area *ta, uint32_t first, uint32_t count)
 {
@@ -43,7 +45,8 @@ static uint8_t *setup(struct simh *s, const char *profile, struct wl_ctx *c,
 	ta->source = TEST_AREA_CONFIG;
 	ta->first_lba = first;
 	ta->count = count;
-	wl_ctx_init(c, &s->card, ta, mem, MEM_BYTES, true, false, 0xabcd1234u, 7);
+	write_guard_init(&guard, &s->card, ta, true);
+	wl_ctx_init(c, &guard, mem, MEM_BYTES, true, false, 0xabcd1234u, 7);
 	c->verify = true;
 	outlen = 0;
 	out[0] = '\0';
@@ -94,7 +97,7 @@ static void write_range(struct wl_ctx *c, uint32_t lba, uint32_t blocks)
 
 	wl_begin(c, &m, "test", "w", "w", true, WL_MULTI_AUTO12, blocks, 0);
 	CHECK_EQ_I(wl_do(c, &m, &op), 0);
-	wl_end(c, &m, false);
+	wl_end(c, &m);
 }
 
 TEST(verify_ok_on_an_honest_card)

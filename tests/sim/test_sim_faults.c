@@ -169,7 +169,7 @@ TEST(busy_forever_is_bounded)
 	/* The controller still answers commands: CMD13 says programming. */
 	CHECK_EQ_I(sd_send_status(&s.card, &st), 0);
 	CHECK_EQ_U((st >> 9) & 0xf, 7);
-	CHECK_EQ_I(s.host.ops->card_busy(&s.host), 1);
+	CHECK_EQ_I(s.host->ops->card_busy(s.host), 1);
 }
 
 TEST(card_removed_during_read)
@@ -187,15 +187,15 @@ TEST(card_removed_during_read)
 	report("card removed at CMD18 block 6", ret, &s, t0);
 	CHECK_EQ_I(ret, -ETIMEDOUT);
 	CHECK(sim_now_ns() - t0 < 5000000000ull);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 0);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), 0);
 	/* The next initialisation says there is no card. */
 	t0 = sim_now_ns();
-	ret = sd_init(&s.card, &s.host);
+	ret = sd_init(&s.card, s.host);
 	report("sd_init after removal", ret, &s, t0);
 	CHECK_EQ_I(ret, -ENOMEDIUM);
 	/* Put it back: it works again. */
 	sim_card_set_present(true);
-	CHECK_EQ_I(sd_init(&s.card, &s.host), 0);
+	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
 	check_recovered(&s, "re-inserted");
 }
 
@@ -214,7 +214,7 @@ TEST(card_removed_during_write)
 	report("card removed at CMD25 block 3", ret, &s, t0);
 	CHECK(ret == -ETIMEDOUT || ret == -EIO);
 	CHECK(sim_now_ns() - t0 < 5000000000ull);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 0);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), 0);
 }
 
 TEST(acmd41_never_ready)
@@ -227,14 +227,14 @@ TEST(acmd41_never_ready)
 	simh_host_only(&s, PROFILE, NULL);
 	sim_fault_add(&f);
 	t0 = sim_now_ns();
-	ret = sd_init(&s.card, &s.host);
+	ret = sd_init(&s.card, s.host);
 	report("ACMD41 never ready", ret, &s, t0);
 	CHECK_EQ_I(ret, -ETIMEDOUT);
 	CHECK_EQ_U(s.card.last_err.cmd, 41);
 	CHECK(sim_now_ns() - t0 >= 1000000000ull);
 	CHECK(sim_now_ns() - t0 < 1100000000ull);
 	sim_fault_clear();
-	CHECK_EQ_I(sd_init(&s.card, &s.host), 0);
+	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
 }
 
 TEST(high_speed_rejected)
@@ -245,7 +245,7 @@ TEST(high_speed_rejected)
 
 	simh_host_only(&s, PROFILE, NULL);
 	sim_fault_add(&f);
-	ret = sd_init(&s.card, &s.host);
+	ret = sd_init(&s.card, s.host);
 	sim_card_poke(1000ull * 512, pat, sizeof(pat));
 	report("CMD6 switch to High Speed refused", ret, &s, 0);
 	CHECK_EQ_I(ret, 0);
@@ -307,7 +307,7 @@ TEST(card_removed_before_a_command)
 	ret = sd_send_status(&s.card, &st);
 	report("card removed before CMD13", ret, &s, 0);
 	CHECK_EQ_I(ret, -ETIMEDOUT);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 0);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), 0);
 }
 
 /* QEMU's way: a command timeout also sets CMD_DONE. The v1 card's CMD8

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/wl_extra.h"
-#include "bench/wl_basic.h"
-#include "bench/workload.h"
+#include "bench/engine/workload.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/basic.h"
+#include "bench/workloads/clock_sweep.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
@@ -28,6 +29,7 @@ static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
+static struct write_guard guard;
 static struct wl_ctx ctx;
 
 static void hook(char ch)
@@ -57,7 +59,8 @@ static int setup(const char *profile, const char *host, bool quick)
 	ta.source = TEST_AREA_CONFIG;
 	ta.first_lba = TA_FIRST;
 	ta.count = TA_COUNT;
-	wl_ctx_init(&ctx, &sh.card, &ta, mem, MEM_BYTES, quick, false, 0x5db, 42);
+	write_guard_init(&guard, &sh.card, &ta, true);
+	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
 	ctx.read_base = TA_FIRST;
 	outlen = 0;
 	out[0] = 0;
@@ -251,7 +254,7 @@ static void sweep_case(const char *host, double *fit_b, double *truth_b, double 
 		CHECK_EQ_I(wl_do(&ctx, &m, &op), 0);
 	}
 	sim_wire_totals(&w1);
-	wl_end(&ctx, &m, false);
+	wl_end(&ctx, &m);
 	done();
 	sim_wire_diff(&w1, &w0, &w);
 	*truth_b = (double)sim_wire_bus_ns(&w) / ops * sh.card.clock_hz / 1e9;

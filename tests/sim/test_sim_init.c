@@ -71,7 +71,7 @@ TEST(no_card_is_reported)
 
 	simh_host_only(&s, "sdhc-c10-16g", NULL);
 	sim_card_set_present(false);
-	ret = sd_init(&s.card, &s.host);
+	ret = sd_init(&s.card, s.host);
 	CHECK_EQ_I(ret, -ENOMEDIUM);
 	CHECK(sim_now_ns() < 2000000000ull);
 }
@@ -136,8 +136,8 @@ TEST(hardware_without_capabilities)
 	sim_config_default(&c);
 	c.caps_zero = true;
 	CHECK_EQ_I(simh_host_only(&s, "sdhc-c10-16g", &c), -ENODEV);
-	CHECK_EQ_I(emmc_host_init(&s.host, c.base, 250000000u), 0);
-	CHECK_EQ_I(sd_init(&s.card, &s.host), 0);
+	CHECK_EQ_I(emmc_host_init(&s.emmc, c.base, 250000000u), 0);
+	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
 	CHECK_EQ_U(s.card.clock_hz, 250000000u / 6);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
@@ -153,14 +153,14 @@ TEST(hardware_clock_ignores_card_detect)
 
 	sim_config_default(&c);
 	CHECK_EQ_I(simh_host_only(&s, "sdhc-c10-16g", &c), 0);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), 1);
-	CHECK_EQ_I(emmc_host_init(&s.host, c.base, 250000000u), 0);
-	CHECK_EQ_I(s.host.ops->reset(&s.host), 0);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), -ENOTSUP);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), 1);
+	CHECK_EQ_I(emmc_host_init(&s.emmc, c.base, 250000000u), 0);
+	CHECK_EQ_I(s.host->ops->reset(s.host), 0);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), -ENOTSUP);
 	sim_card_set_present(false);
-	CHECK_EQ_I(s.host.ops->get_cd(&s.host), -ENOTSUP);
-	CHECK_EQ_I(sd_init(&s.card, &s.host), -ENOMEDIUM);
+	CHECK_EQ_I(s.host->ops->get_cd(s.host), -ENOTSUP);
+	CHECK_EQ_I(sd_init(&s.card, s.host), -ENOMEDIUM);
 	sim_card_set_present(true);
-	CHECK_EQ_I(sd_init(&s.card, &s.host), 0);
+	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/wl_extra.h"
-#include "bench/workload.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/sustained.h"
+#include "bench/engine/workload.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
@@ -27,6 +29,7 @@ static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
+static struct write_guard guard;
 static struct wl_ctx ctx;
 
 static void hook(char ch)
@@ -51,7 +54,8 @@ static int setup(const char *profile, bool quick, bool usable)
 	ta.source = usable ? TEST_AREA_CONFIG : TEST_AREA_NONE;
 	ta.first_lba = TA_FIRST;
 	ta.count = TA_COUNT;
-	wl_ctx_init(&ctx, &sh.card, &ta, mem, MEM_BYTES, quick, false, 0x5db, 42);
+	write_guard_init(&guard, &sh.card, &ta, true);
+	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
 	ctx.read_base = TA_FIRST;
 	outlen = 0;
 	out[0] = 0;

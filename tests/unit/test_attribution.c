@@ -7,8 +7,9 @@
  * bus-bound case by share, the empty accumulator, and the tick-to-phase conversion
  * across a counter wrap.
  */
+#include "bench/engine/phase_ticks.h"
 #include "tests/unit/check.h"
-#include "bench/attribution.h"
+#include "bench/engine/attribution.h"
 #include "drivers/timer.h"
 
 /* The tick conversion of a 250 MHz counter; defined here so that this test

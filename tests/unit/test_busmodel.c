@@ -5,7 +5,7 @@
  * printed digit; "≈" rows within 0.05).
  */
 #include "tests/unit/check.h"
-#include "bench/busmodel.h"
+#include "bench/engine/busmodel.h"
 
 TEST(frame_clocks)
 {

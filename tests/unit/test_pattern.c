@@ -1,22 +1,13 @@
 /*
  * test_pattern.c - self-identifying blocks and their classification (each
  * class: ok, changed bits, overwritten from another LBA as on a wrapping
- * fake-capacity card, stale run / sequence, zeros / 0xff / garbage), and
- * the zlib CRC-32 check value.
+ * fake-capacity card, stale run / sequence, zeros / 0xff / garbage). The
+ * CRC-32 of the header is lib/crc32's (tests/unit/test_crc32.c).
  */
 #include "tests/unit/check.h"
-#include "bench/pattern.h"
+#include "bench/engine/pattern.h"
 
 #define RUN 0x1234abcdu
-
-TEST(crc32_check_value)
-{
-	CHECK_EQ_U(pattern_crc32(0, "123456789", 9), 0xCBF43926u);
-	CHECK_EQ_U(pattern_crc32(0, "", 0), 0);
-	CHECK_EQ_U(pattern_crc32(0, "a", 1), 0xE8B7BE43u);
-	/* chaining like zlib: crc(crc(0, a), b) == crc(0, a||b) */
-	CHECK_EQ_U(pattern_crc32(pattern_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
-}
 
 TEST(fill_layout)
 {

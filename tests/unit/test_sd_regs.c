@@ -17,7 +17,7 @@
 
 #include "tests/unit/check.h"
 #include "bench/card_report.h"
-#include "bench/record.h"
+#include "bench/engine/record.h"
 #include "drivers/sd/sd_regs.h"
 #include "lib/host/host_console.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "bench/stats.h"
+#include "bench/engine/stats.h"
 
 TEST(percentiles_small_set)
 {

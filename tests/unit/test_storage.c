@@ -11,13 +11,13 @@
 #include <stdlib.h>
 
 #include "tests/unit/check.h"
-#include "bench/blkdev.h"
-#include "bench/config.h"
-#include "bench/config_card.h"
-#include "bench/fat.h"
-#include "bench/mbr.h"
-#include "bench/storage.h"
-#include "bench/test_area.h"
+#include "bench/storage/blkdev.h"
+#include "bench/storage/config.h"
+#include "bench/storage/config_card.h"
+#include "bench/storage/fat.h"
+#include "bench/storage/mbr.h"
+#include "bench/storage/storage.h"
+#include "bench/storage/test_area.h"
 #include "lib/err.h"
 #include "lib/json.h"
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "bench/wl_analysis.h"
+#include "bench/workloads/analysis.h"
 #include "tests/unit/check.h"
 
 /* ---- application class ---------------------------------------------------- */
@@ -328,6 +328,35 @@ TEST(knee_none_on_random_stalls)
 		found += k.found;
 	}
 	CHECK_EQ_U(found, 0);
+}
+
+/* The medians inside the knee search work on the samples in place, without
+ * scratch memory: the lower median for an even count, the full 32-bit
+ * range, and only the first WLA_KNEE_MAX_OPS operations. */
+TEST(knee_medians_without_scratch)
+{
+	static uint32_t lat[2 * WLA_KNEE_MAX_OPS + 100];
+	uint32_t four[4] = { 0xffffffffu, 0, 7, 0xfffffffeu }, copy[4];
+	uint32_t top[5] = { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu };
+	struct wla_knee k;
+	unsigned i;
+
+	memcpy(copy, four, sizeof(copy));
+	wla_find_knee(four, 4, 512, 0.2, &k);
+	CHECK_EQ_U(k.median_ns, 7);
+	CHECK(memcmp(four, copy, sizeof(copy)) == 0); /* the samples stay in issue order */
+	CHECK_EQ_U(k.worst_ns, 0xffffffffu);
+	CHECK_EQ_U(k.worst_op, 0);
+	wla_find_knee(top, 5, 512, 0.2, &k);
+	CHECK_EQ_U(k.median_ns, 0xffffffffu);
+	for (i = 0; i < 2 * WLA_KNEE_MAX_OPS + 100; i++)
+		lat[i] = i < WLA_KNEE_MAX_OPS ? 100 + i % 3 : 1;
+	lat[WLA_KNEE_MAX_OPS + 10] = 5000;
+	wla_find_knee(lat, 2 * WLA_KNEE_MAX_OPS + 100, 512, 0.2, &k);
+	CHECK_EQ_U(k.median_ns, 101);  /* the fast tail is not searched */
+	CHECK(!k.found);
+	CHECK_EQ_U(k.worst_ns, 5000);  /* but every operation counts for the worst */
+	CHECK_EQ_U(k.worst_op, WLA_KNEE_MAX_OPS + 10);
 }
 
 TEST(median)

@@ -1,0 +1,17 @@
+/*
+ * dispatch.h - run what sdbench.txt's "suite" asks for (dispatch.c): the
+ * benchmark (quick or full), the SD stack self-test, or nothing.
+ */
+#ifndef SDB_BENCH_DISPATCH_H
+#define SDB_BENCH_DISPATCH_H
+
+#include "bench/env.h"
+#include "bench/storage/config.h"
+#include "bench/storage/write_guard.h"
+#include "drivers/sd/sd.h"
+
+/* Reads go anywhere; every write and erase goes through guard. */
+void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+		    struct write_guard *guard);
+
+#endif

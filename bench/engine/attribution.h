@@ -1,0 +1,117 @@
+/*
+ * attribution.h - turns the phase timestamps of measured operations into a
+ * card / bus / host split and a verdict (docs/attribution.md has the rules).
+ *
+ * Phases of one request (struct sd_req_times, converted to ns):
+ *   command   t_issue .. t_cmd_done         command + response on the bus
+ *   access    t_cmd_done .. t_first_data     card access latency (read);
+ *                                            for writes ~0 (host sends data)
+ *   data      first data .. t_data_done      blocks on the bus + CPU moving them
+ *     host    host_ticks within data         CPU time draining/filling the FIFO
+ *   busy      t_data_done .. t_end           write: last block on the bus,
+ *                                            CRC token and programming busy
+ * The theoretical bus time (busmodel.h) of the data and command frames is
+ * what the bus must take at the programmed clock and width; the rest of the
+ * data phase beyond bus + host is card time (the card was not ready).
+ *
+ * phase_acc_add() (attribution_ticks.c) is the only function that needs the
+ * timer; everything else works on ns and is testable without a clock.
+ */
+#ifndef SDB_BENCH_ATTRIBUTION_H
+#define SDB_BENCH_ATTRIBUTION_H
+
+#include <stdint.h>
+
+#include "drivers/sd/sd_host.h"
+
+/* Accumulated phase times (ns) over many operations of one workload. */
+struct phase_acc {
+	uint64_t ops;
+	uint64_t blocks;
+	uint64_t bytes;
+	uint64_t total_ns;   /* sum of t_issue .. t_end */
+	uint64_t cmd_ns;     /* command phase */
+	uint64_t access_ns;  /* access latency phase */
+	uint64_t data_ns;    /* data phase (incl. host) */
+	uint64_t host_ns;    /* CPU moving data */
+	uint64_t busy_ns;    /* write tail: last block + CRC token + busy */
+	uint64_t gap_ns;     /* host time between operations (software overhead) */
+	uint64_t extra_cmds; /* card-layer commands inside the gaps (CMD23, CMD13 polls) */
+	uint64_t host_serial_ns; /* sum of host_ns / blocks per request: the CPU
+				    work of one block, which cannot overlap the
+				    bus (last drain of a read, first fill of a write) */
+};
+
+/* Phase durations of one request in ns (the tick-free form of sd_req_times).
+ * total_ns: t_issue .. t_end; 0 = the sum of the phases. */
+struct phase_ns {
+	uint64_t cmd_ns, access_ns, data_ns, host_ns, busy_ns;
+	uint64_t total_ns;
+	uint32_t extra_cmds; /* card-layer commands outside the request (sd_host.h) */
+};
+
+enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_MIXED };
+
+/* Verdict thresholds (docs/attribution.md). */
+#define ATTR_CEILING_BUS_PCT	90.0	/* >= this % of the bus ceiling: bus-bound */
+#define ATTR_DOMINANT_PCT	60.0	/* a part with >= this share is the bottleneck */
+#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline:
+					   the CPU set its pace */
+
+/* Shares of the total time, in percent (sum to 100 within rounding). */
+struct phase_split {
+	double card_pct;     /* access latency + busy beyond the bus + data stalls */
+	double bus_pct;      /* theoretical command + data frame time */
+	double host_pct;     /* CPU moving data + software overhead */
+	double cmd_pct, access_pct, data_pct, busy_pct; /* raw phase shares */
+	double bus_efficiency_pct; /* bus time / (data phase) for the data frames */
+	enum bottleneck verdict;
+	double verdict_pct;  /* share of the dominant part */
+	/* Added detail (all % of wall time = total + gaps): */
+	double gap_pct;            /* raw share of the gaps between operations */
+	double card_access_pct;    /* card time between command and last data word:
+				      read access latency / write not-ready stalls */
+	double card_busy_pct;      /* card time after the last data word (programming) */
+	double host_xfer_pct;      /* CPU moving data */
+	double host_sw_pct;        /* command/controller overhead, read tail, gaps */
+	double ceiling_pct;        /* achieved throughput / bus ceiling, same transfers */
+	double mbs;                /* achieved 10^6 B/s over wall time */
+	double ceiling_mbs;        /* bus ceiling for these transfers */
+	uint64_t wall_ns;          /* total_ns + gap_ns */
+	uint32_t clock_hz;
+	unsigned width;
+	int is_write;              /* 0 read, 1 write, 2 both (combined) */
+	double pipe_pct;           /* the block pipeline (data phase after the first
+				      block, without one block's CPU work) / wall */
+	double cpu_busy_pct;       /* CPU moving data / pipeline time */
+	double cpu_pace_pct;       /* 100 when the CPU set the pipeline's pace, else 0 */
+	/* Critical-path shares (the verdict uses these): frames hidden behind
+	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
+	 * the CPU never set the pace. */
+	double crit_card_pct, crit_bus_pct, crit_host_pct;
+	enum bottleneck top;       /* the largest of card/bus/host share */
+	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
+};
+
+void phase_acc_init(struct phase_acc *a);
+/* The same with phases already in ns. */
+void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
+		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
+/* dst += src (e.g. per-run accumulators into a workload total). */
+void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
+/* Split, given the bus parameters in force during the workload. */
+void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+		 int is_write, int multi, struct phase_split *out);
+/* One split of a mixed workload from its read and write splits (weighted by
+ * their wall times; is_write becomes 2 when both contribute) with its own
+ * verdict. */
+void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,
+			 struct phase_split *out);
+const char *bottleneck_name(enum bottleneck b);
+/* One readable line, e.g. "card-bound - programming busy 87%, bus 4%, host 2%"
+ * or "bus-bound - 97.8% of the 50 MHz 4-bit ceiling" (no workload name:
+ * the caller prefixes it). is_write may differ from the split's only to
+ * change the wording; the split's own value is normally passed. */
+void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, unsigned cap);
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * wl_core.c - the measurement engine (see workload.h).
+ *
+ * Timing: t0/t1 (timer_ticks) around the card-layer call give the latency
+ * a user of the card sees; the host driver's own phase stamps
+ * (struct sd_req_times) give the split. The 64-bit clock (wl_now_ns) is
+ * extended between operations, from the system timer when the tick counter
+ * may have wrapped.
+ */
+#include <string.h>
+
+#include "bench/engine/pattern.h"
+#include "bench/engine/phase_ticks.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+#define WL_MAX_ERRORS        8       /* per workload, then it stops */
+#define WL_PROGRESS_EVERY_US 1000000
+#define WL_SERIES_POINTS     512
+
+void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
+		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
+		 uint32_t run_id, uint32_t seed)
+{
+	uint32_t lat_bytes, series_bytes;
+
+	memset(c, 0, sizeof(*c));
+	c->guard = guard;
+	c->card = guard->card;
+	c->ta = guard->area;
+	c->quick = quick;
+	c->emulated = emulated;
+	c->run_id = run_id;
+	c->rng = seed ? seed : 0x9e3779b9u;
+	/* Memory: series points, latency samples (at most 4 MiB), then the
+	 * data buffer (at most 64 MiB). */
+	series_bytes = WL_SERIES_POINTS * sizeof(struct series_point);
+	c->series_pt = (struct series_point *)(void *)mem;
+	c->series_max = WL_SERIES_POINTS;
+	mem += series_bytes;
+	mem_bytes -= series_bytes;
+	lat_bytes = mem_bytes / 4 > (4u << 20) ? (4u << 20) : mem_bytes / 4;
+	c->lat = (uint32_t *)(void *)mem;
+	c->lat_max = lat_bytes / sizeof(uint32_t);
+	c->buf = mem + lat_bytes;
+	c->buf_bytes = mem_bytes - lat_bytes;
+	if (c->buf_bytes > (64u << 20))
+		c->buf_bytes = 64u << 20;
+	c->last_tick = timer_ticks();
+	c->last_us = timer_now_us();
+	c->clock_ns = 0;
+}
+
+/* The 64-bit clock of the engine: high-resolution ticks, extended between
+ * readings. Should two readings be further apart than half the counter's
+ * wrap period (an ARM1176 cycle counter wraps in about 6 s), the 1 MHz
+ * system timer's difference is used instead. */
+uint64_t wl_now_ns(struct wl_ctx *c)
+{
+	uint32_t now = timer_ticks();
+	uint64_t now_us = timer_now_us();
+	uint64_t d_us = now_us - c->last_us;
+
+	if (d_us * 1000u > timer_wrap_ns() / 2)
+		c->clock_ns += d_us * 1000u;
+	else
+		c->clock_ns += timer_ticks_to_ns(now - c->last_tick);
+	c->last_tick = now;
+	c->last_us = now_us;
+	return c->clock_ns;
+}
+
+uint32_t wl_rand(struct wl_ctx *c)
+{
+	uint32_t x = c->rng;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	c->rng = x;
+	return x;
+}
+
+bool wl_writes_possible(const struct wl_ctx *c)
+{
+	return write_guard_writes_possible(c->guard);
+}
+
+void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
+	      const char *name, const char *label, bool write, enum wl_cmd cmd,
+	      uint32_t xfer_blocks, uint64_t planned_bytes)
+{
+	memset(m, 0, sizeof(*m));
+	fmt_snprintf(m->name, sizeof(m->name), "%s", name);
+	fmt_snprintf(m->label, sizeof(m->label), "%s", label);
+	m->kind = kind;
+	m->write = write;
+	m->cmd = cmd;
+	m->xfer_blocks = xfer_blocks;
+	m->planned_bytes = planned_bytes;
+	m->clock_hz = c->card->clock_hz;
+	m->width = c->card->width;
+	phase_acc_init(&m->acc);
+	phase_acc_init(&m->acc_w);
+	series_init(&m->ser, c->series_pt, c->series_max,
+		    c->quick ? 10000000ull : 100000000ull, 0);
+	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
+	m->start_ns = wl_now_ns(c);
+	m->ser.start_ns = m->start_ns;
+	m->last_end_ns = m->start_ns;
+}
+
+bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m)
+{
+	return c->abort_all || m->errors >= WL_MAX_ERRORS ||
+	       (m->deadline_us && timer_now_us() >= m->deadline_us);
+}
+
+void wl_set_budget(struct wl_meas *m, uint32_t seconds)
+{
+	m->deadline_us = timer_now_us() + (uint64_t)seconds * 1000000u;
+}
+
+static void remember_written(struct wl_ctx *c, uint32_t lba, uint32_t blocks)
+{
+	struct lba_range *last = c->nwritten ? &c->written[c->nwritten - 1] : NULL;
+
+	if (last && lba_range_end(last) == lba && (uint64_t)last->count + blocks < 0x80000000u) {
+		last->count += blocks;
+		return;
+	}
+	if (c->nwritten >= WL_MAX_WRITTEN) {
+		c->written_overflow = true;
+		return;
+	}
+	c->written[c->nwritten].first = lba;
+	c->written[c->nwritten].count = blocks;
+	c->nwritten++;
+}
+
+static void progress(struct wl_ctx *c, struct wl_meas *m)
+{
+	uint64_t t0, now_us = timer_now_us();
+	uint64_t el;
+
+	if (now_us < m->progress_due_us)
+		return;
+	t0 = wl_now_ns(c);
+	el = t0 - m->start_ns - m->excluded_ns;
+	if (m->planned_bytes)
+		con_printf("\r  %-28s %3u%%  %8.2f MB/s ", m->label,
+			   (unsigned)(m->bytes * 100 / m->planned_bytes),
+			   stats_mbs(m->bytes, el));
+	else
+		con_printf("\r  %-28s %8.2f MB/s ", m->label, stats_mbs(m->bytes, el));
+	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
+	m->excluded_ns += wl_now_ns(c) - t0;
+}
+
+static int run_op(struct wl_ctx *c, const struct wl_op *op, uint8_t *buf,
+		  struct sd_req_times *t)
+{
+	static const enum sd_stop_mode stop[] = {
+		[WL_MULTI_CMD12] = SD_STOP_NONE,
+		[WL_MULTI_AUTO12] = SD_STOP_AUTO12,
+		[WL_MULTI_CMD23] = SD_STOP_AUTO23,
+		[WL_SINGLE_LOOP] = SD_STOP_NONE,
+		[WL_MULTI_PREERASE] = SD_STOP_AUTO12,
+	};
+	int r;
+
+	if (op->cmd == WL_MULTI_PREERASE) {
+		/* ACMD23 is part of the measured operation: it is what a host
+		 * that pre-erases pays per write. */
+		r = sd_set_wr_blk_erase_count(c->card, op->blocks);
+		if (r)
+			return r;
+	}
+	if (op->write)
+		return write_guard_write(c->guard, op->lba, op->blocks, buf, stop[op->cmd], t);
+	return sd_read_blocks(c->card, op->lba, op->blocks, buf, stop[op->cmd], t);
+}
+
+/* CMD17/CMD24 loop: every block is a request of its own, accounted as
+ * such; the time between them (the host's per-request overhead) is a gap.
+ * lead_ns is the host time before the operation began. *t gets the
+ * issue of the first and the end of the last request. */
+static int run_single_loop(struct wl_ctx *c, const struct wl_op *op, uint8_t *buf,
+			   struct phase_acc *acc, uint32_t t0, uint64_t lead_ns,
+			   struct sd_req_times *t)
+{
+	uint32_t i, prev_end = t0;
+	int r = 0;
+
+	for (i = 0; i < op->blocks && !r; i++) {
+		struct sd_req_times ti;
+
+		memset(&ti, 0, sizeof(ti));
+		if (op->write)
+			r = write_guard_write_single(c->guard, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
+		else
+			r = sd_read_single(c->card, op->lba + i, buf + i * SD_BLOCK_SIZE, &ti);
+		if (r)
+			break;
+		phase_acc_add(acc, &ti, 1, SD_BLOCK_SIZE,
+			      (i == 0 ? lead_ns : 0) + timer_ticks_to_ns(ti.t_issue - prev_end));
+		if (i == 0)
+			t->t_issue = ti.t_issue;
+		prev_end = ti.t_end;
+		t->t_end = ti.t_end;
+	}
+	return r;
+}
+
+int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	struct sd_req_times t;
+	struct phase_acc *acc;
+	uint32_t t0, t1, lat, bytes = op->blocks * SD_BLOCK_SIZE;
+	uint64_t end_ns, gap_ns, req_ns, before_ns, pre_ns;
+	int r;
+
+	if (c->abort_all)
+		return -ENOMEDIUM;
+	if (bytes > c->buf_bytes || op->blocks == 0)
+		return -EINVAL;
+	if (op->write) {
+		/* The write guard: never outside the provably unused area. */
+		if (write_guard_check(c->guard, op->lba, op->blocks)) {
+			m->errors++;
+			record_error(m->name, -EPERM,
+				     "refused to write LBA %u+%u: outside the test area",
+				     (unsigned)op->lba, (unsigned)op->blocks);
+			return -EPERM;
+		}
+		if (c->verify) {
+			uint64_t f0 = wl_now_ns(c);
+			uint32_t i;
+
+			for (i = 0; i < op->blocks; i++)
+				pattern_fill(c->buf + i * SD_BLOCK_SIZE, op->lba + i, c->run_id, 0);
+			m->excluded_ns += wl_now_ns(c) - f0;
+		}
+	}
+
+	memset(&t, 0, sizeof(t));
+	acc = op->write && !m->write ? &m->acc_w : &m->acc;
+	before_ns = wl_now_ns(c);
+	/* Host time since the previous operation ended, less what the
+	 * measurement itself spent there (progress line, verify fill). */
+	pre_ns = m->ops ? before_ns - m->last_end_ns - (m->excluded_ns - m->excluded_at_end_ns) : 0;
+	t0 = timer_ticks();
+	if (op->cmd == WL_SINGLE_LOOP)
+		r = run_single_loop(c, op, c->buf, acc, t0, pre_ns, &t);
+	else
+		r = run_op(c, op, c->buf, &t);
+	t1 = timer_ticks();
+	end_ns = wl_now_ns(c);
+
+	lat = (uint32_t)timer_ticks_to_ns(t1 - t0);
+	if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */
+		lat = end_ns - before_ns > 0xffffffffu ? 0xffffffffu : (uint32_t)(end_ns - before_ns);
+	if (r) {
+		const struct sd_host_err *e = &c->card->last_err;
+
+		m->errors++;
+		if (!m->first_err) {
+			m->first_err = r;
+			m->first_err_lba = op->lba;
+		}
+		record_error_cmd(m->name, r, e->cmd, e->arg, e->status,
+				 "%s of LBA %u+%u failed (%s phase, block %u)",
+				 op->write ? "write" : "read", (unsigned)op->lba,
+				 (unsigned)op->blocks, e->phase ? e->phase : "?",
+				 (unsigned)e->block);
+		if (r == -ENOMEDIUM)
+			c->abort_all = true;
+		m->last_end_ns = end_ns;
+		m->excluded_at_end_ns = m->excluded_ns;
+		return r;
+	}
+	if (op->write && c->verify)
+		remember_written(c, op->lba, op->blocks);
+
+	if (op->cmd == WL_SINGLE_LOOP) {
+		/* the per-block requests are accounted; what follows the last */
+		acc->gap_ns += timer_ticks_to_ns(t1 - t.t_end);
+	} else {
+		/* Host time around the request: before it (since the previous
+		 * operation ended) and the card layer's own time inside the
+		 * call but outside the request. A mixed workload keeps reads
+		 * and writes in separate accumulators (attribution.h). */
+		req_ns = t.t_end ? timer_ticks_to_ns(t.t_end - t.t_issue) : lat;
+		gap_ns = pre_ns + (lat > req_ns ? lat - req_ns : 0);
+		phase_acc_add(acc, &t, op->blocks, SD_BLOCK_SIZE, gap_ns);
+	}
+
+	if (m->nlat < c->lat_max)
+		c->lat[m->nlat++] = lat;
+	series_add(&m->ser, end_ns, bytes, lat);
+	m->ops++;
+	if (op->write)
+		m->nwrites++;
+	else
+		m->nreads++;
+	m->bytes += bytes;
+	m->last_end_ns = end_ns;
+	m->excluded_at_end_ns = m->excluded_ns;
+	m->end_ns = end_ns;
+	progress(c, m);
+	return 0;
+}
+
+void wl_end(struct wl_ctx *c, struct wl_meas *m)
+{
+	int multi = m->xfer_blocks > 1 && m->cmd != WL_SINGLE_LOOP;
+
+	if (m->end_ns == 0)
+		m->end_ns = m->last_end_ns;
+	m->elapsed_ns = m->end_ns > m->start_ns + m->excluded_ns ?
+			m->end_ns - m->start_ns - m->excluded_ns : 0;
+	stats_summarise(c->lat, m->nlat, &m->sum);
+	m->mbs = stats_mbs(m->bytes, m->elapsed_ns);
+	m->iops = m->elapsed_ns ? (double)m->ops * 1e9 / (double)m->elapsed_ns : 0.0;
+	phase_split(&m->acc, m->width, m->clock_hz, m->write, multi, &m->split);
+	if (m->acc_w.ops) {
+		struct phase_split rd = m->split, wr;
+
+		phase_split(&m->acc_w, m->width, m->clock_hz, 1, multi, &wr);
+		phase_split_combine(&rd, &wr, &m->split);
+	}
+}
+
+uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
+{
+	uint32_t counts[5] = { 0, 0, 0, 0, 0 };
+	uint32_t i, checked = 0, bad = 0, read_errors = 0;
+	uint32_t first_bad_lba = 0;
+	uint32_t chunk = c->buf_bytes / SD_BLOCK_SIZE;
+	struct json *j;
+
+	if (chunk > 2048)
+		chunk = 2048;
+	for (i = 0; i < c->nwritten && !c->abort_all; i++) {
+		uint32_t lba = c->written[i].first, left = c->written[i].count;
+
+		while (left) {
+			uint32_t n = left < chunk ? left : chunk, k;
+			int r = sd_read_blocks(c->card, lba, n, c->buf, SD_STOP_AUTO12, NULL);
+
+			if (r) {
+				read_errors++;
+				record_error(name, r, "verify read of LBA %u+%u failed",
+					     (unsigned)lba, (unsigned)n);
+				if (r == -ENOMEDIUM)
+					c->abort_all = true;
+				break;
+			}
+			for (k = 0; k < n; k++) {
+				struct pattern_result pr;
+
+				pattern_check(c->buf + k * SD_BLOCK_SIZE, lba + k, c->run_id, 0, &pr);
+				counts[pr.cls]++;
+				if (pr.cls != PAT_OK && !bad++)
+					first_bad_lba = lba + k;
+			}
+			checked += n;
+			lba += n;
+			left -= n;
+		}
+	}
+	con_printf("  %-28s verified %u blocks: %u ok, %u changed, %u overwritten, %u stale, %u corrupted%s\n",
+		   name, (unsigned)checked, (unsigned)counts[PAT_OK], (unsigned)counts[PAT_CHANGED],
+		   (unsigned)counts[PAT_OVERWRITTEN], (unsigned)counts[PAT_STALE],
+		   (unsigned)counts[PAT_CORRUPTED],
+		   c->written_overflow ? " (only the first ranges were remembered)" : "");
+	j = record_begin("integrity");
+	json_str(j, "workload", name);
+	json_u64(j, "blocks", checked);
+	json_u64(j, "ok", counts[PAT_OK]);
+	json_u64(j, "changed", counts[PAT_CHANGED]);
+	json_u64(j, "overwritten", counts[PAT_OVERWRITTEN]);
+	json_u64(j, "stale", counts[PAT_STALE]);
+	json_u64(j, "corrupted", counts[PAT_CORRUPTED]);
+	json_u64(j, "read_errors", read_errors);
+	if (bad)
+		json_u64(j, "first_bad_lba", first_bad_lba);
+	json_bool(j, "partial", c->written_overflow);
+	record_end();
+	if (bad)
+		record_error(name, -EIO, "%u of %u blocks did not read back as written (first at LBA %u)",
+			     (unsigned)bad, (unsigned)checked, (unsigned)first_bad_lba);
+	c->nwritten = 0;
+	c->written_overflow = false;
+	return bad;
+}

@@ -1,0 +1,164 @@
+/*
+ * workload.h - the measurement engine every workload runs on.
+ *
+ * A workload is a sequence of timed operations (one SD request each, or a
+ * CMD17/CMD24 loop) described by struct wl_op. wl_do() runs one operation:
+ * it checks the write guard, fills verify patterns *before* the timed
+ * region, takes timestamps around the card-layer call, keeps the per-phase
+ * timestamps the host driver recorded, and stores the latency sample. Nothing
+ * is printed inside the timed region; the progress line is printed between
+ * operations and its cost is excluded from the measurement.
+ *
+ * wl_end() computes the figures of the finished workload (rates,
+ * percentiles, the phase split and the verdict) into struct wl_meas; it
+ * prints nothing. wl_report() (workload_report.h) prints them.
+ *
+ * How a workload is built (bench/workloads/, and the self-test):
+ *
+ *   measure  X.c plans what to do and runs it on this engine, filling a
+ *            result struct: numbers, no judgement;
+ *   decide   bench/workloads/analysis.c turns numbers into findings (class
+ *            verdicts, erase-block size, knee, fit): pure functions without
+ *            I/O, clock or static state, unit-tested on synthetic numbers
+ *            (tests/unit/test_wl_analysis.c); scratch memory, when needed,
+ *            comes from the caller;
+ *   report   X_report.c prints the result struct: the text lines for
+ *            people and the "@ " records (docs/records.md). It reads no
+ *            card and no clock; X_report.h declares the result structs it
+ *            prints, so X.c includes it and not the other way round.
+ *
+ * The engine follows the same split: workload.c measures (wl_end
+ * included), workload_report.c prints.
+ */
+#ifndef SDB_BENCH_WORKLOAD_H
+#define SDB_BENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/engine/attribution.h"
+#include "bench/engine/stats.h"
+#include "bench/storage/test_area.h"
+#include "bench/storage/write_guard.h"
+#include "drivers/sd/sd.h"
+
+/* How an operation talks to the card. */
+enum wl_cmd {
+	WL_MULTI_CMD12,   /* CMD18/CMD25, then CMD12 from the card layer */
+	WL_MULTI_AUTO12,  /* CMD18/CMD25 with Auto-CMD12 */
+	WL_MULTI_CMD23,   /* CMD23 + CMD18/CMD25 */
+	WL_SINGLE_LOOP,   /* one CMD17/CMD24 per block */
+	WL_MULTI_PREERASE,/* write: ACMD23 (pre-erase count), then CMD25 + Auto-CMD12 */
+};
+
+struct wl_op {
+	bool write;
+	uint32_t lba;
+	uint32_t blocks;
+	enum wl_cmd cmd;
+};
+
+/* What the closing summary needs of each finished workload. */
+struct wl_summary {
+	char name[40];
+	bool write;
+	uint32_t xfer_bytes;
+	double mbs, iops;
+	char verdict[160];
+};
+
+#define WL_MAX_SUMMARY 96
+
+struct wl_ctx {
+	struct sd_card *card;
+	struct write_guard *guard;   /* every write and erase goes through it */
+	const struct test_area *ta;  /* where writes are placed (the guard's area) */
+	uint8_t *buf;                /* data buffer, buf_bytes long */
+	uint32_t buf_bytes;
+	uint32_t *lat;               /* latency samples, ns */
+	uint32_t lat_max;
+	struct series_point *series_pt;
+	uint32_t series_max;
+	bool quick;                  /* short profile (QEMU, or asked for) */
+	bool emulated;
+	bool verify;                 /* writes carry patterns, read back after */
+	uint32_t run_id;
+	uint32_t rng;                /* xorshift32 state */
+	uint32_t read_base;          /* where read-only workloads start */
+	uint32_t read_span_blocks;   /* random-read span */
+	bool abort_all;              /* the card vanished: stop every workload */
+	/* extended clock */
+	uint32_t last_tick;
+	uint64_t last_us;            /* system timer at last_tick (wrap guard) */
+	uint64_t clock_ns;
+	/* Ranges written since the last verify (verify mode). */
+#define WL_MAX_WRITTEN 1024
+	struct lba_range written[WL_MAX_WRITTEN];
+	uint32_t nwritten;
+	bool written_overflow;
+	/* Finished workloads, for the closing summary. */
+	struct wl_summary summary[WL_MAX_SUMMARY];
+	uint32_t nsummary;
+};
+
+struct wl_meas {
+	char name[40];               /* record key, e.g. "seq-read-64k" */
+	char label[64];              /* for people, e.g. "sequential read 64 KiB" */
+	const char *kind;            /* "seq", "random", "mix", "variant", ... */
+	bool write;                  /* all writes (mixed: false, see nwrites) */
+	enum wl_cmd cmd;
+	uint32_t xfer_blocks;
+	uint64_t bytes;
+	uint32_t ops, nreads, nwrites;
+	uint32_t nlat;
+	uint64_t start_ns, end_ns;   /* wall clock of the measured part */
+	uint64_t excluded_ns;        /* progress printing, verify fills */
+	uint64_t excluded_at_end_ns; /* excluded_ns when the last operation ended */
+	uint64_t last_end_ns;
+	struct phase_acc acc;        /* reads (and everything of a pure workload) */
+	struct phase_acc acc_w;      /* writes of a mixed workload */
+	struct series ser;
+	uint32_t errors;
+	int first_err;
+	uint32_t first_err_lba;
+	uint32_t clock_hz;
+	uint8_t width;
+	uint64_t progress_due_us;
+	uint64_t deadline_us;        /* system timer; 0 = no time budget */
+	uint64_t planned_bytes;      /* for the progress percentage */
+	uint64_t elapsed_ns;         /* measured time, exclusions taken off; by wl_end */
+	struct lat_summary sum;      /* filled by wl_end */
+	double mbs, iops;            /* filled by wl_end */
+	struct phase_split split;    /* filled by wl_end */
+};
+
+void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
+		 uint8_t *mem, uint32_t mem_bytes, bool quick, bool emulated,
+		 uint32_t run_id, uint32_t seed);
+uint64_t wl_now_ns(struct wl_ctx *c);
+uint32_t wl_rand(struct wl_ctx *c);
+bool wl_writes_possible(const struct wl_ctx *c);
+
+void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
+	      const char *name, const char *label, bool write, enum wl_cmd cmd,
+	      uint32_t xfer_blocks, uint64_t planned_bytes);
+/* Run one timed operation. Returns 0 or -errno (already reported). */
+int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
+/* Compute the figures of the finished workload into m (elapsed_ns, sum,
+ * mbs, iops, split). Sorts the latency samples c->lat[0..m->nlat): a
+ * workload that needs them in issue order reads them before. Prints
+ * nothing. */
+void wl_end(struct wl_ctx *c, struct wl_meas *m);
+/* Too many errors in this workload, its time budget is used up, or the
+ * card is gone. */
+bool wl_should_stop(const struct wl_ctx *c, const struct wl_meas *m);
+/* Give the workload a time budget (from now): a slow card then moves less
+ * data instead of stretching the suite. The result records what was done. */
+void wl_set_budget(struct wl_meas *m, uint32_t seconds);
+
+/* Read back every range written since the last call (the ranges are
+ * remembered by wl_do when verify is on), classify each block against its
+ * pattern and print an "integrity" record. Returns the number of bad blocks. */
+uint32_t wl_verify_written(struct wl_ctx *c, const char *name);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * workload_report.h - what the engine prints for a workload (the "report"
+ * step of workload.h): the table line with MB/s, IOPS and latency
+ * percentiles, the verdict line, and the result, latency, histogram,
+ * series, phases and verdict records (docs/records.md); the "skipped"
+ * record; the closing summary. Nothing here reads the card or the clock.
+ */
+#ifndef SDB_BENCH_WORKLOAD_REPORT_H
+#define SDB_BENCH_WORKLOAD_REPORT_H
+
+#include "bench/engine/workload.h"
+
+/* Print what wl_end computed: the table and verdict lines, and when the
+ * workload ran any operation its records, and enter it into the closing
+ * summary. Uses the latency samples c->lat[0..m->nlat) (any order). */
+void wl_report(struct wl_ctx *c, const struct wl_meas *m);
+
+/* A workload that did not run, and why (text + "skipped" record). */
+void wl_skip(const char *name, const char *why);
+
+/* The closing summary: best sequential rates, random 4 KiB IOPS, their
+ * verdicts (text + a "summary" record). */
+void wl_print_summary(const struct wl_ctx *c);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * config.h - the run configuration from sdbench.txt (8.3 name SDBENCH.TXT)
+ * in the boot partition: "key = value" lines, '#' comments, blank lines.
+ * The keys, their types, limits and defaults are one table
+ * (bench/config_keys.h); docs/config.md is the user's reference.
+ *
+ * The parser never prints and never fails a run: an unknown key, a bad value
+ * or a malformed line becomes a message in the list (for the caller to
+ * print) and the key keeps its default.
+ *
+ * Value syntax by type:
+ *   size   bytes, decimal or 0x hex, optional binary suffix k/K, M, G, T
+ *          (or KiB, MiB, GiB, TiB); a whole number of 512-byte blocks
+ *   uint   decimal or 0x hex
+ *   hz     decimal, optional k/kHz (10^3), M/MHz (10^6), Hz
+ *   bool   on|off, yes|no, true|false, 1|0
+ *   enum   one of the listed words
+ *   range  START+COUNT or START-END (END inclusive); plain numbers are
+ *          blocks, numbers with a size suffix are bytes
+ *   list   items LBA:COUNT or LBA (COUNT 1), separated by ',' or spaces
+ * Keys and words are case-insensitive.
+ */
+#ifndef SDB_BENCH_CONFIG_H
+#define SDB_BENCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/storage/blkdev.h"
+
+struct json;
+
+#define CONFIG_FILE_NAME	"SDBENCH.TXT"
+#define CONFIG_MAX_LIST		16	/* items of a list value */
+#define CONFIG_MAX_MSGS		16	/* messages kept; more are counted */
+#define CONFIG_MSG_LEN		128
+#define CONFIG_MAX_LINE		200	/* longer lines are reported and skipped */
+
+enum config_type {
+	CFG_T_SIZE,
+	CFG_T_UINT,
+	CFG_T_HZ,
+	CFG_T_BOOL,
+	CFG_T_ENUM,
+	CFG_T_RANGE,
+	CFG_T_LIST,
+};
+
+enum config_id {
+#define CONFIG_KEY(id, name, type, def, min, max, choices) CFG_##id,
+#include "bench/storage/config_keys.h"
+#undef CONFIG_KEY
+	CFG_NKEYS
+};
+
+struct config_value {
+	uint8_t has;		/* a value exists (from the file or the default) */
+	uint8_t from_file;	/* the file set it */
+	uint16_t line;		/* its line in the file (0 = default) */
+	union {
+		uint64_t u;	/* size, uint, hz, bool (0/1), enum (index) */
+		struct lba_range r;
+		struct {
+			uint32_t n;
+			struct lba_range item[CONFIG_MAX_LIST];
+		} list;
+	};
+};
+
+struct config {
+	struct config_value v[CFG_NKEYS];
+	unsigned nmsgs;		/* messages in msgs[] */
+	unsigned dropped;	/* messages that did not fit */
+	char msgs[CONFIG_MAX_MSGS][CONFIG_MSG_LEN];
+};
+
+/* Every key to its default, no messages. */
+void config_init(struct config *c);
+
+/* Parse a file's text (len bytes, need not be NUL-terminated) on top of
+ * the current values. Returns the number of messages added. */
+unsigned config_parse(struct config *c, const char *text, size_t len);
+
+/* A default decided at run time (e.g. suite: quick under QEMU, full on a
+ * Pi): value is parsed like the file's text and used unless the file set
+ * the key. 0, or -EINVAL for a bad value or key. */
+int config_set_default(struct config *c, enum config_id id, const char *value);
+
+/* Add a message of the caller's own (same list, same limits). */
+void config_msg(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Typed getters. A key without a value (no default, not in the file)
+ * reads as 0 / false / -1 / NULL / not found. */
+bool config_has(const struct config *c, enum config_id id);
+bool config_from_file(const struct config *c, enum config_id id);
+uint64_t config_u64(const struct config *c, enum config_id id);	/* size, uint, hz */
+bool config_bool(const struct config *c, enum config_id id);
+int config_enum(const struct config *c, enum config_id id);	/* index, -1 when unset */
+const char *config_enum_name(const struct config *c, enum config_id id);	/* NULL when unset */
+bool config_range(const struct config *c, enum config_id id, struct lba_range *out);
+unsigned config_list(const struct config *c, enum config_id id, const struct lba_range **items);
+
+/* The key's name; the index of a choice word of an enum key (-1 if none). */
+const char *config_key_name(enum config_id id);
+int config_enum_index(enum config_id id, const char *word);
+/* The id of a key name (case-insensitive), -1 when unknown. */
+int config_find_key(const char *name);
+
+/* The value as the file would spell it ("256M", "on", "8192+32768"), ""
+ * when unset. Returns the length like snprintf. */
+int config_format(const struct config *c, enum config_id id, char *buf, size_t cap);
+
+/* Every key with its effective value (null when unset) as members of the
+ * open JSON object j, plus "from_file": [names set by the file]. */
+void config_json(const struct config *c, struct json *j);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * write_guard.c - see write_guard.h.
+ */
+#include <stddef.h>
+
+#include "bench/storage/write_guard.h"
+#include "lib/err.h"
+
+void write_guard_init(struct write_guard *g, struct sd_card *card,
+		      const struct test_area *area, bool write_tests)
+{
+	g->card = card;
+	g->area = area;
+	g->write_tests = write_tests;
+	g->refused = 0;
+	g->test = WRITE_GUARD_NORMAL;
+}
+
+const char *write_guard_why_not(const struct write_guard *g)
+{
+	if (g->card->write_protected)
+		return "the card is write-protected (switch or CSD)";
+	if (!g->write_tests || !g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
+		return "no test area: nowhere safe to write (see the test-area message)";
+	return NULL;
+}
+
+bool write_guard_writes_possible(const struct write_guard *g)
+{
+	return write_guard_why_not(g) == NULL;
+}
+
+bool write_guard_in_area(const struct write_guard *g, uint32_t lba, uint32_t count)
+{
+	const struct test_area *a = g->area;
+
+	return a && a->count && count && lba >= a->first_lba &&
+	       (uint64_t)lba + count <= (uint64_t)a->first_lba + a->count;
+}
+
+int write_guard_check(struct write_guard *g, uint32_t lba, uint32_t count)
+{
+	int r = 0;
+
+	if (g->card->write_protected)
+		r = -EROFS;
+	else if (!write_guard_writes_possible(g) || !write_guard_in_area(g, lba, count) ||
+		 !test_area_contains(g->area, lba, count) || g->test == WRITE_GUARD_REFUSE_EACH)
+		r = -EPERM;
+	if (r)
+		g->refused++;
+	return r;
+}
+
+int write_guard_write(struct write_guard *g, uint32_t lba, uint32_t count, const void *buf,
+		      enum sd_stop_mode stop, struct sd_req_times *times)
+{
+	int r = write_guard_check(g, lba, count);
+
+	return r ? r : sd_write_blocks(g->card, lba, count, buf, stop, times);
+}
+
+int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *buf,
+			     struct sd_req_times *times)
+{
+	int r = write_guard_check(g, lba, 1);
+
+	return r ? r : sd_write_single(g->card, lba, buf, times);
+}
+
+int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
+		      struct sd_req_times *times)
+{
+	int r = write_guard_check(g, lba, count);
+
+	return r ? r : sd_erase(g->card, lba, count, times);
+}

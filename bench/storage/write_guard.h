@@ -1,0 +1,62 @@
+/*
+ * write_guard.h - the one place that decides "may this block be written?"
+ * and the only code in bench/ that sends writes and erases to the card.
+ *
+ * Built once per run from the test-area decision (test_area.h), the card's
+ * write protection (the slot's switch or the CSD) and sdbench.txt's
+ * write_tests. Every write and erase of the engine, the workloads and the
+ * self-test goes through write_guard_write(), write_guard_write_single() or
+ * write_guard_erase(): each checks the range first and sends nothing when
+ * it is refused. tests/test_write_guard.py checks that no other code in
+ * bench/ calls the card layer's write or erase functions, and the simulator
+ * test test_write_guard.c that a guard refusing everything puts no write or
+ * erase command on the bus in any workload.
+ */
+#ifndef SDB_BENCH_STORAGE_WRITE_GUARD_H
+#define SDB_BENCH_STORAGE_WRITE_GUARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/storage/test_area.h"
+#include "drivers/sd/sd.h"
+
+/* Test modes, to show that no write path goes around the guard. */
+enum write_guard_test {
+	WRITE_GUARD_NORMAL = 0,
+	WRITE_GUARD_REFUSE_ALL,  /* no writes possible at all */
+	WRITE_GUARD_REFUSE_EACH, /* writes look possible, every request is refused */
+};
+
+struct write_guard {
+	struct sd_card *card;
+	const struct test_area *area; /* where writes may go (bounds even when refused) */
+	bool write_tests;             /* sdbench.txt write_tests */
+	uint32_t refused;             /* requests refused so far */
+	enum write_guard_test test;   /* tests only; WRITE_GUARD_NORMAL otherwise */
+};
+
+void write_guard_init(struct write_guard *g, struct sd_card *card,
+		      const struct test_area *area, bool write_tests);
+
+/* Whether any write may happen at all on this run. */
+bool write_guard_writes_possible(const struct write_guard *g);
+/* Why not (NULL when writes are possible): the card's write protection
+ * first, then the missing test area, then write_tests = off. */
+const char *write_guard_why_not(const struct write_guard *g);
+/* [lba, lba + count) lies inside the test area's bounds (whether or not
+ * writes are possible now). */
+bool write_guard_in_area(const struct write_guard *g, uint32_t lba, uint32_t count);
+/* The decision for one request: 0 when [lba, lba + count) may be written,
+ * -EROFS on a write-protected card, -EPERM otherwise. Counts refusals. */
+int write_guard_check(struct write_guard *g, uint32_t lba, uint32_t count);
+
+/* The card layer's writes and erase, after write_guard_check(). */
+int write_guard_write(struct write_guard *g, uint32_t lba, uint32_t count, const void *buf,
+		      enum sd_stop_mode stop, struct sd_req_times *times);
+int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *buf,
+			     struct sd_req_times *times);
+int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
+		      struct sd_req_times *times);
+
+#endif

@@ -1,0 +1,479 @@
+/*
+ * wl_analysis.c - pure decisions of the class, AU and sustained workloads
+ * (see wl_analysis.h).
+ *
+ * Thresholds: SD Physical Layer Simplified Specification §4.16 (A1: random
+ * 4 KiB read >= 1500 IOPS, write >= 500 IOPS, sustained sequential write
+ * >= 10 MB/s; A2: 4000 / 2000 / 10 with command queue and cache enabled) and
+ * §4.13 (Speed Class 2/4/6/10, UHS Speed Grade 1/3 = 10/30 MB/s, Video Speed
+ * Class V6..V90 = 6..90 MB/s of minimum write performance).
+ */
+#include "bench/workloads/analysis.h"
+
+#include "lib/fmt.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+uint32_t wla_median_u32(uint32_t *v, unsigned n)
+{
+	unsigned i, j;
+
+	if (!n)
+		return 0;
+	/* Insertion sort: the callers' arrays are small (<= a few thousand). */
+	for (i = 1; i < n; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[(n - 1) / 2];
+}
+
+/* Append to buf at *len (bounded, always terminated). */
+static void put(char *buf, unsigned cap, unsigned *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void put(char *buf, unsigned cap, unsigned *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= cap)
+		return;
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len = *len + (unsigned)n < cap ? *len + (unsigned)n : cap - 1;
+}
+
+/* ---- Application Performance Class --------------------------------------- */
+
+static const struct wla_app_thr app_thr[3] = {
+	[WLA_APP_A1] = { 1500.0, 500.0, 10.0 },
+	[WLA_APP_A2] = { 4000.0, 2000.0, 10.0 },
+};
+
+const struct wla_app_thr *wla_app_threshold(unsigned level)
+{
+	return (level == WLA_APP_A1 || level == WLA_APP_A2) ? &app_thr[level] : NULL;
+}
+
+unsigned wla_app_failures(const struct wla_app_meas *m, unsigned level)
+{
+	const struct wla_app_thr *t = wla_app_threshold(level);
+	unsigned f = 0;
+
+	if (!t)
+		return WLA_UNMEASURED;
+	if (m->read_iops < 0 || m->write_iops < 0 || m->seq_mbs < 0)
+		f |= WLA_UNMEASURED;
+	if (m->read_iops >= 0 && m->read_iops < t->read_iops)
+		f |= WLA_FAIL_READ;
+	if (m->write_iops >= 0 && m->write_iops < t->write_iops)
+		f |= WLA_FAIL_WRITE;
+	if (m->seq_mbs >= 0 && m->seq_mbs < t->seq_mbs)
+		f |= WLA_FAIL_SEQ;
+	return f;
+}
+
+int wla_app_level(const struct wla_app_meas *m)
+{
+	if (m->read_iops < 0 || m->write_iops < 0 || m->seq_mbs < 0)
+		return -1;
+	if (!wla_app_failures(m, WLA_APP_A2))
+		return WLA_APP_A2;
+	if (!wla_app_failures(m, WLA_APP_A1))
+		return WLA_APP_A1;
+	return WLA_APP_NONE;
+}
+
+static void put_figures(char *buf, unsigned cap, unsigned *len, const struct wla_app_meas *m,
+			unsigned level)
+{
+	const struct wla_app_thr *t = wla_app_threshold(level);
+
+	if (m->read_iops >= 0)
+		put(buf, cap, len, "%.0f read IOPS", m->read_iops);
+	else
+		put(buf, cap, len, "read IOPS not measured");
+	if (t)
+		put(buf, cap, len, " (needs %.0f)", t->read_iops);
+	if (m->write_iops >= 0)
+		put(buf, cap, len, ", %.0f write IOPS", m->write_iops);
+	else
+		put(buf, cap, len, ", write IOPS not measured");
+	if (t)
+		put(buf, cap, len, " (needs %.0f)", t->write_iops);
+	if (m->seq_mbs >= 0)
+		put(buf, cap, len, ", %.2f MB/s sequential write", m->seq_mbs);
+	else
+		put(buf, cap, len, ", sequential write not measured");
+	if (t)
+		put(buf, cap, len, " (needs %.0f)", t->seq_mbs);
+}
+
+int wla_app_verdict(unsigned claim, const struct wla_app_meas *m, bool cq_cache,
+		    char *buf, unsigned cap)
+{
+	unsigned len = 0, f;
+	int lvl = wla_app_level(m);
+
+	if (!cap)
+		return -1;
+	buf[0] = 0;
+	if (claim > WLA_APP_A2) {
+		put(buf, cap, &len, "card claims a reserved class code %u: measured ", claim);
+		put_figures(buf, cap, &len, m, WLA_APP_A1);
+		put(buf, cap, &len, " -> %s", lvl < 0 ? "incomplete" :
+		    lvl >= 1 ? "at A1 level or better" : "below A1");
+		return -1;
+	}
+	if (claim == WLA_APP_NONE) {
+		put(buf, cap, &len, "card claims no application class: measured ");
+		put_figures(buf, cap, &len, m, WLA_APP_A1);
+		put(buf, cap, &len, " -> %s", lvl < 0 ? "incomplete" :
+		    lvl == WLA_APP_A2 ? "A2 figures reached (queue depth 1)" :
+		    lvl == WLA_APP_A1 ? "would meet A1" : "below A1");
+		return -1;
+	}
+	if (claim == WLA_APP_A2 && !cq_cache) {
+		/* A2 is defined with command queue and cache on; a host without
+		 * them can only check the A1 level the card must still give. */
+		f = wla_app_failures(m, WLA_APP_A1);
+		put(buf, cap, &len, "card claims A2 (needs command queue + cache, not enabled by this "
+		    "host): measured ");
+		put_figures(buf, cap, &len, m, WLA_APP_A1);
+		if (f & WLA_UNMEASURED)
+			put(buf, cap, &len, " -> incomplete");
+		else if (f)
+			put(buf, cap, &len, " -> below even A1");
+		else
+			put(buf, cap, &len, " -> meets A1 without them; A2 itself %s",
+			    wla_app_failures(m, WLA_APP_A2) ? "not verifiable here" :
+			    "figures reached even at queue depth 1");
+		return f ? ((f & WLA_UNMEASURED) ? -1 : 0) : -1;
+	}
+	f = wla_app_failures(m, claim);
+	put(buf, cap, &len, "card claims A%u: measured ", claim);
+	put_figures(buf, cap, &len, m, claim);
+	if (f & WLA_UNMEASURED) {
+		put(buf, cap, &len, " -> incomplete");
+		return -1;
+	}
+	put(buf, cap, &len, " -> %s A%u", f ? "does not meet" : "meets", claim);
+	return f ? 0 : 1;
+}
+
+/* ---- speed classes -------------------------------------------------------- */
+
+/* Highest entry of table[] (ascending) that pw_mbs reaches, 0 if none. */
+static unsigned highest_met(const unsigned *table, unsigned n, double pw_mbs)
+{
+	unsigned best = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (pw_mbs >= (double)table[i])
+			best = table[i];
+	return best;
+}
+
+static const unsigned speed_tab[] = { 2, 4, 6, 10 };
+static const unsigned uhs_mbs_tab[] = { 10, 30 };  /* U1, U3 */
+static const unsigned video_tab[] = { 6, 10, 30, 60, 90 };
+
+unsigned wla_speed_class_met(double pw_mbs)
+{
+	return highest_met(speed_tab, 4, pw_mbs);
+}
+
+unsigned wla_uhs_grade_met(double pw_mbs)
+{
+	unsigned mbs = highest_met(uhs_mbs_tab, 2, pw_mbs);
+
+	return mbs == 30 ? 3 : mbs == 10 ? 1 : 0;
+}
+
+unsigned wla_video_class_met(double pw_mbs)
+{
+	return highest_met(video_tab, 5, pw_mbs);
+}
+
+/* One claimed class: "meets"/"does not meet"/"not measurable". */
+struct one_claim {
+	char name[8];
+	unsigned need_mbs;
+};
+
+int wla_speed_verdict(const struct wla_speed_claim *claim, double pw_mbs,
+		      double bus_ceiling_mbs, char *buf, unsigned cap)
+{
+	struct one_claim cl[3];
+	unsigned n = 0, i, len = 0, met = 0, failed = 0, unmeasurable = 0;
+
+	if (!cap)
+		return -1;
+	buf[0] = 0;
+	if (claim->speed_class > 0) {
+		fmt_snprintf(cl[n].name, sizeof(cl[n].name), "C%d", claim->speed_class);
+		cl[n++].need_mbs = (unsigned)claim->speed_class;
+	}
+	if (claim->uhs_grade == 1 || claim->uhs_grade == 3) {
+		fmt_snprintf(cl[n].name, sizeof(cl[n].name), "U%u", claim->uhs_grade);
+		cl[n++].need_mbs = claim->uhs_grade * 10;
+	}
+	if (claim->video) {
+		fmt_snprintf(cl[n].name, sizeof(cl[n].name), "V%u", claim->video);
+		cl[n++].need_mbs = claim->video;
+	}
+	if (!n) {
+		put(buf, cap, &len, "card claims no speed class%s: measured Pw %.2f MB/s -> "
+		    "would meet C%u", claim->speed_class < 0 ? " (reserved code)" : "",
+		    pw_mbs, wla_speed_class_met(pw_mbs));
+		if (wla_uhs_grade_met(pw_mbs))
+			put(buf, cap, &len, " U%u", wla_uhs_grade_met(pw_mbs));
+		if (wla_video_class_met(pw_mbs))
+			put(buf, cap, &len, " V%u", wla_video_class_met(pw_mbs));
+		return -1;
+	}
+	put(buf, cap, &len, "card claims");
+	for (i = 0; i < n; i++)
+		put(buf, cap, &len, " %s", cl[i].name);
+	put(buf, cap, &len, ": measured Pw %.2f MB/s ->", pw_mbs);
+	for (i = 0; i < n; i++) {
+		const char *sep = i ? "," : "";
+
+		if (pw_mbs >= (double)cl[i].need_mbs) {
+			put(buf, cap, &len, "%s meets %s", sep, cl[i].name);
+			met++;
+		} else if (bus_ceiling_mbs > 0 && bus_ceiling_mbs < (double)cl[i].need_mbs) {
+			put(buf, cap, &len, "%s %s not measurable (needs %u MB/s, this bus carries "
+			    "%.1f)", sep, cl[i].name, cl[i].need_mbs, bus_ceiling_mbs);
+			unmeasurable++;
+		} else {
+			put(buf, cap, &len, "%s does not meet %s (needs %u MB/s)", sep, cl[i].name,
+			    cl[i].need_mbs);
+			failed++;
+		}
+	}
+	(void)met;
+	if (failed)
+		return 0;
+	return unmeasurable ? -1 : 1;
+}
+
+/* ---- alignment step detector -------------------------------------------- */
+
+int64_t wla_align_diff(const struct wla_align_point *p)
+{
+	return (int64_t)p->on_ns - ((int64_t)p->pre_ns + (int64_t)p->post_ns) / 2;
+}
+
+static int64_t step_threshold(const struct wla_align_point *a, const struct wla_align_point *b)
+{
+	int64_t noise = 3 * ((int64_t)a->noise_ns + (int64_t)b->noise_ns);
+	int64_t ref = ((int64_t)b->pre_ns + (int64_t)b->post_ns) / 2;
+	int64_t rel = ref / 20; /* 5% */
+	int64_t t = 500;
+
+	if (noise > t)
+		t = noise;
+	if (rel > t)
+		t = rel;
+	return t;
+}
+
+void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out)
+{
+	unsigned k, j;
+
+	out->size_bytes = 0;
+	out->first_step_bytes = 0;
+	out->step_ns = 0;
+	out->steps = 0;
+	for (k = 1; k < n; k++) {
+		int64_t before = wla_align_diff(&p[k - 1]);
+		int64_t step = wla_align_diff(&p[k]) - before;
+		unsigned later = 0, kept = 0;
+
+		if (step <= step_threshold(&p[k - 1], &p[k]))
+			continue;
+		for (j = k + 1; j < n; j++) {
+			later++;
+			if (wla_align_diff(&p[j]) >= before + step / 2)
+				kept++;
+		}
+		/* A step must be confirmed by larger alignments: one seen only at
+		 * the largest size tried could be a single disturbed point. */
+		if (!later || 4 * kept < 3 * later)
+			continue;
+		out->steps++;
+		if (!out->first_step_bytes)
+			out->first_step_bytes = p[k].size_bytes;
+		out->size_bytes = p[k].size_bytes;
+		out->step_ns = step;
+	}
+}
+
+/* ---- open AUs -------------------------------------------------------------- */
+
+void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
+		 struct wla_open_au *out)
+{
+	unsigned i;
+
+	out->handled = 0;
+	out->collapsed = false;
+	out->collapse_at = 0;
+	out->best_mbs = 0;
+	for (i = 0; i < count; i++) {
+		if (i > 0 && mbs[i] < frac * out->best_mbs) {
+			out->collapsed = true;
+			out->collapse_at = n_open[i];
+			return;
+		}
+		if (mbs[i] > out->best_mbs)
+			out->best_mbs = mbs[i];
+		out->handled = n_open[i];
+	}
+}
+
+/* ---- knee of a sustained write -------------------------------------------- */
+
+static double rate_mbs(uint64_t bytes, double ns)
+{
+	return ns > 0 ? (double)bytes * 1000.0 / ns : 0.0;
+}
+
+/* The k-th smallest (from 0) of v[from, to), without touching v and without
+ * memory: the smallest value x with more than k elements <= x, found by
+ * bisection over the 32-bit range (32 passes over the segment). */
+static uint32_t seg_kth(const uint32_t *v, uint32_t from, uint32_t to, uint32_t k)
+{
+	uint32_t lo = 0, hi = 0xffffffffu;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, cnt = 0, i;
+
+		for (i = from; i < to; i++)
+			cnt += v[i] <= mid;
+		if (cnt > k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Median of lat[from, to) as wla_median_u32 takes it (the lower one for an
+ * even count), without touching lat. 0 for an empty segment. */
+static uint32_t seg_median(const uint32_t *lat, uint32_t from, uint32_t to)
+{
+	return to > from ? seg_kth(lat, from, to, (to - from - 1) / 2) : 0;
+}
+
+/* The running median of 5 at i over lat[0, m). */
+static uint32_t filtered(const uint32_t *lat, uint32_t i, uint32_t m)
+{
+	uint32_t lo = i >= 2 ? i - 2 : 0, hi = i + 3 <= m ? i + 3 : m;
+	uint32_t w[5], k;
+
+	for (k = lo; k < hi; k++)
+		w[k - lo] = lat[k];
+	return wla_median_u32(w, hi - lo);
+}
+
+void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
+		   struct wla_knee *out)
+{
+	uint32_t i, m = n < WLA_KNEE_MAX_OPS ? n : WLA_KNEE_MAX_OPS, best_k = 0;
+	double s = 0, sq = 0, sl = 0, sql = 0, best = -1, total = 0;
+	double before_ns = 0, after_ns = 0;
+
+	out->found = false;
+	out->knee_op = 0;
+	out->knee_bytes = 0;
+	out->worst_ns = 0;
+	out->worst_op = 0;
+	for (i = 0; i < n; i++) {
+		total += lat_ns[i];
+		if (lat_ns[i] > out->worst_ns) {
+			out->worst_ns = lat_ns[i];
+			out->worst_op = i;
+		}
+	}
+	out->median_ns = seg_median(lat_ns, 0, m);
+	out->overall_mbs = rate_mbs((uint64_t)n * xfer_bytes, total);
+	out->initial_mbs = out->overall_mbs;
+	out->steady_mbs = out->overall_mbs;
+	if (m < 8)
+		return;
+	/* A running median of 5 removes isolated stalls (garbage collection)
+	 * that would otherwise pull the split towards themselves. */
+	for (i = 0; i < m; i++) {
+		double x = filtered(lat_ns, i, m);
+
+		s += x;
+		sq += x * x;
+	}
+	/* Two runs [0, k) and [k, m): minimise the summed squared error. */
+	for (i = 0; i + 2 < m; i++) {
+		double x = filtered(lat_ns, i, m);
+		uint32_t k = i + 1;
+		double sr, sqr, err;
+
+		sl += x;
+		sql += x * x;
+		if (k < 2)
+			continue;
+		if (m - k < m / 8)
+			break;
+		sr = s - sl;
+		sqr = sq - sql;
+		err = (sql - sl * sl / k) + (sqr - sr * sr / (m - k));
+		if (best < 0 || err < best) {
+			best = err;
+			best_k = k;
+		}
+	}
+	/* (A short trailing run could be a burst of stalls: the search above
+	 * keeps the slow part at least an eighth of the write.) */
+	if (!best_k)
+		return;
+	/* Accept only a lasting drop: the typical operation after the split
+	 * must be slower by min_drop, not just the average. */
+	{
+		double med0 = seg_median(lat_ns, 0, best_k);
+		double med1 = seg_median(lat_ns, best_k, m);
+
+		double thr = med0 / (1.0 - min_drop);
+		uint32_t fast_before = 0, slow_after = 0;
+
+		if (med1 <= 0 || med0 / med1 > 1.0 - min_drop)
+			return;
+		/* ... and the two runs must be told apart operation by
+		 * operation, not only on average: irregular stalls give
+		 * medians that differ by chance. */
+		for (i = 0; i < m; i++) {
+			if (i < best_k && lat_ns[i] <= thr)
+				fast_before++;
+			else if (i >= best_k && lat_ns[i] > thr)
+				slow_after++;
+		}
+		if (8 * fast_before < 7 * best_k || 4 * slow_after < 3 * (m - best_k))
+			return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i < best_k)
+			before_ns += lat_ns[i];
+		else
+			after_ns += lat_ns[i];
+	}
+	out->found = true;
+	out->knee_op = best_k;
+	out->knee_bytes = (uint64_t)best_k * xfer_bytes;
+	out->initial_mbs = rate_mbs((uint64_t)best_k * xfer_bytes, before_ns);
+	out->steady_mbs = rate_mbs((uint64_t)(n - best_k) * xfer_bytes, after_ns);
+}

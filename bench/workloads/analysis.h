@@ -1,0 +1,171 @@
+/*
+ * wl_analysis.h - the pure decisions behind the class, AU and sustained
+ * workloads (wl_appclass.c, wl_au.c, wl_sustained.c): given measured
+ * numbers, what do they say. No I/O, no printing, no clock, no static
+ * state (memory a function needs comes from its caller): the unit tests
+ * (tests/unit/test_wl_analysis.c) feed them synthetic measurements.
+ *
+ *   - Application Performance Class (SD Physical Layer §4.16) thresholds
+ *     and the verdict against the card's claim;
+ *   - Speed Class / UHS Speed Grade / Video Speed Class (§4.13) from the
+ *     measured write performance Pw;
+ *   - the alignment step detector of the flashbench-style erase-block test;
+ *   - the collapse point of the open-AU test;
+ *   - the knee (cache full) of a sustained sequential write.
+ *
+ * Rates are MB/s with MB = 10^6 bytes.
+ */
+#ifndef SDB_BENCH_WL_ANALYSIS_H
+#define SDB_BENCH_WL_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Median of v[0..n) (the lower one for even n); sorts v in place. 0 for n = 0. */
+uint32_t wla_median_u32(uint32_t *v, unsigned n);
+
+/* ---- Application Performance Class (§4.16) ------------------------------ */
+
+#define WLA_APP_NONE 0u
+#define WLA_APP_A1   1u
+#define WLA_APP_A2   2u
+
+struct wla_app_thr {
+	double read_iops;   /* random 4 KiB reads per second */
+	double write_iops;  /* random 4 KiB writes per second */
+	double seq_mbs;     /* sustained sequential write, 10^6 B/s */
+};
+
+/* Thresholds of A1 (level 1) or A2 (level 2); NULL for other levels. */
+const struct wla_app_thr *wla_app_threshold(unsigned level);
+
+/* Measured figures; a negative value means "not measured". */
+struct wla_app_meas {
+	double read_iops;
+	double write_iops;
+	double seq_mbs;
+};
+
+#define WLA_FAIL_READ  (1u << 0)
+#define WLA_FAIL_WRITE (1u << 1)
+#define WLA_FAIL_SEQ   (1u << 2)
+#define WLA_UNMEASURED (1u << 3) /* a needed figure was not measured */
+
+/* Criteria of 'level' that the measurement does not meet (WLA_FAIL_*),
+ * 0 when it meets all three. */
+unsigned wla_app_failures(const struct wla_app_meas *m, unsigned level);
+/* Highest level (0, 1, 2) whose thresholds the figures meet; -1 when a
+ * figure is missing. */
+int wla_app_level(const struct wla_app_meas *m);
+
+/* The verdict line, e.g.
+ *   "card claims A1: measured 1320 read IOPS (needs 1500), 610 write IOPS
+ *    (needs 500), 18.20 MB/s sequential write (needs 10) -> does not meet A1"
+ * claim: the SSR APP_PERF_CLASS code (0 none, 1 A1, 2 A2, others reserved).
+ * cq_cache: the host enabled command queue and cache (A2 is defined with
+ * them; without them an A2 card is judged on the A1 figures it must keep).
+ * Returns whether the claim is met: 1 yes, 0 no, -1 cannot tell (no claim,
+ * a reserved claim, A2 without CQ/cache, or missing figures). */
+int wla_app_verdict(unsigned claim, const struct wla_app_meas *m, bool cq_cache,
+		    char *buf, unsigned cap);
+
+/* ---- Speed Class, UHS Speed Grade, Video Speed Class (§4.13) ------------ */
+
+/* Highest class whose minimum write performance pw_mbs meets:
+ * Speed Class 0/2/4/6/10, UHS grade 0/1/3, Video Speed Class 0/6/10/30/60/90. */
+unsigned wla_speed_class_met(double pw_mbs);
+unsigned wla_uhs_grade_met(double pw_mbs);
+unsigned wla_video_class_met(double pw_mbs);
+
+struct wla_speed_claim {
+	int speed_class;    /* 0, 2, 4, 6, 10; negative = reserved code */
+	unsigned uhs_grade; /* 0, 1, 3 */
+	unsigned video;     /* 0, 6, 10, 30, 60, 90 */
+};
+
+/* "card claims C10 U1 V10: measured Pw 12.31 MB/s (worst AU) -> meets C10,
+ * U1, V10" or "... -> does not meet U3 (needs 30 MB/s)". bus_ceiling_mbs:
+ * what the bus can carry at the clock and width in use; a class needing more
+ * than that is reported as not measurable here instead of failed. Returns
+ * 1 when every claimed class is met, 0 when one is not, -1 when nothing is
+ * claimed or a claimed class could not be measured on this bus. */
+int wla_speed_verdict(const struct wla_speed_claim *claim, double pw_mbs,
+		      double bus_ceiling_mbs, char *buf, unsigned cap);
+
+/* ---- erase block / AU by alignment read timing (flashbench -a) ---------- */
+
+/* Per alignment A (a power of two), medians over several boundaries
+ * x = odd multiple of A (a boundary of A that is no boundary of 2A):
+ * reads of the same size ending at x (pre), centred on x (on), starting
+ * at x (post). noise_ns: spread of the samples at this A. */
+struct wla_align_point {
+	uint32_t size_bytes;
+	uint32_t pre_ns;
+	uint32_t on_ns;
+	uint32_t post_ns;
+	uint32_t noise_ns;
+};
+
+/* The straddling penalty at one alignment: on - (pre + post) / 2, in ns. */
+int64_t wla_align_diff(const struct wla_align_point *p);
+
+struct wla_boundary {
+	uint32_t size_bytes;       /* largest A with a significant lasting step, 0 none */
+	uint32_t first_step_bytes; /* smallest such A (often the flash page), 0 none */
+	int64_t step_ns;           /* the step at size_bytes */
+	unsigned steps;            /* significant steps seen */
+};
+
+/* A step at point k (ascending sizes) is significant when the penalty rises
+ * from k-1 to k by more than 3x the noise, 5% of the plain read time and
+ * 500 ns, and larger alignments were measured and at least 3/4 of them
+ * keep at least half of the rise (a step at the largest size tried is not
+ * confirmed, so measure up to twice the expected size). Reads that straddle an erase-block boundary touch two blocks,
+ * so the penalty appears once A reaches the erase-block size and stays for
+ * every larger A (their boundaries are erase-block boundaries too). */
+void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out);
+
+/* ---- open AUs (flashbench -O) ------------------------------------------- */
+
+struct wla_open_au {
+	unsigned handled;   /* largest N before the collapse (or the largest tried) */
+	bool collapsed;     /* throughput fell below frac x the best so far */
+	unsigned collapse_at; /* the N where it fell, 0 if none */
+	double best_mbs;
+};
+
+/* n_open[i] ascending numbers of AUs written round-robin, mbs[i] the
+ * throughput with that many. */
+void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
+		 struct wla_open_au *out);
+
+/* ---- sustained write: where the cache fills ------------------------------ */
+
+struct wla_knee {
+	bool found;            /* a lasting drop of at least min_drop */
+	uint32_t knee_op;      /* first operation of the slow part */
+	uint64_t knee_bytes;   /* bytes written before it */
+	double initial_mbs;    /* before the knee (everything if none) */
+	double steady_mbs;     /* after the knee (everything if none) */
+	double overall_mbs;
+	uint32_t median_ns;
+	uint32_t worst_ns;     /* the longest operation (the worst stall) */
+	uint32_t worst_op;
+};
+
+/* lat_ns[0..n) in issue order, each moving xfer_bytes. The knee is the
+ * split into two runs with the smallest squared error of the operation
+ * times after a running median of 5 (so an isolated stall does not pull
+ * the split), the slow run lasting at least 1/8 of the operations. It is
+ * accepted when the median operation after it is slower by at least
+ * min_drop (0.2 = 20% lower rate) and 7/8 of the operations before it and
+ * 3/4 after it are on their side of the threshold median-before / (1 -
+ * min_drop): a cache is consistently fast, irregular stalls are not. At
+ * least 8 operations are needed. Rates before/after are plain averages
+ * (stalls included). Only the first WLA_KNEE_MAX_OPS operations are
+ * searched. Needs no memory beyond its arguments (and never writes lat_ns). */
+#define WLA_KNEE_MAX_OPS 4096u
+void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
+		   struct wla_knee *out);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * mmu.h - MMU and caches (mmu.c).
+ */
+#ifndef SDB_BOOT_MMU_H
+#define SDB_BOOT_MMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Identity-map the address space: RAM [0, ram_bytes) normal write-back
+ * cacheable, the non-cacheable section from the linker script normal
+ * uncached, [periph_base, periph_base + periph_bytes) device memory,
+ * everything else a translation fault. Then enable MMU, I/D caches and
+ * branch prediction. */
+void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes);
+bool cpu_caches_on(void);
+
+#endif

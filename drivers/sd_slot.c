@@ -1,0 +1,82 @@
+/*
+ * sd_slot.c - see sd_slot.h.
+ */
+#include <stddef.h>
+
+#include "drivers/emmc/emmc.h"
+#include "drivers/gpio.h"
+#include "drivers/sd_slot.h"
+#include "lib/err.h"
+
+#define EMMC_ARM_OFFSET 0x300000u
+
+static struct emmc_host emmc;
+
+static int select_emmc_pins(void)
+{
+	unsigned pin;
+	int r;
+
+	/* On boards with Wi-Fi (Pi 3, 3A+/3B+, Zero W, Zero 2 W) the firmware
+	 * leaves GPIO 34-39 on ALT3, which connects the Wi-Fi chip to the same
+	 * EMMC controller (BCM2835 ARM Peripherals §6.2: ALT3 of 34-39 and of
+	 * 48-53 are both SD1_CLK/CMD/DAT0-3). With both groups selected the
+	 * controller would drive the Wi-Fi chip too and read CMD/DAT from two
+	 * pads. Release them to inputs, as Circle's EMMC driver does on those
+	 * boards; pins on any other function are left alone. */
+	for (pin = 34; pin <= 39; pin++)
+		if (gpio_get_function(pin) == GPIO_FN_ALT3) {
+			r = gpio_set_function(pin, GPIO_FN_INPUT);
+			if (r)
+				return r;
+		}
+	/* GPIO 48-53 carry the SD card; ALT3 connects them to the Arasan
+	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT. */
+	for (pin = 48; pin <= 53; pin++) {
+		r = gpio_set_function(pin, GPIO_FN_ALT3);
+		if (r)
+			return r;
+		r = gpio_set_pull(pin, pin == 48 ? GPIO_PULL_NONE : GPIO_PULL_UP);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int fail(struct sd_slot *slot, int r, const char *what, uintptr_t base)
+{
+	slot->host = NULL;
+	slot->error = r;
+	slot->error_what = what;
+	slot->error_base = base;
+	return r;
+}
+
+int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
+{
+	uintptr_t base = b->periph_base + EMMC_ARM_OFFSET;
+	int r;
+
+	slot->host = NULL;
+	slot->unsupported = NULL;
+	slot->error = 0;
+	slot->error_what = NULL;
+	slot->error_base = 0;
+	if (b->soc == SOC_BCM2711) {
+		/* Pi 4: the slot is wired to EMMC2 (0xFE340000); the Arasan EMMC
+		 * serves the Wi-Fi chip. Leave both, and GPIO 48-53, alone. */
+		slot->unsupported = "the SD slot of a Pi 4 / 400 / CM4 is on the EMMC2 controller, "
+				    "which this version of sdbench does not drive yet";
+		return 0;
+	}
+	r = select_emmc_pins();
+	if (r)
+		return fail(slot, r, "could not route GPIO 48-53 to the EMMC controller", base);
+	/* Under QEMU the capabilities register gives the base clock; on
+	 * hardware it reads 0 and the mailbox's EMMC clock is the one. */
+	r = emmc_host_init(&emmc, base, b->emulated ? 0 : b->emmc_clock_hz);
+	if (r)
+		return fail(slot, r, "the EMMC host controller did not initialise", base);
+	slot->host = &emmc.host;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * sd_slot.h - which host controller serves this board's SD card slot, built
+ * ready for the card layer (sd_slot.c).
+ *
+ * The platform decides, not the benchmark: on BCM2835/6/7 (Pi 0-3) the
+ * slot's pins GPIO 48-53 are routed to the Arasan EMMC; on a BCM2711
+ * (Pi 4/400/CM4) the slot is on EMMC2 and the Arasan EMMC serves the Wi-Fi
+ * chip, so it is never probed for the card there. Each controller's state
+ * belongs to the slot (no driver singleton): a second controller can exist
+ * beside it.
+ *
+ * A new host controller goes here: its driver in drivers/<name>/ behind
+ * struct sd_host_ops, and a branch below that builds it for the boards
+ * that wire the slot to it.
+ */
+#ifndef SDB_DRIVERS_SD_SLOT_H
+#define SDB_DRIVERS_SD_SLOT_H
+
+#include <stdint.h>
+
+#include "drivers/board.h"
+#include "drivers/sd/sd_host.h"
+
+struct sd_slot {
+	struct sd_host *host;     /* ready for host->ops->reset(); NULL when not */
+	const char *unsupported;  /* the slot is on a controller not driven yet */
+	int error;                /* 0, or what building the host returned */
+	const char *error_what;   /* which step failed, for the user */
+	uintptr_t error_base;     /* the controller concerned */
+};
+
+/* Route the pins and bring up the controller that serves b's SD slot.
+ * Returns slot->error; slot is always filled in. */
+int sd_slot_build(struct sd_slot *slot, const struct board_info *b);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * test_write_guard.c - no write or erase reaches the card except through
+ * the write guard (bench/storage/write_guard.h).
+ *
+ * Every workload of the suite and the self-test run on the simulator with
+ * the guard in its two test modes: refusing everything (no writes
+ * possible) and accepting that writes are possible but refusing each
+ * request. The simulator's ground truth lists every command that crossed
+ * the bus; not one may be a write (CMD24/25) or an erase (CMD32/33/38).
+ * In the second mode the guard must have been asked (workloads did try to
+ * write), so a workload that wrote around it would show up on the bus.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/engine/workload.h"
+#include "bench/selftest.h"
+#include "bench/storage/config.h"
+#include "bench/suite.h"
+#include "lib/host/host_console.h"
+#include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
+#include "tests/unit/check.h"
+
+#define MEM_BYTES (24u << 20)
+
+static void quiet(char c)
+{
+	(void)c;
+}
+
+static unsigned bus_writes(unsigned from, unsigned to)
+{
+	unsigned s, n = 0;
+
+	for (s = from; s < to; s++) {
+		const struct sim_truth *t = sim_truth_get(s);
+
+		if (t && !(t->flags & SIM_T_APP) &&
+		    (t->cmd == 24 || t->cmd == 25 || t->cmd == 32 || t->cmd == 33 || t->cmd == 38))
+			n++;
+	}
+	return n;
+}
+
+static const char *const profiles[] = {
+	"sdhc-c10-16g", "sdxc-a2-64g", "sdhc-c10-32g-cmd23", "sdhc-1bit-4g", "sdsc-v1-128m",
+	"sdhc-slow-writer-8g",
+};
+
+/* The quick suite on profile with the guard in mode; returns how many
+ * writes and erases crossed the bus, and the guard's refusals in *refused. */
+static unsigned suite_bus_writes(const char *profile, enum write_guard_test mode,
+				 uint32_t *refused)
+{
+	static uint8_t *mem;
+	struct simh s;
+	struct test_area area;
+	struct write_guard g;
+	struct wl_ctx c;
+	struct config cfg;
+	unsigned seq0, n;
+
+	*refused = 0;
+	if (!mem)
+		mem = malloc(MEM_BYTES);
+	CHECK(mem != NULL);
+	CHECK_EQ_I(simh_start(&s, profile, NULL), 0);
+	if (!mem || s.init_ret)
+		return ~0u;
+	memset(&area, 0, sizeof(area));
+	area.usable = true;
+	area.source = TEST_AREA_CONFIG;
+	area.first_lba = s.card.blocks / 2;
+	area.count = s.card.blocks / 4;
+	write_guard_init(&g, &s.card, &area, true);
+	g.test = mode;
+	config_init(&cfg);
+	config_parse(&cfg, "suite = quick\nseed = 5\n", 22);
+	wl_ctx_init(&c, &g, mem, MEM_BYTES, true, false, 0x1234, 5);
+	c.read_base = area.first_lba;
+	host_console_hook = quiet;
+	seq0 = sim_truth_count();
+	wl_run_suite(&c, &cfg);
+	host_console_hook = NULL;
+	n = bus_writes(seq0, sim_truth_count());
+	*refused = g.refused;
+	printf("  %-22s mode %d: %u commands, %u writes/erases on the bus, %u refused by the guard\n",
+	       profile, (int)mode, sim_truth_count() - seq0, n, (unsigned)g.refused);
+	return n;
+}
+
+static void run_suite(const char *profile, enum write_guard_test mode)
+{
+	uint32_t refused;
+
+	CHECK_EQ_U(suite_bus_writes(profile, mode, &refused), 0);
+	if (mode == WRITE_GUARD_REFUSE_EACH)
+		CHECK(refused > 0);
+}
+
+TEST(no_suite_write_goes_around_a_guard_that_refuses_everything)
+{
+	unsigned p;
+
+	for (p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++)
+		run_suite(profiles[p], WRITE_GUARD_REFUSE_ALL);
+}
+
+TEST(no_suite_write_goes_around_a_guard_that_refuses_each_request)
+{
+	unsigned p;
+
+	for (p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++)
+		run_suite(profiles[p], WRITE_GUARD_REFUSE_EACH);
+}
+
+TEST(no_selftest_write_goes_around_the_guard)
+{
+	static uint8_t mem[1 << 20];
+	struct simh s;
+	struct test_area area;
+	struct write_guard g;
+	struct lba_range wr;
+	struct selftest_cfg sc;
+	unsigned seq0, mode;
+
+	for (mode = WRITE_GUARD_REFUSE_ALL; mode <= WRITE_GUARD_REFUSE_EACH; mode++) {
+		CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
+		memset(&area, 0, sizeof(area));
+		area.usable = true;
+		area.source = TEST_AREA_CONFIG;
+		area.first_lba = 1u << 20;
+		area.count = 1u << 16;
+		write_guard_init(&g, &s.card, &area, true);
+		g.test = (enum write_guard_test)mode;
+		memset(&sc, 0, sizeof(sc));
+		wr.first = area.first_lba;
+		wr.count = 64;
+		sc.write = &wr;
+		sc.guard = &g;
+		sc.run_id = 1;
+		sc.buf = mem;
+		sc.buf_bytes = sizeof(mem);
+		host_console_hook = quiet;
+		seq0 = sim_truth_count();
+		CHECK(selftest_sd(&s.card, &sc) > 0); /* the refusal is a failure */
+		host_console_hook = NULL;
+		CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 0);
+	}
+}
+
+TEST(a_normal_guard_lets_the_suite_write)
+{
+	/* The counter above can see writes: with the guard in its normal
+	 * mode the same suite puts writes and erases on the bus. */
+	uint32_t refused;
+	unsigned n = suite_bus_writes("sdhc-c10-16g", WRITE_GUARD_NORMAL, &refused);
+
+	CHECK(n > 100 && n != ~0u);
+}

@@ -1,0 +1,155 @@
+"""The source tree's structure, checked (see docs/layout.md):
+
+* calls go down only: lib/ includes nothing from drivers/, boot/ or bench/;
+  drivers/ includes nothing from boot/ or bench/; bench/ nothing from boot/;
+* no include cycles between modules (a module is x.c with its x.h);
+* every function a header declares is defined in the .c file of the same
+  name (checked on the built objects, host and target).
+"""
+import os
+import re
+import subprocess
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+SRC_DIRS = ("lib", "drivers", "bench", "boot", "tools")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+FORBIDDEN = {"lib": ("drivers/", "boot/", "bench/"),
+             "drivers": ("boot/", "bench/"),
+             "bench": ("boot/",)}
+
+
+def sources():
+    for d in SRC_DIRS:
+        for dirpath, _, files in os.walk(os.path.join(ROOT, d)):
+            for f in files:
+                if f.endswith((".c", ".h", ".S")):
+                    yield os.path.relpath(os.path.join(dirpath, f), ROOT)
+
+
+def includes(path):
+    return INCLUDE.findall(open(os.path.join(ROOT, path)).read())
+
+
+def test_calls_go_down_only():
+    bad = []
+    for path in sources():
+        top = path.split("/")[0]
+        for inc in includes(path):
+            if inc.startswith(FORBIDDEN.get(top, ())):
+                bad.append("%s includes %s" % (path, inc))
+    assert not bad, "\n".join(bad)
+
+
+def module_graph():
+    graph = {}
+    for path in sources():
+        mod = os.path.splitext(path)[0]
+        for inc in includes(path):
+            dep = os.path.splitext(inc)[0]
+            if dep != mod and os.path.exists(os.path.join(ROOT, inc)):
+                graph.setdefault(mod, set()).add(dep)
+    return graph
+
+
+def find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if not state.get(m):
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if not state.get(n):
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def test_no_include_cycles_between_modules():
+    cycle = find_cycle(module_graph())
+    assert cycle is None, "include cycle: " + " -> ".join(cycle)
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
+
+
+DECL = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([a-z_][a-z0-9_]*)\s*\([^;{]*\)\s*(__attribute__\s*\(\(.*\)\))?\s*;",
+                  re.M)
+
+
+# Seams: headers whose functions another layer implements on purpose (the
+# host build's simulator and console; the target's UART behind the console).
+SEAMS = {"drivers/mmio.h": ("tests/sim/",),
+         "drivers/timer.h": ("tests/sim/",),
+         "lib/console.h": ("lib/host/", "drivers/uart")}
+
+
+def defined_symbols():
+    """symbol -> set of source paths (without extension) whose object defines it."""
+    out = {}
+    for objroot in ("build/host/obj", "build/target"):
+        base = os.path.join(ROOT, objroot)
+        for dirpath, _, files in os.walk(base):
+            for f in files:
+                if not f.endswith(".o"):
+                    continue
+                obj = os.path.join(dirpath, f)
+                src = os.path.splitext(os.path.relpath(obj, base))[0]
+                if not any(os.path.exists(os.path.join(ROOT, src + e)) for e in (".c", ".S")):
+                    continue  # a stale object of a moved or deleted file
+                nm = subprocess.run(["nm", "--defined-only", obj], stdout=subprocess.PIPE,
+                                    text=True).stdout
+                for line in nm.splitlines():
+                    parts = line.split()
+                    if len(parts) == 3 and parts[1] in "TDBR":
+                        out.setdefault(parts[2], set()).add(src)
+    return out
+
+
+def test_each_header_declares_only_what_its_c_file_defines():
+    defs = defined_symbols()
+    assert defs, "no built objects: run make first"
+    bad = []
+    for path in sources():
+        if not path.endswith(".h") or path.startswith("tools/"):
+            continue
+        mod = os.path.splitext(path)[0]
+        text = re.sub(r"/\*.*?\*/", "", open(os.path.join(ROOT, path)).read(), flags=re.S)
+        for m in DECL.finditer(text):
+            fn = m.group(1)
+            where = defs.get(fn)
+            if not where or mod in where:
+                continue  # inline, macro, or host/target-only variant not built
+            if path in SEAMS and all(w.startswith(SEAMS[path]) for w in where):
+                continue
+            bad.append("%s declares %s, defined in %s" % (path, fn, ", ".join(sorted(where))))
+    assert not bad, "\n".join(bad)
+
+
+CARD_WRITES = re.compile(r"\b(sd_write_blocks|sd_write_single|sd_erase)\s*\(")
+
+
+def test_only_the_write_guard_writes_to_the_card():
+    """In bench/, the card layer's writes and erase are called from the write
+    guard alone (bench/storage/write_guard.c); everything else asks it."""
+    bad = []
+    for path in sources():
+        if not path.startswith("bench/") or path == "bench/storage/write_guard.c":
+            continue
+        text = re.sub(r"/\*.*?\*/", "", open(os.path.join(ROOT, path)).read(), flags=re.S)
+        for m in CARD_WRITES.finditer(text):
+            bad.append("%s calls %s" % (path, m.group(1)))
+    assert not bad, "\n".join(bad)

@@ -1,0 +1,803 @@
+"""The HTML report: one self-contained file (charts as embedded PNG, inline
+CSS, no script, no external reference), for one run or several side by
+side. An emulated run is marked in a banner that stays on screen and is
+repeated on every printed page, in every section heading and in every
+chart."""
+import base64
+import html
+import json
+import os
+
+from . import charts as C
+from . import fmt as F
+from . import model
+from .records import is_num
+
+CSS = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 14px; margin: 0; color: #222; }
+main { padding: 0 1.2em 2em 1.2em; max-width: 1200px; }
+.banner { position: sticky; top: 0; z-index: 2; padding: 0.4em 1.2em; font-weight: bold;
+          background: #fde8ea; color: #9b0018; border-bottom: 2px solid #b00020; }
+.banner.real { background: #e8f3ea; color: #1b5e20; border-bottom-color: #2e7d32; }
+@media print { .banner { position: fixed; top: 0; left: 0; right: 0; }
+               main { padding-top: 2.5em; } section { break-inside: avoid-page; } }
+h1 { font-size: 1.5em; margin: 0.6em 0 0.2em 0; }
+h2 { font-size: 1.2em; border-bottom: 1px solid #bbb; margin-top: 1.6em; padding-bottom: 0.15em; }
+h3 { font-size: 1.0em; margin: 1em 0 0.3em 0; }
+.emu { font-size: 0.7em; font-weight: bold; color: #fff; background: #b00020;
+       border-radius: 3px; padding: 0.1em 0.4em; margin-left: 0.6em; vertical-align: middle; }
+table { border-collapse: collapse; margin: 0.4em 0 0.8em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.15em 0.5em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.kv { width: 100%; } .kv th { width: 15em; font-weight: normal; }
+.kv td:first-child { width: 15em; color: #444; }
+details.wide > table { width: 100%; }
+.tag { border-radius: 3px; padding: 0 0.35em; color: #fff; font-size: 0.85em; }
+.tag.card-bound { background: #c25e1f; } .tag.bus-bound { background: #2e7d32; }
+.tag.host-bound { background: #b00020; } .tag.mixed { background: #555; }
+.bad { color: #b00020; font-weight: bold; } .ok { color: #1b5e20; }
+figure { margin: 0.6em 0 1.2em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.85em; color: #555; }
+nav { font-size: 0.9em; margin: 0.4em 0; } nav a { margin-right: 0.8em; }
+details { margin: 0.3em 0; } summary { cursor: pointer; }
+.note { color: #555; font-size: 0.9em; }
+pre { font-size: 0.85em; background: #f7f7f7; padding: 0.4em; overflow-x: auto; }
+"""
+
+# Section ids and titles, in the order of the report.
+SECTIONS = [
+    ("overview", "Board, card and test area"),
+    ("summary", "Summary and verdicts"),
+    ("registers", "Card registers, decoded"),
+    ("sequential", "Sequential throughput and latency"),
+    ("random", "Random I/O and command variants"),
+    ("latency", "Latency distributions"),
+    ("series", "Time series"),
+    ("phases", "Where the time goes"),
+    ("sweep", "Clock and bus-width sweep"),
+    ("class", "Application and speed class check"),
+    ("au", "Erase block (AU) detection"),
+    ("open-au", "Open AUs"),
+    ("erase", "Erase time per AU"),
+    ("sustained", "Sustained write"),
+    ("integrity", "Integrity"),
+    ("selftest", "SD stack self-test"),
+    ("problems", "Errors, skipped workloads, log warnings"),
+]
+TITLE = dict(SECTIONS)
+
+# Workloads compared side by side when several runs are reported.
+KEY_WORKLOADS = ["rand-read-4k", "rand-write-4k", "mix70-4k"]
+
+
+def esc(v):
+    return html.escape(F.text(v) if not isinstance(v, str) else v, quote=True)
+
+
+class Report:
+    def __init__(self, runs, labels, logs, dpi=80):
+        self.runs = list(zip(labels, runs))
+        self.logs = logs
+        self.emulated = any(r.emulated for r in runs)
+        self.dpi = dpi
+        self.parts = []
+        self.present = []       # section ids written
+        self.charts = []        # Chart objects embedded (name, series)
+        self.png_dir = None     # also write every chart there as NAME.png
+        self.png_files = []
+
+    # --- building blocks -------------------------------------------------
+    def w(self, s):
+        self.parts.append(s)
+
+    def section(self, sid):
+        self.present.append(sid)
+        emu = '<span class="emu">emulated run</span>' if self.emulated else ""
+        self.w('<section id="%s"><h2>%s%s</h2>\n' % (sid, esc(TITLE[sid]), emu))
+
+    def end(self):
+        self.w("</section>\n")
+
+    def figure(self, chart, caption=""):
+        if chart is None:
+            return
+        png = chart.png(self.dpi)
+        self.charts.append(chart)
+        if self.png_dir:
+            path = os.path.join(self.png_dir, chart.name + ".png")
+            with open(path, "wb") as f:
+                f.write(png)
+            self.png_files.append(path)
+        self.w('<figure id="chart-%s"><img alt="%s" src="data:image/png;base64,%s">'
+               '<figcaption>%s%s</figcaption></figure>\n' % (
+                   esc(chart.name), esc(chart.alt), base64.b64encode(png).decode("ascii"),
+                   esc(chart.title), (" - " + esc(caption)) if caption else ""))
+
+    def table(self, head, rows, num_cols=(), cls=""):
+        out = ['<table%s>' % (' class="%s"' % cls if cls else "")]
+        if head:
+            out += ["<tr>"] + ["<th>%s</th>" % esc(h) for h in head] + ["</tr>\n"]
+        for row in rows:
+            out.append("<tr>")
+            for i, cell in enumerate(row):
+                raw = isinstance(cell, Raw)
+                val = cell.s if raw else esc(cell)
+                out.append('<td%s>%s</td>' % (' class="n"' if i in num_cols else "", val))
+            out.append("</tr>\n")
+        out.append("</table>\n")
+        self.w("".join(out))
+
+    def kv(self, rows):
+        """Rows of (label, function of run) with one column per run."""
+        head = [""] + [lab for lab, _ in self.runs] if len(self.runs) > 1 else None
+        body = []
+        for label, fn in rows:
+            body.append([label] + [fn(run) for _, run in self.runs])
+        self.table(head, body, cls="kv")
+
+    def p(self, text, cls=""):
+        self.w('<p%s>%s</p>\n' % (' class="%s"' % cls if cls else "", esc(text)))
+
+    def each(self, t):
+        """(label, run, record) for every run that has a record of type t."""
+        return [(lab, run, run.one(t)) for lab, run in self.runs if run.one(t)]
+
+    def prefix(self, lab):
+        return "%s: " % lab if len(self.runs) > 1 else ""
+
+    # --- sections ----------------------------------------------------------
+    def overview(self):
+        self.section("overview")
+
+        def board(run, key, f=F.text):
+            b = run.board() or {}
+            return f(b.get(key))
+
+        def timer(run):
+            t = (run.board() or {}).get("timer") or {}
+            return "%s, %s Hz measured (nominal %s), resolution %s ns, read cost %s ns, " \
+                   "calibration %s ppm" % (F.text(t.get("source")), F.intg(t.get("freq_hz")),
+                                           F.intg(t.get("nominal_hz")),
+                                           F.intg(t.get("resolution_ns")),
+                                           F.intg(t.get("read_cost_ns")),
+                                           F.intg(t.get("calib_ppm")))
+
+        def card(run, f):
+            c = run.one("card") or {}
+            return f(c)
+
+        def area(run):
+            ta = run.one("test_area")
+            if not ta:
+                return F.DASH
+            if not ta.get("usable"):
+                return "none: %s %s" % (F.text(ta.get("reason")), F.text(ta.get("hint") or ""))
+            first, count = ta.get("first_lba"), ta.get("count")
+            last = first + count - 1 if is_num(first) and is_num(count) else None
+            return "LBA %s-%s (%s), %s" % (F.intg(first), F.intg(last), F.size(ta.get("bytes")),
+                                           F.text(ta.get("reason")))
+
+        def cfg(run):
+            c = run.one("config")
+            if not c:
+                return F.DASH
+            s = ("sdbench.txt: " + ", ".join("%s = %s" % (k, F.text(c.get(k)))
+                                             for k in c.get("from_file") or []
+                                             if isinstance(k, str))) \
+                if c.get("file") else "defaults (no sdbench.txt)"
+            return "%s; suite %s" % (s, F.text(c.get("suite")))
+
+        def layout(run):
+            lay = run.one("layout")
+            if not lay:
+                return F.DASH
+            parts = ["%s %s LBA %s+%s" % (F.text(p.get("number")), F.text(p.get("type_name")),
+                                          F.intg(p.get("first_lba")), F.intg(p.get("count")))
+                     for p in lay.get("partitions") or []]
+            return "%s%s" % (F.text(lay.get("kind")), (": " + "; ".join(parts)) if parts else "")
+
+        def ended(run):
+            d = run.done()
+            if d:
+                return "%s error(s), %s" % (F.intg(d.get("errors")),
+                                            F.duration_us(d.get("elapsed_us")))
+            return "stopped by an exception" if run.ended_by == "exception" \
+                else "did not finish (no done record)"
+
+        rows = [
+            ("log", lambda r: "%s, %s" % (r.path, r.describe())),
+            ("emulated", lambda r: "yes: QEMU, every time and rate is emulation speed"
+             if r.emulated else "no (real hardware)"),
+            ("board", lambda r: "%s (%s), %s %s" % (board(r, "model"), board(r, "revision"),
+                                                    board(r, "soc"), board(r, "cpu"))),
+            ("clocks", lambda r: "ARM %s, core %s, EMMC %s" % (
+                board(r, "arm_clock_hz", F.hz), board(r, "core_clock_hz", F.hz),
+                board(r, "emmc_clock_hz", F.hz))),
+            ("memory", lambda r: "%s ARM + %s VideoCore" % (board(r, "arm_mem_bytes", F.size),
+                                                            board(r, "vc_mem_bytes", F.size))),
+            ("timer", timer),
+            ("card", lambda r: card(r, lambda c: "%s, %s (%s)" % (
+                _card_name(c), F.size(c.get("capacity_bytes")),
+                F.text((c.get("csd") or {}).get("card_type"))))),
+            ("bus", lambda r: card(r, lambda c: "%s-bit %s at %s (card max %s), CMD23 %s" % (
+                F.intg(c.get("width")), F.text(c.get("timing")), F.hz(c.get("clock_hz")),
+                F.hz(c.get("max_clock_hz")), F.text(c.get("cmd23"))))),
+            ("claims", lambda r: card(r, _claims)),
+            ("layout", layout),
+            ("configuration", cfg),
+            ("test area", area),
+            ("run ended", ended),
+        ]
+        self.kv(rows)
+        self.end()
+
+    def summary(self):
+        runs_with = [(lab, run) for lab, run in self.runs if run.one("summary")
+                     or run.result_workloads()]
+        if not runs_with:
+            return
+        self.section("summary")
+        parts = [("seq_read", "best sequential read"), ("seq_write", "best sequential write"),
+                 ("rand_read_4k", "random 4 KiB read"), ("rand_write_4k", "random 4 KiB write"),
+                 ("mix70_4k", "random 70/30 4 KiB")]
+        body = []
+        for key, label in parts:
+            for lab, run in self.runs:
+                s = run.one("summary") or {}
+                p = s.get(key)
+                if not isinstance(p, dict):
+                    continue
+                fig = "%s MB/s" % F.num(p.get("mbs"))
+                if is_num(p.get("iops")):
+                    fig = "%s IOPS, %s" % (F.num(p.get("iops"), "%.0f"), fig)
+                if is_num(p.get("xfer_bytes")):
+                    fig += " at %s" % F.size(p.get("xfer_bytes"))
+                body.append([label, lab, fig, _verdict_cell(p.get("verdict"))] if len(self.runs) > 1
+                            else [label, fig, _verdict_cell(p.get("verdict"))])
+        if body:
+            self.table(["", "run", "result", "verdict"] if len(self.runs) > 1
+                       else ["", "result", "verdict"], body)
+        # Every workload's verdict.
+        for lab, run in self.runs:
+            if not run.result_workloads():
+                continue
+            if len(self.runs) > 1:
+                self.w("<h3>%s</h3>\n" % esc("%s: %s" % (lab, run.path)))
+            counts = {}
+            body = []
+            for key, title, names in model.groups(run):
+                for n in names:
+                    w = run.workloads[n]
+                    r, lat, v = w["result"], w.get("latency") or {}, w.get("verdict") or {}
+                    b = v.get("bottleneck")
+                    counts[b] = counts.get(b, 0) + 1
+                    body.append([n, F.size(r.get("xfer_bytes")), F.num(r.get("mbs")),
+                                 F.num(r.get("iops"), "%.0f"), F.us_from_ns(lat.get("p50_ns")),
+                                 F.us_from_ns(lat.get("p99_ns")),
+                                 _verdict_cell(v.get("text"), b)])
+            self.w('<details class="wide"><summary>every workload\'s result and verdict: '
+                   '%d workloads, %s</summary>\n' % (len(body), esc(", ".join(
+                       "%s %d" % (F.text(k), n) for k, n in sorted(counts.items(),
+                                                                   key=lambda kv: -kv[1])))))
+            self.table(["workload", "transfer", "MB/s", "IOPS", "p50 us", "p99 us", "verdict"],
+                       body, num_cols=(2, 3, 4, 5))
+            self.w("</details>\n")
+        self.end()
+
+    def registers(self):
+        have = [(lab, run, run.one("card")) for lab, run in self.runs if run.one("card")]
+        if not have:
+            return
+        self.section("registers")
+        self.p("Every register as the card layer read and decoded it (SD Physical Layer "
+               "Simplified Specification); field names are the specification's.", "note")
+        top = [k for k in (have[0][2] or {}) if not isinstance(have[0][2].get(k), dict)
+               and k != "type"]
+        self.w("<details><summary>card layer state</summary>\n")
+        self.kv([(k, (lambda r, k=k: F.text((r.one("card") or {}).get(k)))) for k in top])
+        self.w("</details>\n")
+        for reg, name in (("ocr", "OCR"), ("cid", "CID"), ("csd", "CSD"), ("scr", "SCR"),
+                          ("ssr", "SD Status"), ("switch", "CMD6 switch status")):
+            keys = []
+            for _, run, c in have:
+                for k in (c.get(reg) or {}):
+                    if k not in keys:
+                        keys.append(k)
+            if not keys:
+                continue
+            raws = ", ".join("%s%s" % (self.prefix(lab), _clip(F.text((c.get(reg) or {})
+                                                                      .get("raw")), 34))
+                             for lab, _, c in have)
+            self.w("<details><summary>%s <code>%s</code></summary>\n" % (esc(name), esc(raws)))
+            self.kv([(k, (lambda r, k=k, reg=reg: _cell(((r.one("card") or {}).get(reg)
+                                                         or {}).get(k)))) for k in keys])
+            self.w("</details>\n")
+        self.end()
+
+    def sequential(self):
+        if not any(model.seq_curve(r, op) for _, r in self.runs for op in ("read", "write")):
+            return
+        self.section("sequential")
+        self.figure(C.seq_throughput(self.runs), "one transfer size per point; MB = 10^6 B")
+        self.figure(C.seq_latency(self.runs), "per operation, issue to completion")
+        for op in ("read", "write"):
+            names = []
+            for _, run in self.runs:
+                names += [p[3] for p in model.seq_curve(run, op) if p[3] not in names]
+            if names:
+                self.w("<h3>sequential %s</h3>\n" % op)
+                self.workload_table(names)
+        self.end()
+
+    def workload_table(self, names):
+        body = []
+        for n in names:
+            for lab, run in self.runs:
+                w = run.workloads.get(n, {})
+                r = w.get("result")
+                if not r:
+                    continue
+                lat = w.get("latency") or {}
+                row = [n] if len(self.runs) == 1 else [n, lab]
+                row += [F.size(r.get("xfer_bytes")), F.text(r.get("cmd")), F.intg(r.get("ops")),
+                        F.num(r.get("mbs")), F.num(r.get("mibs")), F.num(r.get("iops"), "%.0f")]
+                row += [F.us_from_ns(lat.get(k)) for k in
+                        ("min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns")]
+                body.append(row)
+        head = ["workload"] + (["run"] if len(self.runs) > 1 else []) + [
+            "transfer", "commands", "ops", "MB/s", "MiB/s", "IOPS", "min us", "p50 us",
+            "p90 us", "p99 us", "p99.9 us", "max us"]
+        off = 1 if len(self.runs) > 1 else 0
+        self.table(head, body, num_cols=tuple(range(3 + off, 14 + off)))
+
+    def names_in(self, key):
+        names = []
+        for _, run in self.runs:
+            for k, _, ns in model.groups(run):
+                if k == key:
+                    names += [n for n in ns if n not in names]
+        return names
+
+    def random(self):
+        rnd, var = self.names_in("random"), self.names_in("variant")
+        if not rnd and not var:
+            return
+        self.section("random")
+        if rnd:
+            self.figure(C.rate_bars(self.runs, rnd, "random-rates",
+                                    "Random I/O: IOPS and MB/s"),
+                        "aligned, uniformly random offsets, queue depth 1")
+            self.workload_table(rnd)
+        if var:
+            self.figure(C.rate_bars(self.runs, var, "variant-rates",
+                                    "Command variants on the same blocks: IOPS and MB/s"))
+            self.workload_table(var)
+        for lab, run in self.runs:
+            for r in run.all("skipped"):
+                self.p("%sskipped %s: %s" % (self.prefix(lab), F.text(r.get("workload")),
+                                             F.text(r.get("reason"))), "note")
+        self.end()
+
+    def chart_groups(self):
+        """(key, title, names) of the workload groups to draw per group; in a
+        comparison only the key workloads."""
+        if len(self.runs) > 1:
+            names = [n for n in KEY_WORKLOADS if any(n in r.workloads for _, r in self.runs)]
+            for _, run in self.runs:
+                s = run.one("summary") or {}
+                for part in ("seq_read", "seq_write"):
+                    n = (s.get(part) or {}).get("workload") if isinstance(s.get(part), dict) \
+                        else None
+                    if isinstance(n, str) and n not in names:
+                        names.append(n)
+            if "sustained-write" in self.names_in("sustained"):
+                names.append("sustained-write")
+            return [("key", "Key workloads", names)] if names else []
+        run = self.runs[0][1]
+        out, checks = [], []
+        for key, title, names in model.groups(run):
+            if key in ("class", "au", "sustained", "other"):
+                checks += names
+            else:
+                out.append((key, title, names))
+        if checks:
+            out.append(("checks", "Class check, erase-block and sustained workloads", checks))
+        return out
+
+    def latency(self):
+        groups = self.chart_groups()
+        if not any(r.workloads.get(n, {}).get("histogram") for _, _, ns in groups
+                   for n in ns for _, r in self.runs):
+            return
+        self.section("latency")
+        self.p("CDFs are drawn from the latency histograms (four buckets per octave, each "
+               "point at a bucket's upper edge); dots are the p50, p90 and p99 the firmware "
+               "computed from every operation.", "note")
+        for key, title, names in groups:
+            self.w("<h3>%s</h3>\n" % esc(title))
+            self.figure(C.latency_cdf(self.runs, names, "cdf-" + key, "Latency CDF: " + title))
+            self.figure(C.latency_histograms(self.runs, names, "hist-" + key,
+                                             "Latency histograms: " + title))
+        self.end()
+
+    def series(self):
+        groups = self.chart_groups()
+        if not any(r.workloads.get(n, {}).get("series") for _, _, ns in groups
+                   for n in ns for _, r in self.runs):
+            return
+        self.section("series")
+        self.p("Throughput per interval of each workload; an interval whose worst latency is "
+               "at least %g times the median worst latency of the workload is a stall "
+               "(red: garbage collection, a cache flush, ...)." % model.STALL_FACTOR, "note")
+        for key, title, names in groups:
+            self.w("<h3>%s</h3>\n" % esc(title))
+            self.figure(C.time_series(self.runs, names, "series-" + key, "Time series: " + title))
+        self.end()
+
+    def phases(self):
+        groups = self.chart_groups()
+        if not any(r.workloads.get(n, {}).get("phases") for _, _, ns in groups
+                   for n in ns for _, r in self.runs):
+            return
+        self.section("phases")
+        self.p("Left: each operation's time split into its phases (docs/attribution.md): "
+               "command, card access, the data phase (frames on the bus and card stalls, and "
+               "the CPU moving the data), busy (programming, CMD12), and host time between "
+               "requests. Right: the card / bus / host split the verdict is based on.", "note")
+        for key, title, names in groups:
+            self.w("<h3>%s</h3>\n" % esc(title))
+            self.figure(C.phase_bars(self.runs, names, "phases-" + key, "Phases: " + title))
+        self.end()
+
+    def sweep(self):
+        if not any(r.all("sweep") for _, r in self.runs):
+            return
+        self.section("sweep")
+        self.figure(C.sweep(self.runs), "64 KiB sequential transfers per point")
+        body = []
+        for lab, run in self.runs:
+            _, fits = model.sweep_points(run)
+            for (op, width), f in sorted(fits.items(), key=lambda kv: (str(kv[0][0]),
+                                                                       F.text(kv[0][1]))):
+                row = [] if len(self.runs) == 1 else [lab]
+                row += ["%s %s-bit" % (F.text(op), F.intg(width)), F.intg(f.get("points")),
+                        F.us_from_ns(f.get("a_ns")), F.intg(f.get("b_clocks")),
+                        F.intg(f.get("model_bus_clocks")), F.num(f.get("r2"), "%.4f"),
+                        F.us_from_ns(f.get("rms_residual_ns")), F.hz(f.get("fmax_hz")),
+                        F.pct(f.get("bus_share_at_fmax_pct"))]
+                body.append(row)
+        if body:
+            off = 0 if len(self.runs) == 1 else 1
+            self.table((["run"] if off else []) +
+                       ["fit", "points", "a (us)", "b (clocks)", "framing predicts (clocks)",
+                        "R^2", "residual (us)", "at clock", "bus share there"], body,
+                       num_cols=tuple(range(1 + off, 8 + off)))
+            self.p("T(f) = a + b/f: a is the time that does not scale with the clock (card + "
+                   "host), b/f the bus.", "note")
+        self.end()
+
+    def card_class(self):
+        have = self.each("class")
+        if not have:
+            return
+        self.section("class")
+        for lab, run, c in have:
+            ok = c.get("app_meets_claim")
+            self.w('<p><b>%sapplication class:</b> %s %s</p>\n' % (
+                esc(self.prefix(lab)), esc(c.get("app_text")), _yesno(ok)))
+            self.w('<p><b>%sspeed class:</b> %s %s</p>\n' % (
+                esc(self.prefix(lab)), esc(c.get("speed_text")), _yesno(c.get("speed_meets_claim"))))
+
+        def g(key, f=F.text):
+            return lambda r: f((r.one("class") or {}).get(key))
+        self.kv([
+            ("claimed application class", g("app_claim")),
+            ("claimed speed / UHS / video class", lambda r: "C%s / U%s / V%s" % tuple(
+                F.intg((r.one("class") or {}).get(k)) for k in
+                ("speed_class_claim", "uhs_grade_claim", "video_class_claim"))),
+            ("random 4 KiB read IOPS (needs 1500 A1, 4000 A2)", g("read_iops", lambda v: F.num(v, "%.0f"))),
+            ("random 4 KiB write IOPS (needs 500 A1, 2000 A2)", g("write_iops", lambda v: F.num(v, "%.0f"))),
+            ("IOPS over wall time (read / write)", lambda r: "%s / %s" % (
+                F.num((r.one("class") or {}).get("read_iops_wall"), "%.0f"),
+                F.num((r.one("class") or {}).get("write_iops_wall"), "%.0f"))),
+            ("sequential write MB/s (needs 10)", g("seq_write_mbs", F.num)),
+            ("application level measured", g("app_level_measured", F.intg)),
+            ("Pw MB/s (worst AU)", g("pw_mbs", F.num)),
+            ("Pw per AU", g("pw_au_mbs")),
+            ("speed / UHS / video class met", lambda r: "C%s / U%s / V%s" % tuple(
+                F.intg((r.one("class") or {}).get(k)) for k in
+                ("speed_class_met", "uhs_grade_met", "video_class_met"))),
+            ("AU, RU", lambda r: "%s%s, %s" % (
+                F.size((r.one("class") or {}).get("au_bytes")),
+                "" if (r.one("class") or {}).get("au_declared") else " (not declared)",
+                F.size((r.one("class") or {}).get("ru_bytes")))),
+            ("area", lambda r: "LBA %s, %s" % (F.intg((r.one("class") or {}).get("area_first_lba")),
+                                               F.size((r.one("class") or {}).get("area_bytes")))),
+            ("bus and its ceiling", lambda r: "%s-bit at %s: %s MB/s" % (
+                F.intg((r.one("class") or {}).get("width")), F.hz((r.one("class") or {}).get("clock_hz")),
+                F.num((r.one("class") or {}).get("bus_ceiling_mbs")))),
+            ("commands, queue", lambda r: "%s, queue depth %s, command queue %s, cache %s" % tuple(
+                F.text((r.one("class") or {}).get(k)) for k in
+                ("rand_cmd", "queue_depth", "cq_enabled", "cache_enabled"))),
+        ])
+        self.end()
+
+    def au(self):
+        have = self.each("au")
+        if not have:
+            return
+        self.section("au")
+        for lab, run, a in have:
+            self.w("<p><b>%s%s</b> %s</p>\n" % (
+                esc(self.prefix(lab)), esc("erase block %s:" % (F.size(a.get("measured_bytes"))
+                                                               if a.get("measured_bytes")
+                                                               else "not found")),
+                esc(a.get("text"))))
+        self.figure(C.au_alignment(self.runs), "4 KiB reads ending at, centred on and starting "
+                                               "at boundaries of each alignment")
+        self.kv([(k, (lambda r, k=k: F.text((r.one("au") or {}).get(k)))) for k in
+                 ("read_bytes", "base_lba", "positions", "measured_bytes", "step_ns",
+                  "first_step_bytes", "declared_au_bytes", "match")])
+        self.end()
+
+    def open_au(self):
+        have = self.each("open_au")
+        if not have:
+            return
+        self.section("open-au")
+        for lab, run, o in have:
+            if o.get("collapsed"):
+                s = "the rate collapses at %s AUs: the card keeps %s AUs open" % (
+                    F.intg(o.get("collapse_at")), F.intg(o.get("handled")))
+            else:
+                s = "no collapse up to %s AUs (stopped by %s)" % (F.intg(o.get("handled")),
+                                                                 F.text(o.get("stopped_by")))
+            self.p("%s%s; %s writes round-robin into AUs of %s%s" % (
+                self.prefix(lab), s, F.size(o.get("chunk_bytes")), F.size(o.get("au_bytes")),
+                "" if o.get("au_declared") else " (not declared by the card)"))
+        self.figure(C.open_au(self.runs))
+        body = []
+        for lab, run, o in have:
+            for n, m, p in zip(o.get("n") or [], o.get("mbs") or [], o.get("p99_us") or []):
+                body.append(([lab] if len(self.runs) > 1 else []) + [F.intg(n), F.num(m), F.intg(p)])
+        off = 1 if len(self.runs) > 1 else 0
+        self.table((["run"] if off else []) + ["AUs", "MB/s", "p99 us"], body,
+                   num_cols=(off, off + 1, off + 2))
+        self.end()
+
+    def erase(self):
+        if not self.each("erase"):
+            return
+        self.section("erase")
+
+        def g(key, f):
+            return lambda r: f((r.one("erase") or {}).get(key))
+        self.kv([
+            ("AU erased", lambda r: "%s%s" % (F.size((r.one("erase") or {}).get("au_bytes")),
+                                              "" if (r.one("erase") or {}).get("au_declared")
+                                              else " (not declared by the card)")),
+            ("single-AU erases", g("count", F.intg)),
+            ("min / median / max (ms)", lambda r: " / ".join(
+                F.ms_from_us((r.one("erase") or {}).get(k)) for k in ("min_us", "median_us", "max_us"))),
+            ("several AUs at once", lambda r: "%s AUs in %s ms" % (
+                F.intg((r.one("erase") or {}).get("multi_aus")),
+                F.ms_from_us((r.one("erase") or {}).get("multi_us")))),
+            ("each further AU (ms)", g("per_au_us", F.ms_from_us)),
+            ("the SD Status allows for one AU (ms)", lambda r: F.intg(
+                (r.one("erase") or {}).get("timeout_ms_1au"))
+                if is_num((r.one("erase") or {}).get("timeout_ms_1au")) else "no timeout data"),
+        ])
+        self.end()
+
+    def sustained(self):
+        have = self.each("sustained")
+        if not have:
+            return
+        self.section("sustained")
+        for lab, run, s in have:
+            if s.get("knee_found"):
+                t = "%s MB/s for the first %s, then %s MB/s: the card's cache is full after %s" % (
+                    F.num(s.get("initial_mbs")), F.size(s.get("knee_bytes")),
+                    F.num(s.get("steady_mbs")), F.size(s.get("knee_bytes")))
+            else:
+                t = "no knee: %s MB/s throughout" % F.num(s.get("steady_mbs"))
+            self.p("%s%s written in %s transfers, %s MB/s overall; %s; worst stall %s ms at %s" % (
+                self.prefix(lab), F.size(s.get("bytes")), F.size(s.get("xfer_bytes")),
+                F.num(s.get("overall_mbs")), t,
+                F.num(s["worst_ns"] / 1e6 if is_num(s.get("worst_ns")) else None, "%.1f"),
+                F.size(s.get("worst_at_bytes"))))
+        self.figure(C.sustained(self.runs), "dashed: the knee where the card's cache filled")
+        self.end()
+
+    def integrity(self):
+        if not any(r.all("integrity") for _, r in self.runs):
+            return
+        self.section("integrity")
+        body = []
+        for lab, run in self.runs:
+            for r in run.all("integrity"):
+                bad = model.integrity_bad(r)
+                row = ([lab] if len(self.runs) > 1 else []) + [
+                    F.text(r.get("workload")), F.intg(r.get("blocks")), F.intg(r.get("ok")),
+                    F.intg(r.get("changed")), F.intg(r.get("overwritten")), F.intg(r.get("stale")),
+                    F.intg(r.get("corrupted")), F.intg(r.get("read_errors")),
+                    Raw('<span class="bad">%d bad, first LBA %s</span>' % (
+                        bad, esc(F.intg(r.get("first_bad_lba")))) if bad
+                        else '<span class="ok">all read back as written</span>')]
+                body.append(row)
+        off = 1 if len(self.runs) > 1 else 0
+        self.table((["run"] if off else []) + ["workload", "blocks", "ok", "changed",
+                                                "overwritten", "stale", "corrupted",
+                                                "read errors", "verdict"], body,
+                   num_cols=tuple(range(1 + off, 8 + off)))
+        self.p("changed: right block, wrong bytes; overwritten: holds a block written for "
+               "another LBA (addresses wrap, as on fake-capacity cards); stale: an older "
+               "version of the block; corrupted: no valid block at all.", "note")
+        self.end()
+
+    def selftest(self):
+        if not any(r.all("selftest") for _, r in self.runs):
+            return
+        self.section("selftest")
+        body = []
+        for lab, run in self.runs:
+            for r in run.all("selftest"):
+                pre = [lab] if len(self.runs) > 1 else []
+                if r.get("test") == "read":
+                    res = r.get("result") if isinstance(r.get("result"), dict) else {}
+                    crc = r.get("crc32") if isinstance(r.get("crc32"), dict) else {}
+                    detail = "; ".join("%s %s %s" % (m, F.text(v), F.text(crc.get(m)))
+                                       for m, v in res.items())
+                    ok = r.get("match") is True
+                elif r.get("test") == "write":
+                    segs = r.get("segments") or []
+                    detail = "; ".join("%s %s" % (F.text(s.get("mode")), F.text(s.get("result")))
+                                       for s in segs)
+                    e = r.get("erase")
+                    if isinstance(e, dict):
+                        detail += "; erase %s, reads %s" % (F.text(e.get("result")),
+                                                           F.text(e.get("value")))
+                    ok = r.get("verify") is True or r.get("write_refused") is True
+                else:
+                    detail, ok = json.dumps(r), False
+                body.append(pre + [F.text(r.get("test")), "%s+%s" % (F.intg(r.get("lba")),
+                                                                     F.intg(r.get("count"))),
+                                   Raw('<span class="%s">%s</span>' % (
+                                       "ok" if ok else "bad", "ok" if ok else "FAILED")), detail])
+        self.table((["run"] if len(self.runs) > 1 else []) + ["test", "LBA+count", "result",
+                                                              "modes"], body)
+        self.end()
+
+    def problems(self):
+        self.section("problems")
+        any_ = False
+        for lab, run in self.runs:
+            for e in run.all("error"):
+                any_ = True
+                self.w('<p class="bad">%serror [%s] %s: %s</p>\n' % (
+                    esc(self.prefix(lab)), esc(e.get("context")), esc(e.get("code")),
+                    esc(e.get("message"))))
+            for e in run.all("exception"):
+                any_ = True
+                self.w('<p class="bad">%sexception: %s at pc %s: the run stopped</p>\n' % (
+                    esc(self.prefix(lab)), esc(e.get("exception")), esc(e.get("pc"))))
+            if not run.ended_by:
+                any_ = True
+                self.w('<p class="bad">%sthe run did not finish (no done record): the log '
+                       'was cut short</p>\n' % esc(self.prefix(lab)))
+            for r in run.all("skipped"):
+                any_ = True
+                self.p("%sskipped %s: %s" % (self.prefix(lab), F.text(r.get("workload")),
+                                             F.text(r.get("reason"))))
+        for log in self.logs:
+            if log.warnings:
+                any_ = True
+                self.w("<details><summary>%s: %d warning(s) while reading the log</summary>"
+                       "<pre>%s</pre></details>\n" % (
+                           esc(log.path), len(log.warnings),
+                           esc("\n".join("line %d: %s" % w for w in log.warnings[:500]))))
+        if not any_:
+            self.p("none: no errors, nothing skipped, every log line read cleanly.")
+        self.end()
+
+    # --- the page ----------------------------------------------------------
+    def build(self):
+        body_start = len(self.parts)
+        for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
+                   self.latency, self.series, self.phases, self.sweep, self.card_class, self.au,
+                   self.open_au, self.erase, self.sustained, self.integrity, self.selftest,
+                   self.problems):
+            fn()
+        body = self.parts[body_start:]
+        if len(self.runs) == 1:
+            lab, run = self.runs[0]
+            title = "sdbench report: %s" % run.path
+        else:
+            title = "sdbench comparison: " + ", ".join("%s = %s" % (l, r.path) for l, r in self.runs)
+        if self.emulated:
+            banner = '<div class="banner" id="emulated">EMULATED RUN%s (QEMU): every time and ' \
+                     'rate in this report is emulation speed, not a card\'s</div>\n' % (
+                         "" if len(self.runs) == 1 else
+                         " in " + ", ".join(l for l, r in self.runs if r.emulated))
+        else:
+            banner = '<div class="banner real">Measured on real hardware</div>\n'
+        nav = "<nav>%s</nav>\n" % "".join('<a href="#%s">%s</a>' % (s, esc(TITLE[s]))
+                                          for s in self.present)
+        head = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+                '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                'img-src data:; style-src \'unsafe-inline\'">\n'
+                '<meta name="generator" content="sdbreport">\n'
+                '<title>%s</title>\n<style>%s</style></head>\n<body>\n%s<main>\n<h1>%s</h1>\n%s'
+                % (esc(title), CSS, banner, esc(title), nav))
+        return head + "".join(body) + "</main>\n</body></html>\n"
+
+
+class Raw:
+    """A table cell that is already HTML."""
+
+    def __init__(self, s):
+        self.s = s
+
+
+def _clip(s, n):
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def _card_name(c):
+    from .text import card_name
+    return card_name(c)
+
+
+def _claims(c):
+    ssr = c.get("ssr") or {}
+    if not ssr:
+        return "SD Status not read"
+    au = ssr.get("au_size_bytes")
+    return "speed class %s, UHS %s, video %s, application %s, AU %s" % (
+        F.text(ssr.get("speed_class")), F.text(ssr.get("uhs_grade")),
+        F.text(ssr.get("video_class")), F.text(ssr.get("app_perf_class")),
+        F.size(au) if au else "not declared")
+
+
+def _cell(v):
+    if isinstance(v, (dict, list)) and v and any(isinstance(x, (dict, list)) for x in
+                                                  (v.values() if isinstance(v, dict) else v)):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return ", ".join("%s %s" % (k, F.text(x)) for k, x in v.items())
+    return F.text(v)
+
+
+def _verdict_cell(text, bottleneck=None):
+    if bottleneck is None and isinstance(text, str):
+        bottleneck = text.split(" ", 1)[0]
+    cls = bottleneck if bottleneck in ("card-bound", "bus-bound", "host-bound", "mixed") else ""
+    if not cls:
+        return F.text(text)
+    return Raw('<span class="tag %s">%s</span> %s' % (cls, esc(cls), esc(
+        text[len(cls):].lstrip(" -") if isinstance(text, str) and text.startswith(cls)
+        else text)))
+
+
+def _yesno(v):
+    if v is True:
+        return '<span class="ok">(meets the claim)</span>'
+    if v is False:
+        return '<span class="bad">(does not meet the claim)</span>'
+    return ""
+
+
+def render(runs, labels, logs, dpi=80):
+    """The HTML text and the Report (sections present, charts embedded)."""
+    rep = Report(runs, labels, logs, dpi)
+    return rep.build(), rep
+
+
+def write_pngs(dirpath, runs, labels, dpi=80):
+    """Every chart of the report as DIR/NAME.png; returns the paths."""
+    os.makedirs(dirpath, exist_ok=True)
+    rep = Report(runs, labels, [], dpi)
+    rep.png_dir = dirpath
+    rep.build()
+    return rep.png_files
