@@ -124,8 +124,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
 	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
 	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
-	uint64_t pipe, cpu_work, bus_pipe, pipe_rest, host_pipe, bus_hidden;
-	int paced;
+	uint64_t pipe, cpu_work, cpu_wait, bus_pipe, pipe_rest, host_pipe, bus_hidden;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
@@ -157,23 +156,35 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		pipe = a->data_ns - host_ser;
 	}
 	/* The pipeline: the other blocks' frames, the CPU working in parallel
-	 * on the neighbouring block. Where the bus idles, it is charged to
-	 * the card if the CPU had to wait for the block (the card side set
-	 * the pace), else to the host (the card's gap had slack behind the
-	 * slower CPU). */
+	 * on the neighbouring block. Where the bus idles (pipe_rest), it
+	 * waited either for the card or for the CPU. The CPU's timestamps
+	 * tell how long the CPU itself waited inside the pipeline (the part
+	 * of it not spent moving data): while the CPU waited, it was not the
+	 * one the idle bus waited for, so up to that much idle time is the
+	 * card's; the rest of the idle time had the CPU as the last to come
+	 * (the card's gaps had slack behind it) and is host time. A CPU that
+	 * never waits sets the whole pace; a few card stalls behind a slow
+	 * CPU cost the card only what the CPU waited for them. (Per-block
+	 * stamps cannot tell this for writes: with a two-block FIFO the CPU
+	 * finds space at once while the bus waits for the card.) */
 	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
 			   a->host_ns - a->host_serial_ns : 0, pipe);
 	bus_exp = bus_clocks_to_ns(overlapped * pitch, clock_hz);
 	bus_pipe = min_u64(bus_exp, pipe);
 	pipe_rest = pipe - bus_pipe;
-	/* The CPU set the pace if it hardly ever waited: busy for nearly
-	 * all of the pipeline. (Per-block stamps cannot tell this for
-	 * writes: with a two-block FIFO the CPU finds space at once while
-	 * the bus waits for the card.) */
-	paced = overlapped > 0 && pipe > 0 &&
-		100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe;
-	host_pipe = paced ? pipe_rest : 0;
-	bus_hidden = paced ? bus_pipe : 0;
+	/* Between blocks the CPU also checks the status and keeps its books,
+	 * which its data-moving time does not include: a CPU busy for at
+	 * least ATTR_CPU_PACED_PCT % of the pipeline is taken as never
+	 * waiting (it set the whole pace). */
+	cpu_wait = pipe - cpu_work;
+	if (100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe)
+		cpu_wait = 0;
+	host_pipe = overlapped > 0 && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
+	/* The frames hide behind the CPU when its work took longer than
+	 * everything else in the pipeline (the frames and the card's part of
+	 * the idle bus): then the CPU is the critical path there and a faster
+	 * bus would have gained nothing. */
+	bus_hidden = host_pipe && cpu_work >= bus_pipe + (pipe_rest - host_pipe) ? bus_pipe : 0;
 	host_win = host_ser + host_pipe;
 	bus_win = bus_acc + bus_pipe;
 	card_win = card_acc + (pipe_rest - host_pipe);
@@ -211,7 +222,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	out->bus_efficiency_pct = pct(d_ns, window + tail_data);
 	out->pipe_pct = pct(pipe, wall);
 	out->cpu_busy_pct = pct(cpu_work, pipe);
-	out->cpu_pace_pct = paced ? 100.0 : 0.0;
+	out->cpu_pace_pct = pct(host_pipe, pipe_rest);
 	out->crit_card_pct = out->card_pct;
 	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra - bus_hidden, wall);
 	out->crit_host_pct = pct(host_win + host_sw + bus_hidden, wall);

@@ -55,8 +55,9 @@ enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_M
 /* Verdict thresholds (docs/attribution.md). */
 #define ATTR_CEILING_BUS_PCT	90.0	/* >= this % of the bus ceiling: bus-bound */
 #define ATTR_DOMINANT_PCT	60.0	/* a part with >= this share is the bottleneck */
-#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline:
-					   the CPU set its pace */
+#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline
+					   never waited (the rest is its bookkeeping);
+					   beyond it, its waits are the card's */
 
 /* Shares of the total time, in percent (sum to 100 within rounding). */
 struct phase_split {
@@ -84,7 +85,8 @@ struct phase_split {
 	double pipe_pct;           /* the block pipeline (data phase after the first
 				      block, without one block's CPU work) / wall */
 	double cpu_busy_pct;       /* CPU moving data / pipeline time */
-	double cpu_pace_pct;       /* 100 when the CPU set the pipeline's pace, else 0 */
+	double cpu_pace_pct;       /* share of the pipeline's idle bus time the CPU
+				      set (100: the CPU never waited for a block) */
 	/* Critical-path shares (the verdict uses these): frames hidden behind
 	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
 	 * the CPU never set the pace. */
