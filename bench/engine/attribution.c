@@ -114,10 +114,22 @@ static void decide(struct phase_split *s)
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out)
 {
+	phase_split_measured(a, width, clock_hz, is_write, multi, 0.0, out);
+}
+
+void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+			  int is_write, int multi, double extra_clocks,
+			  struct phase_split *out)
+{
 	unsigned flags = (is_write ? BUS_WRITE : 0u) | (multi ? BUS_MULTI | BUS_STOP : 0u);
 	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
-	uint64_t pitch = bus_block_pitch_clocks(blksz, width, flags);
-	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - pitch;
+	uint64_t model_pitch = bus_block_pitch_clocks(blksz, width, flags);
+	/* A measured bus never runs faster than its framing. The measured
+	 * clocks are the controller's between blocks: they lengthen the pitch
+	 * of the pipeline's blocks (after the first of each request). */
+	uint64_t extra = extra_clocks > 0.0 ? (uint64_t)(extra_clocks + 0.5) : 0;
+	uint64_t pitch = model_pitch;
+	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - model_pitch;
 	uint64_t phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
 	uint64_t window = a->access_ns + a->data_ns;
 	uint64_t d_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
@@ -130,9 +142,11 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	out->clock_hz = clock_hz;
 	out->width = width;
 	out->is_write = is_write;
+	out->bus_extra_clocks = (double)extra;
 
 	/* Theoretical bus time, split by where it falls in the phases. */
-	d_ns = bus_clocks_to_ns(a->blocks * pitch, clock_hz);
+	d_ns = bus_clocks_to_ns(a->blocks * pitch + (a->blocks > a->ops ? a->blocks - a->ops : 0) *
+				extra, clock_hz);
 	/* blocks after the first of each request: the pipeline */
 	overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
 	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
@@ -169,7 +183,7 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	 * finds space at once while the bus waits for the card.) */
 	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
 			   a->host_ns - a->host_serial_ns : 0, pipe);
-	bus_exp = bus_clocks_to_ns(overlapped * pitch, clock_hz);
+	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz);
 	bus_pipe = min_u64(bus_exp, pipe);
 	pipe_rest = pipe - bus_pipe;
 	/* Between blocks the CPU also checks the status and keeps its books,
@@ -229,7 +243,8 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 
 	/* Ceiling: the same requests at bus speed with a card of zero
 	 * latency and an infinitely fast host. */
-	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch : a->blocks * (fixed + pitch);
+	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch + overlapped * extra :
+		   a->blocks * (fixed + pitch);
 	ceil_ns = bus_clocks_to_ns(ceil_clk, clock_hz);
 	out->ceiling_pct = pct(ceil_ns, wall);
 	out->mbs = wall ? (double)a->bytes * 1e3 / (double)wall : 0.0;
@@ -264,6 +279,8 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	ceil_ns = (rd->ceiling_pct * (double)a + wr->ceiling_pct * (double)b) / 100.0;
 	s.ceiling_mbs = ceil_ns > 0.0 ? s.mbs * (double)(a + b) / ceil_ns : 0.0;
 	s.wall_ns = a + b;
+	s.bus_extra_clocks = rd->bus_extra_clocks > wr->bus_extra_clocks ? rd->bus_extra_clocks :
+									wr->bus_extra_clocks;
 	s.clock_hz = a >= b ? rd->clock_hz : wr->clock_hz;
 	s.width = a >= b ? rd->width : wr->width;
 	s.is_write = a == 0 ? 1 : b == 0 ? 0 : 2;

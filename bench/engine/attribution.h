@@ -91,6 +91,8 @@ struct phase_split {
 	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
 	 * the CPU never set the pace. */
 	double crit_card_pct, crit_bus_pct, crit_host_pct;
+	double bus_extra_clocks;   /* clocks per block added to the model's pitch
+				      (measured; 0 = the framing model alone) */
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };
@@ -104,6 +106,12 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out);
+/* The same with a measured bus: extra_clocks SD clocks per block on top of
+ * the framing model's pitch (the controller's own gaps, from the bus
+ * calibration; 0 = the model alone). */
+void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+			  int is_write, int multi, double extra_clocks,
+			  struct phase_split *out);
 /* One split of a mixed workload from its read and write splits (weighted by
  * their wall times; is_write becomes 2 when both contribute) with its own
  * verdict. */
