@@ -3,7 +3,6 @@
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
-#   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #                   under the system QEMU, then the QEMU tests again under QEMU 10
 #                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
 #   make test-qemu  only the QEMU tests, under SDB_QEMU (system, 10 or a directory)
@@ -14,6 +13,7 @@
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
+#   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -69,8 +69,8 @@ HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
                  $(BH)/sdbsim
 
-.PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
-        golden image run-image install uninstall bench-sim
+.PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+        golden image run-image install uninstall
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -151,7 +151,7 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
 
 # The simulator as a tool: the whole program against a simulated card. The
-# engine's wl_begin/wl_do/wl_end/wl_report are wrapped so that sdbsim knows each
+# engine's wl_begin/wl_do/wl_end are wrapped so that sdbsim knows each
 # workload's window (its "truth" record), without a change to the firmware.
 $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
@@ -205,8 +205,12 @@ unit: $(TEST_BINS)
 # under QEMU 10, which adds raspi4b. On a system whose QEMU already has
 # raspi4b (Debian 13) the first pass is the QEMU 10 pass.
 QEMU10 ?= yes
+# Tests run on every core (python3-pytest-xdist): most of the time is QEMU,
+# one process per test. JOBS=1 runs them one at a time.
+JOBS ?= $(shell nproc)
+PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
 test: all $(B)/fault/kernel.img
-	SDB_QEMU=system $(PYTHON) -m pytest -q tests
+	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 
 test-qemu: all $(B)/fault/kernel.img
@@ -220,8 +224,8 @@ else
 	if [ "$$dir" = "$$(dirname "$$(command -v qemu-system-aarch64)")" ]; then \
 		echo "the system QEMU has raspi4b: the first pass covered QEMU 10"; \
 	else \
-		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu"; \
-		SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu; \
+		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu"; \
+		SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu; \
 	fi
 endif
 

@@ -17,8 +17,8 @@
  * After each workload sdbsim adds a "truth" record (docs/records.md): the
  * card / bus / host shares of what happened on the simulated wires over
  * the workload's measured window, and the critical path. It learns the
- * windows by wrapping the engine's wl_begin / wl_do / wl_end / wl_report
- * at link time (-Wl,--wrap): the firmware's code is unchanged.
+ * windows by wrapping the engine's wl_begin / wl_do / wl_end at link time
+ * (-Wl,--wrap): the firmware's code is unchanged.
  *
  * Exit status: 0 no errors, 1 the run reported errors, 2 bad arguments.
  */
@@ -55,10 +55,7 @@ static void usage(FILE *f)
 /* ---- the truth per workload ------------------------------------------------
  * The engine's functions are wrapped at link time (-Wl,--wrap=wl_do ...):
  * the window of a workload runs from just before its first operation to
- * just after its last one, as the firmware measures it. The truth record
- * follows the workload's own records (wl_report); a workload that is not
- * reported (a sweep point, an open-AU step) gets its truth record when the
- * next workload begins or is reported. */
+ * just after its last one, as the firmware measures it. */
 
 void __real_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
 		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
@@ -75,13 +72,18 @@ void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m);
 
 #define MAX_OPEN 8
 
+/* A window is open from wl_begin to wl_end, then pending until its truth is
+ * printed: right after the workload's result (wl_report), or, for a workload
+ * that prints no result, when the next workload begins or the run ends. */
 static struct window {
 	const struct wl_meas *m;
-	bool started, ended;
-	char name[40];
+	bool started, pending;
+	char name[48];
 	uint32_t ops;
 	struct sim_wire_sum first, last;
 } open_w[MAX_OPEN];
+
+static void flush_pending(void);
 
 static struct window *window_of(const struct wl_meas *m, bool make)
 {
@@ -101,6 +103,34 @@ static struct window *window_of(const struct wl_meas *m, bool make)
 	return NULL;
 }
 
+void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
+		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
+		     uint64_t planned_bytes)
+{
+	struct window *w;
+
+	flush_pending();
+	w = window_of(m, true);
+	if (w)
+		w->started = false;
+	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
+}
+
+int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	struct window *w = window_of(m, true);
+	int r;
+
+	if (w && !w->started) {
+		sim_wire_totals(&w->first);
+		w->started = true;
+	}
+	r = __real_wl_do(c, m, op);
+	if (w)
+		sim_wire_totals(&w->last);
+	return r;
+}
+
 static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double wall)
 {
 	unsigned k;
@@ -111,26 +141,23 @@ static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double 
 	json_obj_end(j);
 }
 
-static void print_truth(struct window *w, bool reported)
+static void print_truth(const struct window *w, bool records)
 {
 	struct sim_wire_sum d;
 	struct json *j;
 	double wall, cc, cb, ch;
 
-	w->m = NULL;
-	if (!w->started || !w->ops || w->last.t_to <= w->first.t_to)
-		return;
 	sim_wire_diff(&w->last, &w->first, &d);
 	wall = (double)(d.t_to - d.t_from);
 	sim_wire_critical(&d, &cc, &cb, &ch);
-	if (reported)
+	if (records)
 		con_printf("  %-28s truth (simulator): card %.1f%%, bus %.1f%%, host %.1f%%; "
 			   "critical path card %.0f%%, bus %.0f%%, host %.0f%%\n", "",
 			   100.0 * sim_wire_card_ns(&d) / wall, 100.0 * sim_wire_bus_ns(&d) / wall,
 			   100.0 * sim_wire_host_ns(&d) / wall, cc, cb, ch);
 	j = record_begin("truth");
 	json_str(j, "workload", w->name);
-	json_bool(j, "result_printed", reported);
+	json_bool(j, "result_printed", records);
 	json_u64(j, "ops", w->ops);
 	json_u64(j, "window_ns", d.t_to - d.t_from);
 	json_double(j, "card_pct", 100.0 * sim_wire_card_ns(&d) / wall, 2);
@@ -146,54 +173,23 @@ static void print_truth(struct window *w, bool reported)
 	record_end();
 }
 
-/* Workloads that ended and were not reported: their truth now. */
-static void flush_unreported(const struct wl_meas *except)
-{
-	unsigned i;
-
-	for (i = 0; i < MAX_OPEN; i++)
-		if (open_w[i].m && open_w[i].ended && open_w[i].m != except)
-			print_truth(&open_w[i], false);
-}
-
-void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
-		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
-		     uint64_t planned_bytes)
-{
-	struct window *w;
-
-	flush_unreported(NULL);
-	w = window_of(m, true);
-	if (w) {
-		w->started = w->ended = false;
-		snprintf(w->name, sizeof(w->name), "%s", name);
-	}
-	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
-}
-
-int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
-{
-	struct window *w = window_of(m, false);
-	int r;
-
-	if (w && !w->started && !w->ended) {
-		sim_wire_totals(&w->first);
-		w->started = true;
-	}
-	r = __real_wl_do(c, m, op);
-	if (w && !w->ended)
-		sim_wire_totals(&w->last);
-	return r;
-}
-
 void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m)
 {
 	struct window *w = window_of(m, false);
 
 	__real_wl_end(c, m);
-	if (w) {
-		w->ended = true;
+	if (!w)
+		return;
+	if (w->started && m->ops && w->last.t_to > w->first.t_to) {
+		size_t i;
+
+		for (i = 0; i + 1 < sizeof(w->name) && m->name[i]; i++)
+			w->name[i] = m->name[i];
+		w->name[i] = 0;
 		w->ops = m->ops;
+		w->pending = true;
+	} else {
+		w->m = NULL;
 	}
 }
 
@@ -201,10 +197,24 @@ void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m)
 {
 	struct window *w = window_of(m, false);
 
-	flush_unreported(m);
 	__real_wl_report(c, m);
-	if (w)
+	if (w && w->pending) {
 		print_truth(w, true);
+		w->pending = false;
+		w->m = NULL;
+	}
+}
+
+static void flush_pending(void)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_w[i].m && open_w[i].pending) {
+			print_truth(&open_w[i], false);
+			open_w[i].pending = false;
+			open_w[i].m = NULL;
+		}
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -379,7 +389,7 @@ int main(int argc, char **argv)
 	env.buf = malloc(BUF_BYTES);
 	env.buf_bytes = env.buf ? BUF_BYTES : 0;
 	errors = bench_main(&env);
-	flush_unreported(NULL);
+	flush_pending();
 	record_done(timer_now_us() - t0);
 	free(env.buf);
 	return errors ? 1 : 0;

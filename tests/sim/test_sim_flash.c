@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
+#include "bench/workloads/app_class.h"
 #include "bench/workloads/au.h"
 #include "bench/workloads/basic.h"
 #include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/sustained.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
