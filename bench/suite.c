@@ -79,6 +79,7 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		   c->emulated ? " (QEMU: every number below is emulation speed, not card speed)" : "",
 		   (unsigned)c->run_id);
 	measure_overhead(c);
+	wl_bus_calibrate(c);
 	wl_seq_sweep(c, false);
 	if (!c->abort_all)
 		wl_seq_sweep(c, true);

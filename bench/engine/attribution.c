@@ -114,26 +114,39 @@ static void decide(struct phase_split *s)
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out)
 {
+	phase_split_measured(a, width, clock_hz, is_write, multi, 0.0, out);
+}
+
+void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+			  int is_write, int multi, double extra_clocks,
+			  struct phase_split *out)
+{
 	unsigned flags = (is_write ? BUS_WRITE : 0u) | (multi ? BUS_MULTI | BUS_STOP : 0u);
 	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
-	uint64_t pitch = bus_block_pitch_clocks(blksz, width, flags);
-	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - pitch;
+	uint64_t model_pitch = bus_block_pitch_clocks(blksz, width, flags);
+	/* A measured bus never runs faster than its framing. The measured
+	 * clocks are the controller's between blocks: they lengthen the pitch
+	 * of the pipeline's blocks (after the first of each request). */
+	uint64_t extra = extra_clocks > 0.0 ? (uint64_t)(extra_clocks + 0.5) : 0;
+	uint64_t pitch = model_pitch;
+	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - model_pitch;
 	uint64_t phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
 	uint64_t window = a->access_ns + a->data_ns;
 	uint64_t d_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
 	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
 	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
 	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
-	uint64_t pipe, cpu_work, bus_pipe, pipe_rest, host_pipe, bus_hidden;
-	int paced;
+	uint64_t pipe, cpu_work, cpu_wait, bus_pipe, pipe_rest, host_pipe, bus_hidden;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
 	out->width = width;
 	out->is_write = is_write;
+	out->bus_extra_clocks = (double)extra;
 
 	/* Theoretical bus time, split by where it falls in the phases. */
-	d_ns = bus_clocks_to_ns(a->blocks * pitch, clock_hz);
+	d_ns = bus_clocks_to_ns(a->blocks * pitch + (a->blocks > a->ops ? a->blocks - a->ops : 0) *
+				extra, clock_hz);
 	/* blocks after the first of each request: the pipeline */
 	overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
 	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
@@ -157,23 +170,35 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		pipe = a->data_ns - host_ser;
 	}
 	/* The pipeline: the other blocks' frames, the CPU working in parallel
-	 * on the neighbouring block. Where the bus idles, it is charged to
-	 * the card if the CPU had to wait for the block (the card side set
-	 * the pace), else to the host (the card's gap had slack behind the
-	 * slower CPU). */
+	 * on the neighbouring block. Where the bus idles (pipe_rest), it
+	 * waited either for the card or for the CPU. The CPU's timestamps
+	 * tell how long the CPU itself waited inside the pipeline (the part
+	 * of it not spent moving data): while the CPU waited, it was not the
+	 * one the idle bus waited for, so up to that much idle time is the
+	 * card's; the rest of the idle time had the CPU as the last to come
+	 * (the card's gaps had slack behind it) and is host time. A CPU that
+	 * never waits sets the whole pace; a few card stalls behind a slow
+	 * CPU cost the card only what the CPU waited for them. (Per-block
+	 * stamps cannot tell this for writes: with a two-block FIFO the CPU
+	 * finds space at once while the bus waits for the card.) */
 	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
 			   a->host_ns - a->host_serial_ns : 0, pipe);
-	bus_exp = bus_clocks_to_ns(overlapped * pitch, clock_hz);
+	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz);
 	bus_pipe = min_u64(bus_exp, pipe);
 	pipe_rest = pipe - bus_pipe;
-	/* The CPU set the pace if it hardly ever waited: busy for nearly
-	 * all of the pipeline. (Per-block stamps cannot tell this for
-	 * writes: with a two-block FIFO the CPU finds space at once while
-	 * the bus waits for the card.) */
-	paced = overlapped > 0 && pipe > 0 &&
-		100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe;
-	host_pipe = paced ? pipe_rest : 0;
-	bus_hidden = paced ? bus_pipe : 0;
+	/* Between blocks the CPU also checks the status and keeps its books,
+	 * which its data-moving time does not include: a CPU busy for at
+	 * least ATTR_CPU_PACED_PCT % of the pipeline is taken as never
+	 * waiting (it set the whole pace). */
+	cpu_wait = pipe - cpu_work;
+	if (100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe)
+		cpu_wait = 0;
+	host_pipe = overlapped > 0 && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
+	/* The frames hide behind the CPU when its work took longer than
+	 * everything else in the pipeline (the frames and the card's part of
+	 * the idle bus): then the CPU is the critical path there and a faster
+	 * bus would have gained nothing. */
+	bus_hidden = host_pipe && cpu_work >= bus_pipe + (pipe_rest - host_pipe) ? bus_pipe : 0;
 	host_win = host_ser + host_pipe;
 	bus_win = bus_acc + bus_pipe;
 	card_win = card_acc + (pipe_rest - host_pipe);
@@ -211,14 +236,15 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 	out->bus_efficiency_pct = pct(d_ns, window + tail_data);
 	out->pipe_pct = pct(pipe, wall);
 	out->cpu_busy_pct = pct(cpu_work, pipe);
-	out->cpu_pace_pct = paced ? 100.0 : 0.0;
+	out->cpu_pace_pct = pct(host_pipe, pipe_rest);
 	out->crit_card_pct = out->card_pct;
 	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra - bus_hidden, wall);
 	out->crit_host_pct = pct(host_win + host_sw + bus_hidden, wall);
 
 	/* Ceiling: the same requests at bus speed with a card of zero
 	 * latency and an infinitely fast host. */
-	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch : a->blocks * (fixed + pitch);
+	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch + overlapped * extra :
+		   a->blocks * (fixed + pitch);
 	ceil_ns = bus_clocks_to_ns(ceil_clk, clock_hz);
 	out->ceiling_pct = pct(ceil_ns, wall);
 	out->mbs = wall ? (double)a->bytes * 1e3 / (double)wall : 0.0;
@@ -253,6 +279,8 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	ceil_ns = (rd->ceiling_pct * (double)a + wr->ceiling_pct * (double)b) / 100.0;
 	s.ceiling_mbs = ceil_ns > 0.0 ? s.mbs * (double)(a + b) / ceil_ns : 0.0;
 	s.wall_ns = a + b;
+	s.bus_extra_clocks = rd->bus_extra_clocks > wr->bus_extra_clocks ? rd->bus_extra_clocks :
+									wr->bus_extra_clocks;
 	s.clock_hz = a >= b ? rd->clock_hz : wr->clock_hz;
 	s.width = a >= b ? rd->width : wr->width;
 	s.is_write = a == 0 ? 1 : b == 0 ? 0 : 2;

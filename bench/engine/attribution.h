@@ -55,8 +55,9 @@ enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_M
 /* Verdict thresholds (docs/attribution.md). */
 #define ATTR_CEILING_BUS_PCT	90.0	/* >= this % of the bus ceiling: bus-bound */
 #define ATTR_DOMINANT_PCT	60.0	/* a part with >= this share is the bottleneck */
-#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline:
-					   the CPU set its pace */
+#define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline
+					   never waited (the rest is its bookkeeping);
+					   beyond it, its waits are the card's */
 
 /* Shares of the total time, in percent (sum to 100 within rounding). */
 struct phase_split {
@@ -84,11 +85,14 @@ struct phase_split {
 	double pipe_pct;           /* the block pipeline (data phase after the first
 				      block, without one block's CPU work) / wall */
 	double cpu_busy_pct;       /* CPU moving data / pipeline time */
-	double cpu_pace_pct;       /* 100 when the CPU set the pipeline's pace, else 0 */
+	double cpu_pace_pct;       /* share of the pipeline's idle bus time the CPU
+				      set (100: the CPU never waited for a block) */
 	/* Critical-path shares (the verdict uses these): frames hidden behind
 	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
 	 * the CPU never set the pace. */
 	double crit_card_pct, crit_bus_pct, crit_host_pct;
+	double bus_extra_clocks;   /* clocks per block added to the model's pitch
+				      (measured; 0 = the framing model alone) */
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };
@@ -102,6 +106,12 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out);
+/* The same with a measured bus: extra_clocks SD clocks per block on top of
+ * the framing model's pitch (the controller's own gaps, from the bus
+ * calibration; 0 = the model alone). */
+void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+			  int is_write, int multi, double extra_clocks,
+			  struct phase_split *out);
 /* One split of a mixed workload from its read and write splits (weighted by
  * their wall times; is_write becomes 2 when both contribute) with its own
  * verdict. */

@@ -197,17 +197,39 @@ void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
 
 void series_add(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns)
 {
-	uint64_t idx = 0;
+	uint64_t idx = 0, first, k, begin, given = 0;
+	uint64_t span;
 	struct series_point *p;
 
 	if (end_ns > s->start_ns)
 		idx = (end_ns - s->start_ns) / s->interval_ns;
+	/* The operation ran from end_ns - lat_ns to end_ns: its bytes are
+	 * spread over the intervals it spans, in proportion to its time in
+	 * each (a 45 ms write in 10 ms intervals is not 0, 0, 0, 0 and then
+	 * everything), the remainder of the division going to the last. */
+	begin = end_ns > lat_ns ? end_ns - lat_ns : 0;
+	if (begin < s->start_ns)
+		begin = s->start_ns;
+	span = end_ns > begin ? end_ns - begin : 0;
+	first = begin > s->start_ns ? (begin - s->start_ns) / s->interval_ns : 0;
+	for (k = first; span && k < idx && k < s->max_points; k++) {
+		uint64_t a = s->start_ns + k * s->interval_ns, e = a + s->interval_ns;
+		uint64_t part;
+
+		if (a < begin)
+			a = begin;
+		part = (uint64_t)bytes * (e - a) / span;
+		s->pt[k].bytes += (uint32_t)part;
+		given += part;
+		if (k + 1u > s->npoints)
+			s->npoints = (uint32_t)k + 1u;
+	}
 	if (idx >= s->max_points) {
 		s->dropped++;
 		return;
 	}
 	p = &s->pt[idx];
-	p->bytes += bytes;
+	p->bytes += (uint32_t)(bytes - given);
 	p->ops++;
 	if (lat_ns > p->worst_ns)
 		p->worst_ns = lat_ns;

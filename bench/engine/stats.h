@@ -62,9 +62,13 @@ struct series {
 };
 void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
 		 uint64_t interval_ns, uint64_t start_ns);
-/* An operation that ended at end_ns (same time base as start_ns); it counts
- * in the interval containing end_ns (one ending before start_ns in the
- * first). Intervals without operations stay as zero points. */
+/* An operation that took lat_ns and ended at end_ns (same time base as
+ * start_ns). Its bytes are spread over the intervals [end - lat, end]
+ * spans, in proportion to its time in each (before start_ns: the first);
+ * it counts as an operation, and its latency for the worst, in the
+ * interval containing end_ns. Intervals without anything stay zero. An
+ * operation ending after the last point is dropped (its bytes in earlier
+ * points stay). */
 void series_add(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns);
 
 /* Least squares of y = a + b * x over n points; r2 and the RMS residual

@@ -327,12 +327,30 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 	stats_summarise(c->lat, m->nlat, &m->sum);
 	m->mbs = stats_mbs(m->bytes, m->elapsed_ns);
 	m->iops = m->elapsed_ns ? (double)m->ops * 1e9 / (double)m->elapsed_ns : 0.0;
-	phase_split(&m->acc, m->width, m->clock_hz, m->write, multi, &m->split);
-	if (m->acc_w.ops) {
-		struct phase_split rd = m->split, wr;
+	{
+		/* The bus: as measured at the start of the suite when there
+		 * is a measurement for this width, else the framing model;
+		 * the model's share is kept beside it. */
+		const struct wl_bus_cal *bc = &c->bus_cal;
+		bool cal = bc->width == m->width;
+		double xr = cal && bc->read_ok ? bc->read_extra_clocks : 0.0;
+		double xw = cal && bc->write_ok ? bc->write_extra_clocks : 0.0;
+		struct phase_split model;
 
-		phase_split(&m->acc_w, m->width, m->clock_hz, 1, multi, &wr);
-		phase_split_combine(&rd, &wr, &m->split);
+		m->bus_measured = cal && ((m->write ? bc->write_ok : bc->read_ok) ||
+					  (m->acc_w.ops && bc->write_ok));
+		phase_split_measured(&m->acc, m->width, m->clock_hz, m->write, multi,
+				     m->write ? xw : xr, &m->split);
+		phase_split(&m->acc, m->width, m->clock_hz, m->write, multi, &model);
+		if (m->acc_w.ops) {
+			struct phase_split rd = m->split, wr, mrd = model, mwr;
+
+			phase_split_measured(&m->acc_w, m->width, m->clock_hz, 1, multi, xw, &wr);
+			phase_split_combine(&rd, &wr, &m->split);
+			phase_split(&m->acc_w, m->width, m->clock_hz, 1, multi, &mwr);
+			phase_split_combine(&mrd, &mwr, &model);
+		}
+		m->model_bus_pct = model.bus_pct;
 	}
 }
 

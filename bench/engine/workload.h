@@ -60,6 +60,16 @@ struct wl_op {
 	enum wl_cmd cmd;
 };
 
+/* The bus as measured at the start of the suite (wl_bus_calibrate(),
+ * bench/workloads/clock_sweep.c): SD clocks per 512-byte block beyond the
+ * framing model's pitch, per direction, for one bus width. The split uses
+ * them for every workload at that width; without them it uses the model. */
+struct wl_bus_cal {
+	bool read_ok, write_ok;
+	uint8_t width;
+	double read_extra_clocks, write_extra_clocks;
+};
+
 /* What the closing summary needs of each finished workload. */
 struct wl_summary {
 	char name[40];
@@ -101,6 +111,7 @@ struct wl_ctx {
 	/* Finished workloads, for the closing summary. */
 	struct wl_summary summary[WL_MAX_SUMMARY];
 	uint32_t nsummary;
+	struct wl_bus_cal bus_cal;
 };
 
 struct wl_meas {
@@ -132,6 +143,8 @@ struct wl_meas {
 	struct lat_summary sum;      /* filled by wl_end */
 	double mbs, iops;            /* filled by wl_end */
 	struct phase_split split;    /* filled by wl_end */
+	bool bus_measured;           /* the split used the measured bus (by wl_end) */
+	double model_bus_pct;        /* the bus share the framing model alone gives */
 };
 
 void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,

@@ -155,6 +155,9 @@ static void record_phases(const struct wl_meas *m)
 	json_double(j, "bus_pct", m->split.bus_pct, 1);
 	json_double(j, "host_pct", m->split.host_pct, 1);
 	json_double(j, "bus_efficiency_pct", m->split.bus_efficiency_pct, 1);
+	json_str(j, "bus_source", m->bus_measured ? "measured" : "model");
+	json_double(j, "model_bus_pct", m->model_bus_pct, 1);
+	json_double(j, "bus_extra_clocks", m->split.bus_extra_clocks, 0);
 	record_end();
 }
 
@@ -194,6 +197,13 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 	con_printf("  %-28s %s\n", "", verdict);
 	if (!m->ops)
 		return;
+	/* The bus as measured and as the framing alone says, when they differ
+	 * enough to matter. */
+	if (m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
+				m->model_bus_pct - m->split.bus_pct >= 5.0))
+		con_printf("  %-28s bus %.0f%% as measured (+%.0f clocks per block); the framing "
+			   "model alone says %.0f%%\n", "", m->split.bus_pct,
+			   m->split.bus_extra_clocks, m->model_bus_pct);
 	print_records(c, m, verdict);
 	if (c->nsummary < WL_MAX_SUMMARY) {
 		struct wl_summary *s = &c->summary[c->nsummary++];

@@ -134,3 +134,143 @@ void wl_clock_sweep(struct wl_ctx *c)
 		record_error("sweep", -EIO, "could not restore the bus to %u-bit at full speed",
 			     orig_width);
 }
+
+/* ---- bus calibration ----------------------------------------------------------
+ * The split needs the bus time of every workload. The framing model knows
+ * the bits on the wires, not the idle clocks a controller adds of its own
+ * (between blocks, before a write block). They scale with the clock like
+ * the frames, so two clocks measure them: 64 KiB transfers at a quarter and
+ * an eighth of the working clock (slow enough that even a slow CPU does not
+ * set the pace), the median operation time at each, and
+ *     b = (T(f2) - T(f1)) / (1/f2 - 1/f1)
+ * bus clocks per operation. What b has beyond the model is spread over the
+ * gaps between the blocks and added to the model's pitch of every block
+ * after the first of a request, for every later workload at this width
+ * (struct wl_bus_cal). A measurement out of bounds (b below 90% of
+ * the model: something else set the pace; above 4x) leaves the model. */
+
+#define CAL_OPS        8
+#define CAL_QUICK_OPS  4
+#define CAL_MIN_HZ     400000
+
+static bool cal_point(struct wl_ctx *c, bool write, uint32_t hz, uint32_t nops,
+		      uint32_t *actual_hz, double *median_ns)
+{
+	uint32_t first = write ? c->ta->first_lba : c->read_base, i;
+	struct wl_meas m;
+	int r = sd_set_bus(c->card, hz, c->card->width);
+
+	if (r)
+		return false;
+	*actual_hz = c->card->clock_hz;
+	wl_begin(c, &m, "calibration", write ? "bus-cal-write" : "bus-cal-read",
+		 "bus calibration", write, WL_MULTI_AUTO12, SWEEP_XFER_BLOCKS, 0);
+	for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
+		struct wl_op op = { write, first + i * SWEEP_XFER_BLOCKS, SWEEP_XFER_BLOCKS,
+				    WL_MULTI_AUTO12 };
+
+		wl_do(c, &m, &op);
+	}
+	wl_end(c, &m);
+	*median_ns = (double)m.sum.p50_ns;
+	return m.ops == nops && !m.errors;
+}
+
+struct cal_result {
+	bool ran, ok;
+	double b, model, extra;
+};
+
+static void cal_dir(struct wl_ctx *c, bool write, uint32_t f1, uint32_t f2, uint32_t *h,
+		    struct cal_result *res)
+{
+	unsigned flags = BUS_MULTI | BUS_STOP | (write ? BUS_WRITE : 0u);
+	uint32_t nops = c->quick ? CAL_QUICK_OPS : CAL_OPS;
+	double t1, t2;
+
+	res->ran = true;
+	res->model = (double)bus_xfer_clocks(SWEEP_XFER_BLOCKS, SD_BLOCK_SIZE, c->card->width,
+					     flags);
+	if (!cal_point(c, write, f1, nops, &h[0], &t1) ||
+	    !cal_point(c, write, f2, nops, &h[1], &t2) || h[0] == h[1])
+		return;
+	res->b = (t2 - t1) * 1e-9 / (1.0 / h[1] - 1.0 / h[0]);
+	/* per gap between two blocks of a transfer */
+	res->extra = (res->b - res->model) / (SWEEP_XFER_BLOCKS - 1);
+	res->ok = res->b >= 0.9 * res->model && res->b <= 4.0 * res->model;
+	if (res->extra < 0)
+		res->extra = 0;
+}
+
+static void cal_json(struct json *j, const char *key, const struct cal_result *r)
+{
+	json_obj_begin(j, key);
+	if (r->ran && r->b > 0) {
+		json_double(j, "b_clocks", r->b, 0);
+		json_double(j, "model_clocks", r->model, 0);
+		json_double(j, "extra_clocks_per_block", r->extra, 1);
+	} else {
+		json_null(j, "b_clocks");
+		json_double(j, "model_clocks", r->model, 0);
+		json_null(j, "extra_clocks_per_block");
+	}
+	json_bool(j, "used", r->ok);
+	json_obj_end(j);
+}
+
+void wl_bus_calibrate(struct wl_ctx *c)
+{
+	uint32_t f = c->card->clock_hz, f1 = f / 4, f2 = f / 8, hr[2] = { 0, 0 }, hw[2] = { 0, 0 };
+	struct cal_result rd = { false, false, 0, 0, 0 }, wr = { false, false, 0, 0, 0 };
+	uint8_t width = c->card->width;
+	struct json *j;
+
+	c->bus_cal = (struct wl_bus_cal){ 0 };
+	if (c->emulated) {
+		con_printf("bus calibration: skipped (QEMU's card ignores the clock); the split "
+			   "uses the framing model\n");
+		return;
+	}
+	if (f2 < CAL_MIN_HZ) {
+		con_printf("bus calibration: skipped (clock too low); the split uses the framing "
+			   "model\n");
+		return;
+	}
+	cal_dir(c, false, f1, f2, hr, &rd);
+	if (wl_writes_possible(c) && !c->abort_all)
+		cal_dir(c, true, f1, f2, hw, &wr);
+	if (sd_set_bus(c->card, 0, width))
+		record_error("bus-cal", -EIO, "could not restore the bus to %u-bit at full speed",
+			     width);
+	c->bus_cal.width = width;
+	c->bus_cal.read_ok = rd.ok;
+	c->bus_cal.read_extra_clocks = rd.extra;
+	c->bus_cal.write_ok = wr.ok;
+	c->bus_cal.write_extra_clocks = wr.extra;
+
+	con_printf("bus calibration, %u-bit, 64 KiB at %u and %u Hz: read %s", width,
+		   (unsigned)hr[0], (unsigned)hr[1], rd.ok ? "" : "not measured");
+	if (rd.ok)
+		con_printf("%.0f clocks per transfer, framing model %.0f: +%.1f per block",
+			   rd.b, rd.model, rd.extra);
+	if (wr.ran)
+		con_printf("; write %s", wr.ok ? "" : "not measured");
+	if (wr.ok)
+		con_printf("%.0f clocks, model %.0f: +%.1f per block", wr.b, wr.model, wr.extra);
+	con_printf("\n");
+
+	j = record_begin("bus");
+	json_u64(j, "width", width);
+	json_u64(j, "clock_hz", c->card->clock_hz);
+	json_arr_begin(j, "cal_clocks_hz");
+	json_u64(j, NULL, hr[0]);
+	json_u64(j, NULL, hr[1]);
+	json_arr_end(j);
+	json_u64(j, "xfer_bytes", SWEEP_XFER_BLOCKS * SD_BLOCK_SIZE);
+	cal_json(j, "read", &rd);
+	if (wr.ran)
+		cal_json(j, "write", &wr);
+	else
+		json_null(j, "write");
+	record_end();
+}

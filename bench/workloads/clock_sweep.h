@@ -8,5 +8,10 @@
 #include "bench/engine/workload.h"
 
 void wl_clock_sweep(struct wl_ctx *c);
+/* Measure the bus clocks per block (two reduced clocks, reads and, with a
+ * test area, writes) into c->bus_cal, which the split of every later
+ * workload at this width uses instead of the framing model alone ("bus"
+ * record). Skipped under QEMU. */
+void wl_bus_calibrate(struct wl_ctx *c);
 
 #endif

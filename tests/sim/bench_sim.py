@@ -77,6 +77,13 @@ def part2():
         total["vok"] += vok
         if not worst <= total["worst"]:
             total["worst"], total["what"] = worst, "%s/%s" % (h, what)
+    print("  %-22s %9s %9s %9s" % ("card", "workloads", "within", "worst pp"))
+    for c in CARDS:
+        rows = []
+        for h in HOSTS:
+            rows += simtruth.compare(res[(h, c)][1], "%s/%s" % (h, c))
+        print("  %-22s %9d %9d %9.2f" % (c, len(rows), sum(r["share_ok"] for r in rows),
+                                         max([r["err"] for r in rows] or [0])))
     print("  all: %d workloads on %d hosts x %d cards, %d within %.0f pp of the truth "
           "(%.1f%%), worst %.2f pp (%s); verdicts right %d of %d; %.0f s" % (
               total["n"], len(HOSTS), len(CARDS), total["ok"], simtruth.TOL_PP,

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench/engine/workload.h"
+#include "bench/workloads/clock_sweep.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
@@ -365,6 +366,9 @@ static void run_combo(const struct combo *cb)
 	}
 	write_guard_init(&guard, &s.card, &area, true);
 	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
+	c.read_base = area.first_lba;
+	/* As the suite does first: measure the bus (bench/workloads/clock_sweep.c). */
+	wl_bus_calibrate(&c);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		if ((cases[k].write || cases[k].pat == MIX70) && s.card.write_protected)
 			continue;

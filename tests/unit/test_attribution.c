@@ -130,6 +130,34 @@ TEST(read_64k_paced_by_cpu_or_by_bus)
 	CHECK_STR(text(&s), "bus-bound - 95.8% of the 50 MHz 4-bit ceiling");
 }
 
+/* The slow CPU of read_64k_paced_by_cpu_or_by_bus, with one card stall of
+ * 1 ms per request in the pipeline: the CPU waits 1 ms for it (busy 79%
+ * of the pipeline), so the stall is the card's and the rest of the idle
+ * bus is still the host's; a rule that decides per workload would charge
+ * all 2158240 ns of idle bus to the card.
+ *   pipeline 4810000 = 127 frames 2651760 (bus) + 1000000 (card)
+ *                      + 1158240 (host)
+ *   card 100000 + 1000000, host 1197440, bus 2676560, wall 4974000 */
+TEST(read_64k_paced_by_cpu_with_a_card_stall)
+{
+	struct phase_ns slow = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 4840000,
+				 .host_ns = 3840000, .busy_ns = 4000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &slow, 128, 6120);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.card_pct, 100.0 * 1100000 / 4974000, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 1197440 / 4974000, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 4974000, TOL);
+	/* the CPU set the pace of 1158240 of the 2158240 idle ns, and the
+	 * frames hide behind its work: critical host 1197440 + 2651760 */
+	CHECK_NEAR(s.cpu_pace_pct, 100.0 * 1158240 / 2158240, TOL);
+	CHECK_NEAR(s.crit_host_pct, 100.0 * 3849200 / 4974000, TOL);
+	CHECK_EQ_U(s.verdict, BOTTLENECK_HOST);
+}
+
 TEST(write_bound_by_card_busy)
 {
 	/* 4 KiB CMD25 + CMD12 at 25 MHz 4-bit (40 ns/clock), per request:

@@ -236,7 +236,7 @@ TEST(series_intervals)
 	series_init(&s, pt, 4, 1000, 500);
 	series_add(&s, 500, 100, 10);   /* [500, 1500) -> 0 */
 	series_add(&s, 1499, 100, 30);  /* 0 */
-	series_add(&s, 1500, 200, 20);  /* 1 */
+	series_add(&s, 1520, 200, 20);  /* 1: ran [1500, 1520] */
 	series_add(&s, 100, 50, 5);     /* before start -> 0 */
 	series_add(&s, 3600, 400, 50);  /* 3 */
 	series_add(&s, 4500, 1, 1);     /* after the last point: dropped */
@@ -255,6 +255,40 @@ TEST(series_intervals)
 	series_init(&s, pt, 4, 1000, 0);
 	series_add(&s, 1200, 1, 1);
 	CHECK_EQ_U(s.npoints, 2);
+}
+
+/* A 45 ms write in 10 ms intervals: 4.5 intervals of a steady rate, not
+ * 0, 0, 0, 0 and then all of it. The total stays exact. */
+TEST(series_spreads_an_operation_over_its_intervals)
+{
+	struct series_point pt[8];
+	struct series s;
+	uint32_t k, sum = 0;
+
+	series_init(&s, pt, 8, 10000000, 0);
+	series_add(&s, 50000000, 589824, 45000000); /* 576 KiB from 5 to 50 ms */
+	CHECK_EQ_U(s.npoints, 6);
+	CHECK_EQ_U(pt[0].bytes, 65536);   /* 5 of its 45 ms */
+	CHECK_EQ_U(pt[1].bytes, 131072);  /* 10 of 45 */
+	CHECK_EQ_U(pt[4].bytes, 131072);
+	CHECK_EQ_U(pt[5].bytes, 0);       /* it ended exactly at 50 ms */
+	for (k = 0; k < 8; k++)
+		sum += pt[k].bytes;
+	CHECK_EQ_U(sum, 589824);
+	CHECK_EQ_U(pt[5].ops, 1);         /* counted where it ended */
+	CHECK_EQ_U(pt[5].worst_ns, 45000000);
+	CHECK_EQ_U(pt[0].ops + pt[1].ops + pt[4].ops, 0);
+	/* uneven division: the remainder goes to the last interval */
+	series_init(&s, pt, 8, 10000000, 0);
+	series_add(&s, 25000000, 1000, 30000000); /* began before the start */
+	CHECK_EQ_U(pt[0].bytes + pt[1].bytes + pt[2].bytes, 1000);
+	CHECK_EQ_U(pt[0].bytes, 400);
+	CHECK_EQ_U(pt[1].bytes, 400);
+	/* past the last point: the op is dropped, its earlier bytes stay */
+	series_init(&s, pt, 2, 10000000, 0);
+	series_add(&s, 30000000, 300, 30000000);
+	CHECK_EQ_U(s.dropped, 1);
+	CHECK_EQ_U(pt[0].bytes + pt[1].bytes, 200);
 }
 
 TEST(linfit_exact)
