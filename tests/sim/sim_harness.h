@@ -6,12 +6,12 @@
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
 
-#include "drivers/emmc/emmc.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
 
 struct simh {
-	struct emmc_host emmc;
+	struct sdhci_host emmc;
 	struct sd_host *host; /* &emmc.host */
 	struct sd_card card;
 	int init_ret;

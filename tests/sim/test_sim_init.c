@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/emmc/emmc.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "lib/err.h"
 #include "tests/sim/sim.h"
@@ -127,7 +127,7 @@ TEST(one_block_buffer)
 }
 
 /* BCM2835 hardware: CAPABILITIES reads 0; the base clock comes from the
- * mailbox (here: given to emmc_host_init), or the host cannot start. */
+ * mailbox (here: given to bcm2835_emmc_init), or the host cannot start. */
 TEST(hardware_without_capabilities)
 {
 	struct simh s;
@@ -136,7 +136,7 @@ TEST(hardware_without_capabilities)
 	sim_config_default(&c);
 	c.caps_zero = true;
 	CHECK_EQ_I(simh_host_only(&s, "sdhc-c10-16g", &c), -ENODEV);
-	CHECK_EQ_I(emmc_host_init(&s.emmc, c.base, 250000000u), 0);
+	CHECK_EQ_I(bcm2835_emmc_init(&s.emmc, c.base, 250000000u), 0);
 	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
 	CHECK_EQ_U(s.card.clock_hz, 250000000u / 6);
 	CHECK_EQ_U(sim_violation_count(), 0);
@@ -154,7 +154,7 @@ TEST(hardware_clock_ignores_card_detect)
 	sim_config_default(&c);
 	CHECK_EQ_I(simh_host_only(&s, "sdhc-c10-16g", &c), 0);
 	CHECK_EQ_I(s.host->ops->get_cd(s.host), 1);
-	CHECK_EQ_I(emmc_host_init(&s.emmc, c.base, 250000000u), 0);
+	CHECK_EQ_I(bcm2835_emmc_init(&s.emmc, c.base, 250000000u), 0);
 	CHECK_EQ_I(s.host->ops->reset(s.host), 0);
 	CHECK_EQ_I(s.host->ops->get_cd(s.host), -ENOTSUP);
 	sim_card_set_present(false);
