@@ -31,6 +31,8 @@ def check_board(run):
     assert board["cpu"] == "Cortex-A72"
     assert board["emulated"] is True and board["mailbox"] == "ok"
     assert board["caches"] is True
+    # The mailbox's EMMC2 clock (id 12), reported on a BCM2711 only.
+    assert isinstance(board["emmc2_clock_hz"], int), board
     # The generic timer from AArch32 EL1 after the shim; the measured rate
     # agrees with CNTFRQ to 1%.
     t = board["timer"]
