@@ -17,7 +17,7 @@
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
-#   lib/ drivers/sd drivers/emmc bench/   portable: built for the target and the host
+#   lib/ drivers/sd drivers/sdhci bench/   portable: built for the target and the host
 #   tests/sim                  host only: simulated controller, card and clock
 #   tests/unit, tests/sim/test_*.c   host test programs (one binary per file)
 #   tools/                     host tools for users
@@ -50,7 +50,7 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/emmc/*.c bench/*.c bench/*/*.c)
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c bench/*.c bench/*/*.c)
 TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))

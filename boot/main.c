@@ -58,6 +58,10 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	con_printf("  clocks: ARM %u MHz, core %u MHz, EMMC %u MHz, UART %u MHz\n",
 		   (unsigned)(b->arm_clock_hz / 1000000), (unsigned)(b->core_clock_hz / 1000000),
 		   (unsigned)(b->emmc_clock_hz / 1000000), (unsigned)(b->uart_clock_hz / 1000000));
+	if (b->soc == SOC_BCM2711)
+		con_printf("  EMMC2 (the SD slot) clock %u Hz from the mailbox%s\n",
+			   (unsigned)b->emmc2_clock_hz,
+			   b->emulated ? "; under QEMU its capabilities register gives it" : "");
 	con_printf("  timestamps: %s at %u Hz measured (nominal %u Hz), resolution %u ns, "
 		   "read cost %u ns, calibration spread %u ppm\n",
 		   ti->source, (unsigned)ti->freq_hz, (unsigned)ti->nominal_hz,
@@ -81,6 +85,8 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	json_u64(j, "core_clock_hz", b->core_clock_hz);
 	json_u64(j, "emmc_clock_hz", b->emmc_clock_hz);
 	json_u64(j, "uart_clock_hz", b->uart_clock_hz);
+	if (b->soc == SOC_BCM2711)
+		json_u64(j, "emmc2_clock_hz", b->emmc2_clock_hz);
 	json_u64(j, "arm_mem_bytes", b->arm_mem_size);
 	json_u64(j, "vc_mem_bytes", b->vc_mem_size);
 	json_u64(j, "board_mem_mib", b->rev.memory_mib);

@@ -3,14 +3,11 @@
  */
 #include <stddef.h>
 
-#include "drivers/emmc/emmc.h"
 #include "drivers/gpio.h"
 #include "drivers/sd_slot.h"
+#include "drivers/sdhci/bcm2711_emmc2.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "lib/err.h"
-
-#define EMMC_ARM_OFFSET 0x300000u
-
-static struct emmc_host emmc;
 
 static int select_emmc_pins(void)
 {
@@ -54,7 +51,7 @@ static int fail(struct sd_slot *slot, int r, const char *what, uintptr_t base)
 
 int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 {
-	uintptr_t base = b->periph_base + EMMC_ARM_OFFSET;
+	uintptr_t base;
 	int r;
 
 	slot->host = NULL;
@@ -63,20 +60,30 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	slot->error_what = NULL;
 	slot->error_base = 0;
 	if (b->soc == SOC_BCM2711) {
-		/* Pi 4: the slot is wired to EMMC2 (0xFE340000); the Arasan EMMC
-		 * serves the Wi-Fi chip. Leave both, and GPIO 48-53, alone. */
-		slot->unsupported = "the SD slot of a Pi 4 / 400 / CM4 is on the EMMC2 controller, "
-				    "which this version of sdbench does not drive yet";
+		/* Pi 4 / 400 / CM4: the slot is wired to EMMC2 on pads of its
+		 * own (no GPIO function to select); the Arasan EMMC at +0x300000
+		 * and GPIO 34-39 serve the Wi-Fi chip and are left alone. The
+		 * input clock is the mailbox's EMMC2 clock on hardware, the
+		 * capabilities register's under QEMU. */
+		base = b->periph_base + BCM2711_EMMC2_ARM_OFFSET;
+		r = bcm2711_emmc2_init(&slot->sdhci, base,
+				       b->emulated ? 0 : b->emmc2_clock_hz);
+		if (r)
+			return fail(slot, r, "the EMMC2 host controller did not initialise "
+				    "(no base clock from the mailbox's EMMC2 clock or the "
+				    "capabilities register)", base);
+		slot->host = &slot->sdhci.host;
 		return 0;
 	}
+	base = b->periph_base + BCM2835_EMMC_ARM_OFFSET;
 	r = select_emmc_pins();
 	if (r)
 		return fail(slot, r, "could not route GPIO 48-53 to the EMMC controller", base);
 	/* Under QEMU the capabilities register gives the base clock; on
 	 * hardware it reads 0 and the mailbox's EMMC clock is the one. */
-	r = emmc_host_init(&emmc, base, b->emulated ? 0 : b->emmc_clock_hz);
+	r = bcm2835_emmc_init(&slot->sdhci, base, b->emulated ? 0 : b->emmc_clock_hz);
 	if (r)
 		return fail(slot, r, "the EMMC host controller did not initialise", base);
-	slot->host = &emmc.host;
+	slot->host = &slot->sdhci.host;
 	return 0;
 }

@@ -5,11 +5,13 @@
  * The platform decides, not the benchmark: on BCM2835/6/7 (Pi 0-3) the
  * slot's pins GPIO 48-53 are routed to the Arasan EMMC; on a BCM2711
  * (Pi 4/400/CM4) the slot is on EMMC2 and the Arasan EMMC serves the Wi-Fi
- * chip, so it is never probed for the card there. Each controller's state
- * belongs to the slot (no driver singleton): a second controller can exist
- * beside it.
+ * chip, so it is never probed for the card there: the slot is built on
+ * EMMC2 (drivers/sdhci/bcm2711_emmc2.c). Each controller's state belongs
+ * to the slot (no driver singleton): a second controller can exist beside
+ * it.
  *
- * A new host controller goes here: its driver in drivers/<name>/ behind
+ * A new host controller goes here: its driver in drivers/<name>/ (or a quirk
+ * set in drivers/sdhci/ for another SDHCI) behind
  * struct sd_host_ops, and a branch below that builds it for the boards
  * that wire the slot to it.
  */
@@ -20,9 +22,11 @@
 
 #include "drivers/board.h"
 #include "drivers/sd/sd_host.h"
+#include "drivers/sdhci/sdhci.h"
 
 struct sd_slot {
 	struct sd_host *host;     /* ready for host->ops->reset(); NULL when not */
+	struct sdhci_host sdhci;  /* the controller's state, owned by the slot */
 	const char *unsupported;  /* the slot is on a controller not driven yet */
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */

@@ -31,7 +31,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
-#include "drivers/emmc/emmc.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
@@ -39,7 +39,7 @@
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
 
-static struct emmc_host emmc;
+static struct sdhci_host emmc;
 
 static void usage(FILE *f)
 {
@@ -382,7 +382,7 @@ int main(int argc, char **argv)
 	env.board_model = "simulator";
 	/* The simulator's platform: its controller, base clock from the
 	 * capabilities register as under QEMU. */
-	env.host_error = emmc_host_init(&emmc, sim_get_config()->base, 0);
+	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
 	env.host = env.host_error ? NULL : &emmc.host;
 	env.host_error_what = "the simulated EMMC host controller did not initialise";
 	env.host_error_base = sim_get_config()->base;

@@ -21,6 +21,7 @@
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/clock_sweep_report.h"
+#include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 

@@ -1,6 +1,7 @@
 /*
  * sd_host.h - the interface between the SD card protocol layer (drivers/sd)
- * and a host controller driver (drivers/emmc today; SDHOST and EMMC2 later).
+ * and a host controller driver (drivers/sdhci: the BCM2835 EMMC and the
+ * BCM2711 EMMC2; SDHOST later).
  *
  * A host driver executes exactly one request (a command, optionally with a
  * data phase) and reports what happened with timestamps of the phases it

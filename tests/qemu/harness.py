@@ -38,10 +38,9 @@ AARCH64_MACHINES = ("raspi3b", "raspi3ap")
 # the legacy EMMC that -drive if=sd would use (on a Pi 4 it serves Wi-Fi).
 PI4_MACHINES = ("raspi4b",)
 EMMC2_MACHINES = ("raspi4b",)
-# Machines whose SD slot the firmware drives: the SD tests run on these.
-# raspi4b joins when the EMMC2 driver does (today the firmware reports the
-# board and says the Pi 4 slot is not driven yet; tests/qemu/test_raspi4.py).
-SD_MACHINES = MACHINES + AARCH64_MACHINES
+# Machines whose SD slot the firmware drives: the SD tests run on these
+# (raspi4b with the card on EMMC2, under a QEMU that has the machine).
+SD_MACHINES = MACHINES + AARCH64_MACHINES + PI4_MACHINES
 REVISIONS = {"raspi0": "0x00920092", "raspi1ap": "0x00900021", "raspi2b": "0x00a21041",
              "raspi3b": "0x00a02082", "raspi3ap": "0x009020e0", "raspi4b": "0x00b03115"}
 

@@ -1,18 +1,20 @@
 """The 32-bit kernel.img on QEMU's raspi4b (BCM2711, Cortex-A72; QEMU 9.0
 and newer, so these tests run in the SDB_QEMU=10 pass and are skipped
 under QEMU 7.2), started through the AArch64 shim like raspi3b, with the
-card on EMMC2 as on a real Pi 4: the board record, a clean end of the
-run, parked secondary cores, the exception dump and `make run
-MACHINE=raspi4b` (qemu/run.sh).
-
-The SD tests join when the firmware drives EMMC2: put raspi4b into
-harness.SD_MACHINES; until then the run must say that the Pi 4 slot is not
-driven (and touch no SD controller)."""
+card on EMMC2 as on a real Pi 4: the board record, the card found on EMMC2
+(never on the legacy EMMC, which serves Wi-Fi on a Pi 4), a clean end of
+the run, parked secondary cores, the exception dump, `make run
+MACHINE=raspi4b` (qemu/run.sh), the quick suite and a whole benchmark run
+that writes only inside its test area (byte-compare of the whole image).
+raspi4b is in harness.SD_MACHINES: the self-test's read/write checks run
+there too (tests/qemu/test_sd_stack.py)."""
 import os
 import subprocess
 
 import harness
 import test_raspi3
+import test_safety
+import test_sd_stack
 
 MACHINE = "raspi4b"
 
@@ -29,6 +31,8 @@ def check_board(run):
     assert board["cpu"] == "Cortex-A72"
     assert board["emulated"] is True and board["mailbox"] == "ok"
     assert board["caches"] is True
+    # The mailbox's EMMC2 clock (id 12), reported on a BCM2711 only.
+    assert isinstance(board["emmc2_clock_hz"], int), board
     # The generic timer from AArch32 EL1 after the shim; the measured rate
     # agrees with CNTFRQ to 1%.
     t = board["timer"]
@@ -37,17 +41,19 @@ def check_board(run):
     return board
 
 
+def check_on_emmc2(run):
+    """The card was driven through EMMC2 at 0xFE340000, with its quirk set."""
+    assert "host: emmc2 at 0xfe340000" in run.console, run.console[-3000:]
+    assert "host: emmc at" not in run.console
+
+
 def test_boot_board_record(tmp_path):
     img = harness.make_image(str(tmp_path / "sd.img"), size="128M", sdbench=["suite = none"])
     run = harness.boot(MACHINE, img, timeout=60)
     check_board(run)
-    if MACHINE in harness.SD_MACHINES:
-        assert run.one("card")["initialised"] is True
-    else:
-        # Not driven yet: said once, as a `skipped` record, and not an error.
-        skipped = run.one("skipped")
-        assert skipped["workload"] == "all" and "EMMC2" in skipped["reason"], skipped
-        assert not run.of_type("card") and not run.of_type("error")
+    assert MACHINE in harness.SD_MACHINES
+    assert run.one("card")["initialised"] is True
+    check_on_emmc2(run)
     # The run ends with `done` and QEMU exits by itself with its status.
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     assert run.status == 0
@@ -88,3 +94,46 @@ def test_run_script(tmp_path):
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     assert "QEMU reported guest errors" not in err
     assert os.path.getsize(os.path.join(harness.ROOT, "build", "qemu", "sd-raspi4b.img")) == 128 << 20
+
+
+def test_quick_suite(tmp_path):
+    """The full card report and the quick suite on EMMC2, through PIO: no
+    errors, every write verified, no SD line in QEMU's guest errors."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="256M", sdbench=["suite=quick"])
+    run = harness.boot(MACHINE, img, timeout=300)
+    assert not run.timed_out, run.console[-3000:]
+    assert not run.bad_records, run.bad_records[:3]
+    done = run.records[-1]
+    assert done["type"] == "done" and done["errors"] == 0, run.console[-3000:]
+    assert run.status == 0
+    assert run.sd_guest_errors() == [], run.guest_errors[:2000]
+    assert run.guest_errors == "", run.guest_errors[:2000]
+    check_on_emmc2(run)
+    assert run.one("board")["soc"] == "BCM2711"
+    test_sd_stack.assert_qemu_card(run.one("card"), 256 << 20)
+    results = run.of_type("result")
+    assert results and all(r["emulated"] is True and r["errors"] == 0 for r in results)
+    assert run.of_type("integrity"), "write workloads were not verified"
+    for rec in run.of_type("integrity"):
+        assert rec["ok"] == rec["blocks"], rec
+
+
+def test_writes_only_in_test_area(tmp_path):
+    """As tests/qemu/test_safety.py on raspi2b: a Pi OS-like card (boot FAT32
+    + a Linux partition filled with user data, free space after it); a
+    whole quick run on EMMC2 changes no byte of the image outside the test
+    area it chose."""
+    harness.require_machine(MACHINE)
+    img, before, run = test_safety.run_layout(
+        tmp_path, "512M", ["--part", "72M:256M:83"], sdbench=["suite=quick"],
+        machine=MACHINE, seed_area=[(72 << 20, 256 << 20)])
+    check_on_emmc2(run)
+    area, changed = test_safety.assert_only_in_area(run, img, before)
+    assert area["usable"] and area["source"] == "unpartitioned"
+    assert area["first_lba"] * 512 >= (72 + 256) << 20
+    assert changed, "the write workloads wrote nothing"
+    for rec in run.of_type("integrity"):
+        assert rec["ok"] == rec["blocks"], rec
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert run.sd_guest_errors() == [], run.guest_errors[:2000]

@@ -245,7 +245,7 @@ def check_write(run, img, before, write):
         "writes outside %d+%d: %s" % (lba, count, changed[:20])
 
 
-@pytest.mark.parametrize("machine", harness.MACHINES)
+@pytest.mark.parametrize("machine", harness.SD_MACHINES)
 def test_selftest_every_machine(tmp_path, machine):
     """Card identified, reads in every mode agree with the image, the
     written pattern (and the erase of its tail) lands exactly in its range,

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "drivers/emmc/emmc.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
 
 int simh_host_only(struct simh *s, const char *profile,
@@ -16,7 +16,7 @@ int simh_host_only(struct simh *s, const char *profile,
 		return -1000;
 	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
 	s->host = &s->emmc.host;
-	return emmc_host_init(&s->emmc, sim_get_config()->base, 0);
+	return bcm2835_emmc_init(&s->emmc, sim_get_config()->base, 0);
 }
 
 int simh_start(struct simh *s, const char *profile,

@@ -1,23 +1,23 @@
 /*
  * sim_harness.h - glue for the simulator tests: set the simulator up with
- * a profile and bring the real drivers (drivers/emmc + drivers/sd) up on
+ * a profile and bring the real drivers (drivers/sdhci + drivers/sd) up on
  * it, exactly as the firmware does on hardware.
  */
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
 
-#include "drivers/emmc/emmc.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
 
 struct simh {
-	struct emmc_host emmc;
+	struct sdhci_host emmc;
 	struct sd_host *host; /* &emmc.host */
 	struct sd_card card;
 	int init_ret;
 };
 
-/* sim_setup(cfg, profile) + emmc_host_init + sd_init. Returns sd_init's
+/* sim_setup(cfg, profile) + bcm2835_emmc_init + sd_init. Returns sd_init's
  * result (also in s->init_ret); -1000 when the profile is unknown. */
 int simh_start(struct simh *s, const char *profile,
 	       const struct sim_config *cfg);

@@ -1,38 +1,46 @@
 /*
- * emmc.c - host driver for the Arasan EMMC controller of the BCM2835/6/7
- * (SDHCI v3.00-like, BCM2835 ARM Peripherals chapter 5), implementing
- * struct sd_host_ops (drivers/sd/sd_host.h).
+ * sdhci.c - the generic SD Host Controller core (SDHCI v3.00-like),
+ * implementing struct sd_host_ops (drivers/sd/sd_host.h); what one SoC's
+ * integration needs comes from its struct sdhci_quirks (sdhci.h).
  *
  * Follows the SD Host Controller Simplified Specification v3.00: §3.2
  * (clock control, divided clock mode), §3.7 (command issue), §3.7.2 (PIO
  * transfers with Buffer Read/Write Ready), §3.10 (error recovery: software
  * reset of the CMD and DAT lines).
  *
- * Arasan/BCM2835 specifics handled here:
- *  - 32-bit register accesses only (drivers/mmio.h). Transfer Mode and
- *    Command share one word and are written together; that single write
- *    starts the command (so nothing is written twice before the command).
- *  - The controller can lose the second of two writes to the same register
- *    within two SD clocks (clock-domain crossing). At identification speed
- *    (2 clocks >= 1 us) every register write is followed by a delay of two
- *    SD clocks. Above 2 MHz the writes to one register in a request are
- *    separated by at least one status read, which completes on the bus
- *    before the next write is issued.
- *  - The BCM2835 integration has no usable capabilities register and no
- *    card-detect on hardware (Linux: SDHCI_QUIRK_MISSING_CAPS,
- *    BROKEN_CARD_DETECTION): when CAPABILITIES reads 0 the known
- *    configuration (4-bit, high speed, 3.3 V, 1024-byte blocks) is assumed.
- *    get_cd reports -ENOTSUP then and whenever the caller supplies the base
- *    clock (hardware: the mailbox). QEMU's model fills both in.
- *  - The high-speed enable bit of Host Control is not set (Linux:
- *    SDHCI_QUIRK_NO_HISPD_BIT for this SoC); high speed is only the clock.
+ * Common to the controllers of the Raspberry Pi family, and so done here
+ * for every host:
+ *  - 32-bit register accesses only (drivers/mmio.h; BCM2835 §5.1, and the
+ *    32-bit-only accessors Linux uses for the BCM2711 EMMC2 as well).
+ *    Transfer Mode and Command share one word and are written together;
+ *    that single write starts the command (nothing is written twice
+ *    before the command).
  *  - Resets of the CMD and DAT lines are written separately (QEMU ignores
  *    a write with both bits; the SDHCI spec allows either).
+ *  - Every wait is bounded by a timer deadline and ends in an error code
+ *    with the phase and the status bits (struct sd_host_err).
  *
- * Data moves by PIO only: QEMU's model has no SDMA/ADMA (capabilities say
- * so) and the BCM2835 Arasan's own DMA is not used by any known driver. The
- * system DMA engine (DREQ 11) can later replace the per-block copy in
- * emmc_xfer() without changing the request interface.
+ * Per quirk set (q->...):
+ *  - pace_below_hz: the write hazard of the Arasan EMMC. It can lose the
+ *    second of two writes to the same register within two SD clocks
+ *    (clock-domain crossing). Below the given clock every register write
+ *    is followed by a delay of two SD clocks, inside the register accessor
+ *    wr(); above it the writes to one register in a request are separated
+ *    by at least one status read, which completes on the bus before the
+ *    next write is issued.
+ *  - missing_caps_max_block, cd_broken_on_hw: the BCM2835 integration has
+ *    no usable capabilities register and no card-detect on hardware (Linux:
+ *    SDHCI_QUIRK_MISSING_CAPS, BROKEN_CARD_DETECTION): when CAPABILITIES
+ *    reads 0 the known configuration (4-bit, high speed, 3.3 V) is
+ *    assumed. get_cd reports -ENOTSUP then and whenever the caller supplies
+ *    the base clock (hardware: the mailbox). QEMU's model fills both in.
+ *  - no_hispd_bit: the high-speed enable bit of Host Control is not set
+ *    (Linux: SDHCI_QUIRK_NO_HISPD_BIT for the BCM2835); high speed is only
+ *    the clock there.
+ *  - f_min_hz: the lowest clock the integration is run at.
+ *
+ * Data moves by PIO: QEMU's models have no SDMA/ADMA (capabilities say
+ * so) and the BCM2835 Arasan's own DMA is not used by any known driver.
  *
  * Not supported: SDIO interrupts, UHS-I (1.8 V, tuning), 8-bit bus,
  * interrupts (everything is polled with timer deadlines).
@@ -40,31 +48,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drivers/emmc/emmc.h"
-#include "drivers/emmc/emmc_regs.h"
+#include "drivers/sdhci/sdhci.h"
+#include "drivers/sdhci/sdhci_regs.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 
 /* Bounds of every wait (microseconds). The controller's own data timeout
  * (DATA_TOUNIT) is set to its maximum; these are the software backstops. */
-#define EMMC_RESET_TIMEOUT_US 100000u
-#define EMMC_CLOCK_TIMEOUT_US 100000u
-#define EMMC_INHIBIT_TIMEOUT_US 500000u
-#define EMMC_CMD_TIMEOUT_US 100000u     /* a response is due in 64 clocks */
-#define EMMC_READ_TIMEOUT_US 500000u    /* per block; SD: 100 ms (SDHC) */
-#define EMMC_BUSY_TIMEOUT_US 1000000u   /* write busy / R1b default; SD: 250-500 ms */
-#define EMMC_POWER_SETTLE_US 1000u      /* SD §6.4.1: 1 ms after power up */
-#define EMMC_CD_STABLE_TIMEOUT_US 500000u /* card-detect debounce */
-#define EMMC_ID_CLOCK_HZ 400000u
-#define EMMC_MIN_CLOCK_HZ 100000u       /* SD: identification 100..400 kHz */
-#define EMMC_QUIET_WRITE_HZ 2000000u    /* above this, no delay after writes */
-
-/* Known configuration of the BCM2835 Arasan when CAPABILITIES is missing. */
-#define EMMC_BCM2835_MAX_BLOCK 1024u
+#define SDHCI_RESET_TIMEOUT_US 100000u
+#define SDHCI_CLOCK_TIMEOUT_US 100000u
+#define SDHCI_INHIBIT_TIMEOUT_US 500000u
+#define SDHCI_CMD_TIMEOUT_US 100000u     /* a response is due in 64 clocks */
+#define SDHCI_READ_TIMEOUT_US 500000u    /* per block; SD: 100 ms (SDHC) */
+#define SDHCI_BUSY_TIMEOUT_US 1000000u   /* write busy / R1b default; SD: 250-500 ms */
+#define SDHCI_POWER_SETTLE_US 1000u      /* SD §6.4.1: 1 ms after power up */
+#define SDHCI_CD_STABLE_TIMEOUT_US 500000u /* card-detect debounce */
+#define SDHCI_ID_CLOCK_HZ 400000u
+#define SDHCI_MIN_CLOCK_HZ 100000u       /* SD: identification 100..400 kHz */
 
 
-static inline uint32_t rd(const struct emmc_priv *e, uint32_t reg)
+static inline uint32_t rd(const struct sdhci_priv *e, uint32_t reg)
 {
 	return mmio_read32(e->base + reg);
 }
@@ -75,23 +79,25 @@ static inline uint32_t rd(const struct emmc_priv *e, uint32_t reg)
  * sdhci-iproc pace them the same way), so each write is followed by
  * e->wdelay_us, waited on a deadline. set_wdelay() keeps it at two clocks
  * of the slowest clock in effect. */
-static inline void wr(const struct emmc_priv *e, uint32_t reg, uint32_t val)
+static inline void wr(const struct sdhci_priv *e, uint32_t reg, uint32_t val)
 {
 	mmio_write32(e->base + reg, val);
 	if (e->wdelay_us)
 		timer_udelay(e->wdelay_us);
 }
 
-static void set_wdelay(struct emmc_priv *e, uint32_t clock_hz)
+static void set_wdelay(struct sdhci_priv *e, uint32_t clock_hz)
 {
-	if (clock_hz == 0 || clock_hz >= EMMC_QUIET_WRITE_HZ)
-		e->wdelay_us = clock_hz ? 0 : 2000000u / EMMC_MIN_CLOCK_HZ;
+	if (!e->q->pace_below_hz || clock_hz >= e->q->pace_below_hz)
+		e->wdelay_us = 0;
+	else if (clock_hz == 0)
+		e->wdelay_us = 2000000u / SDHCI_MIN_CLOCK_HZ;
 	else
 		e->wdelay_us = (2000000u + clock_hz - 1) / clock_hz;
 }
 
 /* Wait until (reg & mask) == want; -ETIMEDOUT otherwise. */
-static int wait_reg(const struct emmc_priv *e, uint32_t reg, uint32_t mask,
+static int wait_reg(const struct sdhci_priv *e, uint32_t reg, uint32_t mask,
 		    uint32_t want, uint32_t timeout_us)
 {
 	timer_deadline_t d;
@@ -107,31 +113,31 @@ static int wait_reg(const struct emmc_priv *e, uint32_t reg, uint32_t mask,
 
 /* One software reset (SRST_HC, SRST_CMD or SRST_DATA). The clock bits are
  * kept: the reset bits share the word with the clock control. */
-static int reset_line(struct emmc_priv *e, uint32_t bit)
+static int reset_line(struct sdhci_priv *e, uint32_t bit)
 {
-	uint32_t c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC |
-		EMMC_C1_SRST_CMD | EMMC_C1_SRST_DATA);
+	uint32_t c1 = rd(e, SDHCI_CONTROL1) & ~(SDHCI_C1_SRST_HC |
+		SDHCI_C1_SRST_CMD | SDHCI_C1_SRST_DATA);
 
-	wr(e, EMMC_CONTROL1, c1 | bit);
-	return wait_reg(e, EMMC_CONTROL1, bit, 0, EMMC_RESET_TIMEOUT_US);
+	wr(e, SDHCI_CONTROL1, c1 | bit);
+	return wait_reg(e, SDHCI_CONTROL1, bit, 0, SDHCI_RESET_TIMEOUT_US);
 }
 
 /* SDHCI §3.10: after an error, reset the CMD line and, if the DAT line
  * was involved, the DAT line - one at a time. */
-static int recover(struct emmc_priv *e, bool dat)
+static int recover(struct sdhci_priv *e, bool dat)
 {
-	int r1 = reset_line(e, EMMC_C1_SRST_CMD);
-	int r2 = dat ? reset_line(e, EMMC_C1_SRST_DATA) : 0;
+	int r1 = reset_line(e, SDHCI_C1_SRST_CMD);
+	int r2 = dat ? reset_line(e, SDHCI_C1_SRST_DATA) : 0;
 
-	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
 	return r1 ? r1 : r2;
 }
 
 static int irq_to_err(uint32_t irq)
 {
-	if (irq & (EMMC_INT_CTO_ERR | EMMC_INT_DTO_ERR))
+	if (irq & (SDHCI_INT_CTO_ERR | SDHCI_INT_DTO_ERR))
 		return -ETIMEDOUT;
-	if (irq & (EMMC_INT_CCRC_ERR | EMMC_INT_DCRC_ERR))
+	if (irq & (SDHCI_INT_CCRC_ERR | SDHCI_INT_DCRC_ERR))
 		return -EILSEQ;
 	return -EIO;
 }
@@ -149,22 +155,22 @@ static int fail(struct sd_request *req, int code, uint32_t status,
 /* Wait for any of 'want' or an error interrupt. Returns the INTERRUPT
  * value, or 0 on timeout. Checks the status before making a deadline so
  * that the common already-ready case costs one read. */
-static inline uint32_t wait_irq(const struct emmc_priv *e, uint32_t want,
+static inline uint32_t wait_irq(const struct sdhci_priv *e, uint32_t want,
 				uint32_t timeout_us)
 {
-	uint32_t irq = rd(e, EMMC_INTERRUPT);
+	uint32_t irq = rd(e, SDHCI_INTERRUPT);
 	timer_deadline_t d;
 
-	if (irq & (want | EMMC_INT_ERR_MASK))
+	if (irq & (want | SDHCI_INT_ERR_MASK))
 		return irq;
 	d = timer_deadline_us(timeout_us);
 	for (;;) {
-		irq = rd(e, EMMC_INTERRUPT);
-		if (irq & (want | EMMC_INT_ERR_MASK))
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (irq & (want | SDHCI_INT_ERR_MASK))
 			return irq;
 		if (timer_expired(d)) {
-			irq = rd(e, EMMC_INTERRUPT);
-			return (irq & (want | EMMC_INT_ERR_MASK)) ? irq : 0;
+			irq = rd(e, SDHCI_INTERRUPT);
+			return (irq & (want | SDHCI_INT_ERR_MASK)) ? irq : 0;
 		}
 	}
 }
@@ -307,16 +313,16 @@ static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
 }
 
 /* The data phase of a request, after the command completed. */
-static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
+static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
 	const bool rd_dir = data->dir == SD_DATA_READ;
-	const uint32_t ready = rd_dir ? EMMC_INT_READ_RDY : EMMC_INT_WRITE_RDY;
-	const uint32_t blk_to = rd_dir ? EMMC_READ_TIMEOUT_US :
+	const uint32_t ready = rd_dir ? SDHCI_INT_READ_RDY : SDHCI_INT_WRITE_RDY;
+	const uint32_t blk_to = rd_dir ? SDHCI_READ_TIMEOUT_US :
 		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
-		 EMMC_BUSY_TIMEOUT_US);
-	const uintptr_t port = e->base + EMMC_DATA;
+		 SDHCI_BUSY_TIMEOUT_US);
+	const uintptr_t port = e->base + SDHCI_DATA;
 	const uint32_t words = data->blksz / 4;
 	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
 	uint8_t *p = data->buf;
@@ -324,7 +330,7 @@ static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
 
 	for (blk = 0; blk < data->blocks; blk++) {
 		irq = wait_irq(e, ready, blk_to);
-		if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
 			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
 				    irq, rd_dir ? "read data" : "write data",
@@ -337,7 +343,7 @@ static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
 			t->blk_ready[blk] = t0;
 		/* Clear before moving: the last word of this block may make
 		 * the next block ready at once. */
-		mmio_write32(e->base + EMMC_INTERRUPT, ready);
+		mmio_write32(e->base + SDHCI_INTERRUPT, ready);
 		if (rd_dir) {
 			if (aligned)
 				pio_read_aligned(port, (uint32_t *)(void *)p, words);
@@ -360,35 +366,35 @@ static int emmc_xfer(struct emmc_priv *e, struct sd_request *req)
 
 	/* Transfer complete: for writes this is the end of the card's busy
 	 * after the last block (and of the Auto-CMD12 busy). */
-	irq = wait_irq(e, EMMC_INT_DATA_DONE, rd_dir ? EMMC_READ_TIMEOUT_US :
+	irq = wait_irq(e, SDHCI_INT_DATA_DONE, rd_dir ? SDHCI_READ_TIMEOUT_US :
 		       blk_to);
 	t->t_end = timer_ticks();
-	if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 		/* For Auto-CMD errors the low half of the status is the
 		 * Auto CMD Error Status (CONTROL2[15:0]: ACTO, ACCRC, ...)
 		 * instead; the code is -EIO whatever the detail. */
-		uint32_t st = (irq & EMMC_INT_ERR_MASK) |
-			      (rd(e, EMMC_CONTROL2) & 0xFFFFu);
+		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
+			      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
 
 		recover(e, true);
-		if (irq & EMMC_INT_ACMD_ERR)
+		if (irq & SDHCI_INT_ACMD_ERR)
 			return fail(req, -EIO, st, "auto command", blk);
 		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
 			    rd_dir ? "read end" : "write busy", blk);
 	}
 	if (data->stop == SD_STOP_AUTO12)
-		req->cmd.auto_resp = rd(e, EMMC_RESP3);
-	wr(e, EMMC_INTERRUPT, EMMC_INT_DATA_DONE);
+		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
 	return 0;
 }
 
-static int emmc_request(struct sd_host *h, struct sd_request *req)
+static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
-	struct emmc_priv *e = h->priv;
+	struct sdhci_priv *e = h->priv;
 	struct sd_cmd *cmd = &req->cmd;
 	struct sd_data *data = req->data;
-	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << EMMC_CMD_INDEX_SHIFT;
-	uint32_t inhibit = EMMC_STATUS_CMD_INHIBIT;
+	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << SDHCI_CMD_INDEX_SHIFT;
+	uint32_t inhibit = SDHCI_STATUS_CMD_INHIBIT;
 	uint32_t irq;
 	int ret;
 
@@ -407,18 +413,18 @@ static int emmc_request(struct sd_host *h, struct sd_request *req)
 	case SD_RESP_NONE:
 		break;
 	case SD_RESP_R1:
-		cmdtm |= EMMC_CMD_RSPNS_48 | EMMC_CMD_CRCCHK_EN | EMMC_CMD_IXCHK_EN;
+		cmdtm |= SDHCI_CMD_RSPNS_48 | SDHCI_CMD_CRCCHK_EN | SDHCI_CMD_IXCHK_EN;
 		break;
 	case SD_RESP_R1B:
-		cmdtm |= EMMC_CMD_RSPNS_48_BUSY | EMMC_CMD_CRCCHK_EN |
-			 EMMC_CMD_IXCHK_EN;
-		inhibit |= EMMC_STATUS_DAT_INHIBIT;
+		cmdtm |= SDHCI_CMD_RSPNS_48_BUSY | SDHCI_CMD_CRCCHK_EN |
+			 SDHCI_CMD_IXCHK_EN;
+		inhibit |= SDHCI_STATUS_DAT_INHIBIT;
 		break;
 	case SD_RESP_R2:
-		cmdtm |= EMMC_CMD_RSPNS_136 | EMMC_CMD_CRCCHK_EN;
+		cmdtm |= SDHCI_CMD_RSPNS_136 | SDHCI_CMD_CRCCHK_EN;
 		break;
 	case SD_RESP_R3:
-		cmdtm |= EMMC_CMD_RSPNS_48;
+		cmdtm |= SDHCI_CMD_RSPNS_48;
 		break;
 	default:
 		return fail(req, -EINVAL, 0, "setup", 0);
@@ -429,45 +435,45 @@ static int emmc_request(struct sd_host *h, struct sd_request *req)
 		    data->blksz == 0 || (data->blksz & 3) ||
 		    data->blksz > e->max_block)
 			return fail(req, -EINVAL, 0, "setup", 0);
-		cmdtm |= EMMC_CMD_ISDATA | EMMC_TM_BLKCNT_EN;
+		cmdtm |= SDHCI_CMD_ISDATA | SDHCI_TM_BLKCNT_EN;
 		if (data->dir == SD_DATA_READ)
-			cmdtm |= EMMC_TM_DAT_DIR_READ;
+			cmdtm |= SDHCI_TM_DAT_DIR_READ;
 		if (data->blocks > 1 || data->stop != SD_STOP_NONE)
-			cmdtm |= EMMC_TM_MULTI_BLOCK;
+			cmdtm |= SDHCI_TM_MULTI_BLOCK;
 		if (data->stop == SD_STOP_AUTO12) {
 			if (!h->cap_auto12)
 				return fail(req, -ENOTSUP, 0, "setup", 0);
-			cmdtm |= EMMC_TM_AUTO_CMD12;
+			cmdtm |= SDHCI_TM_AUTO_CMD12;
 		} else if (data->stop == SD_STOP_AUTO23) {
 			if (!h->cap_auto23)
 				return fail(req, -ENOTSUP, 0, "setup", 0);
-			cmdtm |= EMMC_TM_AUTO_CMD23;
+			cmdtm |= SDHCI_TM_AUTO_CMD23;
 		}
-		inhibit |= EMMC_STATUS_DAT_INHIBIT;
+		inhibit |= SDHCI_STATUS_DAT_INHIBIT;
 	}
 
-	ret = wait_reg(e, EMMC_STATUS, inhibit, 0, EMMC_INHIBIT_TIMEOUT_US);
+	ret = wait_reg(e, SDHCI_STATUS, inhibit, 0, SDHCI_INHIBIT_TIMEOUT_US);
 	if (ret) {
-		uint32_t st = rd(e, EMMC_STATUS);
+		uint32_t st = rd(e, SDHCI_STATUS);
 
 		recover(e, true);
 		return fail(req, ret, st, "inhibit", 0);
 	}
 
-	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
 	if (data) {
-		wr(e, EMMC_BLKSIZECNT, (data->blksz & EMMC_BLKSIZE_MASK) |
-		   data->blocks << EMMC_BLKCNT_SHIFT);
+		wr(e, SDHCI_BLKSIZECNT, (data->blksz & SDHCI_BLKSIZE_MASK) |
+		   data->blocks << SDHCI_BLKCNT_SHIFT);
 		if (data->stop == SD_STOP_AUTO23)
-			wr(e, EMMC_ARG2, data->sbc_arg);
+			wr(e, SDHCI_ARG2, data->sbc_arg);
 	}
-	wr(e, EMMC_ARG1, cmd->arg);
+	wr(e, SDHCI_ARG1, cmd->arg);
 	req->t.t_issue = timer_ticks();
-	wr(e, EMMC_CMDTM, cmdtm);
+	wr(e, SDHCI_CMDTM, cmdtm);
 
-	irq = wait_irq(e, EMMC_INT_CMD_DONE, EMMC_CMD_TIMEOUT_US);
+	irq = wait_irq(e, SDHCI_INT_CMD_DONE, SDHCI_CMD_TIMEOUT_US);
 	req->t.t_cmd_done = timer_ticks();
-	if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 		recover(e, data || cmd->resp_type == SD_RESP_R1B);
 		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
 			    "command", 0);
@@ -477,40 +483,40 @@ static int emmc_request(struct sd_host *h, struct sd_request *req)
 		/* The controller strips the CRC byte and stores bits 127:8
 		 * in RESP3[23:0]..RESP0; put them back in place. Bits 7:0
 		 * (CRC7 + end bit) are not delivered and read as 0. */
-		uint32_t r0 = rd(e, EMMC_RESP0), r1 = rd(e, EMMC_RESP1);
-		uint32_t r2 = rd(e, EMMC_RESP2), r3 = rd(e, EMMC_RESP3);
+		uint32_t r0 = rd(e, SDHCI_RESP0), r1 = rd(e, SDHCI_RESP1);
+		uint32_t r2 = rd(e, SDHCI_RESP2), r3 = rd(e, SDHCI_RESP3);
 
 		cmd->resp[0] = r3 << 8 | r2 >> 24;
 		cmd->resp[1] = r2 << 8 | r1 >> 24;
 		cmd->resp[2] = r1 << 8 | r0 >> 24;
 		cmd->resp[3] = r0 << 8;
 	} else if (cmd->resp_type != SD_RESP_NONE) {
-		cmd->resp[0] = rd(e, EMMC_RESP0);
+		cmd->resp[0] = rd(e, SDHCI_RESP0);
 	}
-	mmio_write32(e->base + EMMC_INTERRUPT, EMMC_INT_CMD_DONE);
+	mmio_write32(e->base + SDHCI_INTERRUPT, SDHCI_INT_CMD_DONE);
 	if (e->wdelay_us)
 		timer_udelay(e->wdelay_us);
 
 	if (data)
-		return emmc_xfer(e, req);
+		return sdhci_xfer(e, req);
 
 	if (cmd->resp_type == SD_RESP_R1B) {
-		irq = wait_irq(e, EMMC_INT_DATA_DONE, cmd->busy_timeout_us ?
-			       cmd->busy_timeout_us : EMMC_BUSY_TIMEOUT_US);
+		irq = wait_irq(e, SDHCI_INT_DATA_DONE, cmd->busy_timeout_us ?
+			       cmd->busy_timeout_us : SDHCI_BUSY_TIMEOUT_US);
 		req->t.t_end = timer_ticks();
-		if (!irq || (irq & EMMC_INT_ERR_MASK)) {
+		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
 			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
 				    irq, "busy", 0);
 		}
-		wr(e, EMMC_INTERRUPT, EMMC_INT_DATA_DONE);
+		wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
 	} else {
 		req->t.t_end = req->t.t_cmd_done;
 	}
 	return 0;
 }
 
-uint32_t emmc_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
+uint32_t sdhci_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
 			uint32_t *divider)
 {
 	uint32_t n;
@@ -526,12 +532,12 @@ uint32_t emmc_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
 	/* f = base / (2 N): the smallest N that does not exceed hz. */
 	n = (base_clock_hz + 2 * hz - 1) / (2 * hz);
 	if (v3) {
-		if (n > EMMC_DIV10_MAX)
-			n = EMMC_DIV10_MAX;
+		if (n > SDHCI_DIV10_MAX)
+			n = SDHCI_DIV10_MAX;
 	} else {
 		uint32_t p = 1;
 
-		while (p < n && p < EMMC_DIV8_MAX)
+		while (p < n && p < SDHCI_DIV8_MAX)
 			p <<= 1;
 		n = p;
 	}
@@ -546,55 +552,55 @@ static uint32_t pace_us(uint32_t a_hz, uint32_t b_hz)
 {
 	uint32_t f = a_hz && (!b_hz || a_hz < b_hz) ? a_hz : b_hz;
 
-	if (!f || f < EMMC_MIN_CLOCK_HZ)
-		f = EMMC_MIN_CLOCK_HZ;
+	if (!f || f < SDHCI_MIN_CLOCK_HZ)
+		f = SDHCI_MIN_CLOCK_HZ;
 	return (2000000u + f - 1) / f;
 }
 
 static int set_clock(struct sd_host *h, uint32_t hz)
 {
-	struct emmc_priv *e = h->priv;
+	struct sdhci_priv *e = h->priv;
 	uint32_t c1, n, actual, pace;
 	int ret;
 
 	if (hz == e->req_hz && h->actual_clock_hz)
 		return 0;
-	actual = emmc_clock_for(h->base_clock_hz, hz, e->v3, &n);
+	actual = sdhci_clock_for(h->base_clock_hz, hz, e->v3, &n);
 	pace = pace_us(h->actual_clock_hz, actual);
 
-	c1 = rd(e, EMMC_CONTROL1) & ~(EMMC_C1_SRST_HC | EMMC_C1_SRST_CMD |
-				      EMMC_C1_SRST_DATA);
-	c1 &= ~EMMC_C1_CLK_EN;
+	c1 = rd(e, SDHCI_CONTROL1) & ~(SDHCI_C1_SRST_HC | SDHCI_C1_SRST_CMD |
+				      SDHCI_C1_SRST_DATA);
+	c1 &= ~SDHCI_C1_CLK_EN;
 	/* While the divider changes, writes are paced by the slower of the
 	 * old and the new clock. */
-	e->wdelay_us = pace;
-	wr(e, EMMC_CONTROL1, c1);
+	e->wdelay_us = e->q->pace_below_hz ? pace : 0;
+	wr(e, SDHCI_CONTROL1, c1);
 	h->actual_clock_hz = 0;
 	e->req_hz = 0;
 	if (hz == 0) {
 		set_wdelay(e, 0);
 		return 0;
 	}
-	c1 &= ~(EMMC_C1_CLK_MASK | EMMC_C1_DATA_TOUNIT_MASK);
-	c1 |= (n & 0xFFu) << EMMC_C1_CLK_FREQ8_SHIFT |
-	      ((n >> 8) & 0x3u) << EMMC_C1_CLK_FREQ_MS2_SHIFT |
-	      EMMC_C1_DATA_TOUNIT_MAX << EMMC_C1_DATA_TOUNIT_SHIFT |
-	      EMMC_C1_CLK_INTLEN;
-	wr(e, EMMC_CONTROL1, c1);
-	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_CLK_STABLE, EMMC_C1_CLK_STABLE,
-		       EMMC_CLOCK_TIMEOUT_US);
+	c1 &= ~(SDHCI_C1_CLK_MASK | SDHCI_C1_DATA_TOUNIT_MASK);
+	c1 |= (n & 0xFFu) << SDHCI_C1_CLK_FREQ8_SHIFT |
+	      ((n >> 8) & 0x3u) << SDHCI_C1_CLK_FREQ_MS2_SHIFT |
+	      SDHCI_C1_DATA_TOUNIT_MAX << SDHCI_C1_DATA_TOUNIT_SHIFT |
+	      SDHCI_C1_CLK_INTLEN;
+	wr(e, SDHCI_CONTROL1, c1);
+	ret = wait_reg(e, SDHCI_CONTROL1, SDHCI_C1_CLK_STABLE, SDHCI_C1_CLK_STABLE,
+		       SDHCI_CLOCK_TIMEOUT_US);
 	if (ret)
 		return ret;
-	wr(e, EMMC_CONTROL1, c1 | EMMC_C1_CLK_EN);
+	wr(e, SDHCI_CONTROL1, c1 | SDHCI_C1_CLK_EN);
 	h->actual_clock_hz = actual;
 	e->req_hz = hz;
 	set_wdelay(e, actual);
 	return 0;
 }
 
-static int emmc_set_ios(struct sd_host *h, const struct sd_ios *ios)
+static int sdhci_set_ios(struct sd_host *h, const struct sd_ios *ios)
 {
-	struct emmc_priv *e = h->priv;
+	struct sdhci_priv *e = h->priv;
 	uint32_t c0 = e->ctl0;
 	int ret;
 
@@ -607,11 +613,13 @@ static int emmc_set_ios(struct sd_host *h, const struct sd_ios *ios)
 	if (ios->clock_hz > h->f_max_hz)
 		return -EINVAL;
 
-	c0 &= ~(EMMC_C0_HCTL_DWIDTH | EMMC_C0_HCTL_8BIT | EMMC_C0_HCTL_HS_EN);
+	c0 &= ~(SDHCI_C0_HCTL_DWIDTH | SDHCI_C0_HCTL_8BIT | SDHCI_C0_HCTL_HS_EN);
 	if (ios->width == 4)
-		c0 |= EMMC_C0_HCTL_DWIDTH;
+		c0 |= SDHCI_C0_HCTL_DWIDTH;
+	if (ios->timing == SD_TIMING_HS && !e->q->no_hispd_bit)
+		c0 |= SDHCI_C0_HCTL_HS_EN;
 	if (c0 != e->ctl0) {
-		wr(e, EMMC_CONTROL0, c0);
+		wr(e, SDHCI_CONTROL0, c0);
 		e->ctl0 = c0;
 	}
 	h->width = ios->width;
@@ -620,17 +628,17 @@ static int emmc_set_ios(struct sd_host *h, const struct sd_ios *ios)
 	return ret;
 }
 
-static int emmc_reset(struct sd_host *h)
+static int sdhci_reset(struct sd_host *h)
 {
-	struct emmc_priv *e = h->priv;
-	struct sd_ios ios = { EMMC_ID_CLOCK_HZ, 1, SD_TIMING_DS };
+	struct sdhci_priv *e = h->priv;
+	struct sd_ios ios = { SDHCI_ID_CLOCK_HZ, 1, SD_TIMING_DS };
 	int ret;
 
-	set_wdelay(e, EMMC_MIN_CLOCK_HZ);
+	set_wdelay(e, SDHCI_MIN_CLOCK_HZ);
 	/* The whole word is written: CONTROL1 = SRST_HC only, clock off. */
-	wr(e, EMMC_CONTROL1, EMMC_C1_SRST_HC);
-	ret = wait_reg(e, EMMC_CONTROL1, EMMC_C1_SRST_HC, 0,
-		       EMMC_RESET_TIMEOUT_US);
+	wr(e, SDHCI_CONTROL1, SDHCI_C1_SRST_HC);
+	ret = wait_reg(e, SDHCI_CONTROL1, SDHCI_C1_SRST_HC, 0,
+		       SDHCI_RESET_TIMEOUT_US);
 	if (ret)
 		return ret;
 	h->actual_clock_hz = 0;
@@ -638,102 +646,105 @@ static int emmc_reset(struct sd_host *h)
 
 	/* Status bits we poll must be enabled to appear; nothing is
 	 * signalled to the ARM (polled driver). */
-	wr(e, EMMC_IRPT_EN, 0);
-	wr(e, EMMC_IRPT_MASK, EMMC_INT_ALL & ~EMMC_INT_CARD);
-	wr(e, EMMC_INTERRUPT, EMMC_INT_ALL);
+	wr(e, SDHCI_IRPT_EN, 0);
+	wr(e, SDHCI_IRPT_MASK, SDHCI_INT_ALL & ~SDHCI_INT_CARD);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
 
-	e->ctl0 = EMMC_C0_SD_BUS_POWER | EMMC_C0_SD_BUS_VOLT_3V3;
-	wr(e, EMMC_CONTROL0, e->ctl0);
-	wr(e, EMMC_CONTROL2, 0);
+	e->ctl0 = SDHCI_C0_SD_BUS_POWER | SDHCI_C0_SD_BUS_VOLT_3V3;
+	wr(e, SDHCI_CONTROL0, e->ctl0);
+	wr(e, SDHCI_CONTROL2, 0);
 
-	ret = emmc_set_ios(h, &ios);
+	ret = sdhci_set_ios(h, &ios);
 	if (ret)
 		return ret;
 	/* SD §6.4.1: 1 ms after power up and at least 74 clocks before the
 	 * first command (185 us at 400 kHz). */
-	timer_udelay(EMMC_POWER_SETTLE_US);
+	timer_udelay(SDHCI_POWER_SETTLE_US);
 	return 0;
 }
 
-static int emmc_card_busy(struct sd_host *h)
+static int sdhci_card_busy(struct sd_host *h)
 {
-	return (rd(h->priv, EMMC_STATUS) & EMMC_STATUS_DAT0_LEVEL) ? 0 : 1;
+	return (rd(h->priv, SDHCI_STATUS) & SDHCI_STATUS_DAT0_LEVEL) ? 0 : 1;
 }
 
-static int emmc_get_cd(struct sd_host *h)
+static int sdhci_get_cd(struct sd_host *h)
 {
-	const struct emmc_priv *e = h->priv;
+	const struct sdhci_priv *e = h->priv;
 
 	if (e->cd_broken)
 		return -ENOTSUP;
 	/* The detect input is debounced after a reset: its level means
 	 * something once CARD_STABLE is set (at once under QEMU). */
-	if (wait_reg(e, EMMC_STATUS, EMMC_STATUS_CARD_STABLE,
-		     EMMC_STATUS_CARD_STABLE, EMMC_CD_STABLE_TIMEOUT_US))
+	if (wait_reg(e, SDHCI_STATUS, SDHCI_STATUS_CARD_STABLE,
+		     SDHCI_STATUS_CARD_STABLE, SDHCI_CD_STABLE_TIMEOUT_US))
 		return -ENOTSUP;
-	return (rd(e, EMMC_STATUS) & EMMC_STATUS_CARD_INSERTED) ? 1 : 0;
+	return (rd(e, SDHCI_STATUS) & SDHCI_STATUS_CARD_INSERTED) ? 1 : 0;
 }
 
-static int emmc_get_ro(struct sd_host *h)
+static int sdhci_get_ro(struct sd_host *h)
 {
 	/* SDHCI Present State bit 19 is the WP pin level: 1 = writable.
 	 * QEMU clears it for a readonly drive. */
-	return (rd(h->priv, EMMC_STATUS) & EMMC_STATUS_WRITE_EN_PIN) ? 0 : 1;
+	return (rd(h->priv, SDHCI_STATUS) & SDHCI_STATUS_WRITE_EN_PIN) ? 0 : 1;
 }
 
-static const struct sd_host_ops emmc_ops = {
-	.reset = emmc_reset,
-	.set_ios = emmc_set_ios,
-	.request = emmc_request,
-	.card_busy = emmc_card_busy,
-	.get_cd = emmc_get_cd,
-	.get_ro = emmc_get_ro,
+static const struct sd_host_ops sdhci_ops = {
+	.reset = sdhci_reset,
+	.set_ios = sdhci_set_ios,
+	.request = sdhci_request,
+	.card_busy = sdhci_card_busy,
+	.get_cd = sdhci_get_cd,
+	.get_ro = sdhci_get_ro,
 };
 
-int emmc_host_init(struct emmc_host *eh, uintptr_t base, uint32_t base_clock_hz)
+int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
+		    uintptr_t base, uint32_t base_clock_hz)
 {
-	struct sd_host *h = &eh->host;
-	struct emmc_priv *e = &eh->priv;
+	struct sd_host *h = &sh->host;
+	struct sdhci_priv *e = &sh->priv;
 	uint32_t caps, spec;
 
 	e->base = base;
-	e->wdelay_us = 2000000u / EMMC_MIN_CLOCK_HZ;
+	e->q = q;
+	e->wdelay_us = 0;
+	set_wdelay(e, 0);
 	e->ctl0 = 0;
 	e->req_hz = 0;
 
-	h->ops = &emmc_ops;
-	h->name = "emmc";
+	h->ops = &sdhci_ops;
+	h->name = q->name;
 	h->base = base;
 	h->priv = e;
-	h->version = rd(e, EMMC_SLOTISR_VER);
-	caps = rd(e, EMMC_CAPABILITIES0);
+	h->version = rd(e, SDHCI_SLOTISR_VER);
+	caps = rd(e, SDHCI_CAPABILITIES0);
 	h->caps = caps;
-	spec = (h->version >> EMMC_VER_SPEC_SHIFT) & EMMC_VER_SPEC_MASK;
-	e->v3 = spec >= EMMC_VER_SPEC_3_00;
-	e->caps_missing = caps == 0;
+	spec = (h->version >> SDHCI_VER_SPEC_SHIFT) & SDHCI_VER_SPEC_MASK;
+	e->v3 = spec >= SDHCI_VER_SPEC_3_00;
+	e->caps_missing = caps == 0 && q->missing_caps_max_block;
 	/* Card detect is trusted only where the capabilities describe the
 	 * controller, i.e. where they also gave the base clock (QEMU, the
-	 * simulator). On BCM2835/6/7 hardware the caller passes the mailbox
-	 * clock: there Linux declares card detection broken whatever the
-	 * capabilities read (sdhci-iproc bcm2835: BROKEN_CARD_DETECTION with
-	 * MISSING_CAPS), the datasheet's STATUS register (§5) does not define
-	 * bits 16-18. A missing card shows as no answer to CMD8 and CMD55
-	 * instead (sd.c). */
-	e->cd_broken = e->caps_missing || base_clock_hz != 0;
+	 * simulator). On hardware the caller passes the mailbox clock: there
+	 * Linux declares card detection broken whatever the capabilities
+	 * read (sdhci-iproc bcm2835: BROKEN_CARD_DETECTION with MISSING_CAPS;
+	 * the Pi 4 device tree: broken-cd on emmc2), the BCM2835 datasheet's
+	 * STATUS register (§5) does not define bits 16-18. A missing card
+	 * shows as no answer to CMD8 and CMD55 instead (sd.c). */
+	e->cd_broken = e->caps_missing || (q->cd_broken_on_hw && base_clock_hz != 0);
 
 	if (e->caps_missing) {
 		h->cap_4bit = true;
 		h->cap_hs = true;
-		e->max_block = EMMC_BCM2835_MAX_BLOCK;
+		e->max_block = q->missing_caps_max_block;
 	} else {
-		uint32_t mb = (caps >> EMMC_CAP0_MAXBLK_SHIFT) & EMMC_CAP0_MAXBLK_MASK;
+		uint32_t mb = (caps >> SDHCI_CAP0_MAXBLK_SHIFT) & SDHCI_CAP0_MAXBLK_MASK;
 
 		h->cap_4bit = true; /* every SDHCI supports 4-bit */
-		h->cap_hs = (caps & EMMC_CAP0_HS) != 0;
+		h->cap_hs = (caps & SDHCI_CAP0_HS) != 0;
 		e->max_block = 512u << (mb > 2 ? 2 : mb);
 		if (!base_clock_hz) {
-			uint32_t mhz = (caps >> EMMC_CAP0_BASECLK_SHIFT) &
-				       (e->v3 ? EMMC_CAP0_BASECLK_MASK : 0x3Fu);
+			uint32_t mhz = (caps >> SDHCI_CAP0_BASECLK_SHIFT) &
+				       (e->v3 ? SDHCI_CAP0_BASECLK_MASK : 0x3Fu);
 
 			base_clock_hz = mhz * 1000000u;
 		}
@@ -747,7 +758,9 @@ int emmc_host_init(struct emmc_host *eh, uintptr_t base, uint32_t base_clock_hz)
 	 * does not support CMD23 either, so it is never asked for there. */
 	h->cap_auto23 = e->v3;
 	h->f_max_hz = base_clock_hz;
-	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? EMMC_DIV10_MAX : EMMC_DIV8_MAX));
+	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
+	if (h->f_min_hz < q->f_min_hz)
+		h->f_min_hz = q->f_min_hz;
 	h->actual_clock_hz = 0;
 	h->width = 1;
 	h->timing = SD_TIMING_DS;

@@ -1,0 +1,43 @@
+/*
+ * bcm2711_emmc2.c - the quirk set of the BCM2711 EMMC2 (see bcm2711_emmc2.h
+ * and, for what each quirk does, sdhci.c). What the public drivers of this
+ * controller handle (Linux sdhci-iproc "brcm,bcm2711-emmc2" with the Pi 4
+ * device tree, U-Boot bcm2835_sdhci), and what follows from it here:
+ *
+ *  - Its input clock is not in CAPABILITIES on hardware: it comes from the
+ *    firmware (mailbox clock id 12, EMMC2), passed in by the platform.
+ *  - Registers are accessed 32 bits at a time (Linux runs it with 32-bit
+ *    only accessors, shadowing Transfer Mode until the Command write); the
+ *    core makes no other access.
+ *  - Writes are paced at identification clocks (below 400 kHz plus), as
+ *    the 32-bit accessor of those drivers does for every controller of the
+ *    family; at transfer clocks no pacing.
+ *  - The lowest clock used is 200 kHz (the identification clock is 400 kHz).
+ *  - Card detect: the Pi 4 device tree marks it broken-cd; on hardware a
+ *    missing card shows as no answer to CMD8/CMD55 (sd.c). QEMU's model
+ *    reports it, and it is used there.
+ *  - The high-speed enable bit is a real SDHCI bit here (no NO_HISPD quirk).
+ *  - DMA address view: the device tree's emmc2bus dma-ranges put ARM
+ *    physical 0x0..0x3FFFFFFF at 0xC0000000 for this controller's DMA
+ *    master; a DMA path must translate by dma_offset and keep its buffers
+ *    and descriptors in the first GiB. Data moves by PIO today (QEMU's
+ *    model advertises no SDMA/ADMA).
+ *  - Not handled yet (a real Pi 4 only): the 1.8 V switch of UHS-I (the
+ *    SD I/O regulator is on the firmware's GPIO expander) and tuning.
+ */
+#include "drivers/sdhci/bcm2711_emmc2.h"
+
+static const struct sdhci_quirks bcm2711_emmc2_quirks = {
+	.name = "emmc2",
+	.pace_below_hz = 400001u,
+	.f_min_hz = 200000u,
+	.missing_caps_max_block = 512u,
+	.no_hispd_bit = false,
+	.cd_broken_on_hw = true,
+	.dma_offset = 0xC0000000u,
+};
+
+int bcm2711_emmc2_init(struct sdhci_host *sh, uintptr_t base, uint32_t base_clock_hz)
+{
+	return sdhci_host_init(sh, &bcm2711_emmc2_quirks, base, base_clock_hz);
+}

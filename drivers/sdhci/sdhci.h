@@ -1,0 +1,81 @@
+/*
+ * sdhci.h - a generic SD Host Controller (SDHCI v3.00) core as an SD host
+ * (drivers/sd/sd_host.h): command, PIO data, recovery, bounded waits and
+ * phase timestamps, with what differs between SoCs in a quirk set (struct
+ * sdhci_quirks) chosen by whoever builds the host: bcm2835_emmc.c (the
+ * Arasan EMMC of the Pi 0-3), bcm2711_emmc2.c (the EMMC2 of the Pi 4).
+ *
+ * The caller owns each controller's state (struct sdhci_host): the
+ * platform builds one per controller it uses, so two may exist at once.
+ */
+#ifndef SDB_DRIVERS_SDHCI_H
+#define SDB_DRIVERS_SDHCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/sd/sd_host.h"
+
+/* What one SoC's integration of the controller needs (all fields static). */
+struct sdhci_quirks {
+	const char *name;          /* host->name: "emmc", "emmc2", ... */
+	/* Write-hazard pacing: below this SD clock every register write is
+	 * followed by two SD clocks (the controller can lose the second of
+	 * two writes to one register closer than that), and so are the
+	 * writes that change the clock divider; 0 = never paced. */
+	uint32_t pace_below_hz;
+	/* Lowest SD clock the integration is run at (0 = the divider's). */
+	uint32_t f_min_hz;
+	/* CAPABILITIES may read 0 (BCM2835: Linux MISSING_CAPS): assume
+	 * 4-bit, high speed, 3.3 V and this maximum block size then; 0 = a
+	 * zero CAPABILITIES register is taken at its word. */
+	uint32_t missing_caps_max_block;
+	/* The high-speed enable bit of Host Control is not set (the BCM2835
+	 * integration: Linux NO_HISPD_BIT); high speed is only the clock. */
+	bool no_hispd_bit;
+	/* Card detect means nothing on hardware (where the platform supplies
+	 * the base clock): Linux BROKEN_CARD_DETECTION / the Pi 4 device
+	 * tree's broken-cd. Under QEMU and the simulator it is used. */
+	bool cd_broken_on_hw;
+	/* The controller's DMA master sees ARM physical address A at A +
+	 * dma_offset (BCM2711 EMMC2: the device tree's emmc2bus dma-ranges
+	 * put ARM 0x0..0x3FFFFFFF at bus 0xC0000000; 0 for a PIO-only host).
+	 * Recorded for a DMA data path; PIO does not use it. */
+	uint32_t dma_offset;
+};
+
+/* The driver's state of one controller; private to sdhci.c (here only so
+ * the caller can own the storage). */
+struct sdhci_priv {
+	uintptr_t base;
+	const struct sdhci_quirks *q;
+	uint32_t wdelay_us;   /* delay after a register write (pacing) */
+	uint32_t max_block;
+	bool v3;              /* SDHCI >= 3.00: 10-bit divider, Auto-CMD23 */
+	bool caps_missing;
+	bool cd_broken;       /* the card-detect input means nothing here */
+	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
+	uint32_t req_hz;      /* clock asked for by the last set_ios */
+};
+
+struct sdhci_host {
+	struct sd_host host; /* what the card layer uses */
+	struct sdhci_priv priv;
+};
+
+/* Bind sh->host to the controller at 'base' (ARM physical address) run
+ * with quirk set q. base_clock_hz is the controller's input clock (the
+ * mailbox's clock for it on hardware); 0 takes it from the capabilities
+ * register (QEMU fills it in; hardware does not). Reads the version and
+ * capabilities, fills h->caps/version/cap_* and f_min/f_max, does not touch
+ * the card: call h->ops->reset() next. Returns 0 or -ENODEV when no base
+ * clock can be determined. */
+int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
+		    uintptr_t base, uint32_t base_clock_hz);
+
+/* The divider the driver would program for 'hz' and the frequency it gives
+ * (for reports and tests). Returns the actual frequency in Hz. */
+uint32_t sdhci_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,
+			 uint32_t *divider);
+
+#endif
