@@ -142,7 +142,8 @@ def assert_qemu_card(card, size_bytes):
     assert card["write_protected"] is False
 
 
-def selftest_run(tmp_path, machine, size, reads, write=None, seed=None, extra=()):
+def selftest_run(tmp_path, machine, size, reads, write=None, seed=None, extra=(),
+                 kernel=harness.KERNEL):
     """Image with test data at the read ranges, boot, return (run, image,
     pristine copy, {range: data})."""
     img = str(tmp_path / ("sd-%s-%s.img" % (machine, size)))
@@ -161,7 +162,7 @@ def selftest_run(tmp_path, machine, size, reads, write=None, seed=None, extra=()
             expect[(lba, count)] = read_blocks(img, lba, count)
     before = img + ".before"
     sparse_copy(img, before)
-    run = harness.boot(machine, img, timeout=120, extra=list(extra))
+    run = harness.boot(machine, img, kernel=kernel, timeout=120, extra=list(extra))
     return run, img, before, expect
 
 
@@ -213,8 +214,14 @@ def check_write(run, img, before, write):
         "writes outside %d+%d: %s" % (lba, count, changed[:20])
 
 
-@pytest.mark.parametrize("machine", harness.MACHINES)
-def test_selftest_every_machine(tmp_path, machine):
+# Every 32-bit machine with kernel.img, and raspi3b with the AArch64
+# kernel8.img (the same drivers built for AArch64).
+SELFTEST_CASES = [(m, harness.KERNEL) for m in harness.MACHINES] + [("raspi3b", harness.KERNEL8)]
+
+
+@pytest.mark.parametrize("machine,kernel", SELFTEST_CASES,
+                         ids=["%s-%s" % (m, os.path.basename(k)[:-4]) for m, k in SELFTEST_CASES])
+def test_selftest_every_machine(tmp_path, machine, kernel):
     """Card identified, reads in every mode agree with the image, the
     written pattern (and the erase of its tail) lands exactly in its range,
     no SD guest errors."""
@@ -222,7 +229,8 @@ def test_selftest_every_machine(tmp_path, machine):
     blocks = card_blocks(size)
     reads = [(0, 1), (BOOT_END_LBA + 100, 40), (blocks - 17, 17)]
     write = (BOOT_END_LBA + 2048, 48)
-    run, img, before, expect = selftest_run(tmp_path, machine, size, reads, write)
+    run, img, before, expect = selftest_run(tmp_path, machine, size, reads, write,
+                                            kernel=kernel)
     assert_clean(run)
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert run.status == 0
