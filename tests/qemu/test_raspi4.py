@@ -1,4 +1,5 @@
-"""The 32-bit kernel.img on QEMU's raspi4b (BCM2711, Cortex-A72; QEMU 9.0
+"""The 32-bit kernel.img (and, for the board record and the exception
+dump, the AArch64 kernel8.img, entered by QEMU at 0x80000 in EL2) on QEMU's raspi4b (BCM2711, Cortex-A72; QEMU 9.0
 and newer, so these tests run in the SDB_QEMU=10 pass and are skipped
 under QEMU 7.2), started through the AArch64 shim like raspi3b, with the
 card on EMMC2 as on a real Pi 4: the board record, a clean end of the
@@ -11,13 +12,15 @@ driven (and touch no SD controller)."""
 import os
 import subprocess
 
+import pytest
+
 import harness
 import test_raspi3
 
 MACHINE = "raspi4b"
 
 
-def check_board(run):
+def check_board(run, kernel=harness.KERNEL):
     assert not run.timed_out, run.console[-2000:]
     assert run.console.count("sdbench 0.1 - SD card benchmark") == 1
     assert "*** EXCEPTION" not in run.console, run.console[-2000:]
@@ -29,18 +32,21 @@ def check_board(run):
     assert board["cpu"] == "Cortex-A72"
     assert board["emulated"] is True and board["mailbox"] == "ok"
     assert board["caches"] is True
-    # The generic timer from AArch32 EL1 after the shim; the measured rate
-    # agrees with CNTFRQ to 1%.
+    assert board["arch"] == ("aarch64" if harness.is_aarch64_image(kernel) else "aarch32")
+    assert board["el"] == 1
+    # The generic timer from EL1 (after the shim, or kernel8.img's own
+    # EL2 exit); the measured rate agrees with CNTFRQ to 1%.
     t = board["timer"]
     assert t["source"] == "cntpct"
     harness.assert_timer_calibrated(t)
     return board
 
 
-def test_boot_board_record(tmp_path):
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_boot_board_record(tmp_path, kernel):
     img = harness.make_image(str(tmp_path / "sd.img"), size="128M", sdbench=["suite = none"])
-    run = harness.boot(MACHINE, img, timeout=60)
-    check_board(run)
+    run = harness.boot(MACHINE, img, kernel=kernel, timeout=60)
+    check_board(run, kernel)
     if MACHINE in harness.SD_MACHINES:
         assert run.one("card")["initialised"] is True
     else:
@@ -62,10 +68,12 @@ def test_secondary_cores_parked(tmp_path):
     test_raspi3.check_secondary_cores_parked(tmp_path, img, MACHINE)
 
 
-def test_exception_dump():
-    run = harness.boot(MACHINE, None, kernel=harness.FAULT_KERNEL, timeout=60)
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_exception_dump(kernel):
+    run = harness.boot(MACHINE, None, kernel=harness.FAULT_KERNELS[kernel], timeout=60)
     assert not run.timed_out, run.console[-2000:]
-    assert "DFAR dead0000" in run.console
+    assert ("FAR_EL1 00000000dead0000" if harness.is_aarch64_image(kernel)
+            else "DFAR dead0000") in run.console
     assert run.one("exception")["exception"] == "data abort"
     assert run.console.count("sdbench 0.1") == 1
     assert run.status == 3
