@@ -149,12 +149,11 @@ $(B)/kernel8.lst: $(B)/kernel8.elf
 	$(TOBJDUMP64) -d -S $< > $@
 
 # QEMU only, not part of kernel.img: the AArch64 shim that starts kernel.img
-# in AArch32 on raspi3b/raspi3ap (A64 words as data, so the ARM toolchain
-# builds it).
+# in AArch32 on raspi3b/raspi3ap/raspi4b (A64 source, the AArch64 toolchain).
 $(B)/shim64.bin: qemu/shim/aarch64_shim.S
 	@mkdir -p $(B)/shim
-	$(TCC) -c $< -o $(B)/shim/aarch64_shim.o
-	$(TOBJCOPY) -O binary -j .text $(B)/shim/aarch64_shim.o $@
+	$(TCC64) -c $< -o $(B)/shim/aarch64_shim.o
+	$(TOBJCOPY64) -O binary -j .text $(B)/shim/aarch64_shim.o $@
 
 # A build with a deliberate fault, to test the exception dump.
 $(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
