@@ -2,7 +2,8 @@
 #
 #   make            build/kernel.img (32-bit, + .elf, .map, .lst), build/kernel8.img (AArch64,
 #                   Pi 3/4/Zero 2 with arm_64bit=1) and host tools in build/host/
-#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b;
+#                   KERNEL=build/kernel8.img the AArch64 image on raspi3b/raspi3ap/raspi4b)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
 #                   under the system QEMU, then the QEMU tests again under QEMU 10
 #                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
@@ -236,8 +237,9 @@ $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 $(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- running ----------------------------------------------------------------
-run: $(B)/kernel.img $(B)/shim64.bin
-	qemu/run.sh $(MACHINE)
+# KERNEL=build/kernel8.img: the AArch64 image (raspi3b, raspi3ap, raspi4b).
+run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
+	$(if $(KERNEL),SDB_KERNEL=$(KERNEL) )qemu/run.sh $(MACHINE)
 
 # ---- a card (tools/sdbcard.py) ------------------------------------------------
 IMAGE ?= $(B)/sdbench.img

@@ -199,3 +199,22 @@ def test_quick_suite_raspi3b(tmp_path, kernel):
     assert results and all(r["emulated"] is True and r["errors"] == 0 for r in results)
     for rec in run.of_type("integrity"):
         assert rec["ok"] == rec["blocks"], rec
+
+
+def test_run_script_kernel8(tmp_path):
+    """qemu/run.sh raspi3b with SDB_KERNEL=build/kernel8.img (what `make run
+    MACHINE=raspi3b KERNEL=build/kernel8.img` calls): QEMU's -kernel starts
+    the AArch64 image, no shim; it prints its board and exits by itself."""
+    harness.require_machine("raspi3b")
+    env = dict(os.environ, SDB_QEMU=harness.flavour(), SDB_SDBENCH="suite = none",
+               SDB_IMAGE_SIZE="128M", SDB_TIMEOUT="120", SDB_KERNEL=harness.KERNEL8)
+    p = subprocess.run([os.path.join(harness.ROOT, "qemu", "run.sh"), "raspi3b"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       env=env, timeout=180, cwd=harness.ROOT)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0, out[-2000:] + err[-2000:]
+    run = harness.Run(p.returncode, out, "", False)
+    board = run.one("board")
+    assert board["arch"] == "aarch64" and board["el"] == 1 and board["soc"] == "BCM2837"
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert "QEMU reported guest errors" not in err
