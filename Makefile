@@ -1,7 +1,9 @@
 # sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
 #
-#   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
-#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
+#   make            build/kernel.img (32-bit, + .elf, .map, .lst), build/kernel8.img (AArch64,
+#                   Pi 3/4/Zero 2 with arm_64bit=1) and host tools in build/host/
+#   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b;
+#                   KERNEL=build/kernel8.img the AArch64 image on raspi3b/raspi3ap/raspi4b)
 #   make test       all tests: host unit tests, simulator suite, QEMU integration tests
 #                   under the system QEMU, then the QEMU tests again under QEMU 10
 #                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
@@ -26,6 +28,14 @@ CROSS    ?= arm-none-eabi-
 TCC      := $(CROSS)gcc
 TOBJCOPY := $(CROSS)objcopy
 TOBJDUMP := $(CROSS)objdump
+# The AArch64 build (kernel8.img): Debian's Linux-targeted cross compiler
+# used freestanding, with picolibc's headers only (string.h, errno.h: the
+# same errno values as newlib's) and the project's own small libc.
+CROSS64  ?= aarch64-linux-gnu-
+TCC64    := $(CROSS64)gcc
+TOBJCOPY64 := $(CROSS64)objcopy
+TOBJDUMP64 := $(CROSS64)objdump
+PICOLIBC64_INC ?= /usr/lib/picolibc/aarch64-linux-gnu/include
 HCC      ?= gcc
 PYTHON   ?= /usr/bin/python3
 MACHINE  ?= raspi2b
@@ -45,6 +55,21 @@ TLDFLAGS := -T linker/kernel.ld -nostdlib -nostartfiles -Wl,--gc-sections \
             -Wl,-Map=$(B)/kernel.map -Wl,--no-warn-rwx-segments
 TLIBS := -lgcc
 
+# Cortex-A53 and later. -mstrict-align: until the MMU is on, every access
+# is Device memory, where an unaligned access faults; so boot/, drivers/*.c
+# and lib/, which run before it, never make one. The SD stack and bench/
+# run only with the MMU on (normal memory allows unaligned accesses): there
+# the compiler may merge byte accesses (the PIO path's unaligned buffers).
+# -mcmodel=small (the default) keeps the image within 4 GiB of its link
+# address.
+TALIGN64 := -mstrict-align
+TCFLAGS64 = -march=armv8-a $(TALIGN64) -O2 -g -std=gnu11 \
+             -ffreestanding -fno-common -ffunction-sections -fdata-sections \
+             -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables \
+             -nostdlib -nostdinc -isystem $(shell $(TCC64) -print-file-name=include 2>/dev/null) \
+             -isystem $(PICOLIBC64_INC) -D__LINUX_ERRNO_EXTENSIONS__ $(WARN) -I.
+TLDFLAGS64 := -T linker/kernel8.ld -nostdlib -nostartfiles -static -no-pie -Wl,--gc-sections \
+              -Wl,-Map=$(B)/kernel8.map -Wl,--build-id=none -Wl,--no-warn-rwx-segments
 HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
            -fsanitize=address,undefined -fno-omit-frame-pointer
 HLDFLAGS := -fsanitize=address,undefined
@@ -52,6 +77,11 @@ HLIBS := -lm
 
 PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c bench/*.c bench/*/*.c)
 TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
+# AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
+# handler; the rest of boot/ and every other source is shared.
+BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
+TARGET64_SRCS := $(wildcard boot/aarch64/*.S boot/aarch64/*.c) \
+                 $(filter-out $(BOOT32_ONLY),$(TARGET_SRCS))
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
 SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
 SIM_CARD_TXT  := $(sort $(wildcard tests/sim/profiles/*.txt))
@@ -60,6 +90,10 @@ TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
 TOOL_SRCS     := $(filter-out tools/sdbsim.c,$(wildcard tools/*.c))
 
 TARGET_OBJS   := $(patsubst %,$(BT)/%.o,$(basename $(TARGET_SRCS)))
+BT64 := $(B)/target64
+TARGET64_OBJS := $(patsubst %,$(BT64)/%.o,$(basename $(TARGET64_SRCS)))
+$(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/emmc drivers/sdhci)),$(TARGET64_OBJS)): \
+	TALIGN64 :=
 PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
@@ -71,7 +105,8 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
 
 .PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall
-all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
+all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
+     $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
 $(BT)/%.o: %.c
@@ -94,13 +129,33 @@ $(B)/kernel.img: $(B)/kernel.elf
 $(B)/kernel.lst: $(B)/kernel.elf
 	$(TOBJDUMP) -d -S $< > $@
 
+# ---- target, AArch64 (kernel8.img) ------------------------------------------
+$(BT64)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC64    $<"
+	@$(TCC64) $(TCFLAGS64) -MMD -MP -c $< -o $@
+
+$(BT64)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS64    $<"
+	@$(TCC64) $(TCFLAGS64) -MMD -MP -c $< -o $@
+
+$(B)/kernel8.elf: $(TARGET64_OBJS) linker/kernel8.ld
+	@echo "  LD64    $@"
+	@$(TCC64) $(TCFLAGS64) $(TLDFLAGS64) $(TARGET64_OBJS) -lgcc -o $@
+
+$(B)/kernel8.img: $(B)/kernel8.elf
+	$(TOBJCOPY64) -O binary $< $@
+
+$(B)/kernel8.lst: $(B)/kernel8.elf
+	$(TOBJDUMP64) -d -S $< > $@
+
 # QEMU only, not part of kernel.img: the AArch64 shim that starts kernel.img
-# in AArch32 on raspi3b/raspi3ap (A64 words as data, so the ARM toolchain
-# builds it).
+# in AArch32 on raspi3b/raspi3ap/raspi4b (A64 source, the AArch64 toolchain).
 $(B)/shim64.bin: qemu/shim/aarch64_shim.S
 	@mkdir -p $(B)/shim
-	$(TCC) -c $< -o $(B)/shim/aarch64_shim.o
-	$(TOBJCOPY) -O binary -j .text $(B)/shim/aarch64_shim.o $@
+	$(TCC64) -c $< -o $(B)/shim/aarch64_shim.o
+	$(TOBJCOPY64) -O binary -j .text $(B)/shim/aarch64_shim.o $@
 
 # A build with a deliberate fault, to test the exception dump.
 $(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
@@ -108,6 +163,12 @@ $(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
 	$(TCC) $(TCFLAGS) -DSDB_TEST_FAULT $(TLDFLAGS:$(B)/kernel.map=$(B)/fault/kernel.map) \
 		$(TARGET_SRCS) $(TLIBS) -o $(B)/fault/kernel.elf
 	$(TOBJCOPY) -O binary $(B)/fault/kernel.elf $@
+
+$(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld
+	@mkdir -p $(B)/fault
+	$(TCC64) $(TCFLAGS64) -DSDB_TEST_FAULT $(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel8.map) \
+		$(TARGET64_SRCS) -lgcc -o $(B)/fault/kernel8.elf
+	$(TOBJCOPY64) -O binary $(B)/fault/kernel8.elf $@
 
 # ---- host -------------------------------------------------------------------
 $(BH)/obj/%.o: %.c
@@ -179,8 +240,9 @@ $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 $(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- running ----------------------------------------------------------------
-run: $(B)/kernel.img $(B)/shim64.bin
-	qemu/run.sh $(MACHINE)
+# KERNEL=build/kernel8.img: the AArch64 image (raspi3b, raspi3ap, raspi4b).
+run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
+	$(if $(KERNEL),SDB_KERNEL=$(KERNEL) )qemu/run.sh $(MACHINE)
 
 # ---- a card (tools/sdbcard.py) ------------------------------------------------
 IMAGE ?= $(B)/sdbench.img
@@ -209,14 +271,14 @@ QEMU10 ?= yes
 # one process per test. JOBS=1 runs them one at a time.
 JOBS ?= $(shell nproc)
 PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
-test: all $(B)/fault/kernel.img
+test: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
 	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 
-test-qemu: all $(B)/fault/kernel.img
+test-qemu: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
 	$(PYTHON) -m pytest -q tests/qemu
 
-test-qemu10: all $(B)/fault/kernel.img
+test-qemu10: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
 ifeq ($(QEMU10),no)
 	@echo "QEMU 10 pass skipped (QEMU10=no)"
 else

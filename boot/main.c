@@ -79,6 +79,12 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	json_hex(j, "revision", b->revision, 8);
 	json_str(j, "soc", b->soc_name);
 	json_str(j, "cpu", cpu_name(b->cpu));
+#ifdef __aarch64__
+	/* Only in kernel8.img for now: kernel.img's records stay as they are
+	 * (tests/golden); a board record without "arch" is AArch32. */
+	json_str(j, "arch", cpu_arch());
+	json_u64(j, "el", cpu_exception_level());
+#endif
 	json_hex(j, "midr", b->midr, 8);
 	json_hex(j, "periph_base", b->periph_base, 8);
 	json_u64(j, "arm_clock_hz", b->arm_clock_hz);
@@ -113,7 +119,8 @@ void kmain(void)
 {
 	struct bench_env env;
 	const struct timer_info *ti;
-	uint32_t ram, free_start, errors;
+	uint32_t ram, errors;
+	uintptr_t free_start;
 	uint64_t t0;
 
 	board_detect_cpu(&board);
@@ -139,16 +146,17 @@ void kmain(void)
 
 #ifdef SDB_TEST_FAULT
 	con_printf("test build: provoking a data abort\n");
-	(void)*(volatile uint32_t *)0xdead0000u;
+	(void)*(volatile uint32_t *)(uintptr_t)0xdead0000u;
 #endif
 
-	free_start = (uint32_t)(uintptr_t)__free_start;
+	free_start = (uintptr_t)__free_start;
 	env.emulated = board.emulated;
 	env.board_model = board.rev.model;
 	env.periph_base = board.periph_base;
-	env.buf = (uint8_t *)(uintptr_t)free_start;
+	env.buf = (uint8_t *)free_start;
 	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
-	env.buf_bytes = ram > free_start + (2u << 20) ? ram - free_start - (1u << 20) : 0;
+	env.buf_bytes = ram > free_start + (2u << 20) ?
+		(uint32_t)(ram - free_start - (1u << 20)) : 0;
 	/* The platform decides which controller serves the SD slot. */
 	sd_slot_build(&slot, &board);
 	env.host = slot.host;

@@ -4,8 +4,8 @@
  * Semihosting (ARM "Semihosting for AArch32 and AArch64", SYS_EXIT_EXTENDED
  * 0x20 with ADP_Stopped_ApplicationExit 0x20026) is only used once the
  * firmware knows it runs under QEMU: on a real Pi nothing would answer the
- * SVC. If QEMU runs without -semihosting, the SVC is ignored by the
- * exception handler and the program stops like on hardware.
+ * SVC (AArch64: HLT #0xF000). If QEMU runs without -semihosting, the
+ * exception handler ignores the call and the program stops like on hardware.
  */
 #include <stdint.h>
 
@@ -15,7 +15,8 @@
 #define SYS_EXIT_EXTENDED		0x20
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
 
-uint32_t semihost_call(uint32_t op, const void *param);
+/* boot/start.S (SVC 0x123456) or boot/aarch64/start.S (HLT #0xF000). */
+uintptr_t semihost_call(uint32_t op, const void *param);
 
 static bool emulated;
 
@@ -27,7 +28,9 @@ void platform_set_emulated(bool e)
 void platform_exit(int status)
 {
 	if (emulated) {
-		uint32_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status };
+		/* The parameter block's fields are register-sized (32 bits in
+		 * AArch32, 64 in AArch64). */
+		uintptr_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uintptr_t)status };
 
 		semihost_call(SYS_EXIT_EXTENDED, block);
 	}

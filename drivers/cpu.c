@@ -10,6 +10,34 @@
 static volatile int probe_active;
 static volatile int probe_faulted;
 
+#ifdef __aarch64__
+uint32_t cpu_midr(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, midr_el1" : "=r"(v));
+	return (uint32_t)v;
+}
+
+/* AArch64: always ARMv8-A or later. */
+bool cpu_is_armv7(void)
+{
+	return true;
+}
+
+const char *cpu_arch(void)
+{
+	return "aarch64";
+}
+
+unsigned cpu_exception_level(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, CurrentEL" : "=r"(v));
+	return (unsigned)(v >> 2) & 3;
+}
+#else
 uint32_t cpu_midr(void)
 {
 	uint32_t v;
@@ -25,6 +53,29 @@ bool cpu_is_armv7(void)
 {
 	return ((cpu_midr() >> 4) & 0xfff) != 0xb76;
 }
+
+const char *cpu_arch(void)
+{
+	return "aarch32";
+}
+
+/* AArch32: the program runs in SVC mode (start.S leaves HYP), which is
+ * PL1, the privilege of EL1. */
+unsigned cpu_exception_level(void)
+{
+	uint32_t cpsr;
+
+	__asm__ volatile("mrs %0, cpsr" : "=r"(cpsr));
+	switch (cpsr & 0x1f) {
+	case 0x10:
+		return 0; /* User */
+	case 0x1a:
+		return 2; /* HYP */
+	default:
+		return 1;
+	}
+}
+#endif
 
 enum cpu_kind cpu_kind(void)
 {

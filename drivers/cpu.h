@@ -18,7 +18,11 @@ enum cpu_kind {
 uint32_t cpu_midr(void);
 enum cpu_kind cpu_kind(void);
 const char *cpu_name(enum cpu_kind k);
-bool cpu_is_armv7(void); /* ARMv7 or later in AArch32 */
+bool cpu_is_armv7(void); /* ARMv7 or later (AArch32 or AArch64) */
+/* The execution state this build runs in: "aarch32" or "aarch64". */
+const char *cpu_arch(void);
+/* The exception level the program runs at (AArch32: SVC mode is PL1 = 1). */
+unsigned cpu_exception_level(void);
 
 /* Run fn(arg) with undefined-instruction exceptions caught: returns false
  * if fn hit an undefined instruction (used to probe optional counters). */

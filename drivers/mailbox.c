@@ -72,13 +72,15 @@ static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_wo
 	for (i = 0; i < words; i++)
 		msg[5 + i] = val[i];
 	msg[5 + words] = 0; /* end tag */
-	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory"); /* DSB */
+	mmio_dsb();
 
 	d = timer_deadline_us(MBOX_TIMEOUT_US);
 	while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_FULL)
 		if (timer_expired(d))
 			return -ETIMEDOUT;
-	addr = ((uint32_t)(uintptr_t)msg & ~0xc0000000u) | mbox_bus_alias;
+	/* The buffer is in the low 1 GiB (the linker script puts it there):
+	 * its bus address fits the mailbox's 32-bit word. */
+	addr = ((uint32_t)((uintptr_t)msg & 0x3fffffffu)) | mbox_bus_alias;
 	mmio_write32(mbox_base + MBOX_WRITE, addr | MBOX_CH_PROP);
 	for (;;) {
 		while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_EMPTY)

@@ -36,6 +36,10 @@ static inline void mmio_barrier(void)
 {
 }
 
+static inline void mmio_dsb(void)
+{
+}
+
 #else
 
 static inline uint32_t mmio_read32(uintptr_t addr)
@@ -48,11 +52,30 @@ static inline void mmio_write32(uintptr_t addr, uint32_t val)
 	*(volatile uint32_t *)addr = val;
 }
 
+#ifdef __aarch64__
+static inline void mmio_barrier(void)
+{
+	__asm__ volatile("dmb sy" ::: "memory");
+}
+
+static inline void mmio_dsb(void)
+{
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+#else
 /* Data memory barrier that works on ARMv6 (CP15) and ARMv7+ alike. */
 static inline void mmio_barrier(void)
 {
 	__asm__ volatile("mcr p15, 0, %0, c7, c10, 5" : : "r"(0) : "memory");
 }
+
+/* Data synchronization barrier (all earlier memory accesses complete),
+ * ARMv6 CP15 form, also valid on ARMv7+. */
+static inline void mmio_dsb(void)
+{
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory");
+}
+#endif
 
 #endif
 

@@ -55,6 +55,30 @@ uint64_t timer_now_ns(void)
 	return timer_now_us() * 1000u;
 }
 
+#ifdef __aarch64__
+/* AArch64: no ARM1176 cycle counter; the generic timer is always there
+ * (EL1 access to CNTPCT_EL0 granted by start.S through CNTHCTL_EL2). */
+static inline uint32_t ccnt_read(void)
+{
+	return 0;
+}
+
+static inline uint32_t cntpct_lo(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntpct_el0" : "=r"(v) : : "memory");
+	return (uint32_t)v;
+}
+
+static inline uint32_t cntfrq_read(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return (uint32_t)v;
+}
+#else
 static inline uint32_t ccnt_read(void)
 {
 	uint32_t v;
@@ -71,6 +95,15 @@ static inline uint32_t cntpct_lo(void)
 	(void)hi;
 	return lo;
 }
+
+static inline uint32_t cntfrq_read(void)
+{
+	uint32_t frq;
+
+	__asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(frq));
+	return frq;
+}
+#endif
 
 uint32_t timer_ticks(void)
 {
@@ -120,17 +153,16 @@ const struct timer_info *timer_get_info(void)
 /* Probe bodies (run under cpu_probe: an undefined instruction is caught). */
 static void ccnt_enable(void *arg)
 {
+#ifndef __aarch64__
 	/* PMNC: E (bit 0) enable, C (bit 2) reset the cycle counter. */
 	__asm__ volatile("mcr p15, 0, %0, c15, c12, 0" : : "r"(0x5u));
+#endif
 	*(uint32_t *)arg = ccnt_read();
 }
 
 static void cntpct_probe(void *arg)
 {
-	uint32_t frq;
-
-	__asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(frq));
-	((uint32_t *)arg)[0] = frq;
+	((uint32_t *)arg)[0] = cntfrq_read();
 	((uint32_t *)arg)[1] = cntpct_lo();
 }
 

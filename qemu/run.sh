@@ -18,6 +18,9 @@
 # into build/qemu10 by tools/fetch-qemu10.sh when the system one has none;
 # or a directory holding qemu-system-arm and qemu-system-aarch64). The
 # default is "system", and "10" for raspi4b.
+# SDB_KERNEL=build/kernel8.img: boot the AArch64 image instead (raspi3b,
+# raspi3ap, raspi4b: QEMU's -kernel loads it at 0x80000 and starts it in
+# EL2, as the Pi firmware does with arm_64bit=1; no shim).
 # SDB_IMAGE=build/sdbench.img (make run-image): boot a copy of that card
 # image instead, with the kernel.img found on it (the image is not changed).
 set -eu
@@ -32,7 +35,7 @@ system) prefix= ;;
 *) if [ -d "$flavour" ]; then prefix=${flavour%/}/; else prefix=$flavour; fi ;;
 esac
 img=build/qemu/sd-$machine.img
-kernel=build/kernel.img
+kernel=${SDB_KERNEL:-build/kernel.img}
 mkdir -p build/qemu
 if [ -n "${SDB_IMAGE:-}" ]; then
 	kernel=build/qemu/kernel-from-image.img
@@ -43,15 +46,25 @@ raspi0 | raspi1ap | raspi2b)
 	set -- "${prefix}qemu-system-arm" -M "$machine" -bios "$kernel" \
 		-drive "file=$img,if=sd,format=raw" "$@"
 	;;
+raspi3b | raspi3ap | raspi4b)
+	if [ "$(basename "$kernel")" = kernel8.img ]; then
+		load="-kernel $kernel"
+	else
+		load="-kernel build/shim64.bin -device loader,file=$kernel,addr=0x8000,force-raw=on"
+	fi
+	;;
+esac
+case "$machine" in
+raspi0 | raspi1ap | raspi2b) ;;
 raspi3b | raspi3ap)
-	set -- "${prefix}qemu-system-aarch64" -M "$machine" -kernel build/shim64.bin \
-		-device loader,file="$kernel",addr=0x8000,force-raw=on \
+	# shellcheck disable=SC2086 # $load: options without spaces
+	set -- "${prefix}qemu-system-aarch64" -M "$machine" $load \
 		-drive "file=$img,if=sd,format=raw" "$@"
 	;;
 raspi4b)
 	# The card on EMMC2; the drive id must not be sd0, which raspi4b has.
-	set -- "${prefix}qemu-system-aarch64" -M "$machine" -kernel build/shim64.bin \
-		-device loader,file="$kernel",addr=0x8000,force-raw=on \
+	# shellcheck disable=SC2086
+	set -- "${prefix}qemu-system-aarch64" -M "$machine" $load \
 		-drive "if=none,id=card0,file=$img,format=raw" \
 		-device sd-card,drive=card0,bus=/generic-sdhci/sd-bus "$@"
 	;;
@@ -78,7 +91,7 @@ else
 		printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
 	fi
 	/usr/bin/python3 qemu/mkimage.py -o "$img" --size "${SDB_IMAGE_SIZE:-512M}" \
-		--kernel build/kernel.img ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
+		--kernel "$kernel" ${SDB_SDBENCH:+--file=sdbench.txt=$sdbench_file}
 	echo "qemu/run.sh: $machine, SD image $img (${SDB_IMAGE_SIZE:-512M}); protocol errors are logged to $log" >&2
 fi
 echo "qemu/run.sh: $("$1" --version | head -n 1) ($1)" >&2

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what sdbench needs to build, run under QEMU and test, from
 # Debian's packages (Debian 12 or newer). Uses sudo when not run as root.
+# gcc-aarch64-linux-gnu + picolibc-aarch64-linux-gnu (headers only): kernel8.img.
 # python3-serial: sdbcapture; python3-matplotlib: sdbreport's charts;
 # chromium (headless) and its fonts: the test that opens the HTML report.
 set -eu
@@ -11,6 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu \
 	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial mtools dosfstools \
 	fdisk coreutils chromium fonts-dejavu-core >/dev/null
 # The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU

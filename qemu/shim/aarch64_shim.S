@@ -39,40 +39,41 @@
  * (today its stacks and MMU table end well below; tests/qemu/test_raspi3.py
  * checks that).
  *
- * The instructions are A64; the project's ARM toolchain cannot assemble
- * them, so they are the encodings as .word constants, each with its
- * instruction as a comment. tests/test_shim64.py re-assembles the comments
- * with an AArch64 assembler when one is installed and compares the words.
+ * A64 source, assembled by the AArch64 toolchain that also builds
+ * kernel8.img (aarch64-linux-gnu-gcc); tests/test_shim64.py checks what
+ * build/shim64.bin holds.
  *
  * Not supported: entry at EL3 or EL1 (the shim then idles in WFI), a
  * big-endian kernel, passing r0-r2 boot arguments (kernel.img ignores them).
  */
 	.section .text, "ax"
-	.globl	shim64_entry
+/* A local symbol (no .globl): the object is never linked, so every
+ * reference (adr) must be resolved by the assembler, not left as a
+ * relocation that objcopy would drop. */
 shim64_entry:
-	.word	0xd5384240	/* mrs	x0, CurrentEL	// EL in bits [3:2] */
-	.word	0xf100201f	/* cmp	x0, #8	// EL2? */
-	.word	0x54000281	/* b.ne	idle	// no: cannot switch, idle */
-	.word	0xd53800a0	/* mrs	x0, mpidr_el1 */
-	.word	0xf2401c1f	/* tst	x0, #0xff	// Aff0 = core number */
-	.word	0x54000101	/* b.ne	to_aarch32	// cores 1-3: straight on */
-	.word	0x10ffff41	/* adr	x1, shim64_entry	// core 0: release cores 1-3 */
-	.word	0xd2801c02	/* mov	x2, #0xe0	// release word of core 1 */
-	.word	0xf8008441	/* str	x1, [x2], #8 */
-	.word	0xf8008441	/* str	x1, [x2], #8 */
-	.word	0xf9000041	/* str	x1, [x2]	// core 3 */
-	.word	0xd5033f9f	/* dsb	sy	// stores visible before the event */
-	.word	0xd503209f	/* sev	// wake the WFE loops */
+	mrs	x0, CurrentEL	// EL in bits [3:2]
+	cmp	x0, #8	// EL2?
+	b.ne	idle	// no: cannot switch, idle
+	mrs	x0, mpidr_el1
+	tst	x0, #0xff	// Aff0 = core number
+	b.ne	to_aarch32	// cores 1-3: straight on
+	adr	x1, shim64_entry	// core 0: release cores 1-3
+	mov	x2, #0xe0	// release word of core 1
+	str	x1, [x2], #8
+	str	x1, [x2], #8
+	str	x1, [x2]	// core 3
+	dsb	sy	// stores visible before the event
+	sev	// wake the WFE loops
 to_aarch32:
-	.word	0xd2800060	/* mov	x0, #3	// EL1PCTEN | EL1PCEN */
-	.word	0xd51ce100	/* msr	cnthctl_el2, x0 */
-	.word	0xd51ce07f	/* msr	cntvoff_el2, xzr */
-	.word	0xd51c111f	/* msr	hcr_el2, xzr	// RW = 0: EL1 is AArch32 */
-	.word	0xd2803a60	/* mov	x0, #0x1d3	// AArch32 SVC, A/I/F masked */
-	.word	0xd51c4000	/* msr	spsr_el2, x0 */
-	.word	0xd2900000	/* mov	x0, #0x8000	// kernel.img entry */
-	.word	0xd51c4020	/* msr	elr_el2, x0 */
-	.word	0xd69f03e0	/* eret	// to EL1, AArch32 */
+	mov	x0, #3	// EL1PCTEN | EL1PCEN
+	msr	cnthctl_el2, x0
+	msr	cntvoff_el2, xzr
+	msr	hcr_el2, xzr	// RW = 0: EL1 is AArch32
+	mov	x0, #0x1d3	// AArch32 SVC, A/I/F masked
+	msr	spsr_el2, x0
+	mov	x0, #0x8000	// kernel.img entry
+	msr	elr_el2, x0
+	eret	// to EL1, AArch32
 idle:
-	.word	0xd503207f	/* wfi */
-	.word	0x17ffffff	/* b	idle */
+	wfi
+	b	idle

@@ -25,6 +25,16 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KERNEL = os.path.join(ROOT, "build", "kernel.img")
 FAULT_KERNEL = os.path.join(ROOT, "build", "fault", "kernel.img")
+# The AArch64 build (Pi 3/4/Zero 2 with arm_64bit=1): on raspi3b/raspi4b
+# QEMU's -kernel loads it at 0x80000 and starts core 0 there in EL2, as the
+# Pi firmware does; no shim.
+KERNEL8 = os.path.join(ROOT, "build", "kernel8.img")
+FAULT_KERNEL8 = os.path.join(ROOT, "build", "fault", "kernel8.img")
+# The image dimension of the tests that run on the Cortex-A53/A72 boards:
+# the 32-bit kernel.img (through the shim) and kernel8.img.
+KERNELS = (KERNEL, KERNEL8)
+KERNEL_IDS = ("kernel", "kernel8")
+FAULT_KERNELS = {KERNEL: FAULT_KERNEL, KERNEL8: FAULT_KERNEL8}
 MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
 SHIM64 = os.path.join(ROOT, "build", "shim64.bin")
 FETCH_QEMU10 = os.path.join(ROOT, "tools", "fetch-qemu10.sh")
@@ -125,10 +135,20 @@ def require_machine(machine):
     pytest.fail("SDB_QEMU=%s: %s has no machine %s" % (flavour(), ver or binary, machine))
 
 
+def is_aarch64_image(kernel):
+    """kernel8.img (or its fault build): an AArch64 image."""
+    return os.path.basename(kernel) == "kernel8.img"
+
+
 def qemu_command(machine, kernel=KERNEL):
-    """The QEMU binary and the options that load kernel (raw, at 0x8000)."""
+    """The QEMU binary and the options that load kernel (kernel.img raw at
+    0x8000, through the shim on the AArch64 machines; kernel8.img with
+    -kernel at 0x80000)."""
     require_machine(machine)
     binary = qemu_binary(binary_for(machine))
+    if is_aarch64_image(kernel):
+        assert machine in AARCH64_MACHINES + PI4_MACHINES, machine
+        return [binary, "-M", machine, "-kernel", kernel]
     if machine in AARCH64_MACHINES + PI4_MACHINES:
         return [binary, "-M", machine, "-kernel", SHIM64,
                 "-device", "loader,file=%s,addr=0x8000,force-raw=on" % kernel]

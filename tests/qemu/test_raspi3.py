@@ -1,7 +1,9 @@
-"""The 32-bit kernel.img on QEMU's Cortex-A53 boards (raspi3b, raspi3ap),
-started through the AArch64 shim (qemu/shim/aarch64_shim.S): the board
-record, the exception dump, parked secondary cores, and the quick suite
-without protocol errors."""
+"""QEMU's Cortex-A53 boards (raspi3b, raspi3ap) with both images: the
+32-bit kernel.img, started through the AArch64 shim
+(qemu/shim/aarch64_shim.S), and the AArch64 kernel8.img, started by QEMU's
+-kernel at 0x80000 in EL2 like the Pi firmware starts it: the board
+record, the exception dump and the quick suite without protocol errors;
+for kernel.img also the parked secondary cores."""
 import os
 import shutil
 import socket
@@ -33,9 +35,10 @@ def image(tmp_path_factory):
                               sdbench=["suite = none"])
 
 
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
 @pytest.mark.parametrize("machine", harness.AARCH64_MACHINES)
-def test_boot_board_record(machine, image):
-    run = harness.boot(machine, image, timeout=60)
+def test_boot_board_record(machine, kernel, image):
+    run = harness.boot(machine, image, kernel=kernel, timeout=60)
     assert not run.timed_out, run.console[-2000:]
     assert run.console.count("sdbench 0.1 - SD card benchmark") == 1
     assert not run.bad_records, run.bad_records
@@ -45,8 +48,15 @@ def test_boot_board_record(machine, image):
     assert board["cpu"] == "Cortex-A53"
     assert board["emulated"] is True and board["mailbox"] == "ok"
     assert board["caches"] is True
-    # The generic timer, readable from AArch32 EL1 after the shim; the
-    # measured rate agrees with CNTFRQ (62.5 MHz under QEMU) to 1%.
+    # kernel8.img drops from EL2 to EL1.
+    if harness.is_aarch64_image(kernel):
+        assert board["arch"] == "aarch64" and board["el"] == 1
+    else:
+        # kernel.img's board record is unchanged: no "arch" means AArch32.
+        assert "arch" not in board and "el" not in board
+    # The generic timer, readable from EL1 (the shim, or kernel8.img's own
+    # start-up, opens CNTHCTL); the measured rate agrees with CNTFRQ (62.5
+    # MHz under QEMU) to 1%.
     t = board["timer"]
     assert t["source"] == "cntpct"
     harness.assert_timer_calibrated(t)
@@ -55,11 +65,25 @@ def test_boot_board_record(machine, image):
     assert run.guest_errors == ""
 
 
-def test_exception_dump_raspi3b():
-    run = harness.boot("raspi3b", None, kernel=harness.FAULT_KERNEL, timeout=60)
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_exception_dump_raspi3b(kernel):
+    run = harness.boot("raspi3b", None, kernel=harness.FAULT_KERNELS[kernel], timeout=60)
     assert not run.timed_out, run.console[-2000:]
-    assert "DFAR dead0000" in run.console
-    assert run.one("exception")["exception"] == "data abort"
+    exc = run.one("exception")
+    assert exc["exception"] == "data abort"
+    if harness.is_aarch64_image(kernel):
+        # A translation fault (the address is outside the identity map's
+        # RAM and peripherals) taken at EL1: data abort from the current
+        # EL (class 0x25), FAR = the address, every register dumped.
+        assert "FAR_EL1 00000000dead0000" in run.console
+        assert int(exc["esr"], 16) >> 26 == 0x25
+        assert int(exc["far"], 16) == 0xdead0000
+        assert exc["vector"] == 4
+        assert 0x80000 <= int(exc["pc"], 16) < 0x80000 + os.path.getsize(harness.KERNEL8)
+        for reg in ["x%-2d" % i for i in range(31)] + ["ELR_EL1", "SPSR_EL1", "SP"]:
+            assert "  %s " % reg in run.console, reg
+    else:
+        assert "DFAR dead0000" in run.console
     assert run.console.count("sdbench 0.1") == 1
     assert run.status == 3
 
@@ -157,10 +181,11 @@ def check_secondary_cores_parked(tmp_path, image, machine):
     assert "*** EXCEPTION" not in console
 
 
-def test_quick_suite_raspi3b(tmp_path):
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_quick_suite_raspi3b(tmp_path, kernel):
     img = str(tmp_path / "sd.img")
     harness.make_image(img, size="256M", sdbench=["suite=quick"])
-    run = harness.boot("raspi3b", img, timeout=300)
+    run = harness.boot("raspi3b", img, kernel=kernel, timeout=300)
     assert not run.timed_out, run.console[-3000:]
     assert not run.bad_records, run.bad_records[:3]
     done = run.records[-1]
@@ -174,3 +199,22 @@ def test_quick_suite_raspi3b(tmp_path):
     assert results and all(r["emulated"] is True and r["errors"] == 0 for r in results)
     for rec in run.of_type("integrity"):
         assert rec["ok"] == rec["blocks"], rec
+
+
+def test_run_script_kernel8(tmp_path):
+    """qemu/run.sh raspi3b with SDB_KERNEL=build/kernel8.img (what `make run
+    MACHINE=raspi3b KERNEL=build/kernel8.img` calls): QEMU's -kernel starts
+    the AArch64 image, no shim; it prints its board and exits by itself."""
+    harness.require_machine("raspi3b")
+    env = dict(os.environ, SDB_QEMU=harness.flavour(), SDB_SDBENCH="suite = none",
+               SDB_IMAGE_SIZE="128M", SDB_TIMEOUT="120", SDB_KERNEL=harness.KERNEL8)
+    p = subprocess.run([os.path.join(harness.ROOT, "qemu", "run.sh"), "raspi3b"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       env=env, timeout=180, cwd=harness.ROOT)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    assert p.returncode == 0, out[-2000:] + err[-2000:]
+    run = harness.Run(p.returncode, out, "", False)
+    board = run.one("board")
+    assert board["arch"] == "aarch64" and board["el"] == 1 and board["soc"] == "BCM2837"
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert "QEMU reported guest errors" not in err

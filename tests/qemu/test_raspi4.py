@@ -1,4 +1,5 @@
-"""The 32-bit kernel.img on QEMU's raspi4b (BCM2711, Cortex-A72; QEMU 9.0
+"""The 32-bit kernel.img (and, for the board record and the exception
+dump, the AArch64 kernel8.img, entered by QEMU at 0x80000 in EL2) on QEMU's raspi4b (BCM2711, Cortex-A72; QEMU 9.0
 and newer, so these tests run in the SDB_QEMU=10 pass and are skipped
 under QEMU 7.2), started through the AArch64 shim like raspi3b, with the
 card on EMMC2 as on a real Pi 4: the board record, the card found on EMMC2
@@ -11,6 +12,8 @@ there too (tests/qemu/test_sd_stack.py)."""
 import os
 import subprocess
 
+import pytest
+
 import harness
 import test_raspi3
 import test_safety
@@ -19,7 +22,7 @@ import test_sd_stack
 MACHINE = "raspi4b"
 
 
-def check_board(run):
+def check_board(run, kernel=harness.KERNEL):
     assert not run.timed_out, run.console[-2000:]
     assert run.console.count("sdbench 0.1 - SD card benchmark") == 1
     assert "*** EXCEPTION" not in run.console, run.console[-2000:]
@@ -33,8 +36,13 @@ def check_board(run):
     assert board["caches"] is True
     # The mailbox's EMMC2 clock (id 12), reported on a BCM2711 only.
     assert isinstance(board["emmc2_clock_hz"], int), board
-    # The generic timer from AArch32 EL1 after the shim; the measured rate
-    # agrees with CNTFRQ to 1%.
+    if harness.is_aarch64_image(kernel):
+        assert board["arch"] == "aarch64" and board["el"] == 1
+    else:
+        # kernel.img's board record is unchanged: no "arch" means AArch32.
+        assert "arch" not in board and "el" not in board
+    # The generic timer from EL1 (after the shim, or kernel8.img's own
+    # EL2 exit); the measured rate agrees with CNTFRQ to 1%.
     t = board["timer"]
     assert t["source"] == "cntpct"
     harness.assert_timer_calibrated(t)
@@ -47,10 +55,11 @@ def check_on_emmc2(run):
     assert "host: emmc at" not in run.console
 
 
-def test_boot_board_record(tmp_path):
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_boot_board_record(tmp_path, kernel):
     img = harness.make_image(str(tmp_path / "sd.img"), size="128M", sdbench=["suite = none"])
-    run = harness.boot(MACHINE, img, timeout=60)
-    check_board(run)
+    run = harness.boot(MACHINE, img, kernel=kernel, timeout=60)
+    check_board(run, kernel)
     assert MACHINE in harness.SD_MACHINES
     assert run.one("card")["initialised"] is True
     check_on_emmc2(run)
@@ -68,10 +77,12 @@ def test_secondary_cores_parked(tmp_path):
     test_raspi3.check_secondary_cores_parked(tmp_path, img, MACHINE)
 
 
-def test_exception_dump():
-    run = harness.boot(MACHINE, None, kernel=harness.FAULT_KERNEL, timeout=60)
+@pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)
+def test_exception_dump(kernel):
+    run = harness.boot(MACHINE, None, kernel=harness.FAULT_KERNELS[kernel], timeout=60)
     assert not run.timed_out, run.console[-2000:]
-    assert "DFAR dead0000" in run.console
+    assert ("FAR_EL1 00000000dead0000" if harness.is_aarch64_image(kernel)
+            else "DFAR dead0000") in run.console
     assert run.one("exception")["exception"] == "data abort"
     assert run.console.count("sdbench 0.1") == 1
     assert run.status == 3

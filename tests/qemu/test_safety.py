@@ -48,7 +48,8 @@ def diff_ranges(a, b, chunk=4 * MiB):
     return out
 
 
-def run_layout(tmp_path, size, extra, sdbench=(), machine="raspi2b", seed_area=None):
+def run_layout(tmp_path, size, extra, sdbench=(), machine="raspi2b", seed_area=None,
+               kernel=harness.KERNEL):
     img = str(tmp_path / "sd.img")
     harness.make_image(img, size=size, sdbench=list(sdbench), extra=list(extra))
     # User data everywhere a user could have some: fill every partition's
@@ -60,7 +61,7 @@ def run_layout(tmp_path, size, extra, sdbench=(), machine="raspi2b", seed_area=N
             fill_random(img, off, ln, off)
     before = str(tmp_path / "before.img")
     shutil.copyfile(img, before)
-    run = harness.boot(machine, img, timeout=600)
+    run = harness.boot(machine, img, kernel=kernel, timeout=600)
     assert not run.timed_out, run.console[-3000:]
     return img, before, run
 
@@ -78,11 +79,19 @@ def assert_only_in_area(run, img, before):
     return area, changed
 
 
-def test_pi_os_like_layout(tmp_path):
+# raspi2b with kernel.img; raspi3b with the AArch64 kernel8.img (its own
+# start-up, MMU and compiler, the same write guard).
+LAYOUT_CASES = [("raspi2b", harness.KERNEL), ("raspi3b", harness.KERNEL8)]
+
+
+@pytest.mark.parametrize("machine,kernel", LAYOUT_CASES,
+                         ids=["%s-%s" % (m, os.path.basename(k)[:-4]) for m, k in LAYOUT_CASES])
+def test_pi_os_like_layout(tmp_path, machine, kernel):
     """Boot FAT32 + a Linux root partition, free space after it: the test
     area is the unpartitioned space; both partitions and the MBR stay intact."""
     img, before, run = run_layout(tmp_path, "512M", ["--part", "72M:256M:83"],
-                                  seed_area=[(72 * MiB, 256 * MiB)])
+                                  seed_area=[(72 * MiB, 256 * MiB)], machine=machine,
+                                  kernel=kernel)
     area, changed = assert_only_in_area(run, img, before)
     assert area["usable"] and area["source"] == "unpartitioned"
     assert area["first_lba"] * SECTOR >= (72 + 256) * MiB
