@@ -11,6 +11,8 @@
 #   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
 #                   make uninstall BOOT=... undoes it
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
+#   make fuzz       the bounded fuzz run of every parser (part of make test;
+#                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #
@@ -69,7 +71,7 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
                  $(BH)/sdbsim
 
 .PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
-        golden image run-image install uninstall
+        golden image run-image install uninstall fuzz fuzz-long fuzz-build
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -174,6 +176,39 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 $(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
+
+# ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
+# The parsers of what sdbench reads but did not write, built with clang's
+# libFuzzer, ASan and UBSan. Each target replays its committed corpus
+# (tests/fuzz/corpus/NAME: seeds and every crash found) and then fuzzes for
+# FUZZ_SECONDS; new inputs go to build/fuzz/corpus/NAME, never to the repository.
+FCC          ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := fuzz_storage fuzz_fat fuzz_config fuzz_sdregs
+BF           := $(B)/fuzz
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -DSDB_HOST -I. -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRCS := $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
+                 lib/fmt.c lib/json.c lib/err.c drivers/sd/sd_regs.c
+FUZZ_LIB_OBJS := $(patsubst %.c,$(BF)/obj/%.o,$(FUZZ_LIB_SRCS))
+
+$(BF)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FCC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BF)/%: tests/fuzz/%.c tests/fuzz/fuzz_image.h $(FUZZ_LIB_OBJS)
+	@echo "  FUZZLD  $@"
+	@$(FCC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJS) -o $@
+
+.SECONDARY: $(FUZZ_LIB_OBJS)
+fuzz-build: $(addprefix $(BF)/,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(BF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-long: fuzz-build
+	@tests/fuzz/run.sh $(BF) $(or $(FUZZ_LONG_SECONDS),600) $(FUZZ_TARGETS)
 
 # ---- running ----------------------------------------------------------------
 run: $(B)/kernel.img $(B)/shim64.bin
