@@ -11,11 +11,12 @@
  *
  * The oracle reads the raw bytes itself (not through bench/storage) and
  * collects every block that some reading of the table could call used:
- * LBA 0, every MBR entry with a size (any type, any status), every EBR and
- * every entry of every EBR read both relative to its EBR and relative to
- * the extended partition; the whole card when LBA 0 holds no table, holds a
+ * LBA 0, every MBR entry with a size (any type, any status), every EBR
+ * reachable through any link entry (links relative to the extended
+ * partition, with their size), every other entry of every EBR read both
+ * relative to its EBR and relative to the extended partition; the whole card when LBA 0 holds no table, holds a
  * FAT file system (a superfloppy, whatever its partition entries say) or
- * names GPT (0xEE) anywhere. The check then says whether an area
+ * names GPT (0xEE) in the MBR. The check then says whether an area
  * the code chose overlaps any of them.
  */
 #ifndef SDB_TESTS_FUZZ_IMAGE_H
@@ -34,7 +35,20 @@ struct fz_image {
 	size_t len;
 	uint32_t total_blocks;
 	unsigned reads;		/* reads served (a bound on the work done) */
+	/* Sparse blocks (the property test): when nsparse is set, block
+	 * sparse_lba[i] holds sparse_data[i] and data/len are not used. */
+	unsigned nsparse;
+	const uint32_t *sparse_lba;
+	const uint8_t (*sparse_data)[BLKDEV_BLOCK_SIZE];
 };
+
+static inline const uint8_t *fz_sparse_block(const struct fz_image *im, uint64_t lba)
+{
+	for (unsigned i = 0; i < im->nsparse; i++)
+		if (im->sparse_lba[i] == lba)
+			return im->sparse_data[i];
+	return NULL;
+}
 
 static inline int fz_image_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
@@ -42,6 +56,17 @@ static inline int fz_image_read(void *ctx, uint32_t lba, uint32_t count, void *b
 	uint8_t *out = (uint8_t *)buf;
 
 	im->reads++;
+	if (im->nsparse) {
+		for (uint32_t i = 0; i < count; i++) {
+			const uint8_t *b = fz_sparse_block(im, (uint64_t)lba + i);
+
+			if (b)
+				memcpy(out + (size_t)i * BLKDEV_BLOCK_SIZE, b, BLKDEV_BLOCK_SIZE);
+			else
+				memset(out + (size_t)i * BLKDEV_BLOCK_SIZE, 0, BLKDEV_BLOCK_SIZE);
+		}
+		return 0;
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t off = ((uint64_t)lba + i) * BLKDEV_BLOCK_SIZE;
 		size_t n = 0;
@@ -68,6 +93,7 @@ static inline int fz_image_open(struct fz_image *im, struct blkdev *dev, const u
 	if (im->total_blocks == 0)
 		im->total_blocks = (uint32_t)((im->len + BLKDEV_BLOCK_SIZE - 1) / BLKDEV_BLOCK_SIZE);
 	im->reads = 0;
+	im->nsparse = 0;
 	dev->read = fz_image_read;
 	dev->ctx = im;
 	dev->total_blocks = im->total_blocks;
@@ -79,6 +105,11 @@ static inline uint8_t fz_byte(const struct fz_image *im, uint64_t lba, unsigned 
 {
 	uint64_t o = lba * BLKDEV_BLOCK_SIZE + off;
 
+	if (im->nsparse) {
+		const uint8_t *b = fz_sparse_block(im, lba);
+
+		return b ? b[off] : 0;
+	}
 	return o < im->len ? im->data[o] : 0;
 }
 
@@ -135,18 +166,22 @@ static inline void fz_oracle_ebr(const struct fz_image *im, struct fz_used *u, u
 			uint8_t type = fz_byte(im, ebr, off + 4);
 			uint32_t lba = fz_le32(im, ebr, off + 8), cnt = fz_le32(im, ebr, off + 12);
 
-			if (type == 0xEE)
-				u->whole_card = 1;
 			if (!cnt && !fz_is_ext(type))
 				continue;
-			/* both readings of the start */
+			if (fz_is_ext(type)) {
+				/* a link: relative to the extended partition
+				 * (every reader); its size spans the next
+				 * EBR and its logical partition */
+				fz_used_add(u, base + lba, cnt);
+				if (lba && sp < 256)
+					stack[sp++] = base + lba;
+				continue;
+			}
+			/* a logical partition, in any of the four entries
+			 * (Linux reads them all): relative to its EBR, and
+			 * relative to the extended partition */
 			fz_used_add(u, ebr + lba, cnt);
 			fz_used_add(u, base + lba, cnt);
-			if (fz_is_ext(type) && lba && sp + 2 <= 256) {
-				stack[sp++] = base + lba;
-				if (ebr + lba != base + lba)
-					stack[sp++] = ebr + lba;
-			}
 		}
 	}
 	if (sp)
