@@ -2,7 +2,8 @@
 #
 #   make            build/kernel.img (+ .elf, .map, .lst) and host tools in build/host/
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b)
-#   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#   make test       all tests: the bounded fuzz run, host unit tests, simulator suite
+#                   (with the fault soak), QEMU integration tests
 #                   under the system QEMU, then the QEMU tests again under QEMU 10
 #                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
 #   make test-qemu  only the QEMU tests, under SDB_QEMU (system, 10 or a directory)
@@ -238,6 +239,7 @@ unit: $(TEST_BINS)
 # raspi4b (Debian 13) the first pass is the QEMU 10 pass.
 QEMU10 ?= yes
 test: all $(B)/fault/kernel.img
+	@$(MAKE) --no-print-directory fuzz
 	SDB_QEMU=system $(PYTHON) -m pytest -q tests
 	@$(MAKE) --no-print-directory test-qemu10
 
