@@ -14,6 +14,7 @@
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
 #   make fuzz       the bounded fuzz run of every parser (part of make test;
 #                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
+#   make soak-long  the quick suite under random injected faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #
@@ -72,7 +73,7 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
                  $(BH)/sdbsim
 
 .PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
-        golden image run-image install uninstall fuzz fuzz-long fuzz-build
+        golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -210,6 +211,10 @@ fuzz: fuzz-build
 
 fuzz-long: fuzz-build
 	@tests/fuzz/run.sh $(BF) $(or $(FUZZ_LONG_SECONDS),600) $(FUZZ_TARGETS)
+
+# The fault soak (tests/sim/test_soak.c) with more seeds than make test runs.
+soak-long: $(BH)/tests/test_soak
+	SDB_SOAK_SEEDS=$(or $(SOAK_SEEDS),6) $(BH)/tests/test_soak
 
 # ---- running ----------------------------------------------------------------
 run: $(B)/kernel.img $(B)/shim64.bin

@@ -48,8 +48,11 @@ static unsigned run_width(struct wl_ctx *c, bool write, uint8_t width, uint32_t 
 			break;
 		r = sd_set_bus(c->card, sweep_clocks[k], width);
 		if (r) {
-			record_error("sweep", r, "could not set %u Hz, %u-bit",
-				     (unsigned)sweep_clocks[k], width);
+			const struct sd_host_err *e = &c->card->last_err;
+
+			record_error_cmd("sweep", r, e->cmd, e->arg, e->status,
+					 "could not set %u Hz, %u-bit", (unsigned)sweep_clocks[k],
+					 width);
 			continue;
 		}
 		/* Slow clocks: fewer operations (400 kHz 1-bit: 1.3 s per 64 KiB). */

@@ -34,6 +34,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 			(unsigned long)st.area.count, mbr_kind_name(st.mbr.kind), st.mbr.reason);
 		abort();
 	}
+	if (getenv("SDB_FUZZ_VERBOSE"))
+		fprintf(stderr, "mbr %s (%s); area %s LBA %lu+%lu: %s\n", mbr_kind_name(st.mbr.kind),
+			st.mbr.reason, test_area_source_name(st.area.source),
+			(unsigned long)st.area.first_lba, (unsigned long)st.area.count,
+			st.area.reason);
 	/* Every read is bounded: the EBR chain, the FAT scan and the wrap
 	 * check read at most a few FATs' worth of windows. */
 	if (im.reads > 4u * 65536u + 1024u) {
