@@ -17,6 +17,7 @@
 #   make soak-long  the quick suite under random injected faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
+#   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -72,7 +73,7 @@ HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
                  $(BH)/sdbsim
 
-.PHONY: all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/shim64.bin $(TOOL_BINS) $(TEST_BINS)
 
@@ -153,11 +154,13 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@echo "  HOSTLD  $@"
 	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
 
-# The simulator as a tool: the whole program against a simulated card.
+# The simulator as a tool: the whole program against a simulated card. The
+# engine's wl_begin/wl_do/wl_end are wrapped so that sdbsim knows each
+# workload's window (its "truth" record), without a change to the firmware.
 $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	@$(HCC) $(HCFLAGS) $< -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
+	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
 # Python host tools: installed next to the C ones, with their package
 # (tools/sdbhost) beside them.
@@ -243,9 +246,13 @@ unit: $(TEST_BINS)
 # under QEMU 10, which adds raspi4b. On a system whose QEMU already has
 # raspi4b (Debian 13) the first pass is the QEMU 10 pass.
 QEMU10 ?= yes
+# Tests run on every core (python3-pytest-xdist): most of the time is QEMU,
+# one process per test. JOBS=1 runs them one at a time.
+JOBS ?= $(shell nproc)
+PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
 test: all $(B)/fault/kernel.img
 	@$(MAKE) --no-print-directory fuzz
-	SDB_QEMU=system $(PYTHON) -m pytest -q tests
+	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 
 test-qemu: all $(B)/fault/kernel.img
@@ -259,8 +266,8 @@ else
 	if [ "$$dir" = "$$(dirname "$$(command -v qemu-system-aarch64)")" ]; then \
 		echo "the system QEMU has raspi4b: the first pass covered QEMU 10"; \
 	else \
-		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu"; \
-		SDB_QEMU=10 $(PYTHON) -m pytest -q tests/qemu; \
+		echo "SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu"; \
+		SDB_QEMU=10 $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests/qemu; \
 	fi
 endif
 
@@ -283,6 +290,12 @@ fixtures: $(B)/kernel.img $(B)/fault/kernel.img
 screenshot: $(BH)/sdbreport
 	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
 		tests/data/qemu-raspi2b-quick.log
+
+# Accuracy of the card / bus / host split against the simulator's wire
+# truth, and the full suite's duration on simulated cards (figures for the
+# docs; takes several minutes).
+bench-sim: all
+	$(PYTHON) tests/sim/bench_sim.py
 
 clean:
 	rm -rf $(B)

@@ -38,25 +38,6 @@ static void json_tenths(struct json *j, const char *key, uint64_t tenths)
 	json_raw(j, key, t);
 }
 
-/* Bytes for people: "2.00 GiB", "512 KiB"; binary units, said so. */
-static const char *size_str(uint64_t bytes, char *buf, size_t cap)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-	uint64_t div = 1;
-
-	while (u < 4 && bytes >= div * 1024u) {
-		div *= 1024u;
-		u++;
-	}
-	if (bytes % div == 0)
-		fmt_snprintf(buf, cap, "%llu %s", (unsigned long long)(bytes / div), unit[u]);
-	else
-		fmt_snprintf(buf, cap, "%llu.%02u %s", (unsigned long long)(bytes / div),
-			     (unsigned)((bytes % div) * 100u / div), unit[u]);
-	return buf;
-}
-
 static const char *csd_version_name(uint8_t s)
 {
 	static const char *const names[4] = { "1.0", "2.0", "3.0", "reserved" };
@@ -222,7 +203,7 @@ void card_report_print_csd(const struct sd_csd *c)
 		con_printf("       capacity %llu bytes = %llu sectors (%s), C_SIZE %u",
 			   (unsigned long long)c->capacity_bytes,
 			   (unsigned long long)c->sectors,
-			   size_str(c->capacity_bytes, sz, sizeof(sz)), (unsigned)c->c_size);
+			   fmt_size(sz, sizeof(sz), c->capacity_bytes, FMT_SIZE_ABOUT), (unsigned)c->c_size);
 	else
 		con_printf("       capacity unknown (READ_BL_LEN %u reserved), C_SIZE %u",
 			   c->read_bl_len, (unsigned)c->c_size);
@@ -404,8 +385,10 @@ void card_report_print_ssr(const struct sd_ssr *s)
 	con_printf(", app class %s, move %u MB/s\n",
 		   sd_ssr_app_perf_name(s->app_perf_class), s->performance_move);
 	con_printf("       AU %s, UHS AU %s, VSC AU %u MB, SUS_ADDR 0x%06x\n",
-		   s->au_size_bytes ? size_str(s->au_size_bytes, a, sizeof(a)) : "not defined",
-		   s->uhs_au_size_bytes ? size_str(s->uhs_au_size_bytes, b, sizeof(b)) : "not defined",
+		   s->au_size_bytes ?
+		   fmt_size(a, sizeof(a), s->au_size_bytes, FMT_SIZE_ABOUT) : "not defined",
+		   s->uhs_au_size_bytes ?
+		   fmt_size(b, sizeof(b), s->uhs_au_size_bytes, FMT_SIZE_ABOUT) : "not defined",
 		   s->vsc_au_size, (unsigned)s->sus_addr);
 	con_printf("       erase: %u AUs in %u s + %u s offset", s->erase_size,
 		   s->erase_timeout, s->erase_offset);
@@ -571,7 +554,7 @@ void card_report_print(const struct sd_card *card)
 		   card->present ? (card->initialised ? "ready" : "present, not initialised")
 				 : "absent",
 		   card->rca, (unsigned long long)card->capacity_bytes,
-		   size_str(card->capacity_bytes, sz, sizeof(sz)), (unsigned)card->blocks,
+		   fmt_size(sz, sizeof(sz), card->capacity_bytes, FMT_SIZE_ABOUT), (unsigned)card->blocks,
 		   card->high_capacity ? "block" : "byte");
 	con_printf("  bus  %u-bit %s at %u Hz (card max %u Hz), CMD23 %s, HS %s, %s\n",
 		   card->width, timing_name(card->timing), (unsigned)card->clock_hz,

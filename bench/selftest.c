@@ -25,6 +25,7 @@
 
 #include "bench/storage/blkdev.h"
 #include "bench/storage/config.h"
+#include "bench/engine/pattern.h"
 #include "bench/engine/record.h"
 #include "bench/selftest.h"
 #include "bench/storage/test_area.h"
@@ -44,18 +45,6 @@ enum rmode { RM_CMD17, RM_CMD18, RM_AUTO12, RM_CMD23, RM_UNALIGNED, RM_N };
 static const char *const rmode_name[RM_N] = {
 	"cmd17", "cmd18", "auto12", "cmd23", "unaligned",
 };
-
-void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq)
-{
-	uint32_t i;
-
-	block[0] = SELFTEST_MAGIC;
-	block[1] = lba;
-	block[2] = run_id;
-	block[3] = seq;
-	for (i = 4; i < SD_BLOCK_SIZE / 4; i++)
-		block[i] = lba * 2654435761u ^ run_id * 40503u ^ i * 16777619u;
-}
 
 /* A failed card operation: readable line + error record with the command. */
 static void report_fail(struct sd_card *card, const char *ctx, int code,
@@ -251,8 +240,7 @@ static int write_test(struct sd_card *card, const struct selftest_cfg *cfg)
 	}
 	back = cfg->buf + bytes + 4;
 	for (i = 0; i < r->count; i++)
-		selftest_fill((uint32_t *)(void *)(pat + i * SD_BLOCK_SIZE),
-			      r->first + i, cfg->run_id, i);
+		pattern_fill(pat + i * SD_BLOCK_SIZE, r->first + i, cfg->run_id, i);
 
 	if (card->write_protected) {
 		/* Must be refused before any command (the guard; the card

@@ -18,11 +18,9 @@
 struct config;
 struct test_area;
 
-/* Every block written by the self-test: little-endian 32-bit words
- * w[0] = SELFTEST_MAGIC, w[1] = lba, w[2] = run_id, w[3] = seq (index in
- * the written range), w[i] = lba * 2654435761 ^ run_id * 40503 ^
- * i * 16777619 (mod 2^32) for i = 4..127. */
-#define SELFTEST_MAGIC 0x57424453u /* "SDBW" */
+/* Every block written by the self-test is a test block of
+ * bench/engine/pattern.h: pattern_fill(block, lba, run_id, seq) with seq the
+ * block's index in the written range. */
 
 struct selftest_cfg {
 	const struct lba_range *reads; /* ranges to read (selftest_lbas) */
@@ -37,9 +35,6 @@ struct selftest_cfg {
 /* Runs the tests, prints one "selftest" record per test. Returns the
  * number of failures (each also reported with record_error). */
 int selftest_sd(struct sd_card *card, const struct selftest_cfg *cfg);
-
-/* Fill one block of the pattern above. */
-void selftest_fill(uint32_t *block, uint32_t lba, uint32_t run_id, uint32_t seq);
 
 /* The self-test as sdbench.txt configures it: selftest_lbas (the ranges to
  * read; without it the first and the last 8 blocks of the card), selftest_write (the range to write, only inside 'area'), seed (the

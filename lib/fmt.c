@@ -308,3 +308,34 @@ int fmt_snprintf(char *buf, size_t cap, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+const char *fmt_size(char *buf, size_t cap, uint64_t bytes, enum fmt_size_style style)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const key[] = { "", "k", "m", "g", "t" };
+	unsigned u = 0;
+	uint64_t div = 1;
+
+	if (style == FMT_SIZE_ABOUT) {
+		while (u < 4 && bytes >= div * 1024u) {
+			div *= 1024u;
+			u++;
+		}
+		if (bytes % div)
+			fmt_snprintf(buf, cap, "%llu.%02u %s",
+				     (unsigned long long)(bytes / div),
+				     (unsigned)((bytes % div) * 100u / div), unit[u]);
+		else
+			fmt_snprintf(buf, cap, "%llu %s", (unsigned long long)(bytes / div),
+				     unit[u]);
+		return buf;
+	}
+	while (u < 4 && bytes && bytes % (div * 1024u) == 0) {
+		div *= 1024u;
+		u++;
+	}
+	fmt_snprintf(buf, cap, style == FMT_SIZE_KEY ? "%llu%s" : "%llu %s",
+		     (unsigned long long)(bytes / div),
+		     style == FMT_SIZE_KEY ? key[u] : unit[u]);
+	return buf;
+}

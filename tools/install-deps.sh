@@ -12,7 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
-	qemu-system-arm python3 python3-pytest python3-matplotlib python3-serial mtools dosfstools \
+	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial mtools dosfstools \
 	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev >/dev/null
 # The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU
 # has no raspi4b (Debian 12), let apt know Debian's bookworm-backports so

@@ -5,12 +5,22 @@
  * the same console text and "@ " records a Pi prints, so every host tool
  * reads its output like a real run.
  *
- *   sdbsim --profile NAME [--config sdbench.txt] [--seed N]
+ *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--config sdbench.txt] [--seed N]
+ *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
  *
- * The simulated card gets a Pi-style layout: an MBR with a 64 MiB FAT32
- * boot partition holding the given sdbench.txt, the rest unpartitioned
- * (the test area). Exit status: 0 no errors, 1 the run reported errors,
- * 2 bad arguments.
+ * Card profiles and host profiles are the simulator's (tests/sim/profiles,
+ * tests/sim/hosts, built in) or text files in the same format
+ * (tests/sim/README.md, "Profile files"). The simulated card gets a
+ * Pi-style layout: an MBR with a 64 MiB FAT32 boot partition holding the
+ * given sdbench.txt, the rest unpartitioned (the test area).
+ *
+ * After each workload sdbsim adds a "truth" record (docs/records.md): the
+ * card / bus / host shares of what happened on the simulated wires over
+ * the workload's measured window, and the critical path. It learns the
+ * windows by wrapping the engine's wl_begin / wl_do / wl_end at link time
+ * (-Wl,--wrap): the firmware's code is unchanged.
+ *
+ * Exit status: 0 no errors, 1 the run reported errors, 2 bad arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +28,8 @@
 
 #include "bench/env.h"
 #include "bench/engine/record.h"
+#include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
 #include "bench/run.h"
 #include "drivers/emmc/emmc.h"
 #include "drivers/timer.h"
@@ -31,9 +43,178 @@ static struct emmc_host emmc;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: sdbsim --profile NAME [--config sdbench.txt] [--seed N]\n"
+	fprintf(f, "usage: sdbsim --profile NAME|FILE [--host NAME|FILE] [--config sdbench.txt] "
+		   "[--seed N]\n"
 		   "       sdbsim --list\n"
-		   "Runs sdbench on a simulated card and prints its console output and records.\n");
+		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
+		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
+		   "Runs sdbench on a simulated card and prints its console output and records,\n"
+		   "with a \"truth\" record per workload. The host defaults to \"sim\".\n");
+}
+
+/* ---- the truth per workload ------------------------------------------------
+ * The engine's functions are wrapped at link time (-Wl,--wrap=wl_do ...):
+ * the window of a workload runs from just before its first operation to
+ * just after its last one, as the firmware measures it. */
+
+void __real_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
+		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
+		     uint64_t planned_bytes);
+int __real_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
+void __real_wl_end(struct wl_ctx *c, struct wl_meas *m);
+void __real_wl_report(struct wl_ctx *c, const struct wl_meas *m);
+void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
+		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
+		     uint64_t planned_bytes);
+int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
+void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m);
+void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m);
+
+#define MAX_OPEN 8
+
+/* A window is open from wl_begin to wl_end, then pending until its truth is
+ * printed: right after the workload's result (wl_report), or, for a workload
+ * that prints no result, when the next workload begins or the run ends. */
+static struct window {
+	const struct wl_meas *m;
+	bool started, pending;
+	char name[48];
+	uint32_t ops;
+	struct sim_wire_sum first, last;
+} open_w[MAX_OPEN];
+
+static void flush_pending(void);
+
+static struct window *window_of(const struct wl_meas *m, bool make)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_w[i].m == m)
+			return &open_w[i];
+	if (!make)
+		return NULL;
+	for (i = 0; i < MAX_OPEN; i++)
+		if (!open_w[i].m) {
+			memset(&open_w[i], 0, sizeof(open_w[i]));
+			open_w[i].m = m;
+			return &open_w[i];
+		}
+	return NULL;
+}
+
+void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, const char *name,
+		     const char *label, bool write, enum wl_cmd cmd, uint32_t xfer_blocks,
+		     uint64_t planned_bytes)
+{
+	struct window *w;
+
+	flush_pending();
+	w = window_of(m, true);
+	if (w)
+		w->started = false;
+	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
+}
+
+int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	struct window *w = window_of(m, true);
+	int r;
+
+	if (w && !w->started) {
+		sim_wire_totals(&w->first);
+		w->started = true;
+	}
+	r = __real_wl_do(c, m, op);
+	if (w)
+		sim_wire_totals(&w->last);
+	return r;
+}
+
+static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double wall)
+{
+	unsigned k;
+
+	json_obj_begin(j, key);
+	for (k = 0; k < SIM_W_NCAT; k++)
+		json_double(j, sim_wcat_name((enum sim_wcat)k), wall > 0 ? 100.0 * ns[k] / wall : 0, 2);
+	json_obj_end(j);
+}
+
+static void print_truth(const struct window *w, bool records)
+{
+	struct sim_wire_sum d;
+	struct json *j;
+	double wall, cc, cb, ch;
+
+	sim_wire_diff(&w->last, &w->first, &d);
+	wall = (double)(d.t_to - d.t_from);
+	sim_wire_critical(&d, &cc, &cb, &ch);
+	if (records)
+		con_printf("  %-28s truth (simulator): card %.1f%%, bus %.1f%%, host %.1f%%; "
+			   "critical path card %.0f%%, bus %.0f%%, host %.0f%%\n", "",
+			   100.0 * sim_wire_card_ns(&d) / wall, 100.0 * sim_wire_bus_ns(&d) / wall,
+			   100.0 * sim_wire_host_ns(&d) / wall, cc, cb, ch);
+	j = record_begin("truth");
+	json_str(j, "workload", w->name);
+	json_bool(j, "result_printed", records);
+	json_u64(j, "ops", w->ops);
+	json_u64(j, "window_ns", d.t_to - d.t_from);
+	json_double(j, "card_pct", 100.0 * sim_wire_card_ns(&d) / wall, 2);
+	json_double(j, "bus_pct", 100.0 * sim_wire_bus_ns(&d) / wall, 2);
+	json_double(j, "host_pct", 100.0 * sim_wire_host_ns(&d) / wall, 2);
+	json_double(j, "crit_card_pct", cc, 2);
+	json_double(j, "crit_bus_pct", cb, 2);
+	json_double(j, "crit_host_pct", ch, 2);
+	pct_obj(j, "wire_pct", d.ns, wall);
+	pct_obj(j, "crit_pct", d.wait_ns, wall);
+	json_u64(j, "clock_hz", sim_sd_clock_hz());
+	json_u64(j, "width", sim_bus_width());
+	record_end();
+}
+
+void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m)
+{
+	struct window *w = window_of(m, false);
+
+	__real_wl_end(c, m);
+	if (!w)
+		return;
+	if (w->started && m->ops && w->last.t_to > w->first.t_to) {
+		size_t i;
+
+		for (i = 0; i + 1 < sizeof(w->name) && m->name[i]; i++)
+			w->name[i] = m->name[i];
+		w->name[i] = 0;
+		w->ops = m->ops;
+		w->pending = true;
+	} else {
+		w->m = NULL;
+	}
+}
+
+void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m)
+{
+	struct window *w = window_of(m, false);
+
+	__real_wl_report(c, m);
+	if (w && w->pending) {
+		print_truth(w, true);
+		w->pending = false;
+		w->m = NULL;
+	}
+}
+
+static void flush_pending(void)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_w[i].m && open_w[i].pending) {
+			print_truth(&open_w[i], false);
+			open_w[i].pending = false;
+			open_w[i].m = NULL;
+		}
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -62,12 +243,14 @@ static void print_board(const struct sim_profile *p)
 	struct json *j;
 
 	con_printf("board: simulator (sdbsim), card profile %s: %s\n", p->name, p->desc);
+	con_printf("  host profile %s\n", sim_get_config()->host_name);
 	con_printf("  timestamps: %s, resolution %u ns\n", ti->source,
 		   (unsigned)ti->resolution_ns);
 	j = record_begin("board");
 	json_str(j, "model", "simulator");
 	json_str(j, "soc", "sim");
 	json_str(j, "profile", p->name);
+	json_str(j, "host", sim_get_config()->host_name);
 	json_bool(j, "simulated", true);
 	json_bool(j, "emulated", false);
 	json_obj_begin(j, "timer");
@@ -78,13 +261,47 @@ static void print_board(const struct sim_profile *p)
 	record_end();
 }
 
+static int dump_profile(const char *what)
+{
+	struct sim_profile p;
+	char err[400];
+	static char text[16384];
+
+	if (sim_profile_load(what, &p, err, sizeof(err))) {
+		fprintf(stderr, "sdbsim: %s\n", err);
+		return 2;
+	}
+	sim_profile_format(&p, text, sizeof(text));
+	fputs(text, stdout);
+	return 0;
+}
+
+static int dump_host(const char *what)
+{
+	struct sim_config c;
+	char err[400];
+
+	sim_config_default(&c);
+	if (sim_host_load(what, &c, err, sizeof(err))) {
+		fprintf(stderr, "sdbsim: %s\n", err);
+		return 2;
+	}
+	printf("name = %s\nmmio_read = %uns\nmmio_write = %uns\ndata_read = %uns\n"
+	       "data_write = %uns\ntimer_read = %uns\ntick = %uns\nbuffer_blocks = %u\n"
+	       "cmd_latency = %uns\ncmd_gap_clocks = %u\nread_gap_clocks = %u\n"
+	       "write_nwr_clocks = %u\n", c.host_name, c.mmio_read_ns, c.mmio_write_ns,
+	       c.data_read_ns, c.data_write_ns, c.timer_read_ns, c.tick_ns, c.buf_blocks,
+	       c.cmd_latency_ns, c.cmd_gap_clocks, c.read_gap_clocks, c.write_nwr_clocks);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *profile = NULL, *config = NULL;
-	const struct sim_profile *p;
+	const char *profile = NULL, *config = NULL, *host = "sim";
+	static struct sim_profile p;
 	struct sim_config sc;
 	struct bench_env env;
-	char *txt = NULL;
+	char *txt = NULL, err[400];
 	size_t len = 0;
 	unsigned errors;
 	uint64_t t0;
@@ -94,15 +311,25 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
 			profile = argv[++i];
+		} else if (!strcmp(argv[i], "--host") && i + 1 < argc) {
+			host = argv[++i];
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
 			config = argv[++i];
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			sc.seed = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--dump-profile") && i + 1 < argc) {
+			return dump_profile(argv[++i]);
+		} else if (!strcmp(argv[i], "--dump-host") && i + 1 < argc) {
+			return dump_host(argv[++i]);
 		} else if (!strcmp(argv[i], "--list")) {
 			unsigned k;
 
+			printf("card profiles (--profile):\n");
 			for (k = 0; k < sim_profile_count(); k++)
-				printf("%-22s %s\n", sim_profile_get(k)->name, sim_profile_get(k)->desc);
+				printf("  %-22s %s\n", sim_profile_get(k)->name, sim_profile_get(k)->desc);
+			printf("hosts (--host):\n");
+			for (k = 0; k < sim_host_count(); k++)
+				printf("  %-22s %s\n", sim_host_name(k), sim_host_desc(k));
 			return 0;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
@@ -117,19 +344,28 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	p = sim_profile_find(profile);
-	if (!p) {
-		fprintf(stderr, "sdbsim: no card profile '%s' (sdbsim --list shows them)\n",
-			profile);
+	if (sim_profile_load(profile, &p, err, sizeof(err))) {
+		fprintf(stderr, "sdbsim: %s%s\n", err, strchr(profile, '/') || strchr(profile, '.') ?
+			"" : " (sdbsim --list shows the built-in profiles)");
 		return 2;
+	}
+	{
+		uint64_t seed = sc.seed;
+
+		if (sim_host_load(host, &sc, err, sizeof(err))) {
+			fprintf(stderr, "sdbsim: %s%s\n", err, strchr(host, '/') || strchr(host, '.') ?
+				"" : " (sdbsim --list shows the built-in hosts)");
+			return 2;
+		}
+		sc.seed = seed;
 	}
 	if (config && !(txt = read_file(config, &len)))
 		return 2;
-	if (sim_setup(&sc, p)) {
+	if (sim_setup(&sc, &p)) {
 		fprintf(stderr, "sdbsim: the simulator refused profile '%s'\n", profile);
 		return 2;
 	}
-	if (sim_layout_pi_card(p->real_bytes ? p->real_bytes : p->capacity_bytes, txt, len)) {
+	if (sim_layout_pi_card(p.real_bytes ? p.real_bytes : p.capacity_bytes, txt, len)) {
 		fprintf(stderr, "sdbsim: card profile '%s' is too small for a boot partition "
 			"and a test area\n", profile);
 		return 2;
@@ -139,7 +375,7 @@ int main(int argc, char **argv)
 	timer_init(0);
 	t0 = timer_now_us();
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
-	print_board(p);
+	print_board(sim_get_profile());
 
 	memset(&env, 0, sizeof(env));
 	env.emulated = false;
@@ -153,6 +389,7 @@ int main(int argc, char **argv)
 	env.buf = malloc(BUF_BYTES);
 	env.buf_bytes = env.buf ? BUF_BYTES : 0;
 	errors = bench_main(&env);
+	flush_pending();
 	record_done(timer_now_us() - t0);
 	free(env.buf);
 	return errors ? 1 : 0;

@@ -1,6 +1,7 @@
 /*
- * pattern.h - self-identifying data for write/verify workloads, and the
- * classification of what reads back (after f3's idea):
+ * pattern.h - the one test-block format: every block sdbench writes to
+ * check it (write/verify workloads, the self-test) is pattern_fill()'s.
+ * Also the classification of what reads back (after f3's idea):
  *   every 512-byte block written carries a header with a magic, the LBA it
  *   was written to, the run id and a sequence number, then pseudo-random
  *   bytes seeded by (lba, run id, seq), so any block read back tells where
@@ -18,7 +19,7 @@
 
 #include <stdint.h>
 
-#define PATTERN_MAGIC 0x53444231u /* "SDB1" */
+#define PATTERN_MAGIC 0x31424453u /* bytes 53 44 42 31: "SDB1" in a dump */
 #define PATTERN_BLOCK 512u
 #define PATTERN_HDR_BYTES 20u
 /* A block without a valid header but at most this many bytes off the

@@ -317,6 +317,41 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 	}
 }
 
+static uint32_t abs_diff(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+uint32_t wla_mad_u32(uint32_t *v, unsigned n, uint32_t *dev, uint32_t *median)
+{
+	unsigned i;
+
+	*median = wla_median_u32(v, n);
+	for (i = 0; i < n; i++)
+		dev[i] = abs_diff(v[i], *median);
+	return wla_median_u32(dev, n);
+}
+
+void wla_align_point_of(uint32_t size_bytes, uint32_t *pre, uint32_t *on, uint32_t *post,
+			unsigned n, uint32_t *dev, struct wla_align_point *out)
+{
+	out->size_bytes = size_bytes;
+	out->noise_ns = wla_mad_u32(on, n, dev, &out->on_ns);
+	out->pre_ns = wla_median_u32(pre, n);
+	out->post_ns = wla_median_u32(post, n);
+}
+
+enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes)
+{
+	if (!measured_bytes)
+		return WLA_AU_NO_STEP;
+	if (!declared_bytes)
+		return WLA_AU_UNDECLARED;
+	if (measured_bytes == declared_bytes)
+		return WLA_AU_EQUAL;
+	return measured_bytes < declared_bytes ? WLA_AU_SMALLER : WLA_AU_LARGER;
+}
+
 /* ---- open AUs -------------------------------------------------------------- */
 
 void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
@@ -338,6 +373,34 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 			out->best_mbs = mbs[i];
 		out->handled = n_open[i];
 	}
+}
+
+bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+			   const struct wla_open_au *r)
+{
+	return r->collapsed && count >= 2 && mbs[count - 2] < frac * r->best_mbs;
+}
+
+/* ---- erase time ------------------------------------------------------------ */
+
+void wla_spread_u32(uint32_t *v, unsigned n, struct wla_spread *out)
+{
+	unsigned i;
+
+	out->min = 0;
+	out->max = 0;
+	for (i = 0; i < n; i++) {
+		if (!i || v[i] < out->min)
+			out->min = v[i];
+		if (v[i] > out->max)
+			out->max = v[i];
+	}
+	out->median = wla_median_u32(v, n);
+}
+
+double wla_erase_per_au_us(uint64_t multi_ns, unsigned aus, uint32_t single_us)
+{
+	return ((double)multi_ns / 1e3 - single_us) / (aus - 1);
 }
 
 /* ---- knee of a sustained write -------------------------------------------- */
@@ -476,4 +539,23 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 	out->knee_bytes = (uint64_t)best_k * xfer_bytes;
 	out->initial_mbs = rate_mbs((uint64_t)best_k * xfer_bytes, before_ns);
 	out->steady_mbs = rate_mbs((uint64_t)(n - best_k) * xfer_bytes, after_ns);
+}
+
+unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes,
+			   unsigned points, double *out, uint32_t *group_ops)
+{
+	uint32_t g = points ? (n + points - 1) / points : 0, i, k = 0;
+
+	*group_ops = g;
+	if (!g)
+		return 0;
+	for (i = 0; i < n; i += g, k++) {
+		uint64_t ns = 0;
+		uint32_t j, cnt = 0;
+
+		for (j = i; j < i + g && j < n; j++, cnt++)
+			ns += lat_ns[j];
+		out[k] = ns ? (double)cnt * xfer_bytes * 1000.0 / (double)ns : 0.0;
+	}
+	return k;
 }

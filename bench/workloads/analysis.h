@@ -125,6 +125,31 @@ struct wla_boundary {
  * every larger A (their boundaries are erase-block boundaries too). */
 void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out);
 
+/* Median absolute deviation of v[0..n) around its median (stored in
+ * *median). Sorts v; dev[0..n) is the caller's scratch. 0 for n = 0. */
+uint32_t wla_mad_u32(uint32_t *v, unsigned n, uint32_t *dev, uint32_t *median);
+
+/* One point of the alignment test from the n samples taken at its
+ * boundaries: the medians of the reads before, on and after the boundary,
+ * and the median absolute deviation of the straddling reads as its noise.
+ * Sorts the three arrays; dev[0..n) is the caller's scratch. */
+void wla_align_point_of(uint32_t size_bytes, uint32_t *pre, uint32_t *on, uint32_t *post,
+			unsigned n, uint32_t *dev, struct wla_align_point *out);
+
+/* The erase block found by the alignment test next to the AU the card
+ * declares. */
+enum wla_au_match {
+	WLA_AU_NO_STEP,     /* no boundary found */
+	WLA_AU_UNDECLARED,  /* a boundary, but the card declares no AU */
+	WLA_AU_EQUAL,
+	WLA_AU_SMALLER,     /* inside the declared AU: it spans several erase blocks */
+	WLA_AU_LARGER,
+};
+
+/* measured_bytes: wla_boundary.size_bytes (0: none); declared_bytes: the
+ * SD Status AU (0: not declared). */
+enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes);
+
 /* ---- open AUs (flashbench -O) ------------------------------------------- */
 
 struct wla_open_au {
@@ -138,6 +163,27 @@ struct wla_open_au {
  * throughput with that many. */
 void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
 		 struct wla_open_au *out);
+
+/* Whether a collapse is confirmed by a second N, so the test may stop:
+ * r (from wla_open_au over the same points) collapsed, and the point before
+ * the last one is below frac x the best rate too. */
+bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+			   const struct wla_open_au *r);
+
+/* ---- erase time ------------------------------------------------------------ */
+
+struct wla_spread {
+	uint32_t min, median, max;
+};
+
+/* Smallest, median (wla_median_u32) and largest of v[0..n); sorts v. All 0
+ * for n = 0. */
+void wla_spread_u32(uint32_t *v, unsigned n, struct wla_spread *out);
+
+/* The cost of each further AU when aus AUs (>= 2) are erased at once in
+ * multi_ns and one alone takes single_us: (multi - single) / (aus - 1),
+ * in us. */
+double wla_erase_per_au_us(uint64_t multi_ns, unsigned aus, uint32_t single_us);
 
 /* ---- sustained write: where the cache fills ------------------------------ */
 
@@ -167,5 +213,12 @@ struct wla_knee {
 #define WLA_KNEE_MAX_OPS 4096u
 void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
 		   struct wla_knee *out);
+
+/* The rate over the bytes written: lat_ns[0..n) in issue order, each moving
+ * xfer_bytes, cut into groups of *group_ops = ceil(n / points) operations;
+ * out[k] is group k's bytes over its summed operation time (MB/s). Returns
+ * the number of groups (<= points; 0 for n = 0). */
+unsigned wla_rate_by_bytes(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes,
+			   unsigned points, double *out, uint32_t *group_ops);
 
 #endif

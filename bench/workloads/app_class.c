@@ -37,6 +37,7 @@
  * without CMD20 stream control; classes above the bus ceiling in use (e.g.
  * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
  */
+#include "bench/engine/busmodel.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
@@ -106,8 +107,8 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 	char lb[64], s1[24], s2[24];
 
 	*done = 0;
-	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "speed class Pw %s RUs",
+		     fmt_size(s1, sizeof(s1), (uint64_t)ru * SD_BLOCK_SIZE, FMT_SIZE_EXACT));
 	/* Erase first, outside the measured part. */
 	if (erase)
 		for (a = 0; a < naus && !c->abort_all; a++) {
@@ -141,7 +142,7 @@ static double measure_pw(struct wl_ctx *c, uint32_t base, uint32_t au_blocks, ui
 	wl_end(c, &m);
 	wl_report(c, &m);
 	con_printf("  %-28s %s: %s AUs %s, written in %s RUs\n", "", "Pw",
-		   wlx_size_str((uint64_t)au_blocks * SD_BLOCK_SIZE, s2, sizeof(s2)),
+		   fmt_size(s2, sizeof(s2), (uint64_t)au_blocks * SD_BLOCK_SIZE, FMT_SIZE_EXACT),
 		   erase ? "erased first" : "not erased (no CMD38)", s1);
 	return worst;
 }
@@ -155,8 +156,8 @@ static double measure_seq(struct wl_ctx *c, uint32_t first, uint32_t *span_block
 	uint64_t limit = c->quick ? AC_QUICK_FILL_TIME_NS : AC_FILL_TIME_NS;
 	char lb[64], s1[24];
 
-	fmt_snprintf(lb, sizeof(lb), "class seq write %s", wlx_size_str((uint64_t)ru *
-		     SD_BLOCK_SIZE, s1, sizeof(s1)));
+	fmt_snprintf(lb, sizeof(lb), "class seq write %s",
+		     fmt_size(s1, sizeof(s1), (uint64_t)ru * SD_BLOCK_SIZE, FMT_SIZE_EXACT));
 	wl_begin(c, &m, "class", "class-seq-write", lb, true, WL_MULTI_AUTO12, ru,
 		 (uint64_t)*span_blocks * SD_BLOCK_SIZE);
 	for (off = 0; off + ru <= *span_blocks && !wl_should_stop(c, &m); off += ru) {
@@ -248,7 +249,7 @@ static void print_claims(const struct ac_claims *cl)
 		fmt_snprintf(sp + len, sizeof(sp) - len, " V%u", cl->speed.video);
 	con_printf("  the card claims: application class %s, speed class%s, AU %s\n",
 		   sd_ssr_app_perf_name(cl->ssr.app_perf_class), sp[0] ? sp : " none",
-		   cl->ssr.au_size_bytes ? wlx_size_str(cl->ssr.au_size_bytes, s1, sizeof(s1)) :
+		   cl->ssr.au_size_bytes ? fmt_size(s1, sizeof(s1), cl->ssr.au_size_bytes, FMT_SIZE_EXACT) :
 		   "not declared");
 }
 
@@ -279,7 +280,7 @@ void wl_app_class(struct wl_ctx *c)
 	struct ac_claims cl;
 	struct wla_app_meas am = { -1.0, -1.0, -1.0 };
 	double pw = -1.0, pw_each[AC_PW_AUS], read_wall = -1.0, write_wall = -1.0;
-	double ceiling = wlx_bus_ceiling_mbs(c->card);
+	double ceiling;
 	uint32_t pw_done = 0, first, span_blocks, ru, au_blocks, naus = 0, i;
 	uint32_t nread = c->quick ? AC_QUICK_READ_OPS : AC_READ_OPS;
 	uint32_t nwrite = c->quick ? AC_QUICK_WRITE_OPS : AC_WRITE_OPS;
@@ -291,6 +292,10 @@ void wl_app_class(struct wl_ctx *c)
 
 	read_claims(c, &cl);
 	ru = c->quick ? AC_QUICK_RU_BLOCKS : AC_RU_BLOCKS;
+	/* What the bus carries for the Pw writes (busmodel.h): RUs written
+	 * with CMD25 + Auto-CMD12 at the clock and width in use. */
+	ceiling = bus_xfer_ceiling_mbs(ru, SD_BLOCK_SIZE, c->card->width, c->card->clock_hz,
+				       BUS_MULTI | BUS_STOP | BUS_WRITE);
 	au_blocks = (c->quick ? AC_QUICK_AU_BYTES : wlx_au_bytes(c, &declared)) / SD_BLOCK_SIZE;
 	if (c->quick)
 		declared = false;

@@ -26,28 +26,15 @@ static uint32_t budget_s(const struct wl_ctx *c)
 	return c->quick ? BUDGET_QUICK_S : BUDGET_FULL_S;
 }
 
-/* A transfer size in the largest whole unit: units = {B, KiB, MiB} names,
- * e.g. {"", "k", "m"} for record keys or {" B", " KiB", " MiB"} for people. */
-static void size_text(uint32_t blocks, const char *const units[3], char *buf, unsigned cap)
-{
-	uint32_t bytes = blocks * SD_BLOCK_SIZE;
-	unsigned u = bytes >= (1u << 20) ? 2 : bytes >= 1024 ? 1 : 0;
-
-	fmt_snprintf(buf, cap, "%u%s", (unsigned)(bytes >> (10 * u)), units[u]);
-}
-
+/* A transfer size for workload names ("4k") and for people ("4 KiB"). */
 static void size_name(uint32_t blocks, char *buf, unsigned cap)
 {
-	static const char *const units[3] = { "", "k", "m" };
-
-	size_text(blocks, units, buf, cap);
+	fmt_size(buf, cap, (uint64_t)blocks * SD_BLOCK_SIZE, FMT_SIZE_KEY);
 }
 
 static void size_label(uint32_t blocks, char *buf, unsigned cap)
 {
-	static const char *const units[3] = { " B", " KiB", " MiB" };
-
-	size_text(blocks, units, buf, cap);
+	fmt_size(buf, cap, (uint64_t)blocks * SD_BLOCK_SIZE, FMT_SIZE_EXACT);
 }
 
 /* Blocks in the region a workload may use. */

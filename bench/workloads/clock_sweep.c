@@ -9,7 +9,8 @@
  * needs at clock f (b is the number of bus clocks the operation costs), a
  * is what does not scale with the clock: card latency, busy and host time.
  * The fit, its R^2 and RMS residual are printed, and the bus clock count b
- * is compared with the framing model (busmodel.h) as a check.
+ * is compared with the bus model (busmodel.h: the whole CMD18/CMD25 +
+ * CMD12 transfer in the direction measured) as a check.
  */
 #include "bench/engine/busmodel.h"
 #include "bench/engine/record.h"
@@ -21,6 +22,8 @@
 
 #define SWEEP_MAX_POINTS 8
 #define SWEEP_XFER_BLOCKS 128 /* 64 KiB */
+/* The transfers of the sweep as the bus model counts them. */
+#define SWEEP_BUS_FLAGS(write) (BUS_MULTI | BUS_STOP | ((write) ? BUS_WRITE : 0u))
 
 static const uint32_t sweep_clocks[] = {
 	400000, 5000000, 12500000, 25000000, 50000000,
@@ -88,7 +91,9 @@ static unsigned run_width(struct wl_ctx *c, bool write, uint8_t width, uint32_t 
 			json_double(j, "mean_ns", m.sum.mean_ns, 0);
 			json_double(j, "mbs", m.mbs, 3);
 			json_double(j, "ceiling_mbs",
-				    bus_ceiling_mbs(SWEEP_XFER_BLOCKS, width, c->card->clock_hz, 1, 0), 3);
+				    bus_xfer_ceiling_mbs(SWEEP_XFER_BLOCKS, SD_BLOCK_SIZE, width,
+							 c->card->clock_hz, SWEEP_BUS_FLAGS(write)),
+				    3);
 			record_end();
 		}
 		con_printf("  %-9s %u-bit %9u Hz  %9.3f MB/s  %10.1f us/op\n",
@@ -107,7 +112,8 @@ static void fit_and_report(struct wl_ctx *c, bool write, uint8_t width,
 	unsigned i;
 	struct json *j;
 	uint32_t fmax = 0;
-	double model_clocks = (double)bus_block_clocks(SD_BLOCK_SIZE, width) * SWEEP_XFER_BLOCKS;
+	double model_clocks = (double)bus_xfer_clocks(SWEEP_XFER_BLOCKS, SD_BLOCK_SIZE, width,
+						      SWEEP_BUS_FLAGS(write));
 
 	for (i = 0; i < n; i++) {
 		x[i] = 1.0 / pts[i].clock_hz;

@@ -1,13 +1,12 @@
 /*
- * wl_extra_util.c - helpers of the class, AU and sustained workloads (see
- * wl_extra_int.h).
+ * common.c - helpers of the class, AU and sustained workloads (see
+ * common.h).
  */
 #include "bench/engine/record.h"
 #include "bench/workloads/common.h"
 #include "drivers/sd/sd_regs.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
-#include "lib/fmt.h"
 
 #define CCC_ERASE (1u << 5) /* CSD CCC: class 5, erase */
 
@@ -28,14 +27,6 @@ bool wlx_erase_supported(const struct wl_ctx *c)
 
 	sd_csd_decode(c->card->csd, &csd);
 	return csd.known && (csd.ccc & CCC_ERASE);
-}
-
-double wlx_bus_ceiling_mbs(const struct sd_card *card)
-{
-	unsigned w = card->width == 4 ? 4 : 1;
-	double clocks = 2.0 + 16.0 + 4096.0 / w;
-
-	return (double)card->clock_hz * 512.0 / clocks / 1e6;
 }
 
 uint32_t wlx_last_lat(const struct wl_ctx *c, const struct wl_meas *m, uint32_t nlat_before)
@@ -74,17 +65,6 @@ int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t bloc
 	}
 	*ns = t1 - t0;
 	return 0;
-}
-
-const char *wlx_size_str(uint64_t bytes, char *buf, unsigned cap)
-{
-	if (bytes >= (1u << 20) && !(bytes & ((1u << 20) - 1)))
-		fmt_snprintf(buf, cap, "%u MiB", (unsigned)(bytes >> 20));
-	else if (bytes >= 1024 && !(bytes & 1023))
-		fmt_snprintf(buf, cap, "%u KiB", (unsigned)(bytes >> 10));
-	else
-		fmt_snprintf(buf, cap, "%llu B", (unsigned long long)bytes);
-	return buf;
 }
 
 uint32_t wlx_align_up(uint32_t lba, uint32_t align)

@@ -1,6 +1,7 @@
 /*
- * wl_extra_int.h - helpers shared by wl_appclass.c, wl_au.c and
- * wl_sustained.c (wl_extra_util.c). Not for other modules.
+ * common.h - helpers shared by app_class.c, au.c and sustained.c
+ * (common.c). Not for other modules. Bus ceilings come from
+ * bench/engine/busmodel.h, sizes as text from lib/fmt.h (fmt_size).
  */
 #ifndef SDB_BENCH_WL_EXTRA_INT_H
 #define SDB_BENCH_WL_EXTRA_INT_H
@@ -21,9 +22,6 @@ const char *wlx_no_write_reason(const struct wl_ctx *c);
 uint32_t wlx_au_bytes(const struct wl_ctx *c, bool *declared);
 /* Whether the card implements the erase commands (CSD CCC class 5). */
 bool wlx_erase_supported(const struct wl_ctx *c);
-/* Payload ceiling of long multi-block transfers at the clock and width in
- * use, 10^6 B/s (§4.5 framing: 2 + 16 + 4096/width clocks per 512 bytes). */
-double wlx_bus_ceiling_mbs(const struct sd_card *card);
 /* The latency (ns) wl_do stored for the operation it just ran, or 0 when
  * the sample array was full or the operation failed (nlat_before: m->nlat
  * before the call). */
@@ -35,8 +33,6 @@ uint32_t wlx_last_lat(const struct wl_ctx *c, const struct wl_meas *m, uint32_t 
  * with context. Returns 0 or -errno (-EPERM outside the test area). */
 int wlx_erase(struct wl_ctx *c, const char *context, uint32_t lba, uint32_t blocks,
 	      uint64_t *ns);
-/* "4 MiB", "512 KiB", "4096 B" into buf. */
-const char *wlx_size_str(uint64_t bytes, char *buf, unsigned cap);
 /* Round lba up to a multiple of align (a power of two, in blocks). */
 uint32_t wlx_align_up(uint32_t lba, uint32_t align);
 

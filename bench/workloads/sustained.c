@@ -17,13 +17,15 @@
  * Not covered: cards whose cache outlasts the budget (the record says "no
  * knee within N MiB"), the idle-time cache flush (the writes are back to
  * back), and single stalls longer than the tick counter's wrap period.
+ *
+ * Here: plan and measure into struct sustained_result; analysis.c decides
+ * (knee, rate over the bytes), sustained_report.c prints (workload.h).
  */
-#include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/common.h"
 #include "bench/workloads/sustained.h"
-#include "lib/console.h"
+#include "bench/workloads/sustained_report.h"
 #include "lib/fmt.h"
 
 #define SUS_XFER_BLOCKS        8192u             /* 4 MiB */
@@ -33,7 +35,6 @@
 #define SUS_TIME_NS            (90ull * 1000000000ull)
 #define SUS_QUICK_TIME_NS      (5ull * 1000000000ull)
 #define SUS_MIN_DROP           0.2               /* a knee is a >= 20% lower rate */
-#define SUS_RATE_POINTS        32
 #define SUS_PROBE_BLOCKS       512u              /* 256 KiB */
 #define SUS_MAX_OP_NS          1000000000ull     /* keep operations near 1 s */
 #define SUS_MIN_XFER_BLOCKS    128u              /* 64 KiB */
@@ -61,44 +62,13 @@ static uint32_t pick_xfer(struct wl_ctx *c, uint32_t max_blocks)
 	return blocks;
 }
 
-/* Rate over the bytes written: SUS_RATE_POINTS groups of operations,
- * each group's bytes over its summed operation time. */
-static unsigned rate_by_bytes(const uint32_t *lat, uint32_t n, uint32_t xfer_bytes,
-			      double *out, uint32_t *group_ops)
+/* Transfer size, area, budget and the number of writes (*nops). Returns
+ * false when the area is too small. */
+static bool plan(struct wl_ctx *c, struct sustained_result *r, uint32_t *nops_out)
 {
-	uint32_t g = (n + SUS_RATE_POINTS - 1) / SUS_RATE_POINTS, i, k = 0;
+	uint32_t blocks, nops;
+	uint64_t budget;
 
-	if (!g)
-		return 0;
-	*group_ops = g;
-	for (i = 0; i < n; i += g, k++) {
-		uint64_t ns = 0;
-		uint32_t j, cnt = 0;
-
-		for (j = i; j < i + g && j < n; j++, cnt++)
-			ns += lat[j];
-		out[k] = ns ? (double)cnt * xfer_bytes * 1000.0 / (double)ns : 0.0;
-	}
-	return k;
-}
-
-void wl_sustained(struct wl_ctx *c)
-{
-	const char *why = wlx_no_write_reason(c);
-	struct wl_meas m;
-	struct wla_knee k;
-	double rates[SUS_RATE_POINTS];
-	uint32_t blocks, first, nops, i, group_ops = 0, nlat;
-	uint64_t budget, limit_ns, area_bytes;
-	unsigned nrates;
-	const char *stop = "budget";
-	char s1[24], s2[24], s3[24], label[64];
-	struct json *j;
-
-	if (why) {
-		wl_skip("sustained-write", why);
-		return;
-	}
 	blocks = c->quick ? SUS_QUICK_XFER_BLOCKS : SUS_XFER_BLOCKS;
 	while (blocks > 8 && (uint64_t)blocks * SD_BLOCK_SIZE > c->buf_bytes)
 		blocks >>= 1;
@@ -106,98 +76,82 @@ void wl_sustained(struct wl_ctx *c)
 		blocks >>= 1;
 	if (!c->quick)
 		blocks = pick_xfer(c, blocks);
-	first = c->ta->first_lba;
-	area_bytes = (uint64_t)c->ta->count * SD_BLOCK_SIZE;
+	r->emulated = c->emulated;
+	r->xfer_bytes = blocks * SD_BLOCK_SIZE;
+	r->first_lba = c->ta->first_lba;
+	r->area_bytes = (uint64_t)c->ta->count * SD_BLOCK_SIZE;
 	budget = c->quick ? SUS_QUICK_BUDGET_BYTES : SUS_BUDGET_BYTES;
-	if (budget > area_bytes)
-		budget = area_bytes;
+	if (budget > r->area_bytes)
+		budget = r->area_bytes;
 	nops = (uint32_t)(budget / ((uint64_t)blocks * SD_BLOCK_SIZE));
-	if (nops < 4) {
+	if (nops < 4)
+		return false;
+	if (nops > c->lat_max)
+		nops = c->lat_max;
+	r->budget_bytes = (uint64_t)nops * blocks * SD_BLOCK_SIZE;
+	*nops_out = nops;
+	return true;
+}
+
+/* Up to nops writes front to back, until the time budget ends. */
+static void measure(struct wl_ctx *c, struct wl_meas *m, uint32_t nops,
+		    struct sustained_result *r)
+{
+	uint32_t blocks = r->xfer_bytes / SD_BLOCK_SIZE, i;
+	uint64_t limit_ns = c->quick ? SUS_QUICK_TIME_NS : SUS_TIME_NS;
+
+	r->stopped_by = "budget";
+	for (i = 0; i < nops; i++) {
+		struct wl_op op = { true, r->first_lba + i * blocks, blocks, WL_MULTI_AUTO12 };
+
+		if (wl_should_stop(c, m)) {
+			r->stopped_by = "errors";
+			break;
+		}
+		if (wl_now_ns(c) - m->start_ns > limit_ns) {
+			r->stopped_by = "time";
+			break;
+		}
+		wl_do(c, m, &op);
+	}
+	if (i == nops && r->budget_bytes >= r->area_bytes - r->xfer_bytes)
+		r->stopped_by = "area";
+	r->ops = m->nlat;
+}
+
+void wl_sustained(struct wl_ctx *c)
+{
+	const char *why = wlx_no_write_reason(c);
+	struct sustained_result r;
+	struct wl_meas m;
+	uint32_t nops;
+	char s1[24], label[64];
+
+	if (why) {
+		wl_skip("sustained-write", why);
+		return;
+	}
+	if (!plan(c, &r, &nops)) {
 		wl_skip("sustained-write", "the test area is too small for a sustained write");
 		return;
 	}
-	if (nops > c->lat_max)
-		nops = c->lat_max;
-	budget = (uint64_t)nops * blocks * SD_BLOCK_SIZE;
-	limit_ns = c->quick ? SUS_QUICK_TIME_NS : SUS_TIME_NS;
-
-	con_printf("\nsustained sequential write, %s transfers over up to %s of the test area "
-		   "(MB = 10^6 B)%s\n", wlx_size_str((uint64_t)blocks * SD_BLOCK_SIZE, s1, sizeof(s1)),
-		   wlx_size_str(budget, s2, sizeof(s2)),
-		   c->emulated ? " - emulated: the rates are QEMU's, not a card's" : "");
-	fmt_snprintf(label, sizeof(label), "sustained write %s", s1);
-	wl_begin(c, &m, "sustained", "sustained-write", label, true, WL_MULTI_AUTO12, blocks, budget);
-	for (i = 0; i < nops; i++) {
-		struct wl_op op = { true, first + i * blocks, blocks, WL_MULTI_AUTO12 };
-
-		if (wl_should_stop(c, &m)) {
-			stop = "errors";
-			break;
-		}
-		if (wl_now_ns(c) - m.start_ns > limit_ns) {
-			stop = "time";
-			break;
-		}
-		wl_do(c, &m, &op);
-	}
-	if (i == nops && budget >= area_bytes - (uint64_t)blocks * SD_BLOCK_SIZE)
-		stop = "area";
-
-	/* Analyse the samples in issue order before wl_end sorts them. Failed
-	 * operations left no sample; the knee is over the successful ones. */
-	nlat = m.nlat;
-	wla_find_knee(c->lat, nlat, blocks * SD_BLOCK_SIZE, SUS_MIN_DROP, &k);
-	nrates = rate_by_bytes(c->lat, nlat, blocks * SD_BLOCK_SIZE, rates, &group_ops);
+	sustained_report_heading(&r);
+	fmt_snprintf(label, sizeof(label), "sustained write %s",
+		     fmt_size(s1, sizeof(s1), r.xfer_bytes, FMT_SIZE_EXACT));
+	wl_begin(c, &m, "sustained", "sustained-write", label, true, WL_MULTI_AUTO12,
+		 r.xfer_bytes / SD_BLOCK_SIZE, r.budget_bytes);
+	measure(c, &m, nops, &r);
+	/* Decide on the samples in issue order, before wl_end sorts them.
+	 * Failed operations left no sample: the knee is over the successful
+	 * ones. */
+	wla_find_knee(c->lat, r.ops, r.xfer_bytes, SUS_MIN_DROP, &r.knee);
+	r.nrates = wla_rate_by_bytes(c->lat, r.ops, r.xfer_bytes, SUSTAINED_RATE_POINTS,
+				     r.rate_mbs, &r.rate_group_ops);
 	wl_end(c, &m);
 	wl_report(c, &m);
-
-	if (!nlat)
+	if (!r.ops)
 		return;
-	if (k.found)
-		con_printf("  %-28s initial %.2f MB/s for the first %s, then %.2f MB/s "
-			   "(knee: the cache is full after %s)\n", "", k.initial_mbs,
-			   wlx_size_str(k.knee_bytes, s1, sizeof(s1)), k.steady_mbs,
-			   wlx_size_str(k.knee_bytes, s2, sizeof(s2)));
-	else
-		con_printf("  %-28s no knee within %s: %.2f MB/s throughout (no cache, or a cache "
-			   "larger than the amount written)\n", "",
-			   wlx_size_str((uint64_t)nlat * blocks * SD_BLOCK_SIZE, s1, sizeof(s1)),
-			   k.overall_mbs);
-	con_printf("  %-28s worst stall %.1f ms at %s (median operation %.1f ms)\n", "",
-		   k.worst_ns / 1e6, wlx_size_str((uint64_t)k.worst_op * blocks * SD_BLOCK_SIZE,
-						  s3, sizeof(s3)), k.median_ns / 1e6);
-
-	j = record_begin("sustained");
-	json_str(j, "workload", "sustained-write");
-	json_u64(j, "xfer_bytes", (uint64_t)blocks * SD_BLOCK_SIZE);
-	json_u64(j, "first_lba", first);
-	json_u64(j, "area_bytes", area_bytes);
-	json_u64(j, "budget_bytes", budget);
-	json_u64(j, "bytes", (uint64_t)nlat * blocks * SD_BLOCK_SIZE);
-	json_u64(j, "ops", nlat);
-	json_str(j, "stopped_by", stop);
-	json_double(j, "overall_mbs", k.overall_mbs, 3);
-	json_bool(j, "knee_found", k.found);
-	if (k.found) {
-		json_u64(j, "knee_bytes", k.knee_bytes);
-		json_u64(j, "knee_op", k.knee_op);
-	} else {
-		json_null(j, "knee_bytes");
-		json_null(j, "knee_op");
-	}
-	json_double(j, "initial_mbs", k.initial_mbs, 3);
-	json_double(j, "steady_mbs", k.steady_mbs, 3);
-	json_u64(j, "median_op_ns", k.median_ns);
-	json_u64(j, "worst_ns", k.worst_ns);
-	json_u64(j, "worst_at_bytes", (uint64_t)k.worst_op * blocks * SD_BLOCK_SIZE);
-	json_u64(j, "rate_step_bytes", (uint64_t)group_ops * blocks * SD_BLOCK_SIZE);
-	json_arr_begin(j, "rate_mbs");
-	for (i = 0; i < nrates; i++)
-		json_double(j, NULL, rates[i], 2);
-	json_arr_end(j);
-	json_bool(j, "emulated", c->emulated);
-	record_end();
-
+	sustained_report(&r);
 	if (c->verify)
 		wl_verify_written(c, "sustained-write");
 }

@@ -37,6 +37,8 @@ SIM_CASES = [
     ("slow-writer-quick", "sdhc-slow-writer-8g", ["suite = quick", "seed = 3"]),
     ("sdsc-v1-quick", "sdsc-v1-128m", ["suite = quick", "seed = 5"]),
     ("c4-selftest", "sdhc-c4-8g", ["suite = selftest"]),
+    ("c4-selftest-write", "sdhc-c4-8g",
+     ["suite = selftest", "seed = 5", "selftest_write = 140000+100"]),
     ("c10-readonly", "sdhc-c10-16g", ["suite = quick", "seed = 9", "write_tests = off"]),
 ]
 

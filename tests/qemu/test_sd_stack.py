@@ -22,7 +22,8 @@ import harness
 SECTOR = 512
 MiB = 1 << 20
 BOOT_END_LBA = (4 + 64) * MiB // SECTOR     # mkimage: boot partition 4M + 64M
-MAGIC = 0x57424453                         # "SDBW", bench/selftest.h
+PATTERN_MAGIC = 0x31424453                 # "SDB1", bench/engine/pattern.h
+M32 = 0xFFFFFFFF
 READ_MODES = ("cmd17", "cmd18", "auto12", "unaligned")
 
 
@@ -44,12 +45,43 @@ def read_blocks(path, lba, count):
         return f.read(count * SECTOR)
 
 
+def _mix32(h):
+    h ^= h >> 16
+    h = (h * 0x7feb352d) & M32
+    h ^= h >> 15
+    h = (h * 0x846ca68b) & M32
+    return h ^ (h >> 16)
+
+
 def pattern_block(lba, run_id, seq):
-    """The block bench/selftest.c writes (selftest_fill)."""
-    w = [MAGIC, lba, run_id, seq]
-    w += [((lba * 2654435761) ^ (run_id * 40503) ^ (i * 16777619)) & 0xFFFFFFFF
-          for i in range(4, SECTOR // 4)]
-    return struct.pack("<128I", *w)
+    """The test block the self-test writes (bench/engine/pattern.c,
+    pattern_fill; seq = index in the written range), written again here from
+    its description: little-endian magic, lba, run id, seq, zlib CRC-32 of
+    those 16 bytes, then an xorshift32 stream seeded from (lba, run id, seq)."""
+    x = _mix32(lba ^ _mix32(run_id ^ _mix32((seq + 0x9e3779b9) & M32))) or 0x6d2b79f5
+    hdr = struct.pack("<4I", PATTERN_MAGIC, lba, run_id, seq)
+    hdr += struct.pack("<I", zlib.crc32(hdr))
+    words = []
+    for _ in range((SECTOR - len(hdr)) // 4):
+        x ^= (x << 13) & M32
+        x ^= x >> 17
+        x ^= (x << 5) & M32
+        words.append(x)
+    return hdr + struct.pack("<%dI" % len(words), *words)
+
+
+def test_pattern_block_matches_the_firmware_vectors():
+    """The same vectors as tests/unit/test_pattern.c (known_blocks): this
+    Python description and the firmware's pattern_fill() agree."""
+    for (lba, run_id, seq), hdr, payload_crc in [
+            ((100, 0x1234abcd, 1), "5344423164000000cdab341201000000124ab985", 0x44996ad5),
+            ((0, 0, 0), "534442310000000000000000000000002b2e9537", 0xaa22095d),
+            ((0xFFFFFFFF, 7, 0xFFFFFFFF), "53444231ffffffff07000000ffffffff413ec167",
+             0x38e81fc1)]:
+        b = pattern_block(lba, run_id, seq)
+        assert len(b) == SECTOR
+        assert b[:20].hex() == hdr
+        assert zlib.crc32(b[20:]) == payload_crc
 
 
 def data_extents(path):

@@ -183,18 +183,34 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
-/* Next whitespace-separated token of *s into tok; 0 at the end. */
+/* Next whitespace-separated token of *s into tok; 0 at the end. A
+ * number followed by a unit on its own ("180 us") is one token. */
 static int token(const char **s, char *tok, size_t cap)
 {
 	const char *p = skip_ws(*s);
 	size_t n = 0;
+	bool digits = true;
 
 	if (!*p)
 		return 0;
 	while (*p && *p != ' ' && *p != '\t') {
+		if (!((*p >= '0' && *p <= '9') || *p == '.'))
+			digits = false;
 		if (n + 1 < cap)
 			tok[n++] = *p;
 		p++;
+	}
+	if (digits) {
+		const char *q = skip_ws(p);
+
+		if ((q[0] == 'n' || q[0] == 'u' || q[0] == 'm') && q[1] == 's' &&
+		    (!q[2] || q[2] == ' ' || q[2] == '\t'))
+			p = q + 2;
+		else if (q[0] == 's' && (!q[1] || q[1] == ' ' || q[1] == '\t'))
+			p = q + 1;
+		if (p > q)
+			while (q < p && n + 1 < cap)
+				tok[n++] = *q++;
 	}
 	tok[n] = 0;
 	*s = p;
@@ -244,6 +260,8 @@ static int parse_unit_value(struct ctx *x, const char *v, const struct unit *uni
 	num = strtod(v, &end);
 	if (end == v)
 		return fail(x, "'%s' is not a %s", v, what);
+	while (*end == ' ' || *end == '\t')
+		end++;
 	if (!*end) {
 		if (num == 0) {
 			*out = 0;

@@ -12,6 +12,9 @@
  * the truth is summed over the workload's window and compared with the
  * measured shares, and the verdict with the truth's shares.
  *
+ * (tests/test_sdbsim.py does the same over the whole quick suite, run by
+ * build/host/sdbsim; its entries in the list name "suite:" workloads.)
+ *
  * Known failures: the firmware computes the bus from the framing and
  * assumes gaps are the card's; where the truth disagrees by more than the
  * tolerance the pair is listed in known_failures[] below (one place), with
@@ -387,7 +390,7 @@ TEST(split_against_the_wire_truth)
 	free(mem);
 
 	for (i = 0; known_failures[i].what; i++)
-		if (!known_seen[i]) {
+		if (!known_seen[i] && !strstr(known_failures[i].what, "/suite:")) {
 			unexpected++;
 			CHECK_FAIL_("known_failures lists '%s', which no longer runs",
 				    known_failures[i].what);

@@ -15,49 +15,37 @@
 #include "drivers/mmio.h"
 #include "drivers/sd/sd_regs.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_sdhci.h"
 #include "tests/unit/check.h"
 
 #define B SIM_EMMC_BASE_DEFAULT
 
-/* BCM2835 EMMC offsets and bits used here (datasheet §5.4). */
-#define ARG2 0x00
-#define BLKSIZECNT 0x04
-#define ARG1 0x08
-#define CMDTM 0x0c
-#define RESP0 0x10
-#define RESP1 0x14
-#define RESP2 0x18
-#define RESP3 0x1c
-#define DATA 0x20
-#define STATUS 0x24
-#define CONTROL0 0x28
-#define CONTROL1 0x2c
-#define INTERRUPT 0x30
-#define IRPT_MASK 0x34
-#define CAPS 0x40
-#define VER 0xfc
+/* The register map is the simulator's own copy (tests/sim/sim_sdhci.h,
+ * independent of the driver's on purpose); short names for what is used
+ * here. */
+#define CAPS CAPABILITIES
+#define VER SLOTISR_VER
+#define R_NONE (CMD_RSPNS_NONE << CMD_RSPNS_SHIFT)
+#define R_136 (CMD_RSPNS_136 << CMD_RSPNS_SHIFT)
+#define R_48 (CMD_RSPNS_48 << CMD_RSPNS_SHIFT)
+#define R_48B (CMD_RSPNS_48BUSY << CMD_RSPNS_SHIFT)
+#define CRCCHK CMD_CRCCHK_EN
+#define IXCHK CMD_IXCHK_EN
+#define ISDATA CMD_ISDATA
+#define TM_BLKCNT TM_BLKCNT_EN
+#define TM_AUTO12 (TM_AUTO_CMD12 << TM_AUTO_CMD_SHIFT)
+#define TM_READ TM_DAT_DIR
+#define TM_MULTI TM_MULTI_BLOCK
+#define CMD_DONE INT_CMD_DONE
+#define DATA_DONE INT_DATA_DONE
+#define WRITE_RDY INT_WRITE_RDY
+#define READ_RDY INT_READ_RDY
+#define CARD_REMOVE INT_CARD_REMOVE
+#define ERR INT_ERR
+#define CTO INT_CTO_ERR
+#define DTO INT_DTO_ERR
 
-#define R_NONE 0u
-#define R_136 (1u << 16)
-#define R_48 (2u << 16)
-#define R_48B (3u << 16)
-#define CRCCHK (1u << 19)
-#define IXCHK (1u << 20)
-#define ISDATA (1u << 21)
-#define TM_BLKCNT (1u << 1)
-#define TM_AUTO12 (1u << 2)
-#define TM_READ (1u << 4)
-#define TM_MULTI (1u << 5)
-
-#define CMD_DONE 1u
-#define DATA_DONE 2u
-#define WRITE_RDY (1u << 4)
-#define READ_RDY (1u << 5)
-#define CARD_REMOVE (1u << 7)
-#define ERR (1u << 15)
-#define CTO (1u << 16)
-#define DTO (1u << 20)
-
+/* Card status bits (SD Physical Layer §4.10.1). */
 #define R1_ILLEGAL (1u << 22)
 #define R1_OUT_OF_RANGE (1u << 31)
 #define R1_ADDRESS_ERROR (1u << 30)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/engine/busmodel.h"
 #include "bench/workloads/app_class.h"
 #include "bench/workloads/au.h"
 #include "bench/workloads/sustained.h"
@@ -292,6 +293,19 @@ TEST(app_class_a1_card)
 	}
 	CHECK_EQ_U(count_cmd(38), 1); /* the quick profile erases one AU for Pw */
 	CHECK_EQ_U(writes_outside(), 0);
+	/* The bus ceiling of the speed verdict is the bus model's, for the Pw
+	 * writes: RUs of CMD25 + Auto-CMD12 at the clock and width in use. */
+	{
+		double ru = num(r, "ru_bytes") / 512.0;
+		double want = bus_xfer_ceiling_mbs((uint32_t)ru, 512, sh.card.width,
+						   sh.card.clock_hz,
+						   BUS_MULTI | BUS_STOP | BUS_WRITE);
+
+		printf("  bus ceiling %.2f MB/s, model %.4f\n", num(r, "bus_ceiling_mbs"), want);
+		CHECK(ru >= 1);
+		CHECK(fabs(num(r, "bus_ceiling_mbs") - want) < 0.005 + 1e-9);
+		CHECK(num(r, "pw_mbs") < want);
+	}
 }
 
 /* Card time of the simulator's requests of one kind: command index and

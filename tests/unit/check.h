@@ -81,7 +81,8 @@ extern int check_cur_failed;
 #define CHECK_NEAR(a, b, tol)                                              \
 	do {                                                               \
 		double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol); \
-		if (a_ - b_ > t_ || b_ - a_ > t_)                          \
+		/* written so that a NaN anywhere fails */                 \
+		if (!(a_ - b_ <= t_ && b_ - a_ <= t_))                     \
 			CHECK_FAIL_("%s ~= %s: %g vs %g (tol %g)", #a, #b, a_, b_, t_); \
 	} while (0)
 

@@ -97,3 +97,35 @@ TEST(err_names)
 	CHECK_STR(err_text(-EILSEQ), "CRC error");
 	CHECK_STR(err_name(-9999), "E?");
 }
+
+TEST(fmt_size_styles)
+{
+	char b[32];
+
+	/* exact: the largest unit in which the count is whole */
+	CHECK_STR(fmt_size(b, sizeof(b), 0, FMT_SIZE_EXACT), "0 B");
+	CHECK_STR(fmt_size(b, sizeof(b), 512, FMT_SIZE_EXACT), "512 B");
+	CHECK_STR(fmt_size(b, sizeof(b), 1536, FMT_SIZE_EXACT), "1536 B");
+	CHECK_STR(fmt_size(b, sizeof(b), 4096, FMT_SIZE_EXACT), "4 KiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 4736ull << 10, FMT_SIZE_EXACT), "4736 KiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 64ull << 20, FMT_SIZE_EXACT), "64 MiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 1ull << 30, FMT_SIZE_EXACT), "1 GiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 3ull << 40, FMT_SIZE_EXACT), "3 TiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 2048ull << 40, FMT_SIZE_EXACT), "2048 TiB");
+	/* key: the same count, compact */
+	CHECK_STR(fmt_size(b, sizeof(b), 512, FMT_SIZE_KEY), "512");
+	CHECK_STR(fmt_size(b, sizeof(b), 4096, FMT_SIZE_KEY), "4k");
+	CHECK_STR(fmt_size(b, sizeof(b), 4ull << 20, FMT_SIZE_KEY), "4m");
+	CHECK_STR(fmt_size(b, sizeof(b), 3ull << 29, FMT_SIZE_KEY), "1536m");
+	CHECK_STR(fmt_size(b, sizeof(b), 1ull << 30, FMT_SIZE_KEY), "1g");
+	/* about: the largest unit not above, two decimals cut */
+	CHECK_STR(fmt_size(b, sizeof(b), 1023, FMT_SIZE_ABOUT), "1023 B");
+	CHECK_STR(fmt_size(b, sizeof(b), 1024, FMT_SIZE_ABOUT), "1 KiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 1536, FMT_SIZE_ABOUT), "1.50 KiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 4736ull << 10, FMT_SIZE_ABOUT), "4.62 MiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 7999586304ull, FMT_SIZE_ABOUT), "7.45 GiB");
+	CHECK_STR(fmt_size(b, sizeof(b), (1ull << 30) - 1, FMT_SIZE_ABOUT), "1023.99 MiB");
+	CHECK_STR(fmt_size(b, sizeof(b), 5ull << 50, FMT_SIZE_ABOUT), "5120 TiB");
+	/* a short buffer is cut and terminated */
+	CHECK_STR(fmt_size(b, 4, 4736ull << 10, FMT_SIZE_EXACT), "473");
+}

@@ -6,6 +6,7 @@
  */
 #include "tests/unit/check.h"
 #include "bench/engine/pattern.h"
+#include "lib/crc32.h"
 
 #define RUN 0x1234abcdu
 
@@ -29,6 +30,41 @@ TEST(fill_layout)
 	for (i = PATTERN_HDR_BYTES + 1; i < 512; i++)
 		diff += b[i] != b[i - 1];
 	CHECK(diff > 450);
+}
+
+/* The format pinned byte for byte: the same vectors are in
+ * tests/qemu/test_sd_stack.py, whose independent Python pattern_block()
+ * checks what the self-test wrote into the image. The payload is pinned by
+ * its CRC (a CRC over the whole block would not pin the header: a message
+ * followed by its own CRC always leaves the same CRC state). */
+TEST(known_blocks)
+{
+	static const struct {
+		uint32_t lba, run, seq;
+		uint8_t hdr[PATTERN_HDR_BYTES];
+		uint32_t payload_crc;
+	} v[] = {
+		{ 100, RUN, 1, { 0x53, 0x44, 0x42, 0x31, 0x64, 0x00, 0x00, 0x00,
+				 0xcd, 0xab, 0x34, 0x12, 0x01, 0x00, 0x00, 0x00,
+				 0x12, 0x4a, 0xb9, 0x85 }, 0x44996ad5u },
+		{ 0, 0, 0, { 0x53, 0x44, 0x42, 0x31, 0x00, 0x00, 0x00, 0x00,
+			     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+			     0x2b, 0x2e, 0x95, 0x37 }, 0xaa22095du },
+		{ 0xffffffffu, 7, 0xffffffffu,
+		  { 0x53, 0x44, 0x42, 0x31, 0xff, 0xff, 0xff, 0xff,
+		    0x07, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+		    0x41, 0x3e, 0xc1, 0x67 }, 0x38e81fc1u },
+	};
+	uint8_t b[512];
+	unsigned k, i;
+
+	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		pattern_fill(b, v[k].lba, v[k].run, v[k].seq);
+		for (i = 0; i < PATTERN_HDR_BYTES; i++)
+			CHECK_EQ_U(b[i], v[k].hdr[i]);
+		CHECK_EQ_U(crc32_update(0, b + PATTERN_HDR_BYTES, 512 - PATTERN_HDR_BYTES),
+			   v[k].payload_crc);
+	}
 }
 
 TEST(class_ok)

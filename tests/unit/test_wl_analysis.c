@@ -225,6 +225,37 @@ TEST(align_step_below_noise_is_ignored)
 	CHECK_EQ_I(wla_align_diff(&p[0]) < 20000, 1);
 }
 
+TEST(align_point_from_samples)
+{
+	uint32_t pre[5] = { 310, 300, 305, 900, 302 };
+	uint32_t on[5] = { 400, 420, 380, 10000, 410 };
+	uint32_t post[5] = { 301, 299, 298, 297, 500 };
+	uint32_t dev[5], v[4] = { 10, 20, 40, 30 }, med;
+	struct wla_align_point p;
+
+	wla_align_point_of(32768, pre, on, post, 5, dev, &p);
+	CHECK_EQ_U(p.size_bytes, 32768);
+	CHECK_EQ_U(p.pre_ns, 305);
+	CHECK_EQ_U(p.on_ns, 410);
+	CHECK_EQ_U(p.post_ns, 299);
+	CHECK_EQ_U(p.noise_ns, 10);   /* |400,420,380,10000,410 - 410| -> 10,10,30,9590,0 */
+	CHECK_EQ_I((int)wla_align_diff(&p), 410 - (305 + 299) / 2);
+	CHECK_EQ_U(wla_mad_u32(v, 4, dev, &med), 10); /* median 20: 10,0,20,10 -> 10 */
+	CHECK_EQ_U(med, 20);
+	CHECK_EQ_U(wla_mad_u32(v, 0, dev, &med), 0);
+	CHECK_EQ_U(med, 0);
+}
+
+TEST(au_match)
+{
+	CHECK_EQ_I(wla_au_match(0, 4u << 20), WLA_AU_NO_STEP);
+	CHECK_EQ_I(wla_au_match(0, 0), WLA_AU_NO_STEP);
+	CHECK_EQ_I(wla_au_match(1u << 20, 0), WLA_AU_UNDECLARED);
+	CHECK_EQ_I(wla_au_match(4u << 20, 4u << 20), WLA_AU_EQUAL);
+	CHECK_EQ_I(wla_au_match(1u << 20, 4u << 20), WLA_AU_SMALLER);
+	CHECK_EQ_I(wla_au_match(8u << 20, 4u << 20), WLA_AU_LARGER);
+}
+
 /* ---- open AUs ------------------------------------------------------------------ */
 
 TEST(open_au_collapse)
@@ -245,6 +276,50 @@ TEST(open_au_collapse)
 	CHECK_EQ_U(r.handled, 8);
 	wla_open_au(n, mbs, 0, 0.5, &r);
 	CHECK_EQ_U(r.handled, 0);
+}
+
+TEST(open_au_collapse_confirmed_by_a_second_n)
+{
+	unsigned n[4] = { 1, 2, 3, 4 };
+	double mbs[4] = { 10.0, 9.0, 4.0, 3.0 };
+	struct wla_open_au r;
+
+	wla_open_au(n, mbs, 3, 0.5, &r);   /* one point below half: not yet */
+	CHECK(r.collapsed);
+	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
+	wla_open_au(n, mbs, 4, 0.5, &r);   /* the next one too: confirmed */
+	CHECK(wla_open_au_confirmed(mbs, 4, 0.5, &r));
+	mbs[2] = 5.0;                      /* exactly half is no collapse */
+	wla_open_au(n, mbs, 3, 0.5, &r);
+	CHECK(!r.collapsed);
+	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
+	wla_open_au(n, mbs, 1, 0.5, &r);
+	CHECK(!wla_open_au_confirmed(mbs, 1, 0.5, &r));
+}
+
+/* ---- erase time ------------------------------------------------------------------ */
+
+TEST(erase_spread_and_per_au_cost)
+{
+	uint32_t t[5] = { 900, 300, 500, 700, 400 }, one[1] = { 42 };
+	struct wla_spread sp;
+
+	wla_spread_u32(t, 5, &sp);
+	CHECK_EQ_U(sp.min, 300);
+	CHECK_EQ_U(sp.median, 500);
+	CHECK_EQ_U(sp.max, 900);
+	wla_spread_u32(one, 1, &sp);
+	CHECK_EQ_U(sp.min, 42);
+	CHECK_EQ_U(sp.median, 42);
+	CHECK_EQ_U(sp.max, 42);
+	wla_spread_u32(t, 0, &sp);
+	CHECK_EQ_U(sp.min, 0);
+	CHECK_EQ_U(sp.median, 0);
+	CHECK_EQ_U(sp.max, 0);
+	/* 4 AUs at once in 2.5 ms, one alone 1 ms: 0.5 ms per further AU */
+	CHECK_NEAR(wla_erase_per_au_us(2500000, 4, 1000), 500.0, 1e-9);
+	/* erasing several at once can be faster than one alone */
+	CHECK_NEAR(wla_erase_per_au_us(800000, 2, 1000), -200.0, 1e-9);
 }
 
 /* ---- knee ------------------------------------------------------------------------ */
@@ -357,6 +432,26 @@ TEST(knee_medians_without_scratch)
 	CHECK(!k.found);
 	CHECK_EQ_U(k.worst_ns, 5000);  /* but every operation counts for the worst */
 	CHECK_EQ_U(k.worst_op, WLA_KNEE_MAX_OPS + 10);
+}
+
+TEST(rate_by_bytes)
+{
+	uint32_t lat[70], group = 99;
+	double r[32];
+	unsigned i;
+
+	for (i = 0; i < 70; i++)
+		lat[i] = i < 40 ? 1000000 : 4000000;   /* 1 ms, then 4 ms per 64 KiB */
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 70, 65536, 32, r, &group), 24);
+	CHECK_EQ_U(group, 3);                       /* ceil(70 / 32) */
+	CHECK_NEAR(r[0], 65.536, 1e-9);
+	CHECK_NEAR(r[13], 3 * 65536 * 1000.0 / 9000000, 1e-9); /* ops 39, 40, 41: 1 + 4 + 4 ms */
+	CHECK_NEAR(r[14], 16.384, 1e-9);
+	CHECK_NEAR(r[23], 16.384, 1e-9);           /* the last group holds one operation */
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 5, 65536, 32, r, &group), 5);
+	CHECK_EQ_U(group, 1);
+	CHECK_EQ_U(wla_rate_by_bytes(lat, 0, 65536, 32, r, &group), 0);
+	CHECK_EQ_U(group, 0);
 }
 
 TEST(median)

@@ -1,0 +1,238 @@
+/*
+ * au_report.c - text and records of the erase-block / AU workloads (see
+ * au_report.h).
+ */
+#include "bench/engine/record.h"
+#include "bench/workloads/au_report.h"
+#include "bench/workloads/common.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+
+/* ---- alignment test ------------------------------------------------------ */
+
+void au_report_align_heading(const struct au_align_result *r)
+{
+	con_printf("\nerase-block / AU detection by alignment read timing (read-only, %u-byte "
+		   "reads, %u boundaries per size)%s\n", (unsigned)r->read_bytes,
+		   (unsigned)r->positions, r->emulated ? " - emulated: timings are QEMU's" : "");
+}
+
+static const char *const au_match_name[] = {
+	[WLA_AU_NO_STEP] = "unknown",
+	[WLA_AU_UNDECLARED] = "unknown",
+	[WLA_AU_EQUAL] = "equal",
+	[WLA_AU_SMALLER] = "smaller",
+	[WLA_AU_LARGER] = "larger",
+};
+
+/* The erase-block line for people, also the record's "text". */
+static void align_text(const struct au_align_result *r, char *text, unsigned cap)
+{
+	char s1[24], s2[24];
+	const char *found = fmt_size(s1, sizeof(s1), r->boundary.size_bytes, FMT_SIZE_EXACT);
+	const char *au = fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT);
+	size_t len = 0;
+
+	switch (r->match) {
+	case WLA_AU_NO_STEP:
+		fmt_snprintf(text, cap, "no alignment step: the card hides its erase "
+			     "blocks from reads (or the effect is below the noise)%s",
+			     r->au_declared ? "" : "; the card declares no AU size either");
+		break;
+	case WLA_AU_UNDECLARED:
+		fmt_snprintf(text, cap, "boundary at %s; the card declares no AU size", found);
+		break;
+	case WLA_AU_EQUAL:
+		fmt_snprintf(text, cap, "boundary at %s = the declared AU", found);
+		break;
+	case WLA_AU_SMALLER:
+		fmt_snprintf(text, cap, "boundary at %s, inside the declared %s AU "
+			     "(the AU spans several erase blocks)", found, au);
+		break;
+	default:
+		fmt_snprintf(text, cap, "boundary at %s, larger than the declared %s AU", found, au);
+		break;
+	}
+	if (r->emulated) {
+		while (text[len])
+			len++;
+		fmt_snprintf(text + len, cap - len, " (emulated: QEMU's timing, not a "
+			     "card's geometry)");
+	}
+}
+
+void au_report_align(const struct au_align_result *r)
+{
+	const struct wla_boundary *b = &r->boundary;
+	char s1[24], text[240];
+	struct json *j;
+	unsigned k;
+
+	con_printf("  %10s %10s %10s %10s %10s\n", "align", "pre us", "on us", "post us",
+		   "diff us");
+	for (k = 0; k < r->npoints; k++)
+		con_printf("  %10s %10.1f %10.1f %10.1f %10.1f\n",
+			   fmt_size(s1, sizeof(s1), r->pt[k].size_bytes, FMT_SIZE_EXACT), r->pt[k].pre_ns / 1e3,
+			   r->pt[k].on_ns / 1e3, r->pt[k].post_ns / 1e3,
+			   (double)wla_align_diff(&r->pt[k]) / 1e3);
+	align_text(r, text, sizeof(text));
+	con_printf("  erase block: %s\n", text);
+
+	j = record_begin("au");
+	json_str(j, "workload", "au-align");
+	json_u64(j, "read_bytes", r->read_bytes);
+	json_u64(j, "base_lba", r->base_lba);
+	json_u64(j, "positions", r->positions);
+	json_arr_begin(j, "align_bytes");
+	for (k = 0; k < r->npoints; k++)
+		json_u64(j, NULL, r->pt[k].size_bytes);
+	json_arr_end(j);
+	json_arr_begin(j, "pre_ns");
+	for (k = 0; k < r->npoints; k++)
+		json_u64(j, NULL, r->pt[k].pre_ns);
+	json_arr_end(j);
+	json_arr_begin(j, "on_ns");
+	for (k = 0; k < r->npoints; k++)
+		json_u64(j, NULL, r->pt[k].on_ns);
+	json_arr_end(j);
+	json_arr_begin(j, "post_ns");
+	for (k = 0; k < r->npoints; k++)
+		json_u64(j, NULL, r->pt[k].post_ns);
+	json_arr_end(j);
+	json_arr_begin(j, "noise_ns");
+	for (k = 0; k < r->npoints; k++)
+		json_u64(j, NULL, r->pt[k].noise_ns);
+	json_arr_end(j);
+	if (b->size_bytes) {
+		json_u64(j, "measured_bytes", b->size_bytes);
+		json_i64(j, "step_ns", b->step_ns);
+		json_u64(j, "first_step_bytes", b->first_step_bytes);
+	} else {
+		json_null(j, "measured_bytes");
+		json_null(j, "step_ns");
+		json_null(j, "first_step_bytes");
+	}
+	if (r->au_declared)
+		json_u64(j, "declared_au_bytes", r->au_bytes);
+	else
+		json_null(j, "declared_au_bytes");
+	json_str(j, "match", au_match_name[r->match]);
+	json_str(j, "text", text);
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}
+
+/* ---- open AUs --------------------------------------------------------------- */
+
+void au_report_open_heading(const struct au_open_result *r)
+{
+	char s1[24], s2[24];
+
+	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
+		   fmt_size(s1, sizeof(s1), r->chunk_bytes, FMT_SIZE_EXACT),
+		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT), r->quick ? "quick-profile" :
+		   r->au_declared ? "declared" : "assumed", r->emulated ? " - emulated" : "");
+}
+
+void au_report_open_point(const struct au_open_result *r, unsigned i)
+{
+	con_printf("  N=%-3u %9.3f MB/s  p50 %8.1f us  p99 %9.1f us  max %9.1f us%s\n",
+		   r->n[i], r->mbs[i], r->p50_ns[i] / 1e3, r->p99_ns[i] / 1e3, r->max_ns[i] / 1e3,
+		   r->errors[i] ? "  (errors)" : "");
+}
+
+void au_report_open(const struct au_open_result *r)
+{
+	const struct wla_open_au *d = &r->decision;
+	struct json *j;
+	unsigned i;
+
+	if (d->collapsed)
+		con_printf("  open AUs: the card handles %u; with %u the rate falls below half "
+			   "of %.2f MB/s\n", d->handled, d->collapse_at, d->best_mbs);
+	else
+		con_printf("  open AUs: no collapse up to N=%u (%.2f MB/s best)\n", d->handled,
+			   d->best_mbs);
+
+	j = record_begin("open_au");
+	json_str(j, "workload", "open-au");
+	json_u64(j, "au_bytes", r->au_bytes);
+	json_bool(j, "au_declared", r->au_declared);
+	json_u64(j, "chunk_bytes", r->chunk_bytes);
+	json_u64(j, "first_lba", r->first_lba);
+	json_arr_begin(j, "n");
+	for (i = 0; i < r->npoints; i++)
+		json_u64(j, NULL, r->n[i]);
+	json_arr_end(j);
+	json_arr_begin(j, "mbs");
+	for (i = 0; i < r->npoints; i++)
+		json_double(j, NULL, r->mbs[i], 3);
+	json_arr_end(j);
+	json_arr_begin(j, "p99_us");
+	for (i = 0; i < r->npoints; i++)
+		json_u64(j, NULL, r->p99_ns[i] / 1000);
+	json_arr_end(j);
+	json_u64(j, "handled", d->handled);
+	json_bool(j, "collapsed", d->collapsed);
+	if (d->collapsed)
+		json_u64(j, "collapse_at", d->collapse_at);
+	else
+		json_null(j, "collapse_at");
+	json_str(j, "stopped_by", r->stopped_by);
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}
+
+/* ---- erase time per AU --------------------------------------------------------- */
+
+void au_report_erase_heading(const struct au_erase_result *r)
+{
+	char s1[24];
+
+	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
+		   fmt_size(s1, sizeof(s1), r->au_bytes, FMT_SIZE_EXACT),
+		   r->quick ? "quick profile" : r->au_declared ? "declared AU" : "assumed AU",
+		   r->emulated ? " - emulated" : "");
+}
+
+void au_report_erase(const struct au_erase_result *r)
+{
+	const struct wla_spread *t = &r->single_us;
+	struct json *j;
+
+	con_printf("  1 AU: min %.3f ms, median %.3f ms, max %.3f ms over %u erases\n",
+		   t->min / 1e3, t->median / 1e3, t->max / 1e3, r->count);
+	if (r->multi_ok)
+		con_printf("  %u AUs at once: %.3f ms -> %.3f ms per further AU\n",
+			   (unsigned)r->multi_aus, r->multi_ns / 1e6, r->per_au_us / 1e3);
+	if (r->have_timeout)
+		con_printf("  the card's SD Status allows up to %u ms for one AU\n",
+			   (unsigned)r->timeout_ms);
+	else
+		con_printf("  the card gives no erase timeout in its SD Status\n");
+
+	j = record_begin("erase");
+	json_str(j, "workload", "erase-au");
+	json_u64(j, "au_bytes", r->au_bytes);
+	json_bool(j, "au_declared", r->au_declared);
+	json_u64(j, "first_lba", r->first_lba);
+	json_u64(j, "count", r->count);
+	json_u64(j, "min_us", t->min);
+	json_u64(j, "median_us", t->median);
+	json_u64(j, "max_us", t->max);
+	if (r->multi_ok) {
+		json_u64(j, "multi_aus", r->multi_aus);
+		json_u64(j, "multi_us", r->multi_ns / 1000);
+		json_double(j, "per_au_us", r->per_au_us, 1);
+	} else {
+		json_null(j, "multi_aus");
+		json_null(j, "multi_us");
+		json_null(j, "per_au_us");
+	}
+	if (r->have_timeout)
+		json_u64(j, "timeout_ms_1au", r->timeout_ms);
+	else
+		json_null(j, "timeout_ms_1au");
+	json_bool(j, "emulated", r->emulated);
+	record_end();
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""bench_sim.py - the accuracy figures of the card / bus / host split and
+the full-suite durations, measured on the simulator (`make bench-sim`).
+Every figure about the split's accuracy or the suite's length in README.md
+and docs/ comes from this output.
+
+  1. tests/sim/test_bench_accuracy (workloads run by the engine directly,
+     42 host / card combinations): per host, pairs within the tolerance
+     and the worst error; verdicts checked.
+  2. The whole quick suite under build/host/sdbsim on every host and a set
+     of cards: each workload's measured split against its truth record.
+  3. The full suite (suite = full) under sdbsim on a few cards: how long it
+     takes in simulated time (what a Pi would take with that card and
+     host) and in host time.
+
+Environment: BENCH_SIM_FULL = comma-separated HOST/CARD pairs for part 3
+("none" skips it; default pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g),
+BENCH_SIM_JOBS = parallel sdbsim runs (default 2).
+"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simtruth  # noqa: E402
+
+ROOT = simtruth.ROOT
+ACCURACY = os.path.join(ROOT, "build", "host", "tests", "test_bench_accuracy")
+HOSTS = ["pi0", "pi1", "pi2", "pi3", "pi4", "sim", "test-gaps"]
+CARDS = ["sdhc-c10-16g", "sdxc-a2-64g", "sdhc-1bit-4g", "sdhc-c4-8g", "sdhc-gaps-16g"]
+FULL = "pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g"
+JOBS = int(os.environ.get("BENCH_SIM_JOBS", "2"))
+
+
+def part1():
+    print("== 1. engine workloads against the wire truth (tests/sim/test_bench_accuracy)")
+    p = subprocess.run([ACCURACY], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode("utf-8", "replace")
+    for line in out.splitlines():
+        if re.match(r"\s+(host |tolerance |\d+ workload pairs)", line):
+            print(line)
+    print("  (the check %s)" % ("passes" if p.returncode == 0 else "FAILS"))
+    print()
+
+
+def part2():
+    print("== 2. the quick suite under build/host/sdbsim, every workload against its truth record")
+    combos = [(h, c) for h in HOSTS for c in CARDS]
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = {cb: ex.submit(simtruth.run, cb[1], cb[0]) for cb in combos}
+        res = {cb: f.result() for cb, f in futs.items()}
+    known = simtruth.known_failures()
+    total = dict(n=0, ok=0, v=0, vok=0, worst=0.0, what="")
+    print("  %-10s %9s %9s %9s  %-28s %9s" % ("host", "workloads", "within", "worst pp",
+                                              "(workload)", "verdicts"))
+    for h in HOSTS:
+        n = ok = v = vok = 0
+        worst, what = 0.0, ""
+        for c in CARDS:
+            code, recs, out = res[(h, c)]
+            rows = simtruth.compare(recs, "%s/%s" % (h, c))
+            for r in rows:
+                n += 1
+                ok += r["share_ok"]
+                v += 1
+                vok += r["verdict_ok"]
+                if not r["err"] <= worst:
+                    worst, what = r["err"], "%s/%s" % (c, r["workload"])
+        print("  %-10s %9d %9d %9.2f  %-28s %4d/%-4d" % (h, n, ok, worst, what[:28], vok, v))
+        total["n"] += n
+        total["ok"] += ok
+        total["v"] += v
+        total["vok"] += vok
+        if not worst <= total["worst"]:
+            total["worst"], total["what"] = worst, "%s/%s" % (h, what)
+    print("  all: %d workloads on %d hosts x %d cards, %d within %.0f pp of the truth "
+          "(%.1f%%), worst %.2f pp (%s); verdicts right %d of %d; %.0f s" % (
+              total["n"], len(HOSTS), len(CARDS), total["ok"], simtruth.TOL_PP,
+              100.0 * total["ok"] / max(total["n"], 1), total["worst"], total["what"],
+              total["vok"], total["v"], time.time() - t0))
+    print("  (known failures listed in tests/sim/accuracy_known_failures.h: %d)" % len(known))
+    print()
+
+
+def part3():
+    spec = os.environ.get("BENCH_SIM_FULL", FULL)
+    if spec == "none":
+        return
+    pairs = [tuple(x.split("/", 1)) for x in spec.split(",") if x]
+    print("== 3. the full suite (suite = full) under build/host/sdbsim")
+
+    def one(hc):
+        t0 = time.time()
+        code, recs, out = simtruth.run(hc[1], hc[0], config="suite = full\n", timeout=3600)
+        return code, recs, time.time() - t0
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = {hc: ex.submit(one, hc) for hc in pairs}
+        for hc in pairs:
+            code, recs, wall = futs[hc].result()
+            suite = [r for r in recs if r["type"] == "suite"]
+            done = [r for r in recs if r["type"] == "done"]
+            wl = sum(1 for r in recs if r["type"] == "result")
+            if not suite or not done:
+                print("  %-4s %-22s did not finish (exit %d)" % (hc[0], hc[1], code))
+                continue
+            print("  %-4s %-22s suite %6.1f s simulated (%4.1f min), whole run %6.1f s; "
+                  "%d workloads; errors %d; host time %.0f s" % (
+                      hc[0], hc[1], suite[-1]["elapsed_us"] / 1e6,
+                      suite[-1]["elapsed_us"] / 6e7, done[-1]["elapsed_us"] / 1e6, wl,
+                      done[-1]["errors"], wall))
+    print()
+
+
+def main():
+    if not os.path.exists(ACCURACY) or not os.path.exists(simtruth.SDBSIM):
+        sys.exit("bench_sim: build first (make)")
+    part1()
+    part2()
+    part3()
+
+
+if __name__ == "__main__":
+    main()

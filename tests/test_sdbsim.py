@@ -1,0 +1,89 @@
+"""The whole program on the simulator (build/host/sdbsim, quick suite) on
+several hosts and cards: every workload's measured card / bus / host split
+and verdict against the simulator's wire truth (its `truth` records), with
+the known failures listed in tests/sim/accuracy_known_failures.h; and the
+tool's own errors for bad profile and host files."""
+import concurrent.futures
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
+import simtruth  # noqa: E402
+
+# Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), 1-bit,
+# card-side gaps, a controller with gaps of its own, flash features.
+COMBOS = [
+    ("pi1", "sdhc-c10-16g"),
+    ("pi0", "sdxc-a2-64g"),
+    ("pi3", "sdhc-c10-16g"),
+    ("pi4", "sdxc-u3-128g"),
+    ("pi3", "sdhc-1bit-4g"),
+    ("pi3", "sdhc-gaps-16g"),
+    ("test-gaps", "sdhc-c10-16g"),
+    ("sim", "sdhc-flash-2g"),
+]
+MIN_WORKLOADS = 40  # compared per run
+
+
+@pytest.fixture(scope="module")
+def runs():
+    if not os.path.exists(simtruth.SDBSIM):
+        pytest.skip("build/host/sdbsim not built: run make first")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        futs = {c: ex.submit(simtruth.run, c[1], c[0]) for c in COMBOS}
+        return {c: f.result() for c, f in futs.items()}
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=["%s/%s" % c for c in COMBOS])
+def test_split_against_the_wire_truth(runs, combo):
+    code, recs, out = runs[combo]
+    assert code == 0, out[-3000:]
+    assert recs[-1]["type"] == "done" and recs[-1]["errors"] == 0
+    rows = simtruth.compare(recs, "%s/%s" % combo)
+    phases = [r for r in recs if r["type"] == "phases"]
+    # every workload that printed its split has its truth
+    assert len(rows) == len(phases) >= MIN_WORKLOADS
+    known = simtruth.known_failures()
+    lines, unexpected, seen = simtruth.judge(rows, known)
+    for l in lines:
+        print(l)
+    mine = [k for k in known if ("%s/%s/suite:" % combo) in k]
+    stale = [k for k in mine if k not in seen]
+    assert not stale, "listed but no longer run: %s" % stale
+    worst = max(rows, key=lambda r: r["err"])
+    print("%s/%s: %d workloads, %d within %.0f pp, worst %.2f pp (%s)" % (
+        combo[0], combo[1], len(rows), sum(r["share_ok"] for r in rows), simtruth.TOL_PP,
+        worst["err"], worst["workload"]))
+    assert not unexpected, "\n".join(["not in tests/sim/accuracy_known_failures.h:"] +
+                                     unexpected)
+
+
+def test_bad_profile_file_names_the_line_and_key(tmp_path):
+    if not os.path.exists(simtruth.SDBSIM):
+        pytest.skip("build/host/sdbsim not built")
+    import subprocess
+    good = subprocess.run([simtruth.SDBSIM, "--dump-profile", "sdhc-c10-16g"],
+                          stdout=subprocess.PIPE, check=True).stdout.decode()
+    lines = good.splitlines()
+    n = next(i for i, l in enumerate(lines) if l.startswith("write_next ="))
+    lines[n] = "write_next = 6parsecs"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    p = subprocess.run([simtruth.SDBSIM, "--profile", str(bad)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert p.returncode == 2
+    assert ("%s:%d: write_next: unknown unit 'parsecs'" % (bad, n + 1)) in p.stderr.decode()
+    # the dumped profile itself loads and runs (a file given by path)
+    okf = tmp_path / "ok.txt"
+    okf.write_text(good.replace("name = sdhc-c10-16g", "name = my-card"))
+    p = subprocess.run([simtruth.SDBSIM, "--profile", str(okf), "--dump-profile", str(okf)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0 and "name = my-card" in p.stdout.decode()
+    hostf = tmp_path / "host.txt"
+    hostf.write_text("name = h\ndata_read = 1 fortnight\n")
+    p = subprocess.run([simtruth.SDBSIM, "--profile", "sdhc-c10-16g", "--host", str(hostf)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 2
+    assert ("%s:2: data_read: unknown unit 'fortnight'" % hostf) in p.stderr.decode()
