@@ -180,7 +180,10 @@ void wl_clock_sweep(struct wl_ctx *c)
 			wl_verify_written(c, "sweep-write");
 	}
 	/* Back to the fastest setting for what follows. */
-	if (sd_set_bus(c->card, 0, orig_width))
-		record_error("sweep", -EIO, "could not restore the bus to %u-bit at full speed",
-			     orig_width);
+	if (sd_set_bus(c->card, 0, orig_width)) {
+		const struct sd_host_err *e = &c->card->last_err;
+
+		record_error_cmd("sweep", -EIO, e->cmd, e->arg, e->status,
+				 "could not restore the bus to %u-bit at full speed", orig_width);
+	}
 }
