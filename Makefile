@@ -4,7 +4,8 @@
 #                   Pi 3/4/Zero 2 with arm_64bit=1) and host tools in build/host/
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b;
 #                   KERNEL=build/kernel8.img the AArch64 image on raspi3b/raspi3ap/raspi4b)
-#   make test       all tests: host unit tests, simulator suite, QEMU integration tests
+#   make test       all tests: the bounded fuzz run, host unit tests, simulator suite
+#                   (with the fault soak), QEMU integration tests
 #                   under the system QEMU, then the QEMU tests again under QEMU 10
 #                   (tools/fetch-qemu10.sh; QEMU10=no skips that pass)
 #   make test-qemu  only the QEMU tests, under SDB_QEMU (system, 10 or a directory)
@@ -13,6 +14,9 @@
 #   make install BOOT=/path/to/mounted/bootfs   add sdbench to a card that boots Linux;
 #                   make uninstall BOOT=... undoes it
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
+#   make fuzz       the bounded fuzz run of every parser (part of make test;
+#                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
+#   make soak-long  the quick suite under random injected faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
@@ -104,7 +108,7 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
                  $(BH)/sdbsim
 
 .PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
-        golden image run-image install uninstall
+        golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(TOOL_BINS) $(TEST_BINS)
 
@@ -239,6 +243,43 @@ endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 $(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
+# ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
+# The parsers of what sdbench reads but did not write, built with clang's
+# libFuzzer, ASan and UBSan. Each target replays its committed corpus
+# (tests/fuzz/corpus/NAME: seeds and every crash found) and then fuzzes for
+# FUZZ_SECONDS; new inputs go to build/fuzz/corpus/NAME, never to the repository.
+FCC          ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := fuzz_storage fuzz_fat fuzz_config fuzz_sdregs
+BF           := $(B)/fuzz
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -DSDB_HOST -I. -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRCS := $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
+                 lib/fmt.c lib/json.c lib/err.c drivers/sd/sd_regs.c
+FUZZ_LIB_OBJS := $(patsubst %.c,$(BF)/obj/%.o,$(FUZZ_LIB_SRCS))
+
+$(BF)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FCC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BF)/%: tests/fuzz/%.c tests/fuzz/fuzz_image.h $(FUZZ_LIB_OBJS)
+	@echo "  FUZZLD  $@"
+	@$(FCC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJS) -o $@
+
+.SECONDARY: $(FUZZ_LIB_OBJS)
+fuzz-build: $(addprefix $(BF)/,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(BF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-long: fuzz-build
+	@tests/fuzz/run.sh $(BF) $(or $(FUZZ_LONG_SECONDS),600) $(FUZZ_TARGETS)
+
+# The fault soak (tests/sim/test_soak.c) with more seeds than make test runs.
+soak-long: $(BH)/tests/test_soak
+	SDB_SOAK_SEEDS=$(or $(SOAK_SEEDS),6) $(BH)/tests/test_soak
+
 # ---- running ----------------------------------------------------------------
 # KERNEL=build/kernel8.img: the AArch64 image (raspi3b, raspi3ap, raspi4b).
 run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
@@ -272,6 +313,7 @@ QEMU10 ?= yes
 JOBS ?= $(shell nproc)
 PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
 test: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
+	@$(MAKE) --no-print-directory fuzz
 	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 

@@ -372,9 +372,13 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 			int r = sd_read_blocks(c->card, lba, n, c->buf, SD_STOP_AUTO12, NULL);
 
 			if (r) {
+				const struct sd_host_err *e = &c->card->last_err;
+
 				v.read_errors++;
-				record_error(name, r, "verify read of LBA %u+%u failed",
-					     (unsigned)lba, (unsigned)n);
+				record_error_cmd(name, r, e->cmd, e->arg, e->status,
+						 "verify read of LBA %u+%u failed (%s phase, block %u)",
+						 (unsigned)lba, (unsigned)n,
+						 e->phase ? e->phase : "?", (unsigned)e->block);
 				if (r == -ENOMEDIUM)
 					c->abort_all = true;
 				break;

@@ -200,6 +200,18 @@ static int walk_ebr_chain(struct mbr_info *mi, const struct blkdev *dev,
 				    (unsigned long)ebr);
 		entry_get(sec, 0, &log);
 		entry_get(sec, 1, &link);
+		/* Entries 3 and 4 of an EBR are unused; Linux reads any with a
+		 * size as further logical partitions. Not tracked here, so a
+		 * table that has them is not trusted. */
+		for (i = 2; i < 4; i++) {
+			struct mbr_entry extra;
+
+			entry_get(sec, (int)i, &extra);
+			if (extra.count)
+				return fail(mi, MBR_INCONSISTENT, -EINVAL,
+					    "the EBR at LBA %lu has a partition in entry %u",
+					    (unsigned long)ebr, i + 1);
+		}
 
 		if (log.count) {
 			uint64_t start = (uint64_t)ebr + log.lba;
@@ -227,6 +239,7 @@ static int walk_ebr_chain(struct mbr_info *mi, const struct blkdev *dev,
 		if (link.count == 0 && link.type == MBR_TYPE_EMPTY)
 			break;
 		if (!mbr_type_is_extended(link.type) || link.lba == 0 ||
+		    (uint64_t)ext->first_lba + link.lba + link.count > ext_end ||
 		    (uint64_t)ext->first_lba + link.lba >= ext_end)
 			return fail(mi, MBR_INCONSISTENT, -EINVAL,
 				    "the EBR at LBA %lu links to an invalid next EBR "

@@ -13,6 +13,7 @@ void write_guard_init(struct write_guard *g, struct sd_card *card,
 	g->area = area;
 	g->write_tests = write_tests;
 	g->refused = 0;
+	g->card_refused = false;
 	g->test = WRITE_GUARD_NORMAL;
 }
 
@@ -20,6 +21,9 @@ const char *write_guard_why_not(const struct write_guard *g)
 {
 	if (g->card->write_protected)
 		return "the card is write-protected (switch or CSD)";
+	if (g->card_refused)
+		return "the card turned read-only during the run (a write was answered with "
+		       "WP_VIOLATION, as worn-out cards do): no further writes";
 	if (!g->write_tests || !g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
 		return "no test area: nowhere safe to write (see the test-area message)";
 	return NULL;
@@ -42,7 +46,7 @@ int write_guard_check(struct write_guard *g, uint32_t lba, uint32_t count)
 {
 	int r = 0;
 
-	if (g->card->write_protected)
+	if (g->card->write_protected || g->card_refused)
 		r = -EROFS;
 	else if (!write_guard_writes_possible(g) || !write_guard_in_area(g, lba, count) ||
 		 !test_area_contains(g->area, lba, count) || g->test == WRITE_GUARD_REFUSE_EACH)
@@ -52,12 +56,20 @@ int write_guard_check(struct write_guard *g, uint32_t lba, uint32_t count)
 	return r;
 }
 
+/* A write or erase the card refused as write-protected stops all writes. */
+static int noted(struct write_guard *g, int r)
+{
+	if (r == -EROFS)
+		g->card_refused = true;
+	return r;
+}
+
 int write_guard_write(struct write_guard *g, uint32_t lba, uint32_t count, const void *buf,
 		      enum sd_stop_mode stop, struct sd_req_times *times)
 {
 	int r = write_guard_check(g, lba, count);
 
-	return r ? r : sd_write_blocks(g->card, lba, count, buf, stop, times);
+	return r ? r : noted(g, sd_write_blocks(g->card, lba, count, buf, stop, times));
 }
 
 int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *buf,
@@ -65,7 +77,7 @@ int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *bu
 {
 	int r = write_guard_check(g, lba, 1);
 
-	return r ? r : sd_write_single(g->card, lba, buf, times);
+	return r ? r : noted(g, sd_write_single(g->card, lba, buf, times));
 }
 
 int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
@@ -73,5 +85,5 @@ int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
 {
 	int r = write_guard_check(g, lba, count);
 
-	return r ? r : sd_erase(g->card, lba, count, times);
+	return r ? r : noted(g, sd_erase(g->card, lba, count, times));
 }

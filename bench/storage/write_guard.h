@@ -33,6 +33,10 @@ struct write_guard {
 	const struct test_area *area; /* where writes may go (bounds even when refused) */
 	bool write_tests;             /* sdbench.txt write_tests */
 	uint32_t refused;             /* requests refused so far */
+	bool card_refused;            /* the card answered a write or erase with
+				       * WP_VIOLATION (-EROFS) during the run: it
+				       * turned read-only (worn cards do); no
+				       * further writes */
 	enum write_guard_test test;   /* tests only; WRITE_GUARD_NORMAL otherwise */
 };
 

@@ -51,8 +51,11 @@ static void measure_width(struct wl_ctx *c, uint32_t max_hz, struct sweep_result
 			break;
 		rc = sd_set_bus(c->card, sweep_clocks[k], r->width);
 		if (rc) {
-			record_error("sweep", rc, "could not set %u Hz, %u-bit",
-				     (unsigned)sweep_clocks[k], r->width);
+			const struct sd_host_err *e = &c->card->last_err;
+
+			record_error_cmd("sweep", rc, e->cmd, e->arg, e->status,
+					 "could not set %u Hz, %u-bit", (unsigned)sweep_clocks[k],
+					 r->width);
 			continue;
 		}
 		/* Slow clocks: fewer operations (400 kHz 1-bit: 1.3 s per 64 KiB). */
@@ -131,9 +134,12 @@ void wl_clock_sweep(struct wl_ctx *c)
 			wl_verify_written(c, "sweep-write");
 	}
 	/* Back to the fastest setting for what follows. */
-	if (sd_set_bus(c->card, 0, orig_width))
-		record_error("sweep", -EIO, "could not restore the bus to %u-bit at full speed",
-			     orig_width);
+	if (sd_set_bus(c->card, 0, orig_width)) {
+		const struct sd_host_err *e = &c->card->last_err;
+
+		record_error_cmd("sweep", -EIO, e->cmd, e->arg, e->status,
+				 "could not restore the bus to %u-bit at full speed", orig_width);
+	}
 }
 
 /* ---- bus calibration ----------------------------------------------------------
@@ -240,9 +246,12 @@ void wl_bus_calibrate(struct wl_ctx *c)
 	cal_dir(c, false, f1, f2, hr, &rd);
 	if (wl_writes_possible(c) && !c->abort_all)
 		cal_dir(c, true, f1, f2, hw, &wr);
-	if (sd_set_bus(c->card, 0, width))
-		record_error("bus-cal", -EIO, "could not restore the bus to %u-bit at full speed",
-			     width);
+	if (sd_set_bus(c->card, 0, width)) {
+		const struct sd_host_err *e = &c->card->last_err;
+
+		record_error_cmd("bus-cal", -EIO, e->cmd, e->arg, e->status,
+				 "could not restore the bus to %u-bit at full speed", width);
+	}
 	c->bus_cal.width = width;
 	c->bus_cal.read_ok = rd.ok;
 	c->bus_cal.read_extra_clocks = rd.extra;

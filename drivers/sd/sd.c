@@ -157,6 +157,20 @@ static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 		if (!c->last_err.code)
 			c->last_err.code = ret;
 		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
+		/* A data transfer that failed after its command was answered:
+		 * the card's R1 may say why (a card that turned read-only
+		 * answers a write with WP_VIOLATION and never takes the data).
+		 * Report that, with the R1 as the status. */
+		if (req->data && req->err.phase && strcmp(req->err.phase, "command") != 0) {
+			uint32_t errs = req->cmd.resp[0] & SD_R1_ERRORS &
+					~(SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND);
+
+			if (errs) {
+				c->last_err.code = r1_code(errs);
+				c->last_err.status = req->cmd.resp[0];
+				ret = c->last_err.code;
+			}
+		}
 		return ret;
 	}
 	if (CHK_TYPE(chk) == CHK_R1)

@@ -13,6 +13,7 @@ JSON. Booleans are true/false, a missing or null value is an empty cell.
 import csv
 import json
 import os
+import zlib
 
 from .records import PARALLEL
 
@@ -96,6 +97,10 @@ def write_csv(dirpath, items):
     out = {}
     for t, (cols, rows) in table.items():
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in t)
+        if len(safe) > 64:
+            # a garbled type from a damaged log: keep the file name legal
+            # (and distinct) on every file system
+            safe = "%s_%08x" % (safe[:48], zlib.crc32(t.encode("utf-8", "replace")))
         path = os.path.join(dirpath, safe + ".csv")
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)

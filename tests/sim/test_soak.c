@@ -1,0 +1,354 @@
+/*
+ * test_soak.c - the whole quick suite (the real program: bench_main with
+ * the storage rules, config, workloads) on the simulator with faults
+ * injected at random while it runs: command CRC and timeout, data CRC and
+ * timeout, stuck busy, card removal (and re-insertion), and a card that
+ * stops answering for good. For each run:
+ *   - it ends with a "done" record, within a bounded virtual and wall time;
+ *   - every "error" record of a failed command names the command and the
+ *     card status (cmd, status fields);
+ *   - no write or erase command reaches a block outside the test area,
+ *     counted on the simulated bus (sim_truth), and the blocks before the
+ *     area (MBR, boot partition) are byte-identical afterwards.
+ * Prints one table row per run. SDB_SOAK_SEEDS=N runs N seeds per rate
+ * (default 1; make soak-long uses more).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/engine/record.h"
+#include "bench/env.h"
+#include "bench/run.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/timer.h"
+#include "lib/host/host_console.h"
+#include "tests/sim/sim.h"
+#include "tests/unit/check.h"
+
+#define BUF_BYTES (16u << 20)
+#define OUT_MAX (1u << 21)
+#define AREA_FIRST 139264u	/* sim_layout_pi_card: boot 8192+131072, area at 68 MiB */
+#define VIRT_LIMIT_NS (1800ull * 1000000000ull)	/* 30 min of card time */
+#define WALL_LIMIT_S 120
+
+enum scen { SC_NONE, SC_CMD, SC_DATA, SC_MIXED, SC_REMOVE, SC_DEAD };
+static const char *const scen_name[] = { "none", "cmd", "data", "mixed", "remove", "dead" };
+
+static struct {
+	char *out;
+	size_t len;
+	uint64_t rng;
+	enum scen sc;
+	uint32_t mean;		/* commands between faults */
+	int armed;		/* fault id or -1 */
+	unsigned faults;	/* faults that fired */
+	unsigned removed, reinserted;
+	unsigned seen;		/* truth records checked */
+	unsigned unchecked;	/* truth records dropped before we saw them */
+	unsigned bus_writes, outside;
+	uint32_t card_blocks;
+	int block_addr;
+	int dead;
+} S;
+
+static uint32_t rnd(void)
+{
+	S.rng ^= S.rng << 13;
+	S.rng ^= S.rng >> 7;
+	S.rng ^= S.rng << 17;
+	return (uint32_t)(S.rng >> 11);
+}
+
+/* Scan the bus records made since the last scan: writes and erases. */
+static void scan_truth(void)
+{
+	static uint32_t erase_start, erase_end;
+	unsigned n = sim_truth_count();
+
+	for (; S.seen < n; S.seen++) {
+		const struct sim_truth *t = sim_truth_get(S.seen);
+		uint64_t first, count = 0;
+
+		if (!t) {
+			S.unchecked++;
+			continue;
+		}
+		if (t->flags & SIM_T_APP)
+			continue;
+		first = S.block_addr ? t->arg : t->arg / 512;
+		switch (t->cmd) {
+		case 24: count = 1; break;
+		case 25: count = t->blocks ? t->blocks : 1; break;
+		case 32: erase_start = (uint32_t)first; continue;
+		case 33: erase_end = (uint32_t)first; continue;
+		case 38:
+			first = erase_start;
+			count = erase_end >= erase_start ? (uint64_t)erase_end - erase_start + 1 : 1;
+			break;
+		default: continue;
+		}
+		S.bus_writes++;
+		if (first < AREA_FIRST || first + count > S.card_blocks)
+			S.outside++;
+	}
+}
+
+/* Arm the next random fault once the last one fired. */
+static void rearm(void)
+{
+	static const int data_cmds[] = { 17, 18, 24, 25 };
+	static const int any_cmds[] = { 17, 18, 24, 25, 13, 12, SIM_ANY_CMD, SIM_ANY_CMD, SIM_ANY_CMD };
+	struct sim_fault f;
+	uint32_t k;
+
+	if (S.sc == SC_NONE || S.dead)
+		return;	/* a dead card's one fault is counted at the end */
+	if (S.armed >= 0 && !sim_fault_fired(S.armed))
+		return;
+	if (S.armed >= 0) {
+		S.faults += sim_fault_fired(S.armed);
+		if (S.sc == SC_REMOVE && sim_card_state() >= 0 && (rnd() & 1)) {
+			/* the user puts the card back in */
+			sim_card_set_present(true);
+			S.reinserted++;
+		}
+	}
+	S.armed = -1;
+	sim_fault_clear();
+	memset(&f, 0, sizeof(f));
+	f.nth = 1 + rnd() % (2 * S.mean);
+	f.times = 1;
+	k = rnd() % 8;
+	switch (S.sc) {
+	case SC_CMD:
+		f.kind = (k & 1) ? SIM_FAULT_CMD_CRC : SIM_FAULT_CMD_TIMEOUT;
+		f.cmd = any_cmds[rnd() % 9];
+		break;
+	case SC_DATA:
+		f.kind = (k & 1) ? SIM_FAULT_DATA_CRC : SIM_FAULT_DATA_TIMEOUT;
+		f.cmd = data_cmds[rnd() % 4];
+		f.block = rnd() % 4;
+		break;
+	case SC_REMOVE:
+		f.kind = SIM_FAULT_REMOVE;
+		f.cmd = data_cmds[rnd() % 4];
+		f.block = rnd() % 4;
+		S.removed++;
+		break;
+	case SC_DEAD:
+		/* after a while the card stops answering, for good */
+		f.kind = SIM_FAULT_CMD_TIMEOUT;
+		f.cmd = SIM_ANY_CMD;
+		f.times = ~0u;
+		S.dead = 1;
+		break;
+	default: /* mixed */
+		switch (k) {
+		case 0: f.kind = SIM_FAULT_CMD_CRC; f.cmd = any_cmds[rnd() % 9]; break;
+		case 1: f.kind = SIM_FAULT_CMD_TIMEOUT; f.cmd = any_cmds[rnd() % 9]; break;
+		case 2: f.kind = SIM_FAULT_DATA_CRC; f.cmd = data_cmds[rnd() % 4]; break;
+		case 3: f.kind = SIM_FAULT_DATA_TIMEOUT; f.cmd = data_cmds[rnd() % 4]; break;
+		case 4: f.kind = SIM_FAULT_DATA_END; f.cmd = data_cmds[rnd() % 4]; break;
+		case 5: f.kind = SIM_FAULT_CMD_INDEX; f.cmd = any_cmds[rnd() % 9]; break;
+		default:
+			f.kind = SIM_FAULT_STUCK_BUSY;
+			f.cmd = (k == 6) ? 24 : 25;
+			f.busy_ns = (rnd() & 1) ? 0 : 50000000ull + rnd() % 2000000000u;
+			break;
+		}
+		f.block = rnd() % 4;
+		break;
+	}
+	S.armed = sim_fault_add(&f);
+}
+
+static void capture(char c)
+{
+	if (S.len + 1 < OUT_MAX)
+		S.out[S.len++] = c;
+	S.out[S.len] = 0;
+	if (c == '\n') {
+		scan_truth();
+		rearm();
+	}
+}
+
+struct outcome {
+	int done;
+	unsigned errors, cmd_errors, cmd_errors_named, records;
+};
+
+/* Go through the records of the captured output. */
+static void parse_out(struct outcome *o)
+{
+	const char *p = S.out;
+
+	memset(o, 0, sizeof(*o));
+	while ((p = strstr(p, "@ {")) != NULL) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[2048];
+
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = 0;
+		o->records++;
+		if (strstr(line, "{\"type\":\"done\""))
+			o->done++;
+		if (strstr(line, "{\"type\":\"error\"")) {
+			o->errors++;
+			/* errors of a failed bus transfer: a timeout, CRC or
+			 * I/O error, the card gone */
+			if (strstr(line, "\"ETIMEDOUT\"") || strstr(line, "\"EILSEQ\"") ||
+			    strstr(line, "\"EIO\"") || strstr(line, "\"ENOMEDIUM\"")) {
+				o->cmd_errors++;
+				if (strstr(line, "\"cmd\":") && strstr(line, "\"status\":"))
+					o->cmd_errors_named++;
+				else if (o->cmd_errors - o->cmd_errors_named <= 3)
+					printf("    unnamed: %s\n", line);
+			}
+		}
+		p += n;
+	}
+}
+
+static uint8_t *before, *after;
+
+static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *profile)
+{
+	static struct sdhci_host emmc;
+	static const char cfg[] = "suite = quick\n";
+	const struct sim_profile *p = sim_profile_find(profile);
+	struct sim_config scfg;
+	struct bench_env env;
+	struct outcome o;
+	time_t w0 = time(NULL);
+	uint64_t virt;
+	long wall;
+	int ok = 1;
+
+	memset(&S, 0, sizeof(S));
+	S.out = malloc(OUT_MAX);
+	S.out[0] = 0;
+	S.rng = seed * 0x9E3779B97F4A7C15ull + 1;
+	S.sc = sc;
+	S.mean = mean;
+	S.armed = -1;
+	CHECK(p != NULL);
+	if (!p)
+		return 0;
+	sim_config_default(&scfg);
+	scfg.seed = seed;
+	CHECK_EQ_I(sim_setup(&scfg, p), 0);
+	CHECK_EQ_I(sim_layout_pi_card(p->capacity_bytes, cfg, sizeof(cfg) - 1), 0);
+	S.card_blocks = (uint32_t)(p->capacity_bytes / 512);
+	S.block_addr = p->kind == SIM_SDHC || p->kind == SIM_SDXC;
+	sim_card_peek(0, before, (size_t)AREA_FIRST * 512);
+
+	host_console_hook = capture;
+	record_reset_errors();
+	timer_init(0);
+	memset(&env, 0, sizeof(env));
+	env.board_model = "simulator";
+	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
+	env.host = env.host_error ? NULL : &emmc.host;
+	env.host_error_what = "the simulated EMMC host controller did not initialise";
+	env.host_error_base = sim_get_config()->base;
+	env.buf = malloc(BUF_BYTES);
+	env.buf_bytes = BUF_BYTES;
+	rearm();
+	bench_main(&env);
+	record_done(timer_now_us());
+	host_console_hook = NULL;
+	if (S.armed >= 0 && S.dead)
+		S.faults += sim_fault_fired(S.armed);
+	sim_fault_clear();
+	scan_truth();
+	free(env.buf);
+	virt = sim_now_ns();
+	wall = (long)(time(NULL) - w0);
+
+	sim_card_peek(0, after, (size_t)AREA_FIRST * 512);
+	parse_out(&o);
+	printf("  %-6s %6u %4lu %-12s %6u %4u/%-4u %6u %5u %5u/%-5u %7u %4u %6.1f %4lds  %s\n",
+	       scen_name[sc], mean, (unsigned long)seed, profile, S.faults, S.removed,
+	       S.reinserted, o.errors, o.done, o.cmd_errors_named, o.cmd_errors, S.bus_writes,
+	       S.outside, (double)virt / 1e9, wall, o.done == 1 ? "done" : "NO DONE");
+	if (o.done != 1) {
+		CHECK_FAIL_("%s/%u/%lu: %d done records", scen_name[sc], mean,
+			    (unsigned long)seed, o.done);
+		printf("%s\n", S.out + (S.len > 3000 ? S.len - 3000 : 0));
+		ok = 0;
+	}
+	if (virt > VIRT_LIMIT_NS || wall > WALL_LIMIT_S) {
+		CHECK_FAIL_("%s/%u: took %.1f s of card time, %ld s of wall time",
+			    scen_name[sc], mean, (double)virt / 1e9, wall);
+		ok = 0;
+	}
+	if (o.cmd_errors_named != o.cmd_errors) {
+		CHECK_FAIL_("%s/%u: %u of %u transfer errors do not name the command and status",
+			    scen_name[sc], mean, o.cmd_errors - o.cmd_errors_named, o.cmd_errors);
+		ok = 0;
+	}
+	if (S.outside || S.unchecked) {
+		CHECK_FAIL_("%s/%u: %u writes/erases outside the test area on the bus "
+			    "(%u bus records not checked)", scen_name[sc], mean, S.outside,
+			    S.unchecked);
+		ok = 0;
+	}
+	if (memcmp(before, after, (size_t)AREA_FIRST * 512)) {
+		CHECK_FAIL_("%s/%u: the blocks before the test area changed", scen_name[sc], mean);
+		ok = 0;
+	}
+	/* at the lower rates a run may end before its one fault fires */
+	if (sc != SC_NONE && mean <= 300 && S.faults == 0) {
+		CHECK_FAIL_("%s/%u: no fault fired", scen_name[sc], mean);
+		ok = 0;
+	}
+	if (sc == SC_NONE && (o.errors || S.bus_writes == 0)) {
+		CHECK_FAIL_("the run without faults has %u errors, %u writes", o.errors,
+			    S.bus_writes);
+		ok = 0;
+	}
+	free(S.out);
+	return ok;
+}
+
+static unsigned env_u(const char *name, unsigned def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? (unsigned)strtoul(v, NULL, 0) : def;
+}
+
+TEST(quick_suite_survives_random_faults)
+{
+	static const struct {
+		enum scen sc;
+		uint32_t mean;
+	} plan[] = {
+		{ SC_NONE, 0 },     { SC_CMD, 100 },   { SC_DATA, 100 },  { SC_MIXED, 2000 },
+		{ SC_MIXED, 200 },  { SC_MIXED, 20 },  { SC_REMOVE, 300 }, { SC_DEAD, 3000 },
+	};
+	unsigned seeds = env_u("SDB_SOAK_SEEDS", 1), runs = 0, good = 0;
+
+	before = malloc((size_t)AREA_FIRST * 512);
+	after = malloc((size_t)AREA_FIRST * 512);
+	printf("  %-6s %6s %4s %-12s %6s %9s %6s %5s %11s %7s %4s %6s %5s\n", "faults",
+	       "1/rate", "seed", "profile", "fired", "rm/back", "errors", "done", "named/xfer",
+	       "writes", "out", "card_s", "wall");
+	for (unsigned s = 0; s < seeds; s++) {
+		for (unsigned i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
+			if (s && plan[i].sc == SC_NONE)
+				continue;
+			runs++;
+			good += soak_run(plan[i].sc, plan[i].mean, 1 + s * 7 + i,
+					 (i + s) & 1 ? "sdhc-c10-16g" : "qemu-like-1g");
+		}
+	}
+	printf("  %u runs, %u met every check\n", runs, good);
+	free(before);
+	free(after);
+}
