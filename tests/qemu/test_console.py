@@ -1,0 +1,205 @@
+"""The interactive console under QEMU, driven through the serial port
+(tests/qemu/console_session.py): the offer at boot and its timeout, every
+command, bad input, line editing, Ctrl-C during a workload, a write workload
+without a test area, and end = console|repeat."""
+import hashlib
+import json
+import os
+import time
+
+import harness
+import console_session
+
+MACHINE = "raspi2b"
+PROMPT = r"sdbench> "
+OFFER = r"press any key within 3 s for the console"
+
+
+def records(text):
+    out = []
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith("@ "):
+            out.append(json.loads(line[2:]))
+    return out
+
+
+def open_console(img, key="x"):
+    s = console_session.Session(MACHINE, img, timeout=90)
+    s.expect(OFFER, 30)
+    s.send(key)
+    s.expect(r"sdbench console: help lists the commands")
+    s.expect(PROMPT)
+    return s
+
+
+def halt(s):
+    s.send("halt\r")
+    assert s.wait_exit(20) == 0, s.text[-2000:]
+    run = s.run()
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert not run.bad_records
+    assert run.sd_guest_errors() == [], run.guest_errors
+    assert not run.of_type("error"), run.of_type("error")
+    return run
+
+
+def test_every_command_and_bad_input(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M")
+    s = open_console(img)
+    try:
+        out = s.command("help")
+        for name in ("help", "info", "list", "run", "suite", "sweep", "set", "show",
+                     "area", "hosts", "halt"):
+            assert "\n  " + name in out.replace("\r", ""), (name, out)
+        out = s.command("list")
+        for name in ("seq-read", "seq-write", "random", "variants", "sweep", "class", "au",
+                     "open-au", "erase", "sustained"):
+            assert name in out
+        out = s.command("info")
+        assert "Raspberry Pi 2" in out and "CSD" in out
+        assert [r["type"] for r in records(out)] == ["card"]
+        out = s.command("area")
+        ta = records(out)
+        assert [r["type"] for r in ta] == ["test_area"] and ta[0]["usable"]
+        out = s.command("hosts")
+        assert "emmc at 0x3f300000" in out and "in use" in out
+        out = s.command("show")
+        assert "span            = 256M" in out and "(default)" in out
+        assert "end             = halt" in out and "halt|console|repeat" in out
+
+        # set: the file's validation, all or nothing, show reflects it
+        assert "ok" in s.command("set span=1M seed=5")
+        out = s.command("show")
+        assert "span            = 1M" in out and "(set here)" in out
+        assert "seed            = 5" in out
+        out = s.command("set span=2M suite=fast")
+        assert "suite = fast: not one of quick|full|selftest|none" in out
+        assert "span            = 1M" in s.command("show")
+        assert "unknown key \"colour\"" in s.command("set colour=red")
+        assert "out of range" in s.command("set span=1k")
+        assert "usage: set key=value" in s.command("set")
+
+        # unknown commands and arguments name the valid choices
+        out = s.command("bogus")
+        assert "unknown command \"bogus\"" in out and "help, info, list, run" in out
+        out = s.command("run")
+        assert "usage: run WORKLOAD" in out
+        out = s.command("run turbo")
+        assert "unknown workload \"turbo\"" in out and "seq-read, seq-write" in out
+        out = s.command("run seq-read span=1M")
+        assert "seq-read takes no key \"span\"; its keys: profile seed" in out
+        assert "span = 12x: not a size" in s.command("run random span=12x")
+        assert "profile = fast: not one of quick|full" in s.command("run au profile=fast")
+        assert "suite slow: not one of quick|full" in s.command("suite slow")
+        assert "usage: halt" in s.command("halt now")
+
+        # line editing: backspace (DEL and BS), Ctrl-C drops the line, CR LF
+        out = s.command("shx\x7fo\x08ow")
+        assert "configuration" in out
+        s.send("halt\x03")
+        s.expect(r"\^C")
+        s.expect(PROMPT)
+        s.send("\r\n")          # an empty line: just the prompt again
+        s.expect(PROMPT)
+
+        # the sweep command runs the clock sweep and prints its records
+        out = s.command("sweep", timeout=60)
+        sw = [r for r in records(out) if r["type"] == "sweep"]
+        assert sw and all(r["op"] in ("read", "write") for r in sw)
+        assert records(out)[-1]["type"] == "summary"
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_ctrl_c_stops_a_workload_and_the_card_stays_usable(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M")
+    s = open_console(img, key="\r")
+    try:
+        start = s.pos
+        s.send("suite\r")
+        s.expect(r'"type":"result"', 60)    # the suite is in its first workload
+        s.send(b"\x03")
+        s.expect(r"card state: (\w+)", 30)
+        assert s.text[s.pos - 20:s.pos].rstrip().endswith("tran"), s.text[-1500:]
+        s.expect(PROMPT)
+        recs = records(s.text[start:s.pos])
+        suite = [r for r in recs if r["type"] == "suite"]
+        assert len(suite) == 1 and suite[0]["interrupted"] and suite[0]["aborted"]
+        assert "interrupted (Ctrl-C)" in s.text[start:s.pos]
+        # the card answers: a whole workload runs after the interrupt
+        out = s.command("run seq-read seed=3", timeout=60)
+        res = [r for r in records(out) if r["type"] == "result"]
+        assert res and all(r["errors"] == 0 for r in res)
+        assert res[-1]["workload"] == "seq-read-4m"
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_write_workload_without_test_area_is_refused_as_in_a_configured_run(tmp_path):
+    # The partition fills the card: no test area (tests/qemu/test_safety.py).
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", extra=["--part", "68M:188M:83"])
+    before = hashlib.sha256(open(img, "rb").read()).hexdigest()
+    s = open_console(img)
+    try:
+        out = s.command("area")
+        assert records(out)[0]["usable"] is False
+        out = s.command("run seq-write")
+        # the same record as a configured run prints (tests/golden/sim/c10-readonly)
+        assert {"type": "skipped", "workload": "seq-write",
+                "reason": "no test area: nowhere safe to write (see the test-area message)"} \
+            in records(out)
+        out = s.command("run sustained")
+        assert [r for r in records(out) if r["type"] == "skipped"]
+        halt(s)
+    finally:
+        s.close()
+    assert hashlib.sha256(open(img, "rb").read()).hexdigest() == before
+
+
+def test_no_key_runs_the_configuration(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"])
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        t0 = time.monotonic()
+        s.expect(r"no key: running what sdbench.txt says", 15)
+        waited = time.monotonic() - t0
+        assert s.wait_exit(20) == 0
+        run = s.run()
+        assert "sdbench> " not in run.console
+        assert run.records[-1]["type"] == "done"
+        # bounded by the guest's timer: about 3 s (QEMU follows host time)
+        assert 2.0 < waited < 12, waited
+    finally:
+        s.close()
+
+
+def test_end_console_and_repeat(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M",
+                             sdbench=["suite = none", "end = console"])
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        s.expect(r"suite: none", 15)
+        s.expect(r"end = console")
+        s.expect(PROMPT)
+        halt(s)
+    finally:
+        s.close()
+    img = harness.make_image(str(tmp_path / "sd2.img"), "256M",
+                             sdbench=["suite = none", "end = repeat"])
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        for _ in range(2):
+            s.expect(OFFER, 30)
+            s.expect(r"suite: none", 15)
+            s.expect(r"end = repeat: the suite again")
+        s.expect(OFFER, 15)
+        s.send("k")
+        s.expect(PROMPT)
+        halt(s)
+    finally:
+        s.close()
