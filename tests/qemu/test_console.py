@@ -203,3 +203,50 @@ def test_end_console_and_repeat(tmp_path):
         halt(s)
     finally:
         s.close()
+
+
+def test_make_run_terminal_reaches_the_console():
+    """qemu/run.sh (make run) on a terminal: typed keys reach the guest,
+    Ctrl-C goes to sdbench rather than ending QEMU."""
+    import pty
+    import select
+    env = dict(os.environ, SDB_IMAGE_SIZE="256M", SDB_SDBENCH="suite = none", SDB_TIMEOUT="60")
+    harness.require_machine(MACHINE)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(harness.ROOT)
+        os.execve(os.path.join(harness.ROOT, "qemu", "run.sh"),
+                  ["qemu/run.sh", MACHINE], env)
+    buf = bytearray()
+
+    def wait_for(pat, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if pat in buf:
+                return
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try:
+                    buf.extend(os.read(fd, 4096))
+                except OSError:
+                    break
+        raise AssertionError("no %r from qemu/run.sh:\n%s" % (pat, buf[-2000:].decode("utf-8", "replace")))
+
+    try:
+        wait_for(b"press any key within 3 s")
+        os.write(fd, b"x")
+        wait_for(b"sdbench> ")
+        os.write(fd, b"hal\x03")
+        wait_for(b"^C")
+        os.write(fd, b"hosts\r")
+        wait_for(b"in use")
+        os.write(fd, b"halt\r")
+        wait_for(b'"type":"done"')
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    finally:
+        if pid:
+            os.killpg(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
