@@ -7,6 +7,8 @@ import json
 import os
 import time
 
+import pytest
+
 import harness
 import console_session
 
@@ -25,7 +27,7 @@ def records(text):
 
 
 def open_console(img, key="x"):
-    s = console_session.Session(MACHINE, img, timeout=90)
+    s = console_session.Session(MACHINE, img, timeout=240)
     s.expect(OFFER, 30)
     s.send(key)
     s.expect(r"sdbench console: help lists the commands")
@@ -104,7 +106,7 @@ def test_every_command_and_bad_input(tmp_path):
         s.expect(PROMPT)
 
         # the sweep command runs the clock sweep and prints its records
-        out = s.command("sweep", timeout=60)
+        out = s.command("sweep", timeout=180)
         sw = [r for r in records(out) if r["type"] == "sweep"]
         assert sw and all(r["op"] in ("read", "write") for r in sw)
         assert records(out)[-1]["type"] == "summary"
@@ -250,3 +252,18 @@ def test_make_run_terminal_reaches_the_console():
             os.killpg(pid, 9)
             os.waitpid(pid, 0)
         os.close(fd)
+
+
+@pytest.mark.parametrize("machine", ["raspi0", "raspi3b"])
+def test_console_on_other_boards(tmp_path, machine):
+    """The same PL011 input on a BCM2835 and, through the AArch64 shim, a BCM2837."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"])
+    s = console_session.Session(machine, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        s.send("x")
+        s.expect(PROMPT)
+        assert "in use" in s.command("hosts")
+        halt(s)
+    finally:
+        s.close()
