@@ -15,30 +15,40 @@
 
 static struct wl_ctx ctx;
 
-void bench_dispatch(const struct bench_env *env, const struct config *cfg,
-		    struct write_guard *guard)
+int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct config *cfg,
+		   struct write_guard *guard, bool quick)
 {
 	struct sd_card *card = guard->card;
 	const struct test_area *area = guard->area;
-	const char *suite = config_enum_name(cfg, CFG_SUITE);
 	uint32_t run_id = (uint32_t)timer_now_us() ^ (timer_ticks() << 16) ^ 0x5db00000u;
 	uint32_t seed = config_has(cfg, CFG_SEED) ? (uint32_t)config_u64(cfg, CFG_SEED) : run_id;
+
+	if (env->buf_bytes < (16u << 20)) {
+		record_error("suite", -ENOSPC, "only %u bytes of memory for buffers; need 16 MiB",
+			     (unsigned)env->buf_bytes);
+		return -ENOSPC;
+	}
+	wl_ctx_init(c, guard, env->buf, env->buf_bytes, quick, env->emulated, run_id, seed);
+	/* Reads start where writes go (the same flash), else mid-card. */
+	c->read_base = area->usable && !card->write_protected ? area->first_lba : (card->blocks / 2) & ~8191u;
+	/* Ctrl-C on the console ends the run at the next operation boundary. */
+	c->poll_key = env->console_getc;
+	return 0;
+}
+
+void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+		    struct write_guard *guard)
+{
+	const char *suite = config_enum_name(cfg, CFG_SUITE);
 
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
 	if (!suite || !strcmp(suite, "none"))
 		return;
 	if (!strcmp(suite, "selftest")) {
-		selftest_run(env, card, cfg, guard);
+		selftest_run(env, guard->card, cfg, guard);
 		return;
 	}
-	if (env->buf_bytes < (16u << 20)) {
-		record_error("suite", -ENOSPC, "only %u bytes of memory for buffers; need 16 MiB",
-			     (unsigned)env->buf_bytes);
+	if (bench_ctx_init(&ctx, env, cfg, guard, !strcmp(suite, "quick")))
 		return;
-	}
-	wl_ctx_init(&ctx, guard, env->buf, env->buf_bytes, !strcmp(suite, "quick"),
-		    env->emulated, run_id, seed);
-	/* Reads start where writes go (the same flash), else mid-card. */
-	ctx.read_base = area->usable && !card->write_protected ? area->first_lba : (card->blocks / 2) & ~8191u;
 	wl_run_suite(&ctx, cfg);
 }

@@ -5,10 +5,17 @@
 #ifndef SDB_BENCH_DISPATCH_H
 #define SDB_BENCH_DISPATCH_H
 
+#include "bench/engine/workload.h"
 #include "bench/env.h"
 #include "bench/storage/config.h"
 #include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
+
+/* Set up c for a benchmark run (the quick or full profile): memory, run id,
+ * seed (cfg), where reads start, Ctrl-C polling. 0, or -ENOSPC (reported)
+ * when there is too little memory. */
+int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct config *cfg,
+		   struct write_guard *guard, bool quick);
 
 /* Reads go anywhere; every write and erase goes through guard. */
 void bench_dispatch(const struct bench_env *env, const struct config *cfg,

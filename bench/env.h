@@ -27,6 +27,9 @@ struct bench_env {
 	/* Non-NULL when this board's SD slot is on a controller sdbench does
 	 * not drive yet (the reason, for the user). */
 	const char *sd_unsupported;
+	/* The console's input: the next received byte or -1 at once (target:
+	 * the UART). NULL: no input, no interactive console. */
+	int (*console_getc)(void);
 };
 
 #endif

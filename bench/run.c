@@ -4,8 +4,10 @@
  *   2. the card report (every register, decoded);
  *   3. the card layout (MBR), the configuration file sdbench.txt from the
  *      boot partition, and the test area where writes may go;
- *   4. what the configuration asks for: the self-test, the quick or the
- *      full benchmark suite, or nothing.
+ *   4. the offer of the interactive console (a key within 3 s), else what
+ *      the configuration asks for: the self-test, the quick or the full
+ *      benchmark suite, or nothing; then what "end" says: halt, the
+ *      console, or the suite again.
  * A missing card, a card that fails to initialise, an unreadable layout or a
  * bad configuration value each get a clear message; the run continues with
  * what is still safe, or ends cleanly.
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "bench/card_report.h"
+#include "bench/console/console.h"
 #include "bench/dispatch.h"
 #include "bench/storage/config.h"
 #include "bench/env.h"
@@ -139,6 +142,36 @@ static void report_area(const struct test_area *area)
 	record_end();
 }
 
+/* A key within console_wait seconds (sdbench.txt; default
+ * 3 s, config_keys.h; 0 = no offer) opens the console; otherwise the
+ * configured suite runs, and "end" says what follows it. */
+static void run_or_console(const struct bench_env *env, const struct blkdev *dev)
+{
+	struct console_io io = { env, &card, dev, &st, &guard, report_area };
+	unsigned wait = (unsigned)config_u64(&st.cfg, CFG_CONSOLE_WAIT);
+	bool console = console_offer(env, wait);
+
+	while (!console) {
+		const char *end = config_enum_name(&st.cfg, CFG_END);
+
+		bench_dispatch(env, &st.cfg, &guard);
+		if (end && strcmp(end, "halt") && !env->console_getc) {
+			con_printf("\nend = %s: this platform has no console input; the run ends\n", end);
+			return;
+		}
+		if (end && !strcmp(end, "console")) {
+			con_printf("\nend = console\n");
+			console = true;
+		} else if (end && !strcmp(end, "repeat")) {
+			con_printf("\nend = repeat: the suite again\n");
+			console = console_offer(env, wait);
+		} else {
+			return;
+		}
+	}
+	console_run(&io);
+}
+
 unsigned bench_main(const struct bench_env *env)
 {
 	struct blkdev dev;
@@ -168,8 +201,9 @@ unsigned bench_main(const struct bench_env *env)
 	report_config(&st.cfg, st.config_status, env->emulated);
 	report_area(&st.area);
 
-	/* The one decision where writes may go, for the whole run. */
+	/* The one decision where writes may go, for the whole run (the
+	 * console rebuilds it from its effective configuration). */
 	write_guard_init(&guard, &card, &st.area, config_bool(&st.cfg, CFG_WRITE_TESTS));
-	bench_dispatch(env, &st.cfg, &guard);
+	run_or_console(env, &dev);
 	return record_error_count();
 }

@@ -99,7 +99,9 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_erase_per_au(c);
 	if (!c->abort_all)
 		wl_sustained(c);
-	if (c->abort_all)
+	if (c->interrupted)
+		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
+	else if (c->abort_all)
 		con_printf("\nthe card stopped answering: the remaining workloads were skipped\n");
 	wl_print_summary(c);
 
@@ -107,6 +109,7 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	json_str(j, "profile", c->quick ? "quick" : "full");
 	json_u64(j, "elapsed_us", timer_now_us() - t0);
 	json_bool(j, "aborted", c->abort_all);
+	json_bool(j, "interrupted", c->interrupted);
 	json_bool(j, "emulated", c->emulated);
 	record_end();
 	return record_error_count();

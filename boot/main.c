@@ -153,7 +153,8 @@ void kmain(void)
 	env.emulated = board.emulated;
 	env.board_model = board.rev.model;
 	env.periph_base = board.periph_base;
-	env.buf = (uint8_t *)free_start;
+	env.console_getc = uart_getc;
+	env.buf = (uint8_t *)(uintptr_t)free_start;
 	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
 	env.buf_bytes = ram > free_start + (2u << 20) ?
 		(uint32_t)(ram - free_start - (1u << 20)) : 0;

@@ -1,8 +1,8 @@
 /*
  * uart.c - PL011 UART0 (BCM2835 ARM Peripherals §13; ARM PL011 TRM).
  *
- * 8N1 with FIFOs, no interrupts, transmit only is needed for the results
- * (receive is left enabled). On Pi 3/4/Zero W the firmware gives the PL011
+ * 8N1 with FIFOs, no interrupts. Transmit carries the results; receive
+ * (polled, never blocking) serves the interactive console. On Pi 3/4/Zero W the firmware gives the PL011
  * to Bluetooth unless config.txt says dtoverlay=disable-bt; selecting ALT0
  * on GPIO 14/15 here routes UART0 to the header pins in any case.
  * Output never blocks forever: a full FIFO is waited on with a deadline
@@ -20,9 +20,11 @@
 #define UART_DR		0x00
 #define UART_FR		0x18
 #define  FR_BUSY	(1u << 3)
+#define  FR_RXFE	(1u << 4)
 #define  FR_TXFF	(1u << 5)
 #define UART_IBRD	0x24
 #define UART_FBRD	0x28
+#define  DR_ERRORS	(0xfu << 8)	/* overrun, break, parity, framing */
 #define UART_LCRH	0x2c
 #define  LCRH_FEN	(1u << 4)
 #define  LCRH_WLEN8	(3u << 5)
@@ -80,6 +82,26 @@ void uart_putc(char c)
 	}
 	uart_stuck = false;
 	mmio_write32(uart_base + UART_DR, (uint8_t)c);
+}
+
+int uart_getc(void)
+{
+	unsigned i;
+
+	if (!uart_base)
+		return -1;
+	/* A byte with an error flag (a break or line noise from an unplugged
+	 * adapter) is no key: drop it, a bounded number of times. */
+	for (i = 0; i < 32; i++) {
+		uint32_t dr;
+
+		if (mmio_read32(uart_base + UART_FR) & FR_RXFE)
+			return -1;
+		dr = mmio_read32(uart_base + UART_DR);
+		if (!(dr & DR_ERRORS))
+			return (int)(dr & 0xffu);
+	}
+	return -1;
 }
 
 void uart_flush(void)

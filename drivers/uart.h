@@ -10,6 +10,8 @@
  * whatever divisor the firmware set. */
 void uart_init(uintptr_t periph_base, uint32_t uart_clock_hz, uint32_t baud);
 void uart_putc(char c);
+/* The next received byte, or -1 at once when there is none. */
+int uart_getc(void);
 /* Wait (bounded) until everything written has left the transmitter. */
 void uart_flush(void);
 

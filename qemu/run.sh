@@ -12,6 +12,10 @@
 # at 0x8000. raspi4b: the card is on EMMC2 (0xFE340000), the SD slot of a
 # real Pi 4.
 #
+# The serial console is this terminal, input included (sdbench's console: a
+# key within 3 s after the test area line); Ctrl-C goes to sdbench, Ctrl-A x
+# quits QEMU.
+#
 # Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
 # lines for sdbench.txt), SDB_TIMEOUT (seconds, default 600), SDB_QEMU
 # (which QEMU: "system", the one on PATH; "10", one with raspi4b, fetched
@@ -96,8 +100,9 @@ else
 fi
 echo "qemu/run.sh: $("$1" --version | head -n 1) ($1)" >&2
 status=0
-timeout "${SDB_TIMEOUT:-600}" "$@" \
-	-display none -monitor none -serial stdio -semihosting \
+timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \
+	-display none -monitor none -semihosting \
+	-chardev stdio,id=con0,mux=on,signal=off -serial chardev:con0 \
 	-d guest_errors -D "$log" || status=$?
 if [ -s "$log" ]; then
 	echo "qemu/run.sh: QEMU reported guest errors:" >&2

@@ -143,11 +143,30 @@ static void remember_written(struct wl_ctx *c, uint32_t lba, uint32_t blocks)
 	c->nwritten++;
 }
 
+/* Between operations: a Ctrl-C from the console stops every workload. */
+static void poll_interrupt(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
+{
+	uint64_t t0;
+	int k, n = 0;
+
+	if (!c->poll_key || now_us < c->poll_due_us)
+		return;
+	t0 = wl_now_ns(c);
+	while ((k = c->poll_key()) >= 0 && n++ < 64)
+		if (k == WL_KEY_INTERRUPT) {
+			c->interrupted = true;
+			c->abort_all = true;
+		}
+	c->poll_due_us = timer_now_us() + WL_POLL_EVERY_US;
+	m->excluded_ns += wl_now_ns(c) - t0;
+}
+
 static void progress(struct wl_ctx *c, struct wl_meas *m)
 {
 	uint64_t t0, now_us = timer_now_us();
 	uint64_t el;
 
+	poll_interrupt(c, m, now_us);
 	if (now_us < m->progress_due_us)
 		return;
 	t0 = wl_now_ns(c);

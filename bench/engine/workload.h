@@ -80,6 +80,8 @@ struct wl_summary {
 };
 
 #define WL_MAX_SUMMARY 96
+#define WL_POLL_EVERY_US 50000
+#define WL_KEY_INTERRUPT 0x03        /* Ctrl-C */
 
 struct wl_ctx {
 	struct sd_card *card;
@@ -98,7 +100,15 @@ struct wl_ctx {
 	uint32_t rng;                /* xorshift32 state */
 	uint32_t read_base;          /* where read-only workloads start */
 	uint32_t read_span_blocks;   /* random-read span */
-	bool abort_all;              /* the card vanished: stop every workload */
+	bool abort_all;              /* the card vanished, or interrupted: stop every workload */
+	/* Ctrl-C: poll_key (the console's input, NULL = none) is read between
+	 * operations, at most every WL_POLL_EVERY_US and outside the measured
+	 * time; a Ctrl-C (0x03) sets interrupted and abort_all, so the
+	 * workload ends at the next operation boundary, never inside a
+	 * command on the bus. */
+	int (*poll_key)(void);
+	uint64_t poll_due_us;
+	bool interrupted;
 	/* extended clock */
 	uint32_t last_tick;
 	uint64_t last_us;            /* system timer at last_tick (wrap guard) */

@@ -584,6 +584,39 @@ int config_set_default(struct config *c, enum config_id id, const char *value)
 	return 0;
 }
 
+int config_set(struct config *c, enum config_id id, const char *value, char *why, size_t why_cap)
+{
+	char buf[96];
+	const char *e;
+
+	if (id >= CFG_NKEYS) {
+		fmt_snprintf(why, why_cap, "unknown key");
+		return -EINVAL;
+	}
+	e = parse_value(&keys[id], value, &c->v[id], buf, sizeof(buf));
+	if (e) {
+		fmt_snprintf(why, why_cap, "%s", e);
+		return -EINVAL;
+	}
+	c->v[id].from_console = 1;
+	return 0;
+}
+
+enum config_type config_key_type(enum config_id id)
+{
+	return id < CFG_NKEYS ? keys[id].type : CFG_T_UINT;
+}
+
+const char *config_key_default(enum config_id id)
+{
+	return id < CFG_NKEYS ? keys[id].def : "";
+}
+
+const char *config_key_choices(enum config_id id)
+{
+	return id < CFG_NKEYS ? keys[id].choices : NULL;
+}
+
 bool config_range(const struct config *c, enum config_id id, struct lba_range *out)
 {
 	if (!config_has(c, id) || keys[id].type != CFG_T_RANGE)

@@ -57,6 +57,7 @@ enum config_id {
 struct config_value {
 	uint8_t has;		/* a value exists (from the file or the default) */
 	uint8_t from_file;	/* the file set it */
+	uint8_t from_console;	/* the console's "set" changed it */
 	uint16_t line;		/* its line in the file (0 = default) */
 	union {
 		uint64_t u;	/* size, uint, hz, bool (0/1), enum (index) */
@@ -86,6 +87,17 @@ unsigned config_parse(struct config *c, const char *text, size_t len);
  * Pi): value is parsed like the file's text and used unless the file set
  * the key. 0, or -EINVAL for a bad value or key. */
 int config_set_default(struct config *c, enum config_id id, const char *value);
+
+/* Set one key from text, with the same syntax and limits as the file
+ * (the console's "set"). 0, or -EINVAL with the reason in why (the key and
+ * its value unchanged). */
+int config_set(struct config *c, enum config_id id, const char *value, char *why, size_t why_cap);
+
+/* A key's type, default text ("" = none) and, for an enum, its choices
+ * "a|b|c" (NULL otherwise). */
+enum config_type config_key_type(enum config_id id);
+const char *config_key_default(enum config_id id);
+const char *config_key_choices(enum config_id id);
 
 /* Add a message of the caller's own (same list, same limits). */
 void config_msg(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

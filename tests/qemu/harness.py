@@ -216,8 +216,15 @@ def assert_timer_calibrated(t):
     assert abs(t["freq_hz"] - t["nominal_hz"]) < tol, t
 
 
-def make_image(path, size="64M", kernel=KERNEL, sdbench=(), extra=()):
+def make_image(path, size="64M", kernel=KERNEL, sdbench=(), extra=(), console_wait=0):
+    """An SD image (qemu/mkimage.py). Unless the test is about the console
+    (console_wait=None), sdbench.txt gets "console_wait = 0": a test boot
+    does not wait 3 s for a key nobody presses."""
     args = ["/usr/bin/python3", MKIMAGE, "-o", path, "--size", size, "--kernel", kernel]
+    sdbench = list(sdbench)
+    if console_wait is not None and not any(l.replace(" ", "").startswith("console_wait=")
+                                            for l in sdbench):
+        sdbench.append("console_wait = %d" % console_wait)
     for line in sdbench:
         args.append("--sdbench=" + line)
     args.extend(extra)

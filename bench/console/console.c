@@ -1,0 +1,294 @@
+/*
+ * console.c - the interactive console's I/O (see console.h): reads bytes
+ * from the platform's input (polled, never blocking), edits the line,
+ * runs the commands. The checking of words and values is parse.c.
+ */
+#include <string.h>
+
+#include "bench/card_report.h"
+#include "bench/console/console.h"
+#include "bench/console/parse.h"
+#include "bench/dispatch.h"
+#include "bench/engine/record.h"
+#include "bench/engine/workload.h"
+#include "bench/engine/workload_report.h"
+#include "bench/storage/test_area.h"
+#include "bench/suite.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/au.h"
+#include "bench/workloads/basic.h"
+#include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/sustained.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+#define PROMPT "sdbench> "
+
+static struct wl_ctx ctx;
+static struct con_run run_args;
+
+bool console_offer(const struct bench_env *env, unsigned seconds)
+{
+	timer_deadline_t d;
+
+	if (!env->console_getc)
+		return false;
+	if (!seconds) {
+		con_printf("\nconsole not offered (console_wait = 0)\n");
+		return false;
+	}
+	con_printf("\npress any key within %u s for the console\n", seconds);
+	d = timer_deadline_us((uint64_t)seconds * 1000000u);
+	while (!timer_expired(d)) {
+		/* A short spin without device access between two looks: the
+		 * same wait on a Pi (a byte takes 87 us at 115200 baud), far
+		 * fewer device reads for an emulator that counts instructions
+		 * as time (QEMU -icount, the golden run). */
+		for (unsigned i = 0; i < 4000; i++)
+			__asm__ volatile("" ::: "memory");
+		if (env->console_getc() >= 0) {
+			/* The rest of what came with the key (CR LF, a burst). */
+			timer_deadline_t q = timer_deadline_us(20000);
+
+			while (!timer_expired(q))
+				(void)env->console_getc();
+			return true;
+		}
+	}
+	con_printf("no key: running what sdbench.txt says\n");
+	return false;
+}
+
+static bool quick_default(const struct console_io *io)
+{
+	const char *s = config_enum_name(&io->st->cfg, CFG_SUITE);
+
+	/* The configured profile; full unless quick was asked for (or is the
+	 * default here: QEMU). */
+	if (s && !strcmp(s, "quick"))
+		return true;
+	if (s && !strcmp(s, "full"))
+		return false;
+	return io->env->emulated;
+}
+
+static void cmd_help(void)
+{
+	con_printf("commands:\n");
+	for (int i = 0; i < CON_NCMDS; i++) {
+		char u[48];
+
+		fmt_snprintf(u, sizeof(u), "%s %s", con_cmds[i].name, con_cmds[i].args);
+		con_printf("  %-32s %s\n", u, con_cmds[i].help);
+	}
+	con_printf("Ctrl-C stops a running workload at the next operation and returns here.\n");
+}
+
+static void cmd_list(void)
+{
+	con_printf("workloads (run NAME [key=value ...]):\n");
+	for (int i = 0; i < CON_NWL; i++)
+		con_printf("  %-10s %s%s\n             keys: %s\n", con_wls[i].name, con_wls[i].help,
+			   con_wls[i].writes ? " (writes: needs the test area)" : "",
+			   con_wls[i].keys);
+	con_printf("profile = quick|full; the other keys as in sdbench.txt (show, docs/config.md)\n");
+}
+
+static void cmd_show(const struct config *cfg)
+{
+	con_printf("configuration (set key=value changes it; sdbench.txt is not written):\n");
+	for (int i = 0; i < CFG_NKEYS; i++) {
+		enum config_id id = (enum config_id)i;
+		const struct config_value *v = &cfg->v[i];
+		char val[CONFIG_MAX_LIST * 24], from[40];
+		const char *ch = config_key_choices(id);
+
+		config_format(cfg, id, val, sizeof(val));
+		if (v->from_console)
+			fmt_snprintf(from, sizeof(from), "set here");
+		else if (v->from_file)
+			fmt_snprintf(from, sizeof(from), "sdbench.txt line %u", (unsigned)v->line);
+		else
+			fmt_snprintf(from, sizeof(from), v->has ? "default" : "not set");
+		con_printf("  %-15s = %-20s (%s)%s%s\n", config_key_name(id), val[0] ? val : "-",
+			   from, ch ? "  one of " : "", ch ? ch : "");
+	}
+}
+
+static void cmd_info(const struct console_io *io)
+{
+	con_printf("board: Raspberry Pi %s%s\n", io->env->board_model ? io->env->board_model : "?",
+		   io->env->emulated ? " (under QEMU)" : "");
+	card_report_print(io->card);
+	card_report_record(io->card);
+}
+
+static void cmd_hosts(const struct console_io *io)
+{
+	const struct sd_host *h = io->env->host;
+
+	con_printf("host configurations of this board's SD slot:\n");
+	if (!h) {
+		con_printf("  none%s%s\n", io->env->sd_unsupported ? ": " : "",
+			   io->env->sd_unsupported ? io->env->sd_unsupported : "");
+		return;
+	}
+	con_printf("  1. %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x, "
+		   "data by the CPU (PIO) - in use\n", h->name, (unsigned)h->base,
+		   (unsigned)h->base_clock_hz, (unsigned)h->version, (unsigned)h->caps);
+	con_printf("  (this build drives one configuration per board)\n");
+}
+
+/* The card's state after a run, by CMD13: "tran" is ready for the next. */
+static void card_state(const struct console_io *io)
+{
+	uint32_t st = 0;
+	int r = sd_send_status(io->card, &st);
+
+	if (r)
+		record_error("console", r, "CMD13 (card status) failed after the run");
+	else
+		con_printf("card state: %s\n", sd_state_name((st >> 9) & 15u));
+}
+
+static void run_workload(const struct console_io *io, const struct con_run *a)
+{
+	struct wl_ctx *c = &ctx;
+
+	write_guard_init(io->guard, io->card, &io->st->area, config_bool(&a->cfg, CFG_WRITE_TESTS));
+	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
+		return;
+	if (a->wl < 0) {
+		wl_run_suite(c, &a->cfg);
+	} else {
+		c->verify = config_bool(&a->cfg, CFG_VERIFY);
+		con_printf("\n%s (%s profile%s); run id 0x%08x\n", con_wls[a->wl].name,
+			   a->quick ? "quick" : "full",
+			   c->emulated ? ", QEMU: emulation speed, not card speed" : "",
+			   (unsigned)c->run_id);
+		switch ((enum con_wl)a->wl) {
+		case CON_WL_SEQ_READ: wl_seq_sweep(c, false); break;
+		case CON_WL_SEQ_WRITE: wl_seq_sweep(c, true); break;
+		case CON_WL_RANDOM: wl_random(c, config_u64(&a->cfg, CFG_SPAN)); break;
+		case CON_WL_VARIANTS: wl_variants(c); break;
+		case CON_WL_SWEEP: wl_clock_sweep(c); break;
+		case CON_WL_CLASS: wl_app_class(c); break;
+		case CON_WL_AU: wl_au_detect(c); break;
+		case CON_WL_OPEN_AU: wl_open_au(c); break;
+		case CON_WL_ERASE: wl_erase_per_au(c); break;
+		case CON_WL_SUSTAINED: wl_sustained(c); break;
+		case CON_NWL: break;
+		}
+		if (c->interrupted)
+			con_printf("\ninterrupted (Ctrl-C)\n");
+		wl_print_summary(c);
+	}
+	if (c->interrupted)
+		card_state(io);
+}
+
+static void cmd_set(const struct console_io *io, int argc, char **argv)
+{
+	char err[320];
+	unsigned changed;
+
+	if (con_parse_set(argc, argv, &io->st->cfg, &changed, err, sizeof(err))) {
+		con_printf("%s\n", err);
+		return;
+	}
+	if (changed & (1u << CFG_TEST_AREA)) {
+		struct lba_range r;
+
+		/* The same decision as at boot, with the new range (reads only). */
+		io->st->area_status = test_area_choose(&io->st->area, io->dev, &io->st->mbr,
+			config_range(&io->st->cfg, CFG_TEST_AREA, &r) ? &r : NULL);
+		io->report_area(&io->st->area);
+	}
+	con_printf("ok\n");
+}
+
+static void execute(const struct console_io *io, int argc, char **argv, bool *halt)
+{
+	char err[320];
+	int cmd = con_find_cmd(argv[0]);
+
+	if (cmd < 0) {
+		char names[160];
+
+		con_cmd_names(names, sizeof(names));
+		con_printf("unknown command \"%.40s\"; the commands: %s (help explains them)\n",
+			   argv[0], names);
+		return;
+	}
+	if (argc - 1 < con_cmds[cmd].min_args || argc - 1 > con_cmds[cmd].max_args) {
+		con_printf("usage: %s %s\n", con_cmds[cmd].name, con_cmds[cmd].args);
+		return;
+	}
+	switch ((enum con_cmd)cmd) {
+	case CON_CMD_HELP: cmd_help(); break;
+	case CON_CMD_INFO: cmd_info(io); break;
+	case CON_CMD_LIST: cmd_list(); break;
+	case CON_CMD_SHOW: cmd_show(&io->st->cfg); break;
+	case CON_CMD_AREA: io->report_area(&io->st->area); break;
+	case CON_CMD_HOSTS: cmd_hosts(io); break;
+	case CON_CMD_SET: cmd_set(io, argc, argv); break;
+	case CON_CMD_HALT: *halt = true; break;
+	case CON_CMD_RUN:
+		if (con_parse_run(argc, argv, &io->st->cfg, quick_default(io), &run_args, err,
+				  sizeof(err)))
+			con_printf("%s\n", err);
+		else
+			run_workload(io, &run_args);
+		break;
+	case CON_CMD_SWEEP: {
+		char *a[2] = { "run", "sweep" };
+
+		if (!con_parse_run(2, a, &io->st->cfg, quick_default(io), &run_args, err, sizeof(err)))
+			run_workload(io, &run_args);
+		break;
+	}
+	case CON_CMD_SUITE:
+		if (con_parse_suite(argc, argv, &io->st->cfg, quick_default(io), &run_args, err,
+				    sizeof(err)))
+			con_printf("%s\n", err);
+		else
+			run_workload(io, &run_args);
+		break;
+	case CON_NCMDS: break;
+	}
+}
+
+void console_run(const struct console_io *io)
+{
+	static struct con_line line;
+	bool halt = false;
+
+	con_printf("\nsdbench console: help lists the commands, halt ends the run\n");
+	con_line_reset(&line);
+	con_puts(PROMPT);
+	while (!halt) {
+		char echo[8], *argv[CON_MAX_ARGS];
+		int ch = io->env->console_getc(), argc;
+		enum con_edit e;
+
+		if (ch < 0)
+			continue;
+		e = con_line_feed(&line, ch, echo);
+		con_puts(echo);
+		if (e == CON_EDIT_MORE)
+			continue;
+		if (e == CON_EDIT_DONE) {
+			argc = con_split(line.buf, argv, CON_MAX_ARGS);
+			if (argc < 0)
+				con_printf("too many words (at most %d)\n", CON_MAX_ARGS);
+			else if (argc > 0)
+				execute(io, argc, argv, &halt);
+		}
+		con_line_reset(&line);
+		if (!halt)
+			con_puts(PROMPT);
+	}
+	con_printf("the run ends\n");
+}

@@ -1,0 +1,284 @@
+"""The interactive console under QEMU, driven through the serial port
+(tests/qemu/console_session.py): the offer at boot and its timeout, every
+command, bad input, line editing, Ctrl-C during a workload, a write workload
+without a test area, and end = console|repeat."""
+import hashlib
+import json
+import os
+import time
+
+import pytest
+
+import harness
+import console_session
+
+MACHINE = "raspi2b"
+PROMPT = r"sdbench> "
+OFFER = r"press any key within 3 s for the console"
+
+
+def records(text):
+    out = []
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith("@ "):
+            out.append(json.loads(line[2:]))
+    return out
+
+
+def open_console(img, key="x"):
+    s = console_session.Session(MACHINE, img, timeout=240)
+    s.expect(OFFER, 30)
+    s.send(key)
+    s.expect(r"sdbench console: help lists the commands")
+    s.expect(PROMPT)
+    return s
+
+
+def halt(s):
+    s.send("halt\r")
+    assert s.wait_exit(20) == 0, s.text[-2000:]
+    run = s.run()
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert not run.bad_records
+    assert run.sd_guest_errors() == [], run.guest_errors
+    assert not run.of_type("error"), run.of_type("error")
+    return run
+
+
+def test_every_command_and_bad_input(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img)
+    try:
+        out = s.command("help")
+        for name in ("help", "info", "list", "run", "suite", "sweep", "set", "show",
+                     "area", "hosts", "halt"):
+            assert "\n  " + name in out.replace("\r", ""), (name, out)
+        out = s.command("list")
+        for name in ("seq-read", "seq-write", "random", "variants", "sweep", "class", "au",
+                     "open-au", "erase", "sustained"):
+            assert name in out
+        out = s.command("info")
+        assert "Raspberry Pi 2" in out and "CSD" in out
+        assert [r["type"] for r in records(out)] == ["card"]
+        out = s.command("area")
+        ta = records(out)
+        assert [r["type"] for r in ta] == ["test_area"] and ta[0]["usable"]
+        out = s.command("hosts")
+        assert "emmc at 0x3f300000" in out and "in use" in out
+        out = s.command("show")
+        assert "span            = 256M" in out and "(default)" in out
+        assert "end             = halt" in out and "halt|console|repeat" in out
+
+        # set: the file's validation, all or nothing, show reflects it
+        assert "ok" in s.command("set span=1M seed=5")
+        out = s.command("show")
+        assert "span            = 1M" in out and "(set here)" in out
+        assert "seed            = 5" in out
+        out = s.command("set span=2M suite=fast")
+        assert "suite = fast: not one of quick|full|selftest|none" in out
+        assert "span            = 1M" in s.command("show")
+        assert "unknown key \"colour\"" in s.command("set colour=red")
+        assert "out of range" in s.command("set span=1k")
+        assert "usage: set key=value" in s.command("set")
+
+        # unknown commands and arguments name the valid choices
+        out = s.command("bogus")
+        assert "unknown command \"bogus\"" in out and "help, info, list, run" in out
+        out = s.command("run")
+        assert "usage: run WORKLOAD" in out
+        out = s.command("run turbo")
+        assert "unknown workload \"turbo\"" in out and "seq-read, seq-write" in out
+        out = s.command("run seq-read span=1M")
+        assert "seq-read takes no key \"span\"; its keys: profile seed" in out
+        assert "span = 12x: not a size" in s.command("run random span=12x")
+        assert "profile = fast: not one of quick|full" in s.command("run au profile=fast")
+        assert "suite slow: not one of quick|full" in s.command("suite slow")
+        assert "usage: halt" in s.command("halt now")
+
+        # line editing: backspace (DEL and BS), Ctrl-C drops the line, CR LF
+        out = s.command("shx\x7fo\x08ow")
+        assert "configuration" in out
+        s.send("halt\x03")
+        s.expect(r"\^C")
+        s.expect(PROMPT)
+        s.send("\r\n")          # an empty line: just the prompt again
+        s.expect(PROMPT)
+
+        # the sweep command runs the clock sweep and prints its records
+        out = s.command("sweep", timeout=180)
+        sw = [r for r in records(out) if r["type"] == "sweep"]
+        assert sw and all(r["op"] in ("read", "write") for r in sw)
+        assert records(out)[-1]["type"] == "summary"
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_ctrl_c_stops_a_workload_and_the_card_stays_usable(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img, key="\r")
+    try:
+        start = s.pos
+        s.send("suite\r")
+        s.expect(r'"type":"result"', 60)    # the suite is in its first workload
+        s.send(b"\x03")
+        s.expect(r"card state: (\w+)", 30)
+        assert s.text[s.pos - 20:s.pos].rstrip().endswith("tran"), s.text[-1500:]
+        s.expect(PROMPT)
+        recs = records(s.text[start:s.pos])
+        suite = [r for r in recs if r["type"] == "suite"]
+        assert len(suite) == 1 and suite[0]["interrupted"] and suite[0]["aborted"]
+        assert "interrupted (Ctrl-C)" in s.text[start:s.pos]
+        # the card answers: a whole workload runs after the interrupt
+        out = s.command("run seq-read seed=3", timeout=60)
+        res = [r for r in records(out) if r["type"] == "result"]
+        assert res and all(r["errors"] == 0 for r in res)
+        assert res[-1]["workload"] == "seq-read-4m"
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_write_workload_without_test_area_is_refused_as_in_a_configured_run(tmp_path):
+    # The partition fills the card: no test area (tests/qemu/test_safety.py).
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", extra=["--part", "68M:188M:83"], console_wait=None)
+    before = hashlib.sha256(open(img, "rb").read()).hexdigest()
+    s = open_console(img)
+    try:
+        out = s.command("area")
+        assert records(out)[0]["usable"] is False
+        out = s.command("run seq-write")
+        # the same record as a configured run prints (tests/golden/sim/c10-readonly)
+        assert {"type": "skipped", "workload": "seq-write",
+                "reason": "no test area: nowhere safe to write (see the test-area message)"} \
+            in records(out)
+        out = s.command("run sustained")
+        assert [r for r in records(out) if r["type"] == "skipped"]
+        halt(s)
+    finally:
+        s.close()
+    assert hashlib.sha256(open(img, "rb").read()).hexdigest() == before
+
+
+def test_no_key_runs_the_configuration(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"], console_wait=None)
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        t0 = time.monotonic()
+        s.expect(r"no key: running what sdbench.txt says", 15)
+        waited = time.monotonic() - t0
+        assert s.wait_exit(20) == 0
+        run = s.run()
+        assert "sdbench> " not in run.console
+        assert run.records[-1]["type"] == "done"
+        # bounded by the guest's timer: about 3 s (QEMU follows host time)
+        assert 2.0 < waited < 12, waited
+    finally:
+        s.close()
+
+
+def test_console_wait_zero_skips_the_offer(tmp_path):
+    """console_wait = 0 (what the other QEMU tests use): no offer, no wait,
+    and a key typed early does not open the console."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"],
+                             console_wait=0)
+    run = harness.boot(MACHINE, img, timeout=60)
+    assert "console not offered (console_wait = 0)" in run.console, run.console[-2000:]
+    assert "press any key" not in run.console and "sdbench> " not in run.console
+    assert run.one("config")["console_wait"] == 0
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    assert run.status == 0
+
+
+def test_end_console_and_repeat(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M",
+                             sdbench=["suite = none", "end = console"],
+                             console_wait=None)
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        s.expect(r"suite: none", 15)
+        s.expect(r"end = console")
+        s.expect(PROMPT)
+        halt(s)
+    finally:
+        s.close()
+    img = harness.make_image(str(tmp_path / "sd2.img"), "256M",
+                             sdbench=["suite = none", "end = repeat"],
+                             console_wait=None)
+    s = console_session.Session(MACHINE, img, timeout=60)
+    try:
+        for _ in range(2):
+            s.expect(OFFER, 30)
+            s.expect(r"suite: none", 15)
+            s.expect(r"end = repeat: the suite again")
+        s.expect(OFFER, 15)
+        s.send("k")
+        s.expect(PROMPT)
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_make_run_terminal_reaches_the_console():
+    """qemu/run.sh (make run) on a terminal: typed keys reach the guest,
+    Ctrl-C goes to sdbench rather than ending QEMU."""
+    import pty
+    import select
+    env = dict(os.environ, SDB_IMAGE_SIZE="256M", SDB_SDBENCH="suite = none", SDB_TIMEOUT="60")
+    harness.require_machine(MACHINE)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(harness.ROOT)
+        os.execve(os.path.join(harness.ROOT, "qemu", "run.sh"),
+                  ["qemu/run.sh", MACHINE], env)
+    buf = bytearray()
+
+    def wait_for(pat, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if pat in buf:
+                return
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try:
+                    buf.extend(os.read(fd, 4096))
+                except OSError:
+                    break
+        raise AssertionError("no %r from qemu/run.sh:\n%s" % (pat, buf[-2000:].decode("utf-8", "replace")))
+
+    try:
+        wait_for(b"press any key within 3 s")
+        os.write(fd, b"x")
+        wait_for(b"sdbench> ")
+        os.write(fd, b"hal\x03")
+        wait_for(b"^C")
+        os.write(fd, b"hosts\r")
+        wait_for(b"in use")
+        os.write(fd, b"halt\r")
+        wait_for(b'"type":"done"')
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    finally:
+        if pid:
+            os.killpg(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+
+
+@pytest.mark.parametrize("machine", ["raspi0", "raspi3b"])
+def test_console_on_other_boards(tmp_path, machine):
+    """The same PL011 input on a BCM2835 and, through the AArch64 shim, a BCM2837."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"], console_wait=None)
+    s = console_session.Session(machine, img, timeout=60)
+    try:
+        s.expect(OFFER, 30)
+        s.send("x")
+        s.expect(PROMPT)
+        assert "in use" in s.command("hosts")
+        halt(s)
+    finally:
+        s.close()
