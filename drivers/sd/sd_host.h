@@ -39,6 +39,13 @@ enum sd_stop_mode {
 
 enum sd_timing { SD_TIMING_DS = 0, SD_TIMING_HS = 1 };
 
+/* How a host moves the data of a request between its FIFO and memory.
+ * struct sd_host.data_paths is a mask of (1u << path). */
+enum sd_data_path {
+	SD_PATH_PIO = 0, /* the CPU reads/writes the data port */
+	SD_PATH_DMA = 1, /* a DMA engine (BCM2835 DMA, or the controller's ADMA2) */
+};
+
 struct sd_ios {
 	uint32_t clock_hz; /* requested; 0 = clock off */
 	uint8_t width;     /* 1 or 4 */
@@ -117,6 +124,9 @@ struct sd_host_ops {
 	int (*get_cd)(struct sd_host *h);
 	/* 1 write-protected, 0 writable, -ENOTSUP if the controller cannot tell. */
 	int (*get_ro)(struct sd_host *h);
+	/* Optional (NULL: PIO only). Select enum sd_data_path for the requests
+	 * that follow; -ENOTSUP when the host has no such path. */
+	int (*set_data_path)(struct sd_host *h, unsigned path);
 };
 
 struct sd_host {
@@ -135,6 +145,8 @@ struct sd_host {
 	bool cap_auto23;
 	uint32_t caps;           /* raw capabilities register(s), for reports */
 	uint32_t version;        /* raw version register */
+	uint8_t data_paths;      /* mask of 1u << enum sd_data_path; PIO always */
+	uint8_t data_path;       /* the current enum sd_data_path */
 	void *priv;
 };
 

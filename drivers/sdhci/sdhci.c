@@ -757,6 +757,8 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	 * TM_AUTO_CMD_EN field). QEMU's model ignores it, but QEMU's card
 	 * does not support CMD23 either, so it is never asked for there. */
 	h->cap_auto23 = e->v3;
+	h->data_paths = 1u << SD_PATH_PIO;
+	h->data_path = SD_PATH_PIO;
 	h->f_max_hz = base_clock_hz;
 	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
 	if (h->f_min_hz < q->f_min_hz)

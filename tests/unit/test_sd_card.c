@@ -317,7 +317,8 @@ static int fake_cd(struct sd_host *h) { (void)h; return f.cd; }
 static int fake_ro(struct sd_host *h) { (void)h; return f.ro; }
 
 static const struct sd_host_ops fake_ops = {
-	fake_reset, fake_set_ios, fake_request, fake_busy, fake_cd, fake_ro,
+	.reset = fake_reset, .set_ios = fake_set_ios, .request = fake_request,
+	.card_busy = fake_busy, .get_cd = fake_cd, .get_ro = fake_ro,
 };
 
 static void setup(void)
