@@ -31,6 +31,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
+#include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -237,13 +238,21 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static const char *platform_name(void)
+{
+	return sim_get_config()->platform == SIM_PLATFORM_BCM2712 ? "bcm2712" : "bcm2835";
+}
+
 static void print_board(const struct sim_profile *p)
 {
 	const struct timer_info *ti = timer_get_info();
 	struct json *j;
 
 	con_printf("board: simulator (sdbsim), card profile %s: %s\n", p->name, p->desc);
-	con_printf("  host profile %s\n", sim_get_config()->host_name);
+	con_printf("  host profile %s, platform %s%s\n", sim_get_config()->host_name,
+		   platform_name(), sim_get_config()->platform == SIM_PLATFORM_BCM2712 ?
+		   " (the simulator's Pi 5: no emulator models one, nothing here is measured "
+		   "on a Pi 5)" : "");
 	con_printf("  timestamps: %s, resolution %u ns\n", ti->source,
 		   (unsigned)ti->resolution_ns);
 	j = record_begin("board");
@@ -251,6 +260,9 @@ static void print_board(const struct sim_profile *p)
 	json_str(j, "soc", "sim");
 	json_str(j, "profile", p->name);
 	json_str(j, "host", sim_get_config()->host_name);
+	json_str(j, "platform", platform_name());
+	json_hex(j, "host_base", sim_get_config()->base,
+		 sim_get_config()->base > 0xffffffffu ? 10 : 8);
 	json_bool(j, "simulated", true);
 	json_bool(j, "emulated", false);
 	json_obj_begin(j, "timer");
@@ -289,9 +301,11 @@ static int dump_host(const char *what)
 	printf("name = %s\nmmio_read = %uns\nmmio_write = %uns\ndata_read = %uns\n"
 	       "data_write = %uns\ntimer_read = %uns\ntick = %uns\nbuffer_blocks = %u\n"
 	       "cmd_latency = %uns\ncmd_gap_clocks = %u\nread_gap_clocks = %u\n"
-	       "write_nwr_clocks = %u\n", c.host_name, c.mmio_read_ns, c.mmio_write_ns,
+	       "write_nwr_clocks = %u\nplatform = %s\nsdr104 = %s\n", c.host_name, c.mmio_read_ns, c.mmio_write_ns,
 	       c.data_read_ns, c.data_write_ns, c.timer_read_ns, c.tick_ns, c.buf_blocks,
-	       c.cmd_latency_ns, c.cmd_gap_clocks, c.read_gap_clocks, c.write_nwr_clocks);
+	       c.cmd_latency_ns, c.cmd_gap_clocks, c.read_gap_clocks, c.write_nwr_clocks,
+	       c.platform == SIM_PLATFORM_BCM2712 ? "bcm2712" : "bcm2835",
+	       c.sdr104 ? "yes" : "no");
 	return 0;
 }
 
@@ -380,11 +394,23 @@ int main(int argc, char **argv)
 	memset(&env, 0, sizeof(env));
 	env.emulated = false;
 	env.board_model = "simulator";
-	/* The simulator's platform: its controller, base clock from the
-	 * capabilities register as under QEMU. */
-	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712) {
+		/* The Pi 5 platform: the BCM2712 quirk set with the cfg block,
+		 * the clock passed in as the firmware does on a Pi 5 (so card
+		 * detect counts as broken, as on the hardware). */
+		env.host_error = bcm2712_sdhci_init(&emmc, sim_get_config()->base,
+						    sim_get_config()->base +
+						    SIM_BCM2712_CFG_OFFSET,
+						    sim_get_config()->base_clock_hz);
+		env.host_error_what = "the simulated BCM2712 SD host controller did not "
+				      "initialise";
+	} else {
+		/* The simulator's platform: its controller, base clock from
+		 * the capabilities register as under QEMU. */
+		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
+		env.host_error_what = "the simulated EMMC host controller did not initialise";
+	}
 	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_what = "the simulated EMMC host controller did not initialise";
 	env.host_error_base = sim_get_config()->base;
 	env.buf = malloc(BUF_BYTES);
 	env.buf_bytes = env.buf ? BUF_BYTES : 0;
