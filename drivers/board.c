@@ -66,7 +66,7 @@ static void keep_first(struct board_info *b, int r)
 
 void board_detect_mailbox(struct board_info *b)
 {
-	mbox_init(b->periph_base);
+	mbox_init(b->periph_base, b->soc == SOC_BCM2712 ? BCM2712_MBOX_OFFSET : 0);
 	keep_first(b, mbox_get_board_revision(&b->revision));
 	pi_revision_decode(b->revision, &b->rev);
 	keep_first(b, mbox_get_firmware_revision(&b->fw_revision));

@@ -23,17 +23,6 @@ enum soc { SOC_BCM2835, SOC_BCM2836, SOC_BCM2837, SOC_BCM2711, SOC_UNKNOWN, SOC_
 #define BCM2712_DEBUG_UART_HZ	9216000u /* clk_uart, a fixed clock */
 #define BCM2712_MBOX_OFFSET	0x13880u
 
-/* Whether a peripheral base is the BCM2712's (always false in a 32-bit
- * build, where that address does not fit a pointer). */
-static inline bool periph_is_bcm2712(uintptr_t periph_base)
-{
-#if UINTPTR_MAX > 0xffffffffu
-	return periph_base == (uintptr_t)BCM2712_PERIPH_BASE;
-#else
-	(void)periph_base;
-	return false;
-#endif
-}
 
 struct board_info {
 	enum cpu_kind cpu;

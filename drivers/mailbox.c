@@ -13,7 +13,6 @@
  * no such L2 in the ARM's path: 0xC0000000 (bcm2836/7.dtsi, bcm2711.dtsi).
  * Every wait is bounded; every tag's response code is checked.
  */
-#include "drivers/board.h"
 #include "drivers/mailbox.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
@@ -50,14 +49,14 @@ static uintptr_t mbox_base;
 static uint32_t mbox_bus_alias = 0xc0000000u;
 static volatile uint32_t msg[32] __attribute__((aligned(16), section(".nocache")));
 
-void mbox_init(uintptr_t periph_base)
+void mbox_init(uintptr_t periph_base, uint32_t offset)
 {
-	/* The BCM2712 moved the mailbox (bcm2712.dtsi: 0x7c013880 on a bus
-	 * based at 0x10_0000_0000); its buffer is still named through the
-	 * 0xC0000000 alias of the first GiB, as on the BCM2711 (the
-	 * downstream device tree's dma-ranges; not verified on a Pi 5). */
-	mbox_base = periph_base + (periph_is_bcm2712(periph_base) ?
-				   BCM2712_MBOX_OFFSET : MBOX_OFFSET);
+	/* offset 0: the BCM2835-BCM2711 place. The BCM2712 moved the mailbox
+	 * (bcm2712.dtsi: 0x7c013880 on a bus based at 0x10_0000_0000); its
+	 * buffer is still named through the 0xC0000000 alias of the first
+	 * GiB, as on the BCM2711 (the downstream device tree's dma-ranges;
+	 * not verified on a Pi 5). */
+	mbox_base = periph_base + (offset ? offset : MBOX_OFFSET);
 	/* The BCM2835 is the only SoC with its peripherals at 0x20000000. */
 	mbox_bus_alias = periph_base == 0x20000000u ? 0x40000000u : 0xc0000000u;
 }
