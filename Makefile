@@ -324,13 +324,13 @@ run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
 
 # ---- a card (tools/sdbcard.py) ------------------------------------------------
 IMAGE ?= $(B)/sdbench.img
-image: $(B)/kernel.img
+image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
 run-image: image $(B)/shim64.bin
 	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
 
-install: $(B)/kernel.img
+install: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	@test -n "$(BOOT)" || { echo 'make install: say where the boot partition is mounted, e.g. make install BOOT=/media/$$USER/bootfs' >&2; exit 2; }
 	$(PYTHON) tools/sdbcard.py install --boot "$(BOOT)" --build $(B)
 
