@@ -249,10 +249,12 @@ static void print_board(const struct sim_profile *p)
 	struct json *j;
 
 	con_printf("board: simulator (sdbsim), card profile %s: %s\n", p->name, p->desc);
-	con_printf("  host profile %s, platform %s%s\n", sim_get_config()->host_name,
-		   platform_name(), sim_get_config()->platform == SIM_PLATFORM_BCM2712 ?
-		   " (the simulator's Pi 5: no emulator models one, nothing here is measured "
-		   "on a Pi 5)" : "");
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
+		con_printf("  host profile %s, platform %s (the simulator's Pi 5: no emulator "
+			   "models one, nothing here is measured on a Pi 5)\n",
+			   sim_get_config()->host_name, platform_name());
+	else
+		con_printf("  host profile %s\n", sim_get_config()->host_name);
 	con_printf("  timestamps: %s, resolution %u ns\n", ti->source,
 		   (unsigned)ti->resolution_ns);
 	j = record_begin("board");
@@ -260,9 +262,12 @@ static void print_board(const struct sim_profile *p)
 	json_str(j, "soc", "sim");
 	json_str(j, "profile", p->name);
 	json_str(j, "host", sim_get_config()->host_name);
-	json_str(j, "platform", platform_name());
-	json_hex(j, "host_base", sim_get_config()->base,
-		 sim_get_config()->base > 0xffffffffu ? 10 : 8);
+	if (sim_get_config()->platform != SIM_PLATFORM_BCM2835) {
+		/* Only beside the default platform's records (tests/golden). */
+		json_str(j, "platform", platform_name());
+		json_hex(j, "host_base", sim_get_config()->base,
+			 sim_get_config()->base > 0xffffffffu ? 10 : 8);
+	}
 	json_bool(j, "simulated", true);
 	json_bool(j, "emulated", false);
 	json_obj_begin(j, "timer");
