@@ -31,6 +31,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
+#include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -382,7 +383,10 @@ int main(int argc, char **argv)
 	env.board_model = "simulator";
 	/* The simulator's platform: its controller, base clock from the
 	 * capabilities register as under QEMU. */
-	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
+	if (!strcmp(sim_get_config()->controller, "emmc2"))
+		env.host_error = bcm2711_emmc2_init(&emmc, sim_get_config()->base, 0);
+	else
+		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
 	env.host = env.host_error ? NULL : &emmc.host;
 	env.host_error_what = "the simulated EMMC host controller did not initialise";
 	env.host_error_base = sim_get_config()->base;

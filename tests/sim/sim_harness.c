@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
 
@@ -16,6 +17,9 @@ int simh_host_only(struct simh *s, const char *profile,
 		return -1000;
 	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
 	s->host = &s->emmc.host;
+	/* The quirk set of the host profile's controller. */
+	if (!strcmp(sim_get_config()->controller, "emmc2"))
+		return bcm2711_emmc2_init(&s->emmc, sim_get_config()->base, 0);
 	return bcm2835_emmc_init(&s->emmc, sim_get_config()->base, 0);
 }
 
