@@ -31,11 +31,11 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
-#include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
@@ -378,20 +378,7 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	memset(&env, 0, sizeof(env));
-	env.emulated = false;
-	env.board_model = "simulator";
-	/* The simulator's platform: its controller, base clock from the
-	 * capabilities register as under QEMU. */
-	if (!strcmp(sim_get_config()->controller, "emmc2"))
-		env.host_error = bcm2711_emmc2_init(&emmc, sim_get_config()->base, 0);
-	else
-		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_what = "the simulated EMMC host controller did not initialise";
-	env.host_error_base = sim_get_config()->base;
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = env.buf ? BUF_BYTES : 0;
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);
