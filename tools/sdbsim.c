@@ -31,11 +31,11 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
-#include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
@@ -396,29 +396,7 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	memset(&env, 0, sizeof(env));
-	env.emulated = false;
-	env.board_model = "simulator";
-	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712) {
-		/* The Pi 5 platform: the BCM2712 quirk set with the cfg block,
-		 * the clock passed in as the firmware does on a Pi 5 (so card
-		 * detect counts as broken, as on the hardware). */
-		env.host_error = bcm2712_sdhci_init(&emmc, sim_get_config()->base,
-						    sim_get_config()->base +
-						    SIM_BCM2712_CFG_OFFSET,
-						    sim_get_config()->base_clock_hz);
-		env.host_error_what = "the simulated BCM2712 SD host controller did not "
-				      "initialise";
-	} else {
-		/* The simulator's platform: its controller, base clock from
-		 * the capabilities register as under QEMU. */
-		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-		env.host_error_what = "the simulated EMMC host controller did not initialise";
-	}
-	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_base = sim_get_config()->base;
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = env.buf ? BUF_BYTES : 0;
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);

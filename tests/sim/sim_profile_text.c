@@ -143,6 +143,13 @@ static const struct field host_fields[] = {
 	{ "platform", F_PLATFORM, C(platform), 0, 0, 0,
 	  "bcm2835 (Arasan EMMC, default) or bcm2712 (Pi 5 SDHCI above 4 GiB)" },
 	{ "sdr104", F_BOOL, C(sdr104), 0, 0, 0, "the board allows SDR104 (UHS-I)" },
+	{ "controller", F_STR, C(controller), 0, 0, sizeof(((struct sim_config *)0)->controller),
+	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
+	{ "adma2", F_BOOL, C(adma2), 0, 0, 0, "ADMA2 in CAPABILITIES and modelled" },
+	{ "dma_offset", F_U32, C(dma_offset), 0, 0xffffffffull, 0, "bus address of ARM physical 0" },
+	{ "dma_window", F_U32, C(dma_window), 0, 0xffffffffull, 0, "ARM memory the DMA master sees" },
+	{ "dma_word", F_NS32, C(dma_word_ns), 0, 0, 0, "DMA master: one 32-bit word" },
+	{ "dma_desc", F_NS32, C(dma_desc_ns), 0, 0, 0, "DMA master: one descriptor fetch" },
 };
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -494,6 +501,7 @@ static int set_field(struct ctx *x, const struct field *f, void *base, char *v,
 			c->platform = SIM_PLATFORM_BCM2712;
 			c->base = (uintptr_t)SIM_BCM2712_SDHCI_BASE;
 			c->base_clock_hz = SIM_BCM2712_CLOCK_HZ;
+			snprintf(c->controller, sizeof(c->controller), "sdio1");
 			return 0;
 		}
 		return fail(x, "'%s' is not bcm2835 or bcm2712", v);
