@@ -107,3 +107,79 @@ int hosts_switch(struct bench_env *env, struct sd_card *card, const char *name)
 	r = init_on(env, card);
 	return r;
 }
+
+static int set_path(struct sd_host *h, unsigned path, const char **why)
+{
+	int r;
+
+	if (h->data_path == path)
+		return 0;
+	if (!(h->data_paths & (1u << path)) || !h->ops->set_data_path) {
+		*why = "the host has no such data path";
+		return -ENOTSUP;
+	}
+	r = h->ops->set_data_path(h, path);
+	if (r)
+		*why = "the host refused the data path";
+	return r;
+}
+
+static int sw_use(void *ctx, const char *name, unsigned path,
+		  const struct sd_host **host, const char **why)
+{
+	struct hosts_switch_ctx *hc = ctx;
+	int r;
+
+	*host = NULL;
+	*why = NULL;
+	if (!hc->env.host || strcmp(hc->env.host->name, name)) {
+		r = hosts_switch(&hc->env, hc->card, name);
+		if (!hc->env.host || strcmp(hc->env.host->name, name)) {
+			*why = "could not move the card to this controller";
+			return r ? r : -ENODEV;
+		}
+		if (r) {
+			*why = "the card did not initialise on this controller";
+			return r;
+		}
+	}
+	r = set_path(hc->env.host, path, why);
+	if (!r)
+		*host = hc->env.host;
+	return r;
+}
+
+static int sw_restore(void *ctx)
+{
+	struct hosts_switch_ctx *hc = ctx;
+	const char *why = NULL;
+	int r = 0;
+
+	if (!hc->orig_name)
+		return 0;
+	if (!hc->env.host || strcmp(hc->env.host->name, hc->orig_name)) {
+		con_printf("\nthe card goes back to %s\n", hc->orig_name);
+		r = hosts_switch(&hc->env, hc->card, hc->orig_name);
+	}
+	if (!r && hc->env.host)
+		r = set_path(hc->env.host, hc->orig_path, &why);
+	return r;
+}
+
+void hosts_switcher(struct hosts_switch_ctx *hc, struct wl_host_switch *sw,
+		    const struct bench_env *env, struct sd_card *card)
+{
+	static const char *only[2];
+
+	hc->env = *env;
+	hc->card = card;
+	hc->orig_name = env->host ? env->host->name : NULL;
+	hc->orig_path = env->host ? env->host->data_path : SD_PATH_PIO;
+	sw->use = sw_use;
+	sw->restore = sw_restore;
+	sw->ctx = hc;
+	/* A platform that cannot switch compares the host it has. */
+	only[0] = hc->orig_name;
+	only[1] = NULL;
+	sw->names = env->switch_host && env->host_names ? env->host_names : only;
+}

@@ -8,6 +8,7 @@
 #define SDB_BENCH_HOSTS_H
 
 #include "bench/env.h"
+#include "bench/workloads/compare_hosts.h"
 #include "drivers/sd/sd.h"
 
 /* The text line and the "host" record of h (docs/records.md). */
@@ -19,6 +20,19 @@ void hosts_report(const struct sd_host *h);
  * usual one is used. Returns 0 when the card is ready on some host (the
  * requested one, or the fallback), else the error (recorded). */
 int hosts_switch(struct bench_env *env, struct sd_card *card, const char *name);
+
+/* The run's side of the host comparison's switch (compare_hosts.h):
+ * hosts_switcher() fills sw for the card on env's current host; sw->use
+ * moves the card, sw->restore puts it back on the host and data path it
+ * had. */
+struct hosts_switch_ctx {
+	struct bench_env env;     /* a copy; env.host follows the switches */
+	struct sd_card *card;
+	const char *orig_name;
+	unsigned orig_path;
+};
+void hosts_switcher(struct hosts_switch_ctx *hc, struct wl_host_switch *sw,
+		    const struct bench_env *env, struct sd_card *card);
 
 /* The name of enum sd_data_path p ("pio", "dma"). */
 const char *hosts_path_name(unsigned p);

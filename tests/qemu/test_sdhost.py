@@ -86,3 +86,31 @@ def test_quick_suite_through_sdhost(tmp_path, machine):
         assert rec["ok"] == rec["blocks"], rec
     area, changed = assert_only_in_area(run, img, before)
     assert area["usable"] and changed
+
+
+def test_compare_hosts(tmp_path):
+    """compare_hosts = on: after the quick suite the same workloads run on
+    the EMMC and on SDHOST (the card moved there and back by GPIO routing)
+    and one table compares them; the card ends on the EMMC again, the
+    written blocks verify."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="256M", sdbench=["suite=quick", "compare_hosts = on",
+                                                  "span = 16M"])
+    run = harness.boot("raspi2b", img, timeout=600)
+    sds.assert_clean(run)
+    assert run.guest_errors == ""
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    table = run.one("hosts")
+    rows = {(r["host"], r["data_path"], r["workload"]): r for r in table["rows"]}
+    for host in ("emmc", "sdhost"):
+        for wl in ("seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"):
+            r = rows[(host, "pio", wl)]
+            assert "error" not in r, r
+            assert r["ops"] > 0 and r["mbs"] > 0 and r["iops"] > 0 and r["p99_ns"] > 0, r
+            assert 0 <= r["host_pct"] <= 100 and r["cpu_ns_per_block"] > 0, r
+    for wl in ("seq-read-64k", "rand-write-4k"):
+        assert sum(rows[(h, "pio", wl)]["best"] for h in ("emmc", "sdhost")) == 1
+    assert [h["name"] for h in run.of_type("host")] == ["emmc", "sdhost", "emmc"]
+    assert "host comparison (QEMU" in run.console
+    integ = [r for r in run.of_type("integrity") if r["workload"] == "host-comparison"]
+    assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0
