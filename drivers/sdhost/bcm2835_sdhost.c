@@ -160,16 +160,18 @@ static int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
 	}
 }
 
-/* After an error: the state machine back to idle, the FIFO emptied, the
+/* After an error: the state machine back to idle, a read's FIFO emptied, the
  * block count cleared, the status cleared. Never touches the card's power
  * (a reset of this controller would). */
-static void recover(const struct bcm2835_sdhost_priv *p)
+static void recover(const struct bcm2835_sdhost_priv *p, bool was_read)
 {
 	uint32_t edm, n;
 
 	(void)wait_cmd(p, SDH_CMD_TIMEOUT_US);
 	(void)wait_idle(p, SDH_IDLE_TIMEOUT_US, &edm);
-	for (n = 0; n < 4 * SDH_FIFO_WORDS && fifo_fill(rd(p, SDH_EDM)); n++)
+	/* What a read left in the FIFO (a write's leftovers are dropped by
+	 * clearing the block count). */
+	for (n = 0; was_read && n < 4 * SDH_FIFO_WORDS && fifo_fill(rd(p, SDH_EDM)); n++)
 		(void)rd(p, SDH_DATA);
 	wr(p, SDH_HBLC, 0);
 	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
@@ -218,7 +220,7 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
 	uint32_t s = wait_hsts(p, SDH_HSTS_BUSY_IRPT, timeout_us);
 
 	if (!s || (s & SDH_HSTS_ERRS)) {
-		recover(p);
+		recover(p, false);
 		return fail(req, s ? hsts_to_err(s) : -ETIMEDOUT, s, phase, 0);
 	}
 	wr(p, SDH_HSTS, SDH_HSTS_BUSY_IRPT);
@@ -316,7 +318,7 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 
 	for (blk = 0; blk < data->blocks; blk++) {
 		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
-			recover(p);
+			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
 		}
@@ -338,7 +340,7 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	hsts = rd(p, SDH_HSTS);
 	if (r || (hsts & SDH_HSTS_ERRS)) {
 		t->t_end = timer_ticks();
-		recover(p);
+		recover(p, is_read);
 		return fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
 			    is_read ? "read end" : "write busy", blk);
 	}
@@ -349,7 +351,7 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		r = issue(p, 12u | SDH_CMD_BUSYWAIT, 0, SD_RESP_R1B, &hsts);
 		if (r) {
 			t->t_end = timer_ticks();
-			recover(p);
+			recover(p, false);
 			return fail(req, -EIO, hsts, "auto command", blk);
 		}
 		req->cmd.auto_resp = rd(p, SDH_RSP0);
@@ -399,7 +401,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	if (c & SDH_CMD_NEW) {
 		uint32_t s = rd(p, SDH_HSTS);
 
-		recover(p);
+		recover(p, false);
 		return fail(req, -EBUSY, s, "previous command", 0);
 	}
 	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
@@ -411,7 +413,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	r = issue(p, sdcmd, cmd->arg, cmd->resp_type, &hsts);
 	req->t.t_cmd_done = timer_ticks();
 	if (r) {
-		recover(p);
+		recover(p, data && data->dir == SD_DATA_READ);
 		return fail(req, r, hsts, "command", 0);
 	}
 	if (cmd->resp_type == SD_RESP_R2) {

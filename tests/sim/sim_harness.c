@@ -14,6 +14,12 @@ int simh_host_only(struct simh *s, const char *profile,
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
+	if (sim_get_config()->sdhost) {
+		/* SDHOST: the core clock, as the mailbox gives it. */
+		s->host = &s->sdhost.host;
+		return bcm2835_sdhost_init(&s->sdhost, sim_get_config()->base,
+					   sim_get_config()->base_clock_hz);
+	}
 	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
 	s->host = &s->emmc.host;
 	return bcm2835_emmc_init(&s->emmc, sim_get_config()->base, 0);
