@@ -156,8 +156,8 @@ static uint32_t fifo_fill(void)
 
 		return left < SDH_FIFO_WORDS ? left : SDH_FIFO_WORDS;
 	}
-	if (h.xfer == XK_WRITE && !h.stopped && sim_card_busy_at(sim_clk_now))
-		return SDH_FIFO_WORDS; /* no room until the card takes more */
+	if (h.xfer == XK_WRITE && (h.stopped || sim_card_busy_at(sim_clk_now)))
+		return SDH_FIFO_WORDS; /* no room: stopped, or the card is busy */
 	if (h.xfer == XK_WRITE && h.total && h.k >= h.total)
 		return SDH_FIFO_WORDS;
 	return 0;
