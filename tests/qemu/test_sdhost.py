@@ -114,3 +114,17 @@ def test_compare_hosts(tmp_path):
     assert "host comparison (QEMU" in run.console
     integ = [r for r in run.of_type("integrity") if r["workload"] == "host-comparison"]
     assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0
+
+
+def test_missing_controller_is_refused(tmp_path):
+    """host = emmc2 on a Pi 0-3: a clear message, the card stays on the
+    board's usual controller and the run goes on without errors."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="128M", sdbench=["suite=none", "host = emmc2"])
+    run = harness.boot("raspi0", img, timeout=120)
+    sds.assert_clean(run)
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    assert "host = emmc2: this board's SD slot is not wired to that controller; emmc stays" \
+        in run.console
+    assert [h["name"] for h in run.of_type("host")] == ["emmc"]
+    assert [c["host"] for c in run.of_type("card")] == ["emmc"]
