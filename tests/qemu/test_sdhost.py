@@ -135,3 +135,25 @@ def test_missing_controller_is_refused(tmp_path):
         in run.console
     assert [h["name"] for h in run.of_type("host")] == ["emmc"]
     assert [c["host"] for c in run.of_type("card")] == ["emmc"]
+
+
+def test_sdhost_pio_cost_per_block_icount(tmp_path):
+    """SDHOST's PIO loop in guest instructions (-icount shift=0: 1 ns = 1
+    instruction on raspi0, deterministic): the self-test's 1 MiB CMD18
+    read, CPU part and whole data phase per 512-byte block. The FIFO level
+    is read once per burst of up to 16 words, the words move eight at a
+    time (LDM/STM)."""
+    img = str(tmp_path / "ic.img")
+    harness.make_image(img, size="128M", sdbench=[
+        "suite=selftest", "host = sdhost", "selftest_lbas=%d:2048" % sds.BOOT_END_LBA])
+    run = harness.boot("raspi0", img, timeout=120, extra=["-icount", "shift=0,sleep=off"])
+    sds.assert_clean(run)
+    assert_on_sdhost(run)
+    rec = [r for r in run.of_type("selftest") if r["test"] == "read"][0]
+    assert rec["match"] is True
+    per_block_host = rec["host_ns"] / 2048
+    per_block_data = rec["data_ns"] / 2047
+    print("SDHOST PIO: %.1f instructions/block CPU, %.1f per block whole data phase"
+          % (per_block_host, per_block_data))
+    assert 100 < per_block_host < 600
+    assert per_block_data < 700
