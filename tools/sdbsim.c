@@ -37,6 +37,7 @@
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
@@ -52,8 +53,9 @@ static void usage(FILE *f)
 		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
 		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
 		   "Runs sdbench on a simulated card and prints its console output and records,\n"
-		   "with a \"truth\" record per workload. The host defaults to \"sim\", the\n"
-		   "controller to the EMMC (SDHCI); sdhost: the SDHOST model, without wire truth.\n");
+		   "with a \"truth\" record per workload. The host defaults to \"sim\"; the\n"
+		   "controller is the host profile's SDHCI (emmc), or with --controller sdhost the\n"
+		   "SDHOST model (no wire truth there).\n");
 }
 
 /* ---- the truth per workload ------------------------------------------------
@@ -397,24 +399,14 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	memset(&env, 0, sizeof(env));
-	env.emulated = false;
-	env.board_model = "simulator";
-	/* The simulator's platform: its controller, base clock from the
-	 * capabilities register as under QEMU. */
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	if (sc.sdhost) {
+		/* The SDHOST model instead: the driver on the core clock. */
 		env.host_error = bcm2835_sdhost_init(&sdhost, sim_get_config()->base,
 						     sim_get_config()->base_clock_hz);
 		env.host = env.host_error ? NULL : &sdhost.host;
 		env.host_error_what = "the simulated SDHOST controller did not initialise";
-	} else {
-		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-		env.host = env.host_error ? NULL : &emmc.host;
-		env.host_error_what = "the simulated EMMC host controller did not initialise";
 	}
-	env.host_error_base = sim_get_config()->base;
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = env.buf ? BUF_BYTES : 0;
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);
