@@ -399,13 +399,20 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	simh_program_env(&env, &emmc, BUF_BYTES);
 	if (sc.sdhost) {
-		/* The SDHOST model instead: the driver on the core clock. */
+		/* The SDHOST model instead of the SDHCI: its driver on the
+		 * core clock (no SDHCI register is touched). */
+		memset(&env, 0, sizeof(env));
+		env.board_model = "simulator";
 		env.host_error = bcm2835_sdhost_init(&sdhost, sim_get_config()->base,
 						     sim_get_config()->base_clock_hz);
 		env.host = env.host_error ? NULL : &sdhost.host;
 		env.host_error_what = "the simulated SDHOST controller did not initialise";
+		env.host_error_base = sim_get_config()->base;
+		env.buf = malloc(BUF_BYTES);
+		env.buf_bytes = env.buf ? BUF_BYTES : 0;
+	} else {
+		simh_program_env(&env, &emmc, BUF_BYTES);
 	}
 	errors = bench_main(&env);
 	flush_pending();
