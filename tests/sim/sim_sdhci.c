@@ -337,6 +337,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
+	if (cfg()->sdhost)
+		return sim_sdhost_read(addr);
 	sim_clk_note_mmio();
 	if (in_bcm2712_cfg(addr)) {
 		sim_clk_charge(cfg()->mmio_read_ns);
@@ -400,6 +402,10 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base);
 
+	if (cfg()->sdhost) {
+		sim_sdhost_write(addr, v);
+		return;
+	}
 	sim_clk_note_mmio();
 	memset(sim_hc.same_reads, 0, sizeof(sim_hc.same_reads));
 	sim_hc.idle_quantum = 1000;
