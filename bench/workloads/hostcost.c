@@ -24,12 +24,12 @@
 static const uint32_t sizes[] = { 1, 8, 128, 8192 };
 static const char *const path_names[] = { "pio", "dma" };
 
-/* Requests per size: about 4096 blocks' worth, at least 8 requests. */
+/* Requests per size: about 2048 blocks' worth, at least 4 requests. */
 static uint32_t requests_for(uint32_t blocks)
 {
-	uint32_t n = 4096 / blocks;
+	uint32_t n = 2048 / blocks;
 
-	return n < 8 ? 8 : n;
+	return n < 4 ? 4 : n;
 }
 
 static void measure(struct wl_ctx *c, const char *path, uint32_t blocks,
