@@ -20,6 +20,7 @@
 #include "bench/workloads/hostcost.h"
 #include "bench/workloads/hostcost_report.h"
 #include "drivers/timer.h"
+#include "lib/err.h"
 
 static const uint32_t sizes[] = { 1, 8, 128, 8192 };
 static const char *const path_names[] = { "pio", "dma" };
@@ -100,8 +101,17 @@ void wl_hostcost(struct wl_ctx *c)
 	for (p = 0; p < sizeof(path_names) / sizeof(path_names[0]) && !c->abort_all; p++) {
 		if (!(h->data_paths & (1u << p)))
 			continue;
-		if (p != h->data_path && (!h->ops->set_data_path || h->ops->set_data_path(h, p)))
-			continue;
+		if (p != h->data_path) {
+			int r = h->ops->set_data_path ? h->ops->set_data_path(h, p) : -ENOTSUP;
+
+			if (r) {
+				/* Offered but not selectable: one row says so. */
+				struct hostcost_row row = { path_names[p], "single", 1, 0, r, 0, 0 };
+
+				hostcost_report_row(h->name, &row);
+				continue;
+			}
+		}
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]) && !c->abort_all; k++) {
 			struct hostcost_row row;
 
