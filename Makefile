@@ -21,6 +21,8 @@
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
+#   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
+#                   DOC=docs/request-cost.md rewrites the table there)
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -108,7 +110,7 @@ HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
                  $(BH)/sdbsim
 
-.PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: bench-qemu bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img \
@@ -395,6 +397,11 @@ screenshot: $(BH)/sdbreport
 # docs; takes several minutes).
 bench-sim: all
 	$(PYTHON) tests/sim/bench_sim.py
+
+# What a read request costs the CPU, in guest instructions under QEMU
+# -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.
+bench-qemu: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
+	$(PYTHON) qemu/bench_qemu.py $(if $(DOC),--doc $(DOC))
 
 clean:
 	rm -rf $(B)

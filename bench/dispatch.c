@@ -49,9 +49,12 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		selftest_run(env, guard->card, cfg, guard);
 		return;
 	}
-	if (bench_ctx_init(&ctx, env, cfg, guard, !strcmp(suite, "quick")))
+	if (bench_ctx_init(&ctx, env, cfg, guard, strcmp(suite, "full") != 0))
 		return;
-	wl_run_suite(&ctx, cfg);
+	if (!strcmp(suite, "hostcost"))
+		wl_run_hostcost(&ctx);
+	else
+		wl_run_suite(&ctx, cfg);
 	if (config_bool(cfg, CFG_COMPARE_HOSTS) && !ctx.abort_all) {
 		static struct hosts_switch_ctx hc;
 		struct wl_host_switch sw;

@@ -16,6 +16,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/hostcost.h"
 #include "bench/workloads/sustained.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -62,6 +63,24 @@ static void measure_overhead(struct wl_ctx *c)
 	json_u64(j, "bookkeeping_ns_per_op", book_ns);
 	json_u64(j, "timestamps_per_op", 4);
 	record_end();
+}
+
+unsigned wl_run_hostcost(struct wl_ctx *c)
+{
+	uint64_t t0 = timer_now_us();
+	struct json *j;
+
+	con_printf("\nrequest-path cost, run id 0x%08x\n", (unsigned)c->run_id);
+	measure_overhead(c);
+	wl_hostcost(c);
+	j = record_begin("suite");
+	json_str(j, "profile", "hostcost");
+	json_u64(j, "elapsed_us", timer_now_us() - t0);
+	json_bool(j, "aborted", c->abort_all);
+	json_bool(j, "interrupted", c->interrupted);
+	json_bool(j, "emulated", c->emulated);
+	record_end();
+	return record_error_count();
 }
 
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)

@@ -35,6 +35,24 @@ static uintptr_t st_base;
 static bool st_stuck;
 static enum src src = SRC_SYSTIMER;
 static struct timer_info info = { "systimer", 1000000, 1000000, 1000, 0, 0 };
+/* ticks -> ns without a division (a 64-bit division is a library call of
+ * a few hundred instructions on the ARM1176, and the engine converts
+ * several stamps per request): ns = ticks * (ns_hi + ns_lo / 2^32), the
+ * factor 10^9 / freq_hz in 32.32 fixed point, rounded down (less than 2 ns
+ * short for any 32-bit tick count; exact for 1 MHz and 62.5 MHz). Kept in
+ * step with info.freq_hz by set_freq(), with the wrap period. */
+static uint32_t ns_hi = 1000, ns_lo;
+static uint64_t wrap_ns = 0xffffffffull * 1000u;
+
+static void set_freq(uint32_t hz)
+{
+	uint64_t f = ((uint64_t)1000000000u << 32) / hz;
+
+	info.freq_hz = hz;
+	ns_hi = (uint32_t)(f >> 32);
+	ns_lo = (uint32_t)f;
+	wrap_ns = (uint64_t)0xffffffffu * ns_hi + (((uint64_t)0xffffffffu * ns_lo) >> 32);
+}
 
 uint64_t timer_now_us(void)
 {
@@ -119,12 +137,12 @@ uint32_t timer_ticks(void)
 
 uint64_t timer_ticks_to_ns(uint32_t ticks)
 {
-	return (uint64_t)ticks * 1000000000ull / info.freq_hz;
+	return (uint64_t)ticks * ns_hi + (((uint64_t)ticks * ns_lo) >> 32);
 }
 
 uint64_t timer_wrap_ns(void)
 {
-	return timer_ticks_to_ns(0xffffffffu);
+	return wrap_ns;
 }
 
 timer_deadline_t timer_deadline_us(uint64_t us)
@@ -214,7 +232,7 @@ int timer_init(uintptr_t periph_base)
 	st_stuck = i == ST_CHECK_READS;
 	if (st_stuck) {
 		info.source = "none";
-		info.freq_hz = 1000000;
+		set_freq(1000000);
 		return -EIO;
 	}
 
@@ -236,18 +254,18 @@ int timer_init(uintptr_t periph_base)
 	if (src == SRC_SYSTIMER) {
 		info.source = "systimer";
 		info.nominal_hz = 1000000;
-		info.freq_hz = 1000000;
+		set_freq(1000000);
 	} else {
-		info.freq_hz = 1000000; /* placeholder while measuring */
+		set_freq(1000000); /* placeholder while measuring */
 		f1 = measure_hz(CALIB_WINDOW_US);
 		f2 = measure_hz(CALIB_WINDOW_US);
-		info.freq_hz = (f1 / 2) + (f2 / 2);
+		set_freq((f1 / 2) + (f2 / 2) ? (f1 / 2) + (f2 / 2) : 1);
 		info.calib_ppm = (uint32_t)((uint64_t)(f1 > f2 ? f1 - f2 : f2 - f1) *
 					    1000000ull / info.freq_hz);
 		if (info.freq_hz < 1000000) {
 			src = SRC_SYSTIMER;
 			info.source = "systimer";
-			info.freq_hz = 1000000;
+			set_freq(1000000);
 		}
 	}
 

@@ -49,7 +49,14 @@ void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 	 * larger figure is a timestamping error, not more host time. */
 	host = min_u64(p->host_ns, p->access_ns + p->data_ns);
 	a->host_ns += host;
-	a->host_serial_ns += blocks ? host / blocks : host;
+	/* host / blocks: a 64-bit division is a library call on 32-bit ARM;
+	 * one block and a 32-bit host time (under 4.3 s) are the usual case. */
+	if (blocks <= 1)
+		a->host_serial_ns += host;
+	else if (host <= 0xffffffffu)
+		a->host_serial_ns += (uint32_t)host / blocks;
+	else
+		a->host_serial_ns += host / blocks;
 	a->busy_ns += p->busy_ns;
 	a->gap_ns += gap_ns;
 	a->extra_cmds += p->extra_cmds;

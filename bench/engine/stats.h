@@ -59,6 +59,13 @@ struct series {
 	uint64_t interval_ns;
 	uint64_t start_ns;
 	uint32_t dropped;    /* operations that ended after the last point */
+	/* The interval the last operation ended in, [cur_lo, cur_hi) on the
+	 * same time base, for start_ns == cur_start (0: none yet): the next
+	 * operation usually lies wholly inside it, and then needs no 64-bit
+	 * division (a library call on 32-bit ARM, the largest part of the
+	 * engine's cost per request). */
+	uint64_t cur_lo, cur_hi, cur_start;
+	uint32_t cur_idx;
 };
 void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
 		 uint64_t interval_ns, uint64_t start_ns);

@@ -60,10 +60,12 @@ void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
  * readings. Should two readings be further apart than half the counter's
  * wrap period (an ARM1176 cycle counter wraps in about 6 s), the 1 MHz
  * system timer's difference is used instead. */
-uint64_t wl_now_ns(struct wl_ctx *c)
+/* The engine's clock at tick reading 'now', with now_us the system timer
+ * read next to it (wl_do uses the tick reading it takes around the request
+ * for both the latency and the clock, one timestamp less per side of every
+ * operation; the system timer is read outside the latency's window). */
+static uint64_t clock_at(struct wl_ctx *c, uint32_t now, uint64_t now_us)
 {
-	uint32_t now = timer_ticks();
-	uint64_t now_us = timer_now_us();
 	uint64_t d_us = now_us - c->last_us;
 
 	if (d_us * 1000u > timer_wrap_ns() / 2)
@@ -73,6 +75,13 @@ uint64_t wl_now_ns(struct wl_ctx *c)
 	c->last_tick = now;
 	c->last_us = now_us;
 	return c->clock_ns;
+}
+
+uint64_t wl_now_ns(struct wl_ctx *c)
+{
+	uint32_t now = timer_ticks();
+
+	return clock_at(c, now, timer_now_us());
 }
 
 uint32_t wl_rand(struct wl_ctx *c)
@@ -161,9 +170,11 @@ static void poll_interrupt(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	m->excluded_ns += wl_now_ns(c) - t0;
 }
 
-static void progress(struct wl_ctx *c, struct wl_meas *m)
+/* now_us: the system timer as the engine's clock last read it (at the
+ * end of the operation), not read again. */
+static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 {
-	uint64_t t0, now_us = timer_now_us();
+	uint64_t t0;
 	uint64_t el;
 
 	poll_interrupt(c, m, now_us);
@@ -241,7 +252,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	struct sd_req_times t;
 	struct phase_acc *acc;
 	uint32_t t0, t1, lat, bytes = op->blocks * SD_BLOCK_SIZE;
-	uint64_t end_ns, gap_ns, req_ns, before_ns, pre_ns;
+	uint64_t end_ns, gap_ns, req_ns, before_ns, pre_ns, before_us;
 	int r;
 
 	if (c->abort_all)
@@ -269,17 +280,19 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 
 	memset(&t, 0, sizeof(t));
 	acc = op->write && !m->write ? &m->acc_w : &m->acc;
-	before_ns = wl_now_ns(c);
+	/* One tick reading each side: the latency's and the clock's. */
+	before_us = timer_now_us();
+	t0 = timer_ticks();
+	before_ns = clock_at(c, t0, before_us);
 	/* Host time since the previous operation ended, less what the
 	 * measurement itself spent there (progress line, verify fill). */
 	pre_ns = m->ops ? before_ns - m->last_end_ns - (m->excluded_ns - m->excluded_at_end_ns) : 0;
-	t0 = timer_ticks();
 	if (op->cmd == WL_SINGLE_LOOP)
 		r = run_single_loop(c, op, c->buf, acc, t0, pre_ns, &t);
 	else
 		r = run_op(c, op, c->buf, &t);
 	t1 = timer_ticks();
-	end_ns = wl_now_ns(c);
+	end_ns = clock_at(c, t1, timer_now_us());
 
 	lat = (uint32_t)timer_ticks_to_ns(t1 - t0);
 	if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */
@@ -331,7 +344,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	m->last_end_ns = end_ns;
 	m->excluded_at_end_ns = m->excluded_ns;
 	m->end_ns = end_ns;
-	progress(c, m);
+	progress(c, m, c->last_us);
 	return 0;
 }
 

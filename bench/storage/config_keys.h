@@ -12,7 +12,7 @@
  *
  * Included by config.h and config.c only (an X-macro: no include guard).
  */
-CONFIG_KEY(SUITE, "suite", CFG_T_ENUM, "", 0, 0, "quick|full|selftest|none")
+CONFIG_KEY(SUITE, "suite", CFG_T_ENUM, "", 0, 0, "quick|full|selftest|hostcost|none")
 CONFIG_KEY(TEST_AREA, "test_area", CFG_T_RANGE, "", 0, 0, NULL)
 CONFIG_KEY(SPAN, "span", CFG_T_SIZE, "256M", 4096, 0xFFFFFFFFull * 512, NULL)
 CONFIG_KEY(WRITE_TESTS, "write_tests", CFG_T_BOOL, "on", 0, 1, NULL)

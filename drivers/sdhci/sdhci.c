@@ -173,14 +173,26 @@ static int fail(struct sd_request *req, int code, uint32_t status,
 /* Wait for any of 'want' or an error interrupt. Returns the INTERRUPT
  * value, or 0 on timeout. Checks the status before making a deadline so
  * that the common already-ready case costs one read. */
+static inline uint32_t wait_irq_more(const struct sdhci_priv *e, uint32_t want,
+				     uint32_t timeout_us);
+
 static inline uint32_t wait_irq(const struct sdhci_priv *e, uint32_t want,
 				uint32_t timeout_us)
 {
 	uint32_t irq = rd(e, SDHCI_INTERRUPT);
-	timer_deadline_t d;
 
 	if (irq & (want | SDHCI_INT_ERR_MASK))
 		return irq;
+	return wait_irq_more(e, want, timeout_us);
+}
+
+/* The rest of wait_irq, after a first look that found nothing. */
+static inline uint32_t wait_irq_more(const struct sdhci_priv *e, uint32_t want,
+				     uint32_t timeout_us)
+{
+	uint32_t irq;
+	timer_deadline_t d;
+
 	d = timer_deadline_us(timeout_us);
 	for (;;) {
 		irq = rd(e, SDHCI_INTERRUPT);
@@ -220,27 +232,59 @@ static __attribute__((noinline)) void pio_read_aligned(uintptr_t port,
 						       uint32_t words)
 {
 #if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t n8 = words / 8;
+	uint32_t n32 = words / 32, n8 = (words / 8) & 3;
 
 	words &= 7;
+	/* 32 words a turn (a 512-byte block is four turns): 38 instructions
+	 * per 32 words instead of 44 with one STM a turn. */
+#define PIO_LD8_STM \
+			"	ldr r4, [%[port]]\n" \
+			"	ldr r5, [%[port]]\n" \
+			"	ldr r6, [%[port]]\n" \
+			"	ldr r7, [%[port]]\n" \
+			"	ldr r8, [%[port]]\n" \
+			"	ldr r9, [%[port]]\n" \
+			"	ldr r10, [%[port]]\n" \
+			"	ldr r12, [%[port]]\n" \
+			"	stmia %[p]!, {r4-r10, r12}\n"
+	if (n32)
+		__asm__ volatile(
+			"1:\n"
+			PIO_LD8_STM PIO_LD8_STM PIO_LD8_STM PIO_LD8_STM
+			"	subs %[n], %[n], #1\n"
+			"	bne 1b\n"
+			: [p] "+r"(p), [n] "+r"(n32)
+			: [port] "r"(port)
+			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
+			  "cc", "memory");
 	if (n8)
 		__asm__ volatile(
-			"1:	ldr r4, [%[port]]\n"
-			"	ldr r5, [%[port]]\n"
-			"	ldr r6, [%[port]]\n"
-			"	ldr r7, [%[port]]\n"
-			"	ldr r8, [%[port]]\n"
-			"	ldr r9, [%[port]]\n"
-			"	ldr r10, [%[port]]\n"
-			"	ldr r12, [%[port]]\n"
-			"	stmia %[p]!, {r4-r10, r12}\n"
+			"1:\n"
+			PIO_LD8_STM
 			"	subs %[n], %[n], #1\n"
 			"	bne 1b\n"
 			: [p] "+r"(p), [n] "+r"(n8)
 			: [port] "r"(port)
 			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
 			  "cc", "memory");
+#undef PIO_LD8_STM
 #else
+	/* 16 words a turn (AArch64: 16 loads, 8 STPs, 3 for the loop). */
+	for (; words >= 16; words -= 16, p += 16) {
+		uint32_t a = mmio_read32(port), b = mmio_read32(port);
+		uint32_t c = mmio_read32(port), d = mmio_read32(port);
+		uint32_t f = mmio_read32(port), g = mmio_read32(port);
+		uint32_t h = mmio_read32(port), i = mmio_read32(port);
+		uint32_t j = mmio_read32(port), k = mmio_read32(port);
+		uint32_t l = mmio_read32(port), m = mmio_read32(port);
+		uint32_t n = mmio_read32(port), o = mmio_read32(port);
+		uint32_t q = mmio_read32(port), r = mmio_read32(port);
+
+		p[0] = a; p[1] = b; p[2] = c; p[3] = d;
+		p[4] = f; p[5] = g; p[6] = h; p[7] = i;
+		p[8] = j; p[9] = k; p[10] = l; p[11] = m;
+		p[12] = n; p[13] = o; p[14] = q; p[15] = r;
+	}
 	for (; words >= 8; words -= 8, p += 8) {
 		uint32_t a = mmio_read32(port), b = mmio_read32(port);
 		uint32_t c = mmio_read32(port), d = mmio_read32(port);
@@ -347,14 +391,26 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	uint32_t blk, irq, t0, t1 = 0, host = 0;
 
 	for (blk = 0; blk < data->blocks; blk++) {
-		irq = wait_irq(e, ready, blk_to);
+		/* A block that is ready at the first look, a few instructions
+		 * after the previous one was moved: the previous end stamp t1
+		 * serves as its start (one timestamp per block instead of two
+		 * on the streaming path; those few instructions count as the
+		 * CPU's, which they are). After a real wait the block's start
+		 * is stamped as before. */
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (blk && (irq & (ready | SDHCI_INT_ERR_MASK))) {
+			t0 = t1;
+		} else {
+			if (!(irq & (ready | SDHCI_INT_ERR_MASK)))
+				irq = wait_irq_more(e, ready, blk_to);
+			t0 = timer_ticks();
+		}
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
 			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
 				    irq, rd_dir ? "read data" : "write data",
 				    blk);
 		}
-		t0 = timer_ticks();
 		if (blk == 0)
 			t->t_first_data = t0;
 		if (t->blk_ready)

@@ -76,7 +76,7 @@ def test_every_command_and_bad_input(tmp_path):
         assert "span            = 1M" in out and "(set here)" in out
         assert "seed            = 5" in out
         out = s.command("set span=2M suite=fast")
-        assert "suite = fast: not one of quick|full|selftest|none" in out
+        assert "suite = fast: not one of quick|full|selftest|hostcost|none" in out
         assert "span            = 1M" in s.command("show")
         assert "unknown key \"colour\"" in s.command("set colour=red")
         assert "out of range" in s.command("set span=1k")

@@ -276,7 +276,7 @@ TEST(set_is_all_or_nothing_with_the_file_rules)
 		char *argv[] = { a0, a1, a2 };
 
 		CHECK_EQ_I(con_parse_set(3, argv, &cfg, &changed, err, sizeof(err)), -1);
-		CHECK(strstr(err, "suite = fast: not one of quick|full|selftest|none") != NULL);
+		CHECK(strstr(err, "suite = fast: not one of quick|full|selftest|hostcost|none") != NULL);
 		CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 1u << 20);
 	}
 	{

@@ -1202,7 +1202,7 @@ TEST(config_bad_values_keep_defaults)
 	CHECK(has_msg("config: line 1: span = 12x: not a size"));
 	CHECK(has_msg("keeping 256M"));
 	CHECK(has_msg("config: line 2: write_tests = maybe: not on or off; keeping on"));
-	CHECK(has_msg("config: line 3: suite = fastest: not one of quick|full|selftest|none; left unset"));
+	CHECK(has_msg("config: line 3: suite = fastest: not one of quick|full|selftest|hostcost|none; left unset"));
 	CHECK(has_msg("config: line 5: max_clock_hz = 1GHz: not a frequency"));
 	CHECK(has_msg("config: line 6: span = 1000: not a whole number of 512-byte blocks"));
 	CHECK(has_msg("config: line 7: test_area = 100: not a range"));

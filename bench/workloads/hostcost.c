@@ -1,0 +1,126 @@
+/*
+ * hostcost.c - the request-path cost step (see hostcost.h).
+ *
+ * What a request costs the CPU beyond moving the data is part of every
+ * small-request figure (4 KiB IOPS above all). It is measured here, not
+ * computed: each size is read N times in a row between two readings of the
+ * engine's clock (wl_now_ns), once through the engine (wl_do: the card
+ * layer, the host driver and the engine's own timestamps and statistics,
+ * exactly what a workload pays per operation) and once through the card
+ * layer alone. Timing many requests together makes the clock's resolution
+ * (1 us with the system timer) negligible per request.
+ *
+ * Under QEMU with -icount shift=0,sleep=off every guest instruction is 1 ns
+ * of guest time and the controller models answer without delay, so these
+ * figures are instruction counts (make bench-qemu). On a board they are
+ * CPU time plus the waits on the card.
+ */
+#include <stddef.h>
+
+#include "bench/workloads/hostcost.h"
+#include "bench/workloads/hostcost_report.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+
+static const uint32_t sizes[] = { 1, 8, 128, 8192 };
+static const char *const path_names[] = { "pio", "dma" };
+
+/* Requests per size: about 2048 blocks' worth, at least 4 requests. */
+static uint32_t requests_for(uint32_t blocks)
+{
+	uint32_t n = 2048 / blocks;
+
+	return n < 4 ? 4 : n;
+}
+
+static void measure(struct wl_ctx *c, const char *path, uint32_t blocks,
+		    uint32_t first, uint32_t window, struct hostcost_row *row)
+{
+	struct sd_card *card = c->card;
+	/* One block: the card layer issues CMD17 (what a 512-byte random
+	 * read costs); more: CMD18 with Auto-CMD12, as the workloads do. */
+	struct wl_op op = { false, first, blocks, WL_MULTI_AUTO12 };
+	struct wl_meas m;
+	uint32_t i, n = requests_for(blocks), lba, end = first + window - blocks;
+	uint64_t t0, t1;
+	int r = 0;
+
+	row->path = path;
+	row->blocks = blocks;
+	row->requests = n;
+	row->cmd = blocks > 1 ? "auto-cmd12" : "single";
+	row->error = 0;
+
+	/* The card layer alone. */
+	lba = first;
+	t0 = wl_now_ns(c);
+	for (i = 0; i < n && !r; i++) {
+		r = sd_read_blocks(card, lba, blocks, c->buf, SD_STOP_AUTO12, NULL);
+		lba += blocks;
+		if (lba > end)
+			lba = first;
+	}
+	t1 = wl_now_ns(c);
+	row->driver_ns = (double)(t1 - t0) / n;
+	if (r) {
+		row->error = r;
+		return;
+	}
+
+	/* The same through the engine, as a workload runs it. */
+	wl_begin(c, &m, "seq", "hostcost", "request-path cost", false, WL_MULTI_AUTO12, blocks,
+		 (uint64_t)n * blocks * SD_BLOCK_SIZE);
+	t0 = wl_now_ns(c);
+	for (i = 0; i < n && !r; i++) {
+		r = wl_do(c, &m, &op);
+		op.lba += blocks;
+		if (op.lba > end)
+			op.lba = first;
+	}
+	t1 = wl_now_ns(c);
+	wl_end(c, &m);
+	/* The progress line and Ctrl-C polling are not part of an
+	 * operation's cost (the engine excludes them too). */
+	row->op_ns = (double)(t1 - t0 - m.excluded_ns) / n;
+	if (r)
+		row->error = r;
+}
+
+void wl_hostcost(struct wl_ctx *c)
+{
+	struct sd_host *h = c->card->host;
+	const struct timer_info *ti = timer_get_info();
+	unsigned restore = h->data_path, p, k;
+	uint32_t first = c->read_base, window = 131072; /* 64 MiB */
+
+	if (first >= c->card->blocks)
+		first = 0;
+	if (window > c->card->blocks - first)
+		window = c->card->blocks - first;
+	hostcost_report_heading(h->name, ti->source, ti->resolution_ns, c->emulated);
+	for (p = 0; p < sizeof(path_names) / sizeof(path_names[0]) && !c->abort_all; p++) {
+		if (!(h->data_paths & (1u << p)))
+			continue;
+		if (p != h->data_path) {
+			int r = h->ops->set_data_path ? h->ops->set_data_path(h, p) : -ENOTSUP;
+
+			if (r) {
+				/* Offered but not selectable: one row says so. */
+				struct hostcost_row row = { path_names[p], "single", 1, 0, r, 0, 0 };
+
+				hostcost_report_row(h->name, &row);
+				continue;
+			}
+		}
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]) && !c->abort_all; k++) {
+			struct hostcost_row row;
+
+			if (sizes[k] > window || sizes[k] * SD_BLOCK_SIZE > c->buf_bytes)
+				continue;
+			measure(c, path_names[p], sizes[k], first, window, &row);
+			hostcost_report_row(h->name, &row);
+		}
+	}
+	if (h->data_path != restore && h->ops->set_data_path)
+		h->ops->set_data_path(h, restore);
+}

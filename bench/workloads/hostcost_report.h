@@ -1,0 +1,32 @@
+/*
+ * hostcost_report.h - what the request-path cost step (hostcost.c)
+ * measured, and how it is shown: a table and one "hostcost" record per
+ * data path and request size (docs/records.md). hostcost.c measures into
+ * struct hostcost_row; the function here only prints it.
+ */
+#ifndef SDB_BENCH_WORKLOADS_HOSTCOST_REPORT_H
+#define SDB_BENCH_WORKLOADS_HOSTCOST_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hostcost_row {
+	const char *path;          /* "pio", "dma" */
+	const char *cmd;           /* "single" (CMD17) or "auto-cmd12" (CMD18) */
+	uint32_t blocks;           /* per request */
+	uint32_t requests;         /* how many were timed together */
+	int error;                 /* 0, or the first -errno (the row is not valid) */
+	/* Measured, per request: the whole operation as the benchmark runs it
+	 * (wl_do: the card layer, the host driver, the engine's timestamps
+	 * and statistics), and the card-layer call alone. */
+	double op_ns;
+	double driver_ns;
+};
+
+/* The heading: what is measured, with which clock. */
+void hostcost_report_heading(const char *host, const char *timer, uint32_t resolution_ns,
+			     bool emulated);
+/* One line of the table and its "hostcost" record. */
+void hostcost_report_row(const char *host, const struct hostcost_row *r);
+
+#endif

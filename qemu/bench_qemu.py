@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""bench_qemu.py - what a read request costs the CPU, in guest instructions
+(`make bench-qemu`).
+
+Boots build/kernel.img (and build/kernel8.img on raspi3b) under QEMU with
+-icount shift=0,sleep=off, where every guest instruction is 1 ns of guest
+time and the SD controller models answer without delay, with
+"suite = hostcost" in sdbench.txt. The firmware times each request size
+with its own clock over many requests (bench/workloads/hostcost.c) and
+prints "overhead" and "hostcost" records (docs/records.md); this script
+only collects them into one table: per machine, image, data path (every
+path the host offers: the rows follow host->data_paths) and request size,
+the instructions per whole request, per 512-byte block, of the card layer
+and host driver alone, and what the engine adds per operation.
+
+  --markdown        print the table as Markdown
+  --doc FILE        rewrite the table between the markers in FILE
+                    (docs/request-cost.md)
+
+Environment: SDB_QEMU (which QEMU, see tests/qemu/harness.py),
+BENCH_QEMU_MACHINES = comma-separated MACHINE[:kernel8] (default
+raspi0,raspi2b,raspi3b,raspi3b:kernel8).
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+import harness  # noqa: E402
+
+DEFAULT = "raspi0,raspi2b,raspi3b,raspi3b:kernel8"
+# The targets of the request path (instructions).
+TARGET_SINGLE = 1000      # a whole single-block read request
+TARGET_BLOCK = 250        # per block, requests of 64 KiB and more
+BEGIN = "<!-- bench-qemu table begin -->"
+END = "<!-- bench-qemu table end -->"
+
+
+def size_name(nbytes):
+    if nbytes >= 1 << 20:
+        return "%d MiB" % (nbytes >> 20)
+    if nbytes >= 1 << 10:
+        return "%d KiB" % (nbytes >> 10)
+    return "%d B" % nbytes
+
+
+def run_one(spec):
+    machine, _, image = spec.partition(":")
+    kernel = harness.KERNEL8 if image == "kernel8" else harness.KERNEL
+    with tempfile.TemporaryDirectory() as td:
+        img = harness.make_image(os.path.join(td, "sd.img"), "256M", kernel=kernel,
+                                 sdbench=["suite = hostcost", "seed = 1"])
+        t0 = time.time()
+        run = harness.boot(machine, img, kernel=kernel,
+                           extra=["-icount", "shift=0,sleep=off"], timeout=900)
+        wall = time.time() - t0
+    if run.timed_out or run.status != 0:
+        raise SystemExit("bench-qemu: %s did not finish cleanly (status %s):\n%s"
+                         % (spec, run.status, run.console[-3000:]))
+    if run.sd_guest_errors():
+        raise SystemExit("bench-qemu: %s: SD guest errors:\n%s"
+                         % (spec, "\n".join(run.sd_guest_errors())))
+    over = run.one("overhead")
+    rows = run.of_type("hostcost")
+    if not rows or any("error" in r for r in rows):
+        raise SystemExit("bench-qemu: %s: no valid hostcost records:\n%s"
+                         % (spec, run.console[-3000:]))
+    return dict(machine=machine, image=os.path.basename(kernel), overhead=over,
+                rows=rows, wall=wall)
+
+
+def check(r):
+    if r["blocks"] == 1:
+        return "ok" if r["request_ns"] <= TARGET_SINGLE else "over"
+    if r["xfer_bytes"] >= 65536:
+        return "ok" if r["block_ns"] <= TARGET_BLOCK else "over"
+    return ""
+
+
+def table(results, markdown):
+    head = ["machine", "image", "path", "request", "instr/request", "instr/block",
+            "driver instr/request", "engine instr/op", "target"]
+    lines = []
+    for res in results:
+        for r in res["rows"]:
+            lines.append([res["machine"], res["image"], r["path"], size_name(r["xfer_bytes"]),
+                          "%.0f" % r["request_ns"], "%.1f" % r["block_ns"],
+                          "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"], check(r)])
+    out = []
+    if markdown:
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join("---" for _ in head) + "|")
+        out += ["| " + " | ".join(l) + " |" for l in lines]
+    else:
+        w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
+        out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
+        out += ["  ".join(c.rjust(w[i]) if i >= 4 else c.ljust(w[i]) for i, c in enumerate(l))
+                for l in lines]
+    out.append("")
+    books = ", ".join("%s %s: %s ns (%s)" % (r["machine"], r["image"],
+                                            r["overhead"]["bookkeeping_ns_per_op"],
+                                            r["overhead"]["timer"]) for r in results)
+    out.append("engine bookkeeping per operation (overhead record, bookkeeping_ns_per_op): "
+               + books)
+    out.append("targets: a whole single-block read <= %d instructions, <= %d per block at "
+               "64 KiB and above" % (TARGET_SINGLE, TARGET_BLOCK))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--doc")
+    a = ap.parse_args()
+    specs = [s for s in os.environ.get("BENCH_QEMU_MACHINES", DEFAULT).split(",") if s]
+    results = []
+    for spec in specs:
+        res = run_one(spec)
+        print("bench-qemu: %s %s: %d rows, %.0f s" % (res["machine"], res["image"],
+                                                      len(res["rows"]), res["wall"]),
+              file=sys.stderr)
+        results.append(res)
+    ver = harness.describe()
+    text = table(results, a.markdown or bool(a.doc))
+    print("hostcost: instructions per read request under %s, -icount shift=0,sleep=off"
+          % ver)
+    print(text)
+    if a.doc:
+        doc = open(a.doc).read()
+        i, j = doc.index(BEGIN), doc.index(END)
+        doc = "%s%s\nOutput of `make bench-qemu DOC=%s` under %s:\n\n%s\n%s" % (
+            doc[:i], BEGIN, a.doc, ver, text, doc[j:])
+        open(a.doc, "w").write(doc)
+        print("bench-qemu: rewrote the table in %s" % a.doc, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
