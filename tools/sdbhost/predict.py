@@ -225,6 +225,15 @@ def _shares(run, res, ph, tgt):
     return total2, (total2 - total) / max(_n(res, "ops"), 1)
 
 
+def _finish(row, res, ph, total2, dlat):
+    el2 = res["elapsed_ns"] - ph["total_ns"] + total2
+    if el2 > 0:
+        row.p_mbs = _n(res, "bytes") / el2 * 1e3
+        row.p_iops = _n(res, "ops") / el2 * 1e9
+        if is_num(row.mean_ns):
+            row.p_mean_ns = max(row.mean_ns + dlat, 0.0)
+
+
 def predict(run, target):
     """A Prediction for every workload of run that printed result and phases."""
     p = Prediction()
@@ -254,6 +263,8 @@ def predict(run, target):
     if tgt[1] != w0 and not any(b.get("width") == tgt[1] for b in run.all("bus")):
         p.notes.append("no bus calibration at %d-bit: the controller's extra clocks per "
                        "block are taken from %d-bit" % (tgt[1], w0))
+    deltas = {}   # (op, xfer_bytes) of random workloads: change of time per operation
+    later = []
     for name in names:
         wl = run.workloads[name]
         res, ph, lat = wl.get("result"), wl.get("phases"), wl.get("latency")
@@ -262,28 +273,39 @@ def predict(run, target):
         row = Row(name, res.get("kind"), res.get("op"), res.get("xfer_bytes"))
         row.mbs, row.iops = res.get("mbs"), res.get("iops")
         row.mean_ns = lat.get("mean_ns") if lat else None
+        p.rows.append(row)
         if not is_num(res.get("clock_hz")) or not is_num(res.get("width")) \
                 or not is_num(res.get("elapsed_ns")) or res["elapsed_ns"] <= 0 \
                 or not is_num(ph.get("total_ns")) or not ph["total_ns"]:
             row.note = "nothing measured"
-            p.rows.append(row)
             continue
         got = None
         if res.get("op") in ("read", "write"):
             got = _pipeline(run, res, ph, lat, tgt)
-        if got:
-            total2, dlat, row.paced_by, row.p_paced_by = got
-            row.method = "pipeline"
+        if not got:
+            later.append((row, res, ph))
+            continue
+        total2, dlat, row.paced_by, row.p_paced_by = got
+        row.method = "pipeline"
+        if res.get("kind") == "random" and is_num(res.get("ops")) and res["ops"] > 0:
+            deltas.setdefault((res.get("op"), res.get("xfer_bytes")),
+                              (total2 - ph["total_ns"]) / res["ops"])
+        _finish(row, res, ph, total2, dlat)
+    for row, res, ph in later:
+        dr = deltas.get(("read", res.get("xfer_bytes")))
+        dw = deltas.get(("write", res.get("xfer_bytes")))
+        if dr is not None and dw is not None and is_num(res.get("reads")) \
+                and is_num(res.get("writes")):
+            # mixed reads and writes: each operation changes as the random
+            # reads and writes of the same size do
+            d = res["reads"] * dr + res["writes"] * dw
+            total2 = ph["total_ns"] + d
+            dlat = d / max(_n(res, "ops"), 1)
+            row.method = "random r/w"
         else:
             total2, dlat = _shares(run, res, ph, tgt)
             row.method = "shares"
-        el2 = res["elapsed_ns"] - ph["total_ns"] + total2
-        if el2 > 0:
-            row.p_mbs = _n(res, "bytes") / el2 * 1e3
-            row.p_iops = _n(res, "ops") / el2 * 1e9
-            if is_num(row.mean_ns):
-                row.p_mean_ns = max(row.mean_ns + dlat, 0.0)
-        p.rows.append(row)
+        _finish(row, res, ph, total2, dlat)
     # the clock sweep's fit T(f) = a + b/f, where it was made at the target width
     for s in run.all("sweep"):
         if "fit" in s and s.get("width") == tgt[1] and is_num(s.get("a_ns")) \
@@ -313,7 +335,7 @@ def render_text(p, out):
             _f(r.p_iops, "%.1f"), _f(r.mean_ns and r.mean_ns / 1e3, "%.1f"),
             _f(r.p_mean_ns and r.p_mean_ns / 1e3, "%.1f"),
             r.note or ("%s -> %s" % (r.paced_by, r.p_paced_by) if r.method == "pipeline"
-                       else "(from the shares)")))
+                       else "(%s)" % r.method)))
     for op, w, n, ffit, mfit, f2, m2 in p.fits:
         out.write("  sweep fit, %s %d-bit 64 KiB: %.3f MB/s at %s -> %.3f MB/s at %s "
                   "(T = a + b/f; does not know a CPU that sets the pace)\n" % (
