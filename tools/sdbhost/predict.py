@@ -17,6 +17,8 @@ clock, and a bus made slower (1-bit) can take the pace over.
 Pure Python, no dependencies; the reimplementation of the framing is that of
 docs/attribution.md section 2 (bench/engine/busmodel.c).
 """
+import math
+
 from .records import is_num
 
 BLOCK = 512
@@ -147,6 +149,16 @@ def _calibrated_extra(run, width, write):
     return None
 
 
+def _pitch(b, c, k):
+    """Mean time per pipelined block: the bus's frame b plus the card's wait
+    K (mean k) against the CPU's c per block, E[max(c, b + K)], with K taken
+    as exponential (what a mean alone says about a spread of waits):
+    b + k when the CPU is not slower than the bus, else c + k exp(-(c-b)/k)."""
+    if k <= 0 or c <= b:
+        return max(b, c) + max(k, 0.0) if c <= b else c
+    return c + k * math.exp(-(c - b) / k)
+
+
 def _pipeline(run, res, ph, lat, tgt):
     """Predicted (total_ns, per-op latency change ns, pace before, pace after)
     of a read or write workload from its phases; None if it does not fit."""
@@ -191,8 +203,9 @@ def _pipeline(run, res, ph, lat, tgt):
     paced = multi and pipe > 0 and cpu_work >= CPU_PACED * pipe
     ce = pipe if paced else cpu_work
     kp = 0.0 if paced else max(0.0, pipe - max(min(bp, pipe), cpu_work))
-    before = max(bp + kp, ce)
-    after = max(bp2 + kp, ce * cpu)
+    m = nblk - nreq
+    before = m * _pitch(bp / m, ce / m, kp / m) if m > 0 else 0.0
+    after = m * _pitch(bp2 / m, ce * cpu / m, kp / m) if m > 0 else 0.0
     x = acc + data + busy
     x2 = x - before + after - first + first2 - stop + stop2 - host_ser + host_ser * cpu
     cmd2 = cmd - cmd_bus + cmd_bus2
