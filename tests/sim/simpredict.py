@@ -49,7 +49,7 @@ def _mhz(hz):
     return "%gM" % (hz / 1e6)
 
 
-def run(card, host, max_hz, tmpdir, tag):
+def run(card, host, max_hz, tmpdir, tag, per_workload=True):
     """Run sdbsim's quick suite at max_clock_hz; return the log's path."""
     cfg = os.path.join(tmpdir, "%s.txt" % tag)
     with open(cfg, "w") as f:
@@ -57,7 +57,8 @@ def run(card, host, max_hz, tmpdir, tag):
     log = os.path.join(tmpdir, "%s.log" % tag)
     with open(log, "wb") as out:
         p = subprocess.run([SDBSIM, "--profile", card, "--host", host, "--config", cfg,
-                            "--seed", str(SEED), "--seed-per-workload"],
+                            "--seed", str(SEED)] + (["--seed-per-workload"] if per_workload
+                                                    else []),
                            stdout=out, stderr=subprocess.STDOUT, timeout=900)
     if p.returncode != 0:
         raise RuntimeError("sdbsim %s %s exit %d: %s" % (host, card, p.returncode,
@@ -102,14 +103,16 @@ def err_pct(pred, actual):
     return (pred - actual) / actual * 100.0
 
 
-def do_case(case, tmpdir=None, sdbreport=SDBREPORT):
-    """Run both settings and compare: (target clock, width, notes, rows)."""
+def do_case(case, tmpdir=None, sdbreport=SDBREPORT, per_workload=True):
+    """Run both settings and compare: (target clock, width, notes, rows).
+    per_workload=False: one random stream for the whole run, so a card
+    stall may fall into different workloads in the two runs."""
     own = tmpdir is None
     tmpdir = tmpdir or tempfile.mkdtemp(prefix="sdbpredict-")
     tag = case.id.replace("/", "_").replace(" ", "_").replace(">", "")
-    a = run(case.card, case.host, case.from_hz, tmpdir, tag + "-from")
+    a = run(case.card, case.host, case.from_hz, tmpdir, tag + "-from", per_workload)
     card_b = four_bit_copy(case.card, tmpdir) if case.width4 else case.card
-    b = run(card_b, case.host, case.to_hz, tmpdir, tag + "-to")
+    b = run(card_b, case.host, case.to_hz, tmpdir, tag + "-to", per_workload)
     rb = records(b)
     res_b = {r["workload"]: r for r in rb if r["type"] == "result"}
     lat_b = {r["workload"]: r for r in rb if r["type"] == "latency"}
