@@ -171,7 +171,7 @@ def main(argv=None):
         if not need_matplotlib("--html"):
             return 2
         from sdbhost import html
-        page, rep = html.render(runs, labels, logs)
+        page, rep = html.render(runs, labels, logs, prediction=pred)
         try:
             with open(a.html, "w", encoding="utf-8") as f:
                 f.write(page)

@@ -347,9 +347,35 @@ def render_text(p, out):
             r.workload[:22], _f(r.mbs, "%.3f"), _f(r.p_mbs, "%.3f"), _f(r.iops, "%.1f"),
             _f(r.p_iops, "%.1f"), _f(r.mean_ns and r.mean_ns / 1e3, "%.1f"),
             _f(r.p_mean_ns and r.p_mean_ns / 1e3, "%.1f"),
-            r.note or ("%s -> %s" % (r.paced_by, r.p_paced_by) if r.method == "pipeline"
+            r.note or (("%s -> %s" % (r.paced_by, r.p_paced_by) if r.paced_by != "-" else "-") if r.method == "pipeline"
                        else "(%s)" % r.method)))
     for op, w, n, ffit, mfit, f2, m2 in p.fits:
         out.write("  sweep fit, %s %d-bit 64 KiB: %.3f MB/s at %s -> %.3f MB/s at %s "
                   "(T = a + b/f; does not know a CPU that sets the pace)\n" % (
                       op, w, mfit, fmt_hz(ffit), m2, fmt_hz(f2)))
+
+
+def render_html(rep, p):
+    """The prediction section of the HTML report (html.Report)."""
+    rep.section("prediction")
+    rep.p("Measured at %s, predicted at %s from this run's records alone "
+          "(docs/prediction.md): bus clocks scale with the clock and width, card and "
+          "host time do not, and the block pipeline goes at the pace of the slower of "
+          "bus and CPU." % (p.from_setting, p.to_setting))
+    for n in p.notes:
+        rep.p("note: " + n, "note")
+    body = []
+    for r in p.rows:
+        body.append([r.workload, _f(r.mbs, "%.3f"), _f(r.p_mbs, "%.3f"), _f(r.iops, "%.1f"),
+                     _f(r.p_iops, "%.1f"), _f(r.mean_ns and r.mean_ns / 1e3, "%.1f"),
+                     _f(r.p_mean_ns and r.p_mean_ns / 1e3, "%.1f"),
+                     r.note or (("%s -> %s" % (r.paced_by, r.p_paced_by)
+                                 if r.paced_by != "-" else "-")
+                                if r.method == "pipeline" else r.method)])
+    rep.table(["workload", "MB/s", "predicted", "IOPS", "predicted", "mean latency (us)",
+               "predicted", "pace set by"], body, num_cols=(1, 2, 3, 4, 5, 6))
+    for op, w, n, ffit, mfit, f2, m2 in p.fits:
+        rep.p("Sweep fit, %s %d-bit 64 KiB: %.3f MB/s at %s, %.3f MB/s at %s (T = a + b/f; "
+              "it does not know a CPU that sets the pace)." % (op, w, mfit, fmt_hz(ffit), m2,
+                                                               fmt_hz(f2)), "note")
+    rep.end()
