@@ -75,3 +75,21 @@ def test_predict_command_line(tmp_path):
     assert "note: emulated run" in out
     row = next(l for l in out.splitlines() if l.split()[:1] == ["seq-read-4k"])
     assert len(row.split()) >= 7 and float(row.split()[2]) > 0
+
+
+def test_predict_in_the_html_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    sdbreport = [sys.executable, os.path.join(simpredict.ROOT, "tools", "sdbreport.py")]
+    log = os.path.join(simpredict.ROOT, "tests", "data", "qemu-raspi2b-quick.log")
+    page = tmp_path / "r.html"
+    p = subprocess.run(sdbreport + ["-q", "--predict", "--width", "1", "--html", str(page), log],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode in (0, 1), p.stderr.decode()
+    html = page.read_text()
+    sec = html[html.index('<section id="prediction">'):]
+    sec = sec[:sec.index("</section>")]
+    assert "predicted at" in sec and "1-bit" in sec and "<td>rand-read-4k</td>" in sec
+    # without --predict the section is absent
+    p = subprocess.run(sdbreport + ["-q", "--html", str(page), log], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert 'id="prediction"' not in page.read_text()
