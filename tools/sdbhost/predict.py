@@ -131,11 +131,10 @@ def _n(rec, key):
     return float(v) if is_num(v) else 0.0
 
 
-def _bus_extra(run, phases, width, write):
-    """Clocks the controller adds per block after the first of a request:
-    the workload's own figure at its width, else the `bus` calibration's
-    at the target width (0 when neither measured it)."""
-    if phases and phases.get("bus_source") == "measured" and is_num(phases.get("bus_extra_clocks")):
+def _bus_extra(phases):
+    """Clocks the controller adds per block after the first of a request,
+    as the workload's split used them (0 with the framing model alone)."""
+    if phases.get("bus_source") == "measured" and is_num(phases.get("bus_extra_clocks")):
         return float(phases["bus_extra_clocks"])
     return 0.0
 
@@ -159,7 +158,7 @@ def _pitch(b, c, k):
     return c + k * math.exp(-(c - b) / k)
 
 
-def _pipeline(run, res, ph, lat, tgt):
+def _pipeline(run, res, ph, tgt):
     """Predicted (total_ns, per-op latency change ns, pace before, pace after)
     of a read or write workload from its phases; None if it does not fit."""
     f, w = float(res["clock_hz"]), int(res["width"])
@@ -174,7 +173,7 @@ def _pipeline(run, res, ph, lat, tgt):
     cmd, acc, data = _n(ph, "cmd_ns"), _n(ph, "access_ns"), _n(ph, "data_ns")
     host, busy, gap = _n(ph, "host_ns"), _n(ph, "busy_ns"), _n(ph, "gap_ns")
     total = _n(ph, "total_ns")
-    extra = _bus_extra(run, ph, w, write)
+    extra = _bus_extra(ph)
     extra2 = extra
     if w2 != w:
         cal = _calibrated_extra(run, w2, write)
@@ -218,7 +217,7 @@ def _pipeline(run, res, ph, lat, tgt):
     return total2, ((cmd2 + x2) - (cmd + x)) / max(_n(res, "ops"), 1), pace, pace2
 
 
-def _shares(run, res, ph, tgt):
+def _shares(res, ph, tgt):
     """Fallback for workloads the pipeline model does not describe (mixed
     reads and writes): the bus share scales with the clocks per operation."""
     f, w = float(res["clock_hz"]), int(res["width"])
@@ -294,7 +293,7 @@ def predict(run, target):
             continue
         got = None
         if res.get("op") in ("read", "write"):
-            got = _pipeline(run, res, ph, lat, tgt)
+            got = _pipeline(run, res, ph, tgt)
         if not got:
             later.append((row, res, ph))
             continue
@@ -316,7 +315,7 @@ def predict(run, target):
             dlat = d / max(_n(res, "ops"), 1)
             row.method = "random r/w"
         else:
-            total2, dlat = _shares(run, res, ph, tgt)
+            total2, dlat = _shares(res, ph, tgt)
             row.method = "shares"
         _finish(row, res, ph, total2, dlat)
     # the clock sweep's fit T(f) = a + b/f, where it was made at the target width
