@@ -5,7 +5,6 @@ workload's MB/s, IOPS and mean latency are compared (tests/sim/simpredict.py:
 the cases, CPU-paced and fast hosts, slow and fast cards, 1-bit and 4-bit).
 Sequential and random 4 KiB workloads must be within 10%; the others are
 printed. The command line's own checks need no simulator."""
-import concurrent.futures
 import os
 import subprocess
 import sys
@@ -18,19 +17,13 @@ import simpredict  # noqa: E402
 CASES = simpredict.CASES
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_prediction_against_the_run(case, tmp_path):
+    # one test per case, no shared fixture: under pytest-xdist (make test)
+    # the cases spread over the workers and each runs once
     if not os.path.exists(simpredict.SDBSIM) or not os.path.exists(simpredict.SDBREPORT):
         pytest.skip("build/host/sdbsim not built: run make first")
-    d = str(tmp_path_factory.mktemp("predict"))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = {c.id: ex.submit(simpredict.do_case, c, d) for c in CASES}
-        return {k: f.result() for k, f in futs.items()}
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_prediction_against_the_run(results, case):
-    clock, width, notes, rows = results[case.id]
+    clock, width, notes, rows = simpredict.do_case(case, str(tmp_path))
     if case.width4:
         assert width == 4
     for n in notes:
