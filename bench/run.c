@@ -141,6 +141,28 @@ static void report_area(const struct test_area *area)
 	record_end();
 }
 
+/* max_clock_hz (sdbench.txt): an upper bound for the SD clock from here on;
+ * the card's maximum is lowered to it, so the clock sweep stops there too. */
+static void apply_max_clock(const struct config *cfg)
+{
+	uint32_t hz;
+	int r;
+
+	if (!config_has(cfg, CFG_MAX_CLOCK_HZ))
+		return;
+	hz = (uint32_t)config_u64(cfg, CFG_MAX_CLOCK_HZ);
+	if (hz >= card.max_clock_hz)
+		return;
+	card.max_clock_hz = hz;
+	r = sd_set_bus(&card, hz, card.width);
+	if (r)
+		record_error("card", r, "max_clock_hz: cannot set the SD clock to %u Hz",
+			     (unsigned)hz);
+	else
+		con_printf("max_clock_hz: SD clock %u Hz (at most %u Hz)\n",
+			   (unsigned)card.clock_hz, (unsigned)hz);
+}
+
 /* A key within console_wait seconds (sdbench.txt; default
  * 3 s, config_keys.h; 0 = no offer) opens the console; otherwise the
  * configured suite runs, and "end" says what follows it. */
@@ -223,6 +245,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	if (apply_host_key(env))
 		return record_error_count();
 	dev.total_blocks = card.blocks;
+	apply_max_clock(&st.cfg);
 	report_area(&st.area);
 
 	/* The one decision where writes may go, for the whole run (the

@@ -14,6 +14,9 @@ as warnings with their line numbers and skipped.
   sdbreport --csv DIR run.log ...        one CSV per record type (docs/host-tools.md)
   sdbreport --json run.log               everything as JSON
   sdbreport --plot DIR run.log           every chart as a PNG file
+  sdbreport --predict --clock 50M --width 4 run.log
+                                         the run with what the same card would do at
+                                         another clock / width (docs/prediction.md)
 
 A file holding several runs is reported by its last run; --run N picks
 another (1 = the first, -2 = the one before the last).
@@ -37,6 +40,25 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from sdbhost import records, text  # noqa: E402
 from sdbhost.model import run_label  # noqa: E402
+from sdbhost.predict import BUS_MODES, Target, predict, render_text  # noqa: E402
+
+
+def parse_hz(s):
+    """A frequency as in sdbench.txt: Hz, or with k/kHz, M/MHz."""
+    t = s.strip()
+    for suf, mul in (("MHz", 1e6), ("kHz", 1e3), ("Hz", 1), ("M", 1e6), ("k", 1e3)):
+        if t.endswith(suf):
+            t, m = t[:-len(suf)], mul
+            break
+    else:
+        m = 1
+    try:
+        v = float(t) * m
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a frequency: %r (e.g. 50M, 25MHz, 400k)" % s)
+    if not 100e3 <= v <= 208e6:
+        raise argparse.ArgumentTypeError("%s is outside 100 kHz .. 208 MHz" % s)
+    return v
 
 
 def fail(msg):
@@ -79,6 +101,16 @@ def main(argv=None):
                     help="print the text report also when writing files")
     ap.add_argument("--run", type=int, metavar="N",
                     help="the run to report from each file (1 = first, -1 = last; default last)")
+    ap.add_argument("--predict", action="store_true",
+                    help="add what the same card would do at --clock / --width / --bus-mode "
+                         "(one run; docs/prediction.md)")
+    ap.add_argument("--clock", metavar="HZ", type=parse_hz,
+                    help="SD clock to predict for (50M, 25MHz, 400k; default the run's)")
+    ap.add_argument("--width", type=int, choices=(1, 4), help="bus width to predict for")
+    ap.add_argument("--bus-mode", choices=sorted(BUS_MODES),
+                    help="bus mode to predict for: its framing, and its clock unless --clock")
+    ap.add_argument("--cpu-factor", type=float, metavar="X",
+                    help="the CPU's time moving data times X (another host; about 0 for DMA)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no warnings about log lines")
     a = ap.parse_args(argv)
     if a.run == 0:
@@ -107,13 +139,24 @@ def main(argv=None):
         else [os.path.basename(runs[0].path)]
 
     files = a.html or a.csv or a.plot
+    pred = None
+    if a.predict:
+        if len(runs) != 1:
+            return fail("--predict takes one run")
+        pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+    elif a.clock or a.width or a.bus_mode or a.cpu_factor is not None:
+        ap.error("--clock, --width, --bus-mode and --cpu-factor go with --predict")
     if a.json:
         objs = [run_json(l, r) for l, r in zip(logs, runs)]
+        if pred:
+            objs[0]["prediction"] = pred.as_dict()
         json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
     elif a.text or not files:
         if len(runs) == 1:
             text.render_run(runs[0], sys.stdout, logs[0])
+            if pred:
+                render_text(pred, sys.stdout)
         else:
             text.render_compare(runs, labels, sys.stdout)
 
@@ -128,7 +171,7 @@ def main(argv=None):
         if not need_matplotlib("--html"):
             return 2
         from sdbhost import html
-        page, rep = html.render(runs, labels, logs)
+        page, rep = html.render(runs, labels, logs, prediction=pred)
         try:
             with open(a.html, "w", encoding="utf-8") as f:
                 f.write(page)

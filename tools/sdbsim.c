@@ -6,7 +6,7 @@
  * reads its output like a real run.
  *
  *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]
- *          [--config sdbench.txt] [--seed N]
+ *          [--config sdbench.txt] [--seed N] [--seed-per-workload]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
  *
  * Card profiles and host profiles are the simulator's (tests/sim/profiles,
@@ -49,6 +49,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]\n"
 		   "              [--config sdbench.txt] [--seed N]\n"
+		   "              [--seed-per-workload]   (the card's random numbers restart at each\n"
+		   "              workload from the seed and its name: runs at other bus settings\n"
+		   "              draw the same card latencies)\n"
 		   "       sdbsim --list\n"
 		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
 		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
@@ -90,6 +93,7 @@ static struct window {
 } open_w[MAX_OPEN];
 
 static void flush_pending(void);
+static bool seed_per_workload;
 
 static struct window *window_of(const struct wl_meas *m, bool make)
 {
@@ -119,6 +123,8 @@ void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, cons
 	w = window_of(m, true);
 	if (w)
 		w->started = false;
+	if (seed_per_workload)
+		sim_rng_reseed_tag(name);
 	__real_wl_begin(c, m, kind, name, label, write, cmd, xfer_blocks, planned_bytes);
 }
 
@@ -351,6 +357,8 @@ int main(int argc, char **argv)
 			config = argv[++i];
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			sc.seed = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--seed-per-workload")) {
+			seed_per_workload = true;
 		} else if (!strcmp(argv[i], "--dump-profile") && i + 1 < argc) {
 			return dump_profile(argv[++i]);
 		} else if (!strcmp(argv[i], "--dump-host") && i + 1 < argc) {

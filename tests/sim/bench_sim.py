@@ -12,9 +12,14 @@ and docs/ comes from this output.
   3. The full suite (suite = full) under sdbsim on a few cards: how long it
      takes in simulated time (what a Pi would take with that card and
      host) and in host time.
+  4. Prediction (`sdbreport --predict`): a profile run at one bus setting,
+     the other setting predicted from its records and then run; the error
+     of the predicted MB/s per workload (tests/sim/simpredict.py, the cases
+     of tests/test_predict.py).
 
 Environment: BENCH_SIM_FULL = comma-separated HOST/CARD pairs for part 3
 ("none" skips it; default pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g),
+BENCH_SIM_PREDICT = "none" skips part 4,
 BENCH_SIM_JOBS = parallel sdbsim runs (default 2).
 """
 import concurrent.futures
@@ -25,6 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simpredict  # noqa: E402
 import simtruth  # noqa: E402
 
 ROOT = simtruth.ROOT
@@ -123,12 +129,59 @@ def part3():
     print()
 
 
+def part4():
+    if os.environ.get("BENCH_SIM_PREDICT") == "none":
+        return
+    print("== 4. prediction: sdbreport --predict from one run, against the run at that setting")
+    print("  error of the predicted MB/s, %; IOPS has the same error, the mean latency the "
+          "opposite one")
+    cols = [("seq-read-4k", "sr4k"), ("seq-write-4k", "sw4k"), ("rand-read-4k", "rr4k"),
+            ("rand-write-4k", "rw4k"), ("seq-read-1m", "sr1m"), ("seq-write-1m", "sw1m"),
+            ("mix70-4k", "mix4k")]
+    print("  %-36s %-15s %s %8s %6s  %s" % ("case (host/card, from->to)", "predicted at",
+                                            " ".join("%6s" % c[1] for c in cols),
+                                            "within", "worst", "(workload)"))
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = [ex.submit(simpredict.do_case, c) for c in simpredict.CASES]
+        res = [f.result() for f in futs]
+    n = ok = nc = okc = 0
+    top = (0.0, "")
+    for c, (clock, width, notes, rows) in zip(simpredict.CASES, res):
+        by = {r["workload"]: r for r in rows}
+        w = max(rows, key=simpredict.worst)
+        within = [r for r in rows if simpredict.worst(r) <= simpredict.TOL_PCT]
+        n += len(rows)
+        ok += len(within)
+        nc += sum(r["checked"] for r in rows)
+        okc += sum(r["checked"] for r in within)
+        if not simpredict.worst(w) <= top[0]:
+            top = (simpredict.worst(w), "%s %s" % (c.id, w["workload"]))
+        print("  %-36s %-15s %s %4d/%-3d %6.2f  %s" % (
+            c.id, "%.2f MHz %d-bit" % (clock / 1e6, width),
+            " ".join("%+6.2f" % by[k]["err_mbs"] if k in by else "%6s" % "-" for k, _ in cols),
+            len(within), len(rows), simpredict.worst(w), w["workload"]))
+    print("  all: %d workloads in %d cases, %d within %.0f%% (MB/s, IOPS and mean latency); "
+          "sequential and random 4 KiB: %d of %d; worst %.2f%% (%s); %.0f s" % (
+              n, len(simpredict.CASES), ok, simpredict.TOL_PCT, okc, nc, top[0], top[1],
+              time.time() - t0))
+    c = simpredict.CASES[3]
+    clock, width, notes, rows = simpredict.do_case(c, per_workload=False)
+    w = max(rows, key=simpredict.worst)
+    print("  %s without --seed-per-workload (one random stream: a card stall can fall into "
+          "another workload in the other run): %d of %d within %.0f%%, worst %.1f%% (%s)" % (
+              c.id, sum(simpredict.worst(r) <= simpredict.TOL_PCT for r in rows), len(rows),
+              simpredict.TOL_PCT, simpredict.worst(w), w["workload"]))
+    print()
+
+
 def main():
     if not os.path.exists(ACCURACY) or not os.path.exists(simtruth.SDBSIM):
         sys.exit("bench_sim: build first (make)")
     part1()
     part2()
     part3()
+    part4()
 
 
 if __name__ == "__main__":

@@ -236,6 +236,10 @@ const char *sim_host_desc(unsigned i);
  * cleared. cfg NULL = defaults. Returns 0 or -1 (bad profile). The profile
  * is copied. */
 int sim_setup(const struct sim_config *cfg, const struct sim_profile *p);
+/* Restart the card's random numbers from the configured seed and a tag
+ * (sdbsim --seed-per-workload: the workload's name), so that two runs at
+ * different bus settings draw the same latencies for the same workload. */
+void sim_rng_reseed_tag(const char *tag);
 const struct sim_config *sim_get_config(void);
 const struct sim_profile *sim_get_profile(void);
 

@@ -107,6 +107,15 @@ const struct sim_profile *sim_get_profile(void)
 	return prof;
 }
 
+void sim_rng_reseed_tag(const char *tag)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+
+	for (; tag && *tag; tag++)
+		h = (h ^ (uint8_t)*tag) * 0x100000001b3ull;
+	sim_rng_seed(conf.seed ^ h);
+}
+
 int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 {
 	uint64_t h = 0;

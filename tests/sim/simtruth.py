@@ -16,6 +16,7 @@ import math
 import os
 import re
 import subprocess
+import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SDBSIM = os.path.join(ROOT, "build", "host", "sdbsim")
@@ -30,9 +31,12 @@ PARTS = ("card", "bus", "host")
 
 def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900):
     """Run sdbsim; return (exit status, records, console text)."""
-    cfg = os.path.join(ROOT, "build", "host", "sdbsim-%s-%s.txt" % (host, card))
-    os.makedirs(os.path.dirname(cfg), exist_ok=True)
-    with open(cfg, "w") as f:
+    # a file of its own: under pytest-xdist two workers may run the same
+    # host and card at once
+    d = os.path.join(ROOT, "build", "host")
+    os.makedirs(d, exist_ok=True)
+    fd, cfg = tempfile.mkstemp(prefix="sdbsim-%s-%s-" % (host, card), suffix=".txt", dir=d)
+    with os.fdopen(fd, "w") as f:
         f.write(config)
     cmd = [SDBSIM, "--profile", card, "--host", host, "--config", cfg]
     if seed is not None:

@@ -56,6 +56,7 @@ SECTIONS = [
     ("series", "Time series"),
     ("phases", "Where the time goes"),
     ("sweep", "Clock and bus-width sweep"),
+    ("prediction", "Prediction at another bus setting"),
     ("class", "Application and speed class check"),
     ("au", "Erase block (AU) detection"),
     ("open-au", "Open AUs"),
@@ -86,6 +87,7 @@ class Report:
         self.charts = []        # Chart objects embedded (name, series)
         self.png_dir = None     # also write every chart there as NAME.png
         self.png_files = []
+        self.pred = None        # a predict.Prediction (sdbreport --predict)
 
     # --- building blocks -------------------------------------------------
     def w(self, s):
@@ -477,6 +479,11 @@ class Report:
                    "host), b/f the bus.", "note")
         self.end()
 
+    def prediction(self):
+        if self.pred is not None:
+            from .predict import render_html
+            render_html(self, self.pred)
+
     def card_class(self):
         have = self.each("class")
         if not have:
@@ -705,7 +712,7 @@ class Report:
     def build(self):
         body_start = len(self.parts)
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
-                   self.latency, self.series, self.phases, self.sweep, self.card_class, self.au,
+                   self.latency, self.series, self.phases, self.sweep, self.prediction, self.card_class, self.au,
                    self.open_au, self.erase, self.sustained, self.integrity, self.selftest,
                    self.problems):
             fn()
@@ -788,9 +795,10 @@ def _yesno(v):
     return ""
 
 
-def render(runs, labels, logs, dpi=80):
+def render(runs, labels, logs, dpi=80, prediction=None):
     """The HTML text and the Report (sections present, charts embedded)."""
     rep = Report(runs, labels, logs, dpi)
+    rep.pred = prediction
     return rep.build(), rep
 
 

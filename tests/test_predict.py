@@ -1,0 +1,88 @@
+"""`sdbreport --predict` checked on the simulator: a card profile runs under
+build/host/sdbsim at one bus setting, the prediction for another setting is
+made from that run's records alone, the other setting runs, and every
+workload's MB/s, IOPS and mean latency are compared (tests/sim/simpredict.py:
+the cases, CPU-paced and fast hosts, slow and fast cards, 1-bit and 4-bit).
+Sequential and random 4 KiB workloads must be within 10%; the others are
+printed. The command line's own checks need no simulator."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
+import simpredict  # noqa: E402
+
+CASES = simpredict.CASES
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_prediction_against_the_run(case, tmp_path):
+    # one test per case, no shared fixture: under pytest-xdist (make test)
+    # the cases spread over the workers and each runs once
+    if not os.path.exists(simpredict.SDBSIM) or not os.path.exists(simpredict.SDBREPORT):
+        pytest.skip("build/host/sdbsim not built: run make first")
+    clock, width, notes, rows = simpredict.do_case(case, str(tmp_path))
+    if case.width4:
+        assert width == 4
+    for n in notes:
+        print("note:", n)
+    names = {r["workload"] for r in rows}
+    # the quick suite's sequential sizes and the random 4 KiB workloads are all there
+    assert {"seq-read-4k", "seq-write-4k", "rand-read-4k", "rand-write-4k",
+            "seq-read-1m", "seq-write-1m"} <= names
+    bad = []
+    for r in rows:
+        e = simpredict.worst(r)
+        line = "%-22s %-10s %-9s %8.3f MB/s -> predicted %8.3f, ran %8.3f: MB/s %+.1f%% " \
+               "IOPS %+.1f%% latency %+.1f%%" % (
+                   r["workload"], r["method"], r["pace"], r["mbs"], r["p_mbs"], r["a_mbs"],
+                   r["err_mbs"], r["err_iops"], r["err_lat"])
+        print(("   " if e <= simpredict.TOL_PCT else "!! ") + line)
+        if r["checked"] and not e <= simpredict.TOL_PCT:   # NaN fails too
+            bad.append(line)
+    checked = [r for r in rows if r["checked"]]
+    assert len(checked) >= 20
+    assert not bad, "%s at %.0f Hz %d-bit, beyond %.0f%%:\n%s" % (
+        case.id, clock, width, simpredict.TOL_PCT, "\n".join(bad))
+
+
+def test_predict_command_line(tmp_path):
+    sdbreport = [sys.executable, os.path.join(simpredict.ROOT, "tools", "sdbreport.py")]
+    log = os.path.join(simpredict.ROOT, "tests", "data", "qemu-raspi2b-quick.log")
+    p = subprocess.run(sdbreport + ["--clock", "50M", log], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert p.returncode == 2 and b"go with --predict" in p.stderr
+    p = subprocess.run(sdbreport + ["--predict", "--clock", "fast", log],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 2 and b"not a frequency" in p.stderr
+    p = subprocess.run(sdbreport + ["--predict", "--clock", "300M", log],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 2 and b"outside 100 kHz" in p.stderr
+    p = subprocess.run(sdbreport + ["-q", "--predict", "--clock", "50M", "--width", "4", log],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode in (0, 1)
+    out = p.stdout.decode()
+    assert "Prediction: " in out and "-> 50 MHz 4-bit" in out
+    assert "note: emulated run" in out
+    row = next(l for l in out.splitlines() if l.split()[:1] == ["seq-read-4k"])
+    assert len(row.split()) >= 7 and float(row.split()[2]) > 0
+
+
+def test_predict_in_the_html_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    sdbreport = [sys.executable, os.path.join(simpredict.ROOT, "tools", "sdbreport.py")]
+    log = os.path.join(simpredict.ROOT, "tests", "data", "qemu-raspi2b-quick.log")
+    page = tmp_path / "r.html"
+    p = subprocess.run(sdbreport + ["-q", "--predict", "--width", "1", "--html", str(page), log],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode in (0, 1), p.stderr.decode()
+    html = page.read_text()
+    sec = html[html.index('<section id="prediction">'):]
+    sec = sec[:sec.index("</section>")]
+    assert "predicted at" in sec and "1-bit" in sec and "<td>rand-read-4k</td>" in sec
+    # without --predict the section is absent
+    p = subprocess.run(sdbreport + ["-q", "--html", str(page), log], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert 'id="prediction"' not in page.read_text()
