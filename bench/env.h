@@ -22,6 +22,7 @@ struct bench_env {
 	int host_error;           /* 0, or what building the host returned */
 	const char *host_error_what;
 	uintptr_t host_error_base;
+	const char *dma_note;     /* why the host offers no DMA path, if it does not */
 	uint8_t *buf;             /* scratch memory for transfers (cacheable) */
 	uint32_t buf_bytes;
 	/* Non-NULL when this board's SD slot is on a controller sdbench does

@@ -164,6 +164,7 @@ void kmain(void)
 	env.host_error = slot.error;
 	env.host_error_what = slot.error_what;
 	env.host_error_base = slot.error_base;
+	env.dma_note = slot.dma_note;
 	env.sd_unsupported = slot.unsupported;
 
 	errors = bench_main(&env);

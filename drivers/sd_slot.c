@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "drivers/gpio.h"
+#include "drivers/mailbox.h"
 #include "drivers/sd_slot.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
@@ -49,6 +50,27 @@ static int fail(struct sd_slot *slot, int r, const char *what, uintptr_t base)
 	return r;
 }
 
+/* The EMMC's DMA data path: a channel of the DMA engine from the ones the
+ * firmware leaves to the ARM (mailbox tag 0x00060001). The engine sees ARM
+ * memory through the BCM2835's L2-coherent alias, or the BCM2836/7's
+ * uncached one. Without a channel the EMMC keeps PIO only. */
+static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
+{
+	uint32_t mask = 0;
+
+	slot->dma_note = NULL;
+	if (mbox_get_dma_channels(&mask)) {
+		slot->dma_note = "the firmware did not give the DMA channel mask";
+		return;
+	}
+	if (dma_chan_init(&slot->dma, b->periph_base, b->soc == SOC_BCM2835 ?
+			  DMA_MEM_ALIAS_BCM2835 : DMA_MEM_ALIAS_BCM2836, mask)) {
+		slot->dma_note = dma_error(&slot->dma);
+		return;
+	}
+	bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
+}
+
 int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 {
 	uintptr_t base;
@@ -59,6 +81,7 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	slot->error = 0;
 	slot->error_what = NULL;
 	slot->error_base = 0;
+	slot->dma_note = "no DMA engine path on this controller";
 	if (b->soc == SOC_BCM2711) {
 		/* Pi 4 / 400 / CM4: the slot is wired to EMMC2 on pads of its
 		 * own (no GPIO function to select); the Arasan EMMC at +0x300000
@@ -85,5 +108,6 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	if (r)
 		return fail(slot, r, "the EMMC host controller did not initialise", base);
 	slot->host = &slot->sdhci.host;
+	attach_emmc_dma(slot, b);
 	return 0;
 }

@@ -21,12 +21,15 @@
 #include <stdint.h>
 
 #include "drivers/board.h"
+#include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sd/sd_host.h"
 #include "drivers/sdhci/sdhci.h"
 
 struct sd_slot {
 	struct sd_host *host;     /* ready for host->ops->reset(); NULL when not */
 	struct sdhci_host sdhci;  /* the controller's state, owned by the slot */
+	struct dma_chan dma;      /* BCM2835/6/7: the DMA engine channel of the EMMC's DMA path */
+	const char *dma_note;     /* why the EMMC has no DMA path (NULL: it has one) */
 	const char *unsupported;  /* the slot is on a controller not driven yet */
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */

@@ -41,6 +41,8 @@
  *
  * Data moves by PIO: QEMU's models have no SDMA/ADMA (capabilities say
  * so) and the BCM2835 Arasan's own DMA is not used by any known driver.
+ * A quirk set may attach an external mover instead (sdhci_attach_dma: the
+ * BCM2835 DMA engine on the data port), selected by set_data_path.
  *
  * Not supported: SDIO interrupts, UHS-I (1.8 V, tuning), 8-bit bus,
  * interrupts (everything is polled with timer deadlines).
@@ -312,6 +314,66 @@ static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
 		mmio_write32(port, PIO_GET_BYTES(p));
 }
 
+/* The data phase through the external mover (sdhci_attach_dma): it moves
+ * every block between the data port and the buffer while the CPU watches
+ * it and the controller's error bits, within the blocks' summed bound.
+ * host_ticks is the CPU's part: starting the mover (its cache maintenance
+ * and control blocks) and the poll that saw the end. Returns 1 when the
+ * mover sends the request back to PIO. */
+static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
+			  uint32_t blk_to)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	uint64_t bound = (uint64_t)blk_to * data->blocks;
+	uint32_t t0 = timer_ticks(), t1, irq;
+	timer_deadline_t d;
+	int r = e->dma->start(e->dma_ctx, data, e->base + SDHCI_DATA);
+
+	if (r == -EAGAIN) {
+		e->dma_pio++;
+		return 1;
+	}
+	if (r) {
+		recover(e, true);
+		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+	}
+	t1 = timer_ticks();
+	t->host_ticks = t1 - t0;
+	t->t_first_data = t1;
+	d = timer_deadline_us(bound > 0x7FFFFFFFu ? 0x7FFFFFFFu : (uint32_t)bound);
+	for (;;) {
+		t0 = timer_ticks();
+		r = e->dma->poll(e->dma_ctx);
+		if (r <= 0)
+			break;
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (irq & SDHCI_INT_ERR_MASK) {
+			e->dma->abort(e->dma_ctx, "the controller reported an error");
+			recover(e, true);
+			return fail(req, irq_to_err(irq), irq, rd_dir ?
+				    "read data (DMA)" : "write data (DMA)", 0);
+		}
+		if (timer_expired(d)) {
+			r = e->dma->poll(e->dma_ctx);
+			if (r <= 0)
+				break;
+			e->dma->abort(e->dma_ctx, "timed out");
+			recover(e, true);
+			return fail(req, -ETIMEDOUT, irq, e->dma->error(e->dma_ctx), 0);
+		}
+	}
+	t1 = timer_ticks();
+	if (r < 0) {
+		recover(e, true);
+		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+	}
+	t->host_ticks += t1 - t0;
+	t->t_data_done = t1;
+	return 0;
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 {
@@ -328,6 +390,16 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	uint8_t *p = data->buf;
 	uint32_t blk, irq, t0, t1 = 0, host = 0;
 
+	if (e->dma_on) {
+		int r = sdhci_dma_xfer(e, req, blk_to);
+
+		if (r <= 0) {
+			if (r)
+				return r;
+			blk = data->blocks;
+			goto data_end;
+		}
+	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		irq = wait_irq(e, ready, blk_to);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
@@ -363,7 +435,7 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
-
+data_end:
 	/* Transfer complete: for writes this is the end of the card's busy
 	 * after the last block (and of the Auto-CMD12 busy). */
 	irq = wait_irq(e, SDHCI_INT_DATA_DONE, rd_dir ? SDHCI_READ_TIMEOUT_US :
@@ -689,6 +761,31 @@ static int sdhci_get_ro(struct sd_host *h)
 	return (rd(h->priv, SDHCI_STATUS) & SDHCI_STATUS_WRITE_EN_PIN) ? 0 : 1;
 }
 
+static int sdhci_set_data_path(struct sd_host *h, unsigned path)
+{
+	struct sdhci_priv *e = h->priv;
+
+	if (path > SD_PATH_DMA || !(h->data_paths & (1u << path)))
+		return -ENOTSUP;
+	h->data_path = (uint8_t)path;
+	e->dma_on = path == SD_PATH_DMA && e->dma;
+	return 0;
+}
+
+void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
+		      void *ctx)
+{
+	sh->priv.dma = ops;
+	sh->priv.dma_ctx = ctx;
+	sh->priv.dma_on = false;
+	sh->priv.dma_pio = 0;
+	if (ops)
+		sh->host.data_paths |= 1u << SD_PATH_DMA;
+	else
+		sh->host.data_paths &= (uint8_t)~(1u << SD_PATH_DMA);
+	sh->host.data_path = SD_PATH_PIO;
+}
+
 static const struct sd_host_ops sdhci_ops = {
 	.reset = sdhci_reset,
 	.set_ios = sdhci_set_ios,
@@ -696,6 +793,7 @@ static const struct sd_host_ops sdhci_ops = {
 	.card_busy = sdhci_card_busy,
 	.get_cd = sdhci_get_cd,
 	.get_ro = sdhci_get_ro,
+	.set_data_path = sdhci_set_data_path,
 };
 
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
@@ -711,6 +809,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	set_wdelay(e, 0);
 	e->ctl0 = 0;
 	e->req_hz = 0;
+	e->dma = NULL;
+	e->dma_ctx = NULL;
+	e->dma_on = false;
+	e->dma_pio = 0;
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;

@@ -156,6 +156,18 @@ void sim_sdhci_card_removed(void);
 /* Card inserted (true) / removed (false): raise the interrupt. */
 void sim_sdhci_card_event(bool inserted);
 uint32_t sim_sdhci_clock_hz(void);
+/* The DMA engine's side of the data port: DREQ 11 (write: space in the
+ * buffer; read: data in it) and the port accesses it makes. */
+bool sim_hc_dma_dreq(bool write);
+uint32_t sim_hc_dma_port_read(void);
+void sim_hc_dma_port_write(uint32_t v);
+
+/* ---- DMA engine (sim_dma.c) ---- */
+void sim_dma_reset(void);
+void sim_dma_service(void);
+bool sim_dma_claims(uintptr_t addr);
+uint32_t sim_dma_mmio_read(uintptr_t addr);
+void sim_dma_mmio_write(uintptr_t addr, uint32_t v);
 uint8_t sim_sdhci_width(void);
 
 /* ---- wire truth (sim_wire.c) ---- */

@@ -21,7 +21,8 @@
  * SRST_DATA. Where SDHCI allows two behaviours it takes the stricter one: a
  * command timeout does not also set CMD_DONE (QEMU sets both).
  *
- * Not supported: DMA (SDMA/ADMA; CAPABILITIES says none), 8-bit bus, UHS
+ * Not supported: the controller's own DMA (SDMA/ADMA; CAPABILITIES says
+ * none; the SoC's DMA engine on the data port is sim_dma.c), 8-bit bus, UHS
  * modes and tuning, boot mode, block-gap stop/continue, SPI mode,
  * interrupts to a CPU (polling only; IRPT_EN is stored), 8/16-bit access.
  */
@@ -131,6 +132,37 @@ static void data_write(uint32_t v)
 	}
 }
 
+bool sim_hc_dma_dreq(bool write)
+{
+	struct xfer *x = &sim_hc.x;
+
+	if (write)
+		return x->active && x->dir == XK_WRITE && (status_reg() & ST_BUF_WR_EN);
+	return x->active && x->dir == XK_READ && x->buf_count;
+}
+
+/* The DMA engine's accesses: the same port, but not the CPU's time. */
+uint32_t sim_hc_dma_port_read(void)
+{
+	struct sim_truth *t = sim_hc.x.r.t;
+	uint64_t keep = t ? t->host_port_ns : 0;
+	uint32_t v = data_read();
+
+	if (t)
+		t->host_port_ns = keep;
+	return v;
+}
+
+void sim_hc_dma_port_write(uint32_t v)
+{
+	struct sim_truth *t = sim_hc.x.r.t;
+	uint64_t keep = t ? t->host_port_ns : 0;
+
+	data_write(v);
+	if (t)
+		t->host_port_ns = keep;
+}
+
 static void reset_cmd(void)
 {
 	if (sim_hc.cmd_active)
@@ -182,6 +214,7 @@ void sim_sdhci_power_on(void)
 {
 	memset(&sim_hc, 0, sizeof(sim_hc));
 	sim_hc.idle_quantum = 1000;
+	sim_dma_reset();
 	sim_sdhci_reset_all();
 }
 
@@ -273,6 +306,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
+	if (sim_dma_claims(addr))
+		return sim_dma_mmio_read(addr);
 	sim_clk_note_mmio();
 	if (addr < cfg()->base || off >= REG_SPAN || (off & 3)) {
 		sim_violation("read of unmapped address 0x%lx", (unsigned long)addr);
@@ -281,6 +316,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	}
 	sim_clk_charge(off == DATA ? cfg()->data_read_ns : cfg()->mmio_read_ns);
 	sim_sdhci_advance(sim_clk_now);
+	sim_dma_service();
 	v = reg_read(off);
 	if (sim_hc.same_reads[off / 4] && sim_hc.last_rd_val[off / 4] == v) {
 		sim_hc.same_reads[off / 4]++;
@@ -318,6 +354,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			sim_sdhci_advance(sim_clk_now);
+			sim_dma_service();
 			v = reg_read(off);
 		}
 	}
@@ -331,6 +368,10 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base);
 
+	if (sim_dma_claims(addr)) {
+		sim_dma_mmio_write(addr, v);
+		return;
+	}
 	sim_clk_note_mmio();
 	memset(sim_hc.same_reads, 0, sizeof(sim_hc.same_reads));
 	sim_hc.idle_quantum = 1000;
@@ -342,6 +383,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	sim_clk_charge(off == DATA ? cfg()->data_write_ns : cfg()->mmio_write_ns);
 	sim_wire_cpu_work(sim_clk_now);
 	sim_sdhci_advance(sim_clk_now);
+	sim_dma_service();
 	if (cfg()->write_hazard && off != DATA) {
 		uint64_t two = sim_hc_clk(2);
 		uint64_t last = sim_hc.last_wr_t[off / 4];
