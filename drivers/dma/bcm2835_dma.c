@@ -78,6 +78,7 @@ static void note(struct dma_chan *c, const char *what)
 static void chan_reset(struct dma_chan *c)
 {
 	timer_deadline_t d;
+	uint32_t dbg;
 
 	if (rd(c, DMA_CS) & DMA_CS_ACTIVE) {
 		wr(c, DMA_CS, 0);
@@ -88,7 +89,11 @@ static void chan_reset(struct dma_chan *c)
 	}
 	wr(c, DMA_CS, DMA_CS_RESET);
 	wr(c, DMA_CS, DMA_CS_END | DMA_CS_INT);
-	wr(c, DMA_DEBUG, DMA_DEBUG_ERRORS);
+	/* The error bits are write-1-to-clear; write only those set (QEMU
+	 * keeps DEBUG as a plain register: writing 1s there would set them). */
+	dbg = rd(c, DMA_DEBUG) & DMA_DEBUG_ERRORS;
+	if (dbg)
+		wr(c, DMA_DEBUG, dbg);
 }
 
 int dma_chan_init(struct dma_chan *c, uintptr_t periph_base,
@@ -131,6 +136,9 @@ static void start_run(struct dma_chan *c)
 {
 	uint32_t base_ti = DMA_TI_WAIT_RESP | DMA_TI_NO_WIDE_BURSTS;
 	uint32_t left = c->len - c->queued, n = 0;
+	/* The buffer and the control blocks are each contiguous in memory. */
+	uint32_t mem = dma_mem_bus_addr(c, c->buf, c->len) + c->queued;
+	uint32_t cbs = dma_mem_bus_addr(c, c->cb, sizeof(c->cb));
 
 	if (c->dir == DMA_TO_MEM)
 		base_ti |= DMA_TI_DEST_INC | (c->dreq ? DMA_TI_SRC_DREQ : 0);
@@ -141,7 +149,6 @@ static void start_run(struct dma_chan *c)
 	while (left && n < DMA_CB_PER_RUN) {
 		struct dma_cb *cb = &c->cb[n];
 		uint32_t len = left < c->max_len ? left : c->max_len;
-		uint32_t mem = dma_mem_bus_addr(c, c->buf + c->queued, len);
 
 		cb->ti = base_ti;
 		cb->source_ad = c->dir == DMA_TO_MEM ? c->periph : mem;
@@ -151,8 +158,9 @@ static void start_run(struct dma_chan *c)
 		cb->nextconbk = 0;
 		cb->reserved[0] = cb->reserved[1] = 0;
 		if (n)
-			c->cb[n - 1].nextconbk = dma_mem_bus_addr(c, cb, sizeof(*cb));
+			c->cb[n - 1].nextconbk = cbs + n * (uint32_t)sizeof(*cb);
 		c->queued += len;
+		mem += len;
 		left -= len;
 		n++;
 	}
@@ -161,7 +169,7 @@ static void start_run(struct dma_chan *c)
 	cache_clean_range(c->cb, n * sizeof(c->cb[0]));
 	mmio_dsb();
 	wr(c, DMA_CS, DMA_CS_END | DMA_CS_INT);
-	wr(c, DMA_CONBLK_AD, dma_mem_bus_addr(c, &c->cb[0], n * sizeof(c->cb[0])));
+	wr(c, DMA_CONBLK_AD, cbs);
 	wr(c, DMA_CS, DMA_START_CS);
 	c->runs++;
 }

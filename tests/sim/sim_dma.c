@@ -56,7 +56,7 @@
 #define DMA_SPAN      0x1000u
 #define NCH           15u
 #define EMMC_DATA_BUS 0x7E300020u
-#define NREGIONS      16u
+#define NREGIONS      15u /* 64 MiB each, below 1 GiB */
 #define REGION_SPAN   (1u << 26)
 
 struct region {
@@ -265,6 +265,11 @@ static void run_chan(unsigned n)
 				return;
 			if (dst_port && !sim_hc_dma_dreq(true))
 				return;
+			if ((!src_port && (c->source_ad & 0xFF000000u) == 0x7E000000u &&
+			     (c->ti & DMA_TI_SRC_DREQ)) ||
+			    (!dst_port && (c->dest_ad & 0xFF000000u) == 0x7E000000u &&
+			     (c->ti & DMA_TI_DEST_DREQ)))
+				return; /* a peripheral not modelled: its DREQ never comes */
 			if (src_port) {
 				v = sim_hc_dma_port_read();
 				d.st.words_from_port++;
