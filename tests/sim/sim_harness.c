@@ -1,6 +1,7 @@
 /*
  * sim_harness.c - see sim_harness.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/sdhci/bcm2835_emmc.h"
@@ -27,4 +28,16 @@ int simh_start(struct simh *s, const char *profile,
 	if (ret)
 		return s->init_ret = ret;
 	return s->init_ret = sd_init(&s->card, s->host);
+}
+
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes)
+{
+	memset(env, 0, sizeof(*env));
+	env->board_model = "simulator";
+	env->host_error = bcm2835_emmc_init(emmc, sim_get_config()->base, 0);
+	env->host = env->host_error ? NULL : &emmc->host;
+	env->host_error_what = "the simulated EMMC host controller did not initialise";
+	env->host_error_base = sim_get_config()->base;
+	env->buf = malloc(buf_bytes);
+	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;
 }

@@ -6,6 +6,9 @@
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
 
+#include <stddef.h>
+
+#include "bench/env.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
@@ -24,5 +27,11 @@ int simh_start(struct simh *s, const char *profile,
 /* The same with the host only (no sd_init). */
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
+
+/* What start-up hands the whole program (bench_main) on the simulated
+ * platform: its controller built on emmc (the base clock from the
+ * capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
+ * the caller frees env->buf). */
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
 
 #endif
