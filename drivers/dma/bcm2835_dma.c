@@ -196,6 +196,7 @@ int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	c->queued = 0;
 	c->runs = 0;
 	c->busy = true;
+	mmio_barrier(); /* from the caller's peripheral to this one (§1.3) */
 	/* Before the engine touches the buffer: a write to the peripheral
 	 * reads memory (clean: the engine sees what the CPU wrote); a read
 	 * writes it (invalidate: no dirty line is evicted over the data). */
@@ -204,6 +205,7 @@ int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	else
 		cache_invalidate_range(buf, len);
 	start_run(c);
+	mmio_barrier();
 	return 0;
 }
 
@@ -211,14 +213,16 @@ void dma_abort(struct dma_chan *c, const char *why)
 {
 	if (c->channel < 0)
 		return;
+	mmio_barrier();
 	note(c, why ? why : "aborted");
 	chan_reset(c);
 	if (c->busy && c->dir == DMA_TO_MEM)
 		cache_invalidate_range(c->buf, c->len);
 	c->busy = false;
+	mmio_barrier();
 }
 
-int dma_poll(struct dma_chan *c)
+static int poll_chan(struct dma_chan *c)
 {
 	uint32_t cs, dbg;
 
@@ -251,6 +255,19 @@ int dma_poll(struct dma_chan *c)
 		cache_invalidate_range(c->buf, c->len);
 	c->busy = false;
 	return 0;
+}
+
+int dma_poll(struct dma_chan *c)
+{
+	int r;
+
+	/* The caller alternates with its own peripheral's registers: reads
+	 * from two peripherals may complete out of order without a barrier
+	 * (BCM2835 ARM Peripherals §1.3). */
+	mmio_barrier();
+	r = poll_chan(c);
+	mmio_barrier();
+	return r;
 }
 
 int dma_wait(struct dma_chan *c, uint32_t timeout_us)
