@@ -15,16 +15,12 @@
  */
 #include "drivers/dma/bcm2835_dma.h"
 #include "drivers/dma/cache.h"
+#include "drivers/dma/dma_addr.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
 
-#ifdef SDB_HOST
-/* The simulator gives host memory 32-bit "ARM physical" addresses that its
- * DMA model resolves back (tests/sim/sim_dma.c). */
-uint32_t sim_dma_phys(const void *p, size_t n);
-#endif
 
 #define DMA_RESET_TIMEOUT_US 1000u
 #define DMA_START_CS (DMA_CS_ACTIVE | DMA_CS_WAIT_WRITES | DMA_CS_PRIORITY(8) | \
@@ -47,13 +43,9 @@ uint32_t dma_periph_bus_addr(const struct dma_chan *c, uintptr_t arm_addr)
 
 uint32_t dma_mem_bus_addr(const struct dma_chan *c, const void *p, size_t n)
 {
-#ifdef SDB_HOST
-	uint32_t phys = sim_dma_phys(p, n);
-#else
-	uint32_t phys = (uint32_t)(uintptr_t)p; /* identity map, below 1 GiB */
+	/* ARM memory below 1 GiB (the engine's aliases cover no more). */
+	uint32_t phys = (uint32_t)dma_arm_phys(p, n);
 
-	(void)n;
-#endif
 	return (phys & 0x3FFFFFFFu) | c->mem_bus_alias;
 }
 

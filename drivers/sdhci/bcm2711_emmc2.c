@@ -17,11 +17,21 @@
  *    missing card shows as no answer to CMD8/CMD55 (sd.c). QEMU's model
  *    reports it, and it is used there.
  *  - The high-speed enable bit is a real SDHCI bit here (no NO_HISPD quirk).
- *  - DMA address view: the device tree's emmc2bus dma-ranges put ARM
- *    physical 0x0..0x3FFFFFFF at 0xC0000000 for this controller's DMA
- *    master; a DMA path must translate by dma_offset and keep its buffers
- *    and descriptors in the first GiB. Data moves by PIO today (QEMU's
- *    model advertises no SDMA/ADMA).
+ *  - ADMA2: the controller is an SDHCI 3.00 with ADMA2 (Linux runs it
+ *    with ADMA); the core uses it when CAPABILITIES also says so (QEMU's
+ *    model does not: PIO there).
+ *  - DMA address view: the EMMC2 sits on a bus of its own in the Linux
+ *    device tree (bcm2711.dtsi, node emmc2bus), whose dma-ranges
+ *    <0x0 0xc0000000  0x0 0x00000000  0x40000000> put ARM physical
+ *    0x0..0x3FFFFFFF at bus address 0xC0000000 for the controller's DMA
+ *    master: descriptors and buffers must lie in the first GiB and carry
+ *    A + 0xC0000000. That is the view of the first BCM2711 stepping (B0).
+ *    The C0 stepping (Pi 400, CM4, later Pi 4 B of any memory size) sees
+ *    ARM memory 1:1 below 0xFC000000; the firmware rewrites the emmc2bus
+ *    dma-ranges to say which (the Linux bcm2711-rpi-4-b-b0 discussion), and
+ *    the board revision code does not tell the steppings apart. The quirk
+ *    carries the B0 view; sdhci_set_dma_view() replaces it for a board
+ *    whose view is known.
  *  - Not handled yet (a real Pi 4 only): the 1.8 V switch of UHS-I (the
  *    SD I/O regulator is on the firmware's GPIO expander) and tuning.
  */
@@ -35,6 +45,8 @@ static const struct sdhci_quirks bcm2711_emmc2_quirks = {
 	.no_hispd_bit = false,
 	.cd_broken_on_hw = true,
 	.dma_offset = 0xC0000000u,
+	.dma_window = 0x40000000u,
+	.adma2 = true,
 };
 
 int bcm2711_emmc2_init(struct sdhci_host *sh, uintptr_t base, uint32_t base_clock_hz)

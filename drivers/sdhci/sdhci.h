@@ -40,8 +40,13 @@ struct sdhci_quirks {
 	/* The controller's DMA master sees ARM physical address A at A +
 	 * dma_offset (BCM2711 EMMC2: the device tree's emmc2bus dma-ranges
 	 * put ARM 0x0..0x3FFFFFFF at bus 0xC0000000; 0 for a PIO-only host).
-	 * Recorded for a DMA data path; PIO does not use it. */
+	 * The platform may replace it per board (sdhci_set_dma_view). */
 	uint32_t dma_offset;
+	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none). */
+	uint32_t dma_window;
+	/* The integration's ADMA2 may be used (when CAPABILITIES also says
+	 * ADMA2): SDHCI 3.00 §1.13, 32-bit descriptors. */
+	bool adma2;
 };
 
 /* An external data mover for the data phase (bcm2835_emmc.c: the BCM2835
@@ -56,6 +61,9 @@ struct sdhci_ext_dma {
 	void (*abort)(void *ctx, const char *why);
 	const char *(*error)(void *ctx);         /* the last failure, for req->err.phase */
 };
+/* Descriptors of one host's ADMA2 table: 512 x 64 KiB = 32 MiB, the
+ * largest request (65535 blocks of 512 bytes) fits. */
+#define SDHCI_ADMA_MAX_DESC 512u
 
 /* The driver's state of one controller; private to sdhci.c (here only so
  * the caller can own the storage). */
@@ -73,6 +81,11 @@ struct sdhci_priv {
 	void *dma_ctx;
 	bool dma_on;          /* host.data_path == SD_PATH_DMA */
 	uint32_t dma_pio;     /* requests the mover sent back to PIO */
+	uint32_t dma_offset;  /* bus address of ARM physical 0 (q->dma_offset) */
+	uint32_t dma_window;  /* ARM memory the DMA master sees */
+	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
+	 * a whole number of cache lines so maintenance touches nothing else). */
+	uint32_t adma_tbl[2 * SDHCI_ADMA_MAX_DESC] __attribute__((aligned(64)));
 };
 
 struct sdhci_host {
@@ -94,6 +107,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
  * mover's state); the path is selected with host.ops->set_data_path. */
 void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
 		      void *ctx);
+/* The DMA master's view of ARM memory for this board: ARM physical A is
+ * seen at A + offset, for A < window (the SoC revision can change it, see
+ * bcm2711_emmc2.c). */
+void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window);
 
 /* The divider the driver would program for 'hz' and the frequency it gives
  * (for reports and tests). Returns the actual frequency in Hz. */

@@ -4,8 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
+
+/* The quirk set of the host profile's controller; base clock 0: taken from
+ * CAPABILITIES, as under QEMU. */
+static int host_init(struct sdhci_host *sh)
+{
+	if (!strcmp(sim_get_config()->controller, "emmc2"))
+		return bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
+	return bcm2835_emmc_init(sh, sim_get_config()->base, 0);
+}
 
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg)
@@ -15,9 +25,8 @@ int simh_host_only(struct simh *s, const char *profile,
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
-	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
 	s->host = &s->emmc.host;
-	return bcm2835_emmc_init(&s->emmc, sim_get_config()->base, 0);
+	return host_init(&s->emmc);
 }
 
 int simh_start(struct simh *s, const char *profile,
@@ -34,7 +43,7 @@ void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf
 {
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
-	env->host_error = bcm2835_emmc_init(emmc, sim_get_config()->base, 0);
+	env->host_error = host_init(emmc);
 	env->host = env->host_error ? NULL : &emmc->host;
 	env->host_error_what = "the simulated EMMC host controller did not initialise";
 	env->host_error_base = sim_get_config()->base;

@@ -29,8 +29,9 @@ int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
 
 /* What start-up hands the whole program (bench_main) on the simulated
- * platform: its controller built on emmc (the base clock from the
- * capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
+ * platform: its controller built on emmc with the quirk set of the host
+ * profile's controller (bcm2835_emmc, or bcm2711_emmc2 for "emmc2"; the
+ * base clock from the capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
  * the caller frees env->buf). */
 void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
 

@@ -34,6 +34,14 @@ uint64_t sim_rng_draw(const struct sim_dist *d);
 
 /* ---- sparse store (sim_store.c) ---- */
 void sim_store_reset(void);
+/* sim_dma.c: the memory map (see sim.h) and the master's accesses. */
+void sim_dma_reset(void);
+/* Host memory for bus addresses [bus, bus+n), or NULL when the master
+ * cannot reach them (outside its window, or no buffer mapped there). */
+uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n);
+/* Host memory at ARM physical address phys (the memory map only). */
+uint8_t *sim_dma_phys_to_host(uint64_t phys, uint32_t n);
+void sim_dma_count(uint32_t descs, uint32_t bytes);
 void sim_store_read(uint64_t blk, uint8_t *out);      /* 512 bytes */
 void sim_store_write(uint64_t blk, const uint8_t *in);
 void sim_store_erase(uint64_t first, uint64_t last, uint8_t value);
@@ -162,12 +170,12 @@ bool sim_hc_dma_dreq(bool write);
 uint32_t sim_hc_dma_port_read(void);
 void sim_hc_dma_port_write(uint32_t v);
 
-/* ---- DMA engine (sim_dma.c) ---- */
-void sim_dma_reset(void);
-void sim_dma_service(void);
-bool sim_dma_claims(uintptr_t addr);
-uint32_t sim_dma_mmio_read(uintptr_t addr);
-void sim_dma_mmio_write(uintptr_t addr, uint32_t v);
+/* ---- the BCM2835 DMA engine (sim_bcm2835_dma.c) ---- */
+void sim_bdma_reset(void);
+void sim_bdma_service(void);
+bool sim_bdma_claims(uintptr_t addr);
+uint32_t sim_bdma_mmio_read(uintptr_t addr);
+void sim_bdma_mmio_write(uintptr_t addr, uint32_t v);
 uint8_t sim_sdhci_width(void);
 
 /* ---- wire truth (sim_wire.c) ---- */

@@ -21,8 +21,10 @@
  * SRST_DATA. Where SDHCI allows two behaviours it takes the stricter one: a
  * command timeout does not also set CMD_DONE (QEMU sets both).
  *
- * Not supported: the controller's own DMA (SDMA/ADMA; CAPABILITIES says
- * none; the SoC's DMA engine on the data port is sim_dma.c), 8-bit bus, UHS
+ * DMA: ADMA2 with 32-bit descriptors when the host has it (cfg adma2:
+ * CAPABILITIES bit 19), see sim_sdhci_data.c; SDMA and 64-bit ADMA2 are
+ * violations. The SoC's DMA engine on the data port (DREQ 11) is
+ * sim_bcm2835_dma.c. Not supported: 8-bit bus, UHS
  * modes and tuning, boot mode, block-gap stop/continue, SPI mode,
  * interrupts to a CPU (polling only; IRPT_EN is stored), 8/16-bit access.
  */
@@ -49,13 +51,13 @@ static uint32_t status_reg(void)
 		s |= ST_DAT_ACTIVE;
 	if (x->active && x->dir == XK_WRITE) {
 		s |= ST_WRITE_TRANSFER;
-		if (!sim_hc.cmd_active && x->host_k < x->total &&
+		if (!sim_hc.cmd_active && x->host_k < x->total && !x->dma &&
 		    x->buf_count < cfg()->buf_blocks)
 			s |= ST_BUF_WR_EN;
 	}
 	if (x->active && x->dir == XK_READ) {
 		s |= ST_READ_TRANSFER;
-		if (x->buf_count)
+		if (x->buf_count && !x->dma)
 			s |= ST_BUF_RD_EN;
 	}
 	if (sim_card.present)
@@ -75,6 +77,10 @@ static uint32_t data_read(void)
 	uint32_t slot, v;
 	uint8_t *p;
 
+	if (x->active && x->dma) {
+		sim_violation("DATA read during a DMA transfer");
+		return 0;
+	}
 	if (!x->active || x->dir != XK_READ || !x->buf_count) {
 		sim_violation("DATA read with no data in the buffer");
 		return 0;
@@ -107,6 +113,10 @@ static void data_write(uint32_t v)
 	uint32_t slot;
 	uint8_t *p;
 
+	if (x->active && x->dma) {
+		sim_violation("DATA write during a DMA transfer");
+		return;
+	}
 	if (!(status_reg() & ST_BUF_WR_EN)) {
 		sim_violation("DATA write with no space in the buffer");
 		return;
@@ -194,7 +204,8 @@ static void reset_data(void)
 	memset(x, 0, sizeof(*x));
 	sim_hc.r1b_active = false;
 	sim_hc.dat_wedged = false;
-	sim_hc.irpt &= ~(INT_DATA_DONE | INT_READ_RDY | INT_WRITE_RDY);
+	sim_hc.irpt &= ~(INT_DATA_DONE | INT_READ_RDY | INT_WRITE_RDY | INT_DMA);
+	sim_hc.adma_err = 0;
 }
 
 void sim_sdhci_reset_all(void)
@@ -206,6 +217,7 @@ void sim_sdhci_reset_all(void)
 	sim_hc.control0 = sim_hc.control1 = 0;
 	sim_hc.irpt = sim_hc.irpt_mask = sim_hc.irpt_en = 0;
 	sim_hc.control2 = 0;
+	sim_hc.adma_addr = 0;
 	memset(sim_hc.other, 0, sizeof(sim_hc.other));
 	sim_hc.clk_stable_at = SIM_NEVER;
 }
@@ -214,7 +226,7 @@ void sim_sdhci_power_on(void)
 {
 	memset(&sim_hc, 0, sizeof(sim_hc));
 	sim_hc.idle_quantum = 1000;
-	sim_dma_reset();
+	sim_bdma_reset();
 	sim_sdhci_reset_all();
 }
 
@@ -284,6 +296,9 @@ static uint32_t reg_read(uint32_t off)
 	case IRPT_EN: return sim_hc.irpt_en;
 	case CONTROL2: return sim_hc.control2;
 	case CAPABILITIES: return cfg()->caps_zero ? 0 : cfg()->caps;
+	case ADMA_ERR: return cfg()->adma2 ? sim_hc.adma_err : 0;
+	case ADMA_ADDR: return sim_hc.adma_addr;
+	case ADMA_ADDR_HI: return 0;
 	case CAPABILITIES_HI: return 0;
 	case SLOTISR_VER: return cfg()->version;
 	case FORCE_IRPT: case BOOT_TIMEOUT: case DBG_SEL: case EXRDFIFO_CFG:
@@ -306,8 +321,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
-	if (sim_dma_claims(addr))
-		return sim_dma_mmio_read(addr);
+	if (sim_bdma_claims(addr))
+		return sim_bdma_mmio_read(addr);
 	sim_clk_note_mmio();
 	if (addr < cfg()->base || off >= REG_SPAN || (off & 3)) {
 		sim_violation("read of unmapped address 0x%lx", (unsigned long)addr);
@@ -316,7 +331,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	}
 	sim_clk_charge(off == DATA ? cfg()->data_read_ns : cfg()->mmio_read_ns);
 	sim_sdhci_advance(sim_clk_now);
-	sim_dma_service();
+	sim_bdma_service();
 	v = reg_read(off);
 	if (sim_hc.same_reads[off / 4] && sim_hc.last_rd_val[off / 4] == v) {
 		sim_hc.same_reads[off / 4]++;
@@ -354,7 +369,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			sim_sdhci_advance(sim_clk_now);
-			sim_dma_service();
+			sim_bdma_service();
 			v = reg_read(off);
 		}
 	}
@@ -368,8 +383,8 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base);
 
-	if (sim_dma_claims(addr)) {
-		sim_dma_mmio_write(addr, v);
+	if (sim_bdma_claims(addr)) {
+		sim_bdma_mmio_write(addr, v);
 		return;
 	}
 	sim_clk_note_mmio();
@@ -383,7 +398,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	sim_clk_charge(off == DATA ? cfg()->data_write_ns : cfg()->mmio_write_ns);
 	sim_wire_cpu_work(sim_clk_now);
 	sim_sdhci_advance(sim_clk_now);
-	sim_dma_service();
+	sim_bdma_service();
 	if (cfg()->write_hazard && off != DATA) {
 		uint64_t two = sim_hc_clk(2);
 		uint64_t last = sim_hc.last_wr_t[off / 4];
@@ -436,6 +451,15 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 			sim_violation("8-bit bus selected");
 		break;
 	case CONTROL1: write_control1(v); break;
+	case ADMA_ADDR:
+		if (sim_hc.x.active && sim_hc.x.dma)
+			sim_violation("ADMA_ADDR written during a DMA transfer");
+		sim_hc.adma_addr = v;
+		break;
+	case ADMA_ADDR_HI:
+		if (v)
+			sim_violation("ADMA_ADDR_HI 0x%08x: 32-bit ADMA2 only", v);
+		break;
 	case INTERRUPT:
 		sim_hc.irpt &= ~v;
 		break;
@@ -448,7 +472,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 		sim_hc.control2 = (sim_hc.control2 & 0xffffu) | (v & 0xffff0000u);
 		break;
 	case RESP0: case RESP1: case RESP2: case RESP3: case STATUS:
-	case CAPABILITIES: case CAPABILITIES_HI: case SLOTISR_VER:
+	case CAPABILITIES: case CAPABILITIES_HI: case SLOTISR_VER: case ADMA_ERR:
 		sim_violation("write 0x%08x to read-only register 0x%02x", v, off);
 		break;
 	case FORCE_IRPT:

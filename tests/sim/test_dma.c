@@ -1,7 +1,7 @@
 /*
  * test_dma.c - the BCM2835 DMA engine driver (drivers/dma/bcm2835_dma.c)
  * and the EMMC's DMA data path, on the simulator's DMA model
- * (tests/sim/sim_dma.c) with the real drivers:
+ * (tests/sim/sim_bcm2835_dma.c) with the real drivers:
  *  - channel choice from the firmware's mask (full before lite, none);
  *  - control blocks: addresses (memory alias, the data port's bus
  *    address), TI bits, lengths, stride, chaining on a lite channel;
@@ -22,6 +22,7 @@
 
 #include "drivers/dma/bcm2835_dma.h"
 #include "drivers/dma/cache.h"
+#include "drivers/dma/dma_addr.h"
 #include "drivers/sd/sd.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "lib/err.h"
@@ -164,7 +165,7 @@ TEST(control_blocks_read_and_write)
 	CHECK_EQ_I(sim_setup(&cfg, sim_profile_find("instant-4g")), 0);
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2835, 0x3C), 0);
 	CHECK_EQ_I(dma_start(&ch, DMA_TO_MEM, DMA_DREQ_EMMC, PORT_BUS, buf, 4096), 0);
-	phys = sim_dma_phys(buf, 4096);
+	phys = (uint32_t)dma_arm_phys(buf, 4096);
 	CHECK_EQ_U(ch.cb[0].ti, DMA_TI_WAIT_RESP | DMA_TI_NO_WIDE_BURSTS | DMA_TI_DEST_INC |
 		   DMA_TI_SRC_DREQ | DMA_TI_PERMAP(11));
 	CHECK_EQ_U(ch.cb[0].source_ad, PORT_BUS);
@@ -208,7 +209,7 @@ TEST(control_blocks_chained_on_a_lite_channel)
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, 0x4000), 0);
 	CHECK_EQ_I(ch.channel, 14);
 	CHECK_EQ_I(dma_start(&ch, DMA_TO_MEM, DMA_DREQ_EMMC, PORT_BUS, big, sizeof(big)), 0);
-	phys = sim_dma_phys(big, sizeof(big));
+	phys = (uint32_t)dma_arm_phys(big, sizeof(big));
 	for (i = 0; i < 4; i++) {
 		CHECK_EQ_U(ch.cb[i].dest_ad, 0xC0000000u + phys + i * DMA_MAX_LEN_LITE);
 		CHECK_EQ_U(ch.cb[i].txfr_len, i < 3 ? DMA_MAX_LEN_LITE : sizeof(big) - 3 * DMA_MAX_LEN_LITE);
