@@ -69,6 +69,7 @@ static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
 		return;
 	}
 	bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
+	slot->dma_auto = true;
 }
 
 int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
@@ -82,6 +83,7 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	slot->error_what = NULL;
 	slot->error_base = 0;
 	slot->dma_note = "no DMA engine path on this controller";
+	slot->dma_auto = false;
 	if (b->soc == SOC_BCM2711) {
 		/* Pi 4 / 400 / CM4: the slot is wired to EMMC2 on pads of its
 		 * own (no GPIO function to select); the Arasan EMMC at +0x300000

@@ -30,6 +30,7 @@ struct sd_slot {
 	struct sdhci_host sdhci;  /* the controller's state, owned by the slot */
 	struct dma_chan dma;      /* BCM2835/6/7: the DMA engine channel of the EMMC's DMA path */
 	const char *dma_note;     /* why the EMMC has no DMA path (NULL: it has one) */
+	bool dma_auto;            /* data_path = auto selects the DMA path here */
 	const char *unsupported;  /* the slot is on a controller not driven yet */
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */
