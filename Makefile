@@ -24,7 +24,7 @@
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
-#   lib/ drivers/sd drivers/sdhci drivers/dma bench/   portable: built for the target and the host
+#   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   tests/sim                  host only: simulated controller, card and clock
 #   tests/unit, tests/sim/test_*.c   host test programs (one binary per file)
 #   tools/                     host tools for users
@@ -80,7 +80,7 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/dma/*.c bench/*.c bench/*/*.c)
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c)
 TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
 # AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
 # handler; the rest of boot/ and every other source is shared.
@@ -97,7 +97,7 @@ TOOL_SRCS     := $(filter-out tools/sdbsim.c,$(wildcard tools/*.c))
 TARGET_OBJS   := $(patsubst %,$(BT)/%.o,$(basename $(TARGET_SRCS)))
 BT64 := $(B)/target64
 TARGET64_OBJS := $(patsubst %,$(BT64)/%.o,$(basename $(TARGET64_SRCS)))
-$(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/dma)),$(TARGET64_OBJS)): \
+$(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/sdhost drivers/dma)),$(TARGET64_OBJS)): \
 	TALIGN64 :=
 PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))

@@ -590,6 +590,7 @@ void card_report_record(const struct sd_card *card)
 	j = record_begin("card");
 	json_bool(j, "present", card->present);
 	json_bool(j, "initialised", card->initialised);
+	json_str(j, "host", card->host ? card->host->name : "none");
 	json_hex(j, "rca", card->rca, 4);
 	json_u64(j, "capacity_bytes", card->capacity_bytes);
 	json_u64(j, "blocks", card->blocks);

@@ -6,6 +6,7 @@
 
 #include "bench/dispatch.h"
 #include "bench/engine/record.h"
+#include "bench/hosts.h"
 #include "bench/selftest.h"
 #include "bench/engine/workload.h"
 #include "bench/suite.h"
@@ -51,4 +52,11 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	if (bench_ctx_init(&ctx, env, cfg, guard, !strcmp(suite, "quick")))
 		return;
 	wl_run_suite(&ctx, cfg);
+	if (config_bool(cfg, CFG_COMPARE_HOSTS) && !ctx.abort_all) {
+		static struct hosts_switch_ctx hc;
+		struct wl_host_switch sw;
+
+		hosts_switcher(&hc, &sw, env, guard->card);
+		wl_compare_hosts(&ctx, &sw);
+	}
 }

@@ -19,6 +19,7 @@
 #include "bench/dispatch.h"
 #include "bench/storage/config.h"
 #include "bench/env.h"
+#include "bench/hosts.h"
 #include "bench/storage/mbr.h"
 #include "bench/engine/record.h"
 #include "bench/run.h"
@@ -52,9 +53,7 @@ static int init_card(const struct bench_env *env)
 			     (unsigned long long)env->host_error_base);
 		return r;
 	}
-	con_printf("\nhost: %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
-		   host->name, (unsigned long long)host->base, (unsigned)host->base_clock_hz,
-		   (unsigned)host->version, (unsigned)host->caps);
+	hosts_report(host);
 	r = sd_init(&card, env->host);
 	if (r == -ENOMEDIUM) {
 		record_error("init", r, "no SD card found: check that a card is inserted "
@@ -149,7 +148,7 @@ static void report_area(const struct test_area *area)
  * runs; every "result" record repeats it. */
 static void apply_data_path(const struct bench_env *env, const struct config *cfg)
 {
-	struct sd_host *h = env->host;
+	struct sd_host *h = card.host ? card.host : env->host; /* after the host key */
 	const char *want = config_enum_name(cfg, CFG_DATA_PATH);
 	bool has_dma = (h->data_paths & (1u << SD_PATH_DMA)) && h->ops->set_data_path;
 	bool is_auto = !want || !strcmp(want, "auto");
@@ -219,11 +218,33 @@ static void run_or_console(const struct bench_env *env, const struct blkdev *dev
 	console_run(&io);
 }
 
-unsigned bench_main(const struct bench_env *env)
+/* sdbench.txt "host": sdbench.txt was read through the board's usual
+ * controller; another one asked for gets the card now (the same card, the
+ * same layout), before anything is measured. */
+static int apply_host_key(struct bench_env *env)
 {
+	const char *want = config_enum_name(&st.cfg, CFG_HOST);
+	int r;
+
+	if (!want || !strcmp(want, "auto") || (env->host && !strcmp(want, env->host->name)))
+		return 0;
+	r = hosts_switch(env, &card, want);
+	if (r)
+		return r;
+	card_report_record(&card);
+	return 0;
+}
+
+unsigned bench_main(const struct bench_env *env_in)
+{
+	static struct bench_env cur;
+	struct bench_env *env = &cur;
 	struct blkdev dev;
 	struct json *j;
 	int r;
+
+	/* The host may change (sdbench.txt "host"): a copy the run owns. */
+	cur = *env_in;
 
 	if (env->sd_unsupported) {
 		con_printf("\nSD card: not tested: %s\n", env->sd_unsupported);
@@ -246,6 +267,9 @@ unsigned bench_main(const struct bench_env *env)
 	storage_probe(&st, &dev);
 	print_layout(&st.mbr);
 	report_config(&st.cfg, st.config_status, env->emulated);
+	if (apply_host_key(env))
+		return record_error_count();
+	dev.total_blocks = card.blocks;
 	report_area(&st.area);
 	apply_data_path(env, &st.cfg);
 

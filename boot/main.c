@@ -7,6 +7,8 @@
  * the mailbox (its divisor needs the UART clock); the MMU and caches come
  * after the RAM size is known.
  */
+#include <string.h>
+
 #include "bench/env.h"
 #include "bench/engine/record.h"
 #include "bench/run.h"
@@ -32,6 +34,32 @@ extern char __free_start[];
 
 static struct board_info board;
 static struct sd_slot slot;
+
+/* bench_env.switch_host: the slot on the controller sdbench.txt asks for. */
+static int switch_host(const char *name, struct sd_host **host, const char **why)
+{
+	static const char *const names[] = { "auto", "emmc", "sdhost", "emmc2" };
+	enum sd_slot_ctrl c;
+	int r;
+
+	for (c = SD_SLOT_AUTO; c <= SD_SLOT_EMMC2; c++)
+		if (!strcmp(name, names[c]))
+			break;
+	*host = NULL;
+	*why = NULL;
+	if (c > SD_SLOT_EMMC2) {
+		*why = "no such controller";
+		return -ENODEV;
+	}
+	if (!sd_slot_has(&board, c)) {
+		*why = "this board's SD slot is not wired to that controller";
+		return -ENODEV;
+	}
+	r = sd_slot_build_on(&slot, &board, c);
+	*host = slot.host;
+	*why = slot.error_what;
+	return r;
+}
 
 static void print_board(const struct board_info *b, const struct timer_info *ti)
 {
@@ -180,6 +208,13 @@ void kmain(void)
 	env.dma_note = slot.dma_note;
 	env.dma_auto = slot.dma_auto;
 	env.sd_unsupported = slot.unsupported;
+	env.switch_host = switch_host;
+	{
+		static const char *pi03[] = { "emmc", "sdhost", NULL };
+		static const char *pi4[] = { "emmc2", NULL };
+
+		env.host_names = board.soc == SOC_BCM2711 ? pi4 : pi03;
+	}
 
 	errors = bench_main(&env);
 	record_done(timer_now_us() - t0);

@@ -11,7 +11,10 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
+#include "drivers/sdhost/bcm2835_sdhost.h"
 #include "lib/err.h"
+
+static int route_slot_pins(enum gpio_fn fn);
 
 static int select_emmc_pins(void)
 {
@@ -32,9 +35,27 @@ static int select_emmc_pins(void)
 				return r;
 		}
 	/* GPIO 48-53 carry the SD card; ALT3 connects them to the Arasan
-	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT. */
+	 * EMMC controller (ALT0 would select SDHOST). Pull-ups on CMD/DAT.
+	 * All six go through INPUT first: QEMU moves the card back from
+	 * SDHOST to the EMMC only when all six read INPUT (it ignores ALT3);
+	 * on hardware the pins float for a moment, between commands. */
 	for (pin = 48; pin <= 53; pin++) {
-		r = gpio_set_function(pin, GPIO_FN_ALT3);
+		r = gpio_set_function(pin, GPIO_FN_INPUT);
+		if (r)
+			return r;
+	}
+	return route_slot_pins(GPIO_FN_ALT3);
+}
+
+/* GPIO 48-53 to function fn (ALT3 = EMMC, ALT0 = SDHOST), pull-ups on
+ * CMD and DAT0-3 (48 is the clock). */
+static int route_slot_pins(enum gpio_fn fn)
+{
+	unsigned pin;
+	int r;
+
+	for (pin = 48; pin <= 53; pin++) {
+		r = gpio_set_function(pin, fn);
 		if (r)
 			return r;
 		r = gpio_set_pull(pin, pin == 48 ? GPIO_PULL_NONE : GPIO_PULL_UP);
@@ -103,11 +124,8 @@ static int bcm2712_set_io_voltage(unsigned mv)
 }
 #endif
 
-int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
+static void clear(struct sd_slot *slot)
 {
-	uintptr_t base;
-	int r;
-
 	slot->host = NULL;
 	slot->unsupported = NULL;
 	slot->error = 0;
@@ -117,6 +135,63 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	slot->dma_auto = false;
 	slot->sdr104_allowed = false;
 	slot->set_io_voltage = NULL;
+}
+
+bool sd_slot_has(const struct board_info *b, enum sd_slot_ctrl ctrl)
+{
+	switch (ctrl) {
+	case SD_SLOT_AUTO:
+		return true;
+	case SD_SLOT_EMMC:
+	case SD_SLOT_SDHOST:
+		/* Pi 0-3: GPIO 48-53 go to either. On a Pi 4 the slot has
+		 * pads of its own on EMMC2; its EMMC and SDHOST are not wired
+		 * to the slot. */
+		return b->soc != SOC_BCM2711 && b->soc != SOC_BCM2712;
+	case SD_SLOT_EMMC2:
+		return b->soc == SOC_BCM2711;
+	}
+	return false;
+}
+
+static int build_sdhost(struct sd_slot *slot, const struct board_info *b)
+{
+	uintptr_t base = b->periph_base + BCM2835_SDHOST_ARM_OFFSET;
+	int r;
+
+	/* QEMU's model ignores the divider, so the mailbox's core clock
+	 * (QEMU answers 700 MHz) serves both. */
+	r = bcm2835_sdhost_init(&slot->sdhost, base, b->core_clock_hz);
+	if (r)
+		return fail(slot, r, "the SDHOST controller did not initialise "
+			    "(no core clock from the mailbox)", base);
+	r = route_slot_pins(GPIO_FN_ALT0);
+	if (r)
+		return fail(slot, r, "could not route GPIO 48-53 to the SDHOST controller", base);
+	slot->host = &slot->sdhost.host;
+	return 0;
+}
+
+int sd_slot_build_on(struct sd_slot *slot, const struct board_info *b,
+		     enum sd_slot_ctrl ctrl)
+{
+	if (!sd_slot_has(b, ctrl)) {
+		slot->error_what = "this board's SD slot is not wired to that controller";
+		return -ENODEV;
+	}
+	if (ctrl == SD_SLOT_SDHOST) {
+		clear(slot);
+		return build_sdhost(slot, b);
+	}
+	return sd_slot_build(slot, b);
+}
+
+int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
+{
+	uintptr_t base;
+	int r;
+
+	clear(slot);
 #if UINTPTR_MAX > 0xffffffffu
 	if (b->soc == SOC_BCM2712) {
 		/* Pi 5 / CM5 / Pi 500: the slot is on the SoC's own SDHCI

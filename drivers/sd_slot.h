@@ -25,6 +25,7 @@
 #include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sd/sd_host.h"
 #include "drivers/sdhci/sdhci.h"
+#include "drivers/sdhost/bcm2835_sdhost.h"
 
 struct sd_slot {
 	struct sd_host *host;     /* ready for host->ops->reset(); NULL when not */
@@ -32,6 +33,7 @@ struct sd_slot {
 	struct dma_chan dma;      /* BCM2835/6/7: the DMA engine channel of the EMMC's DMA path */
 	const char *dma_note;     /* why the EMMC has no DMA path (NULL: it has one) */
 	bool dma_auto;            /* data_path = auto selects the DMA path here */
+	struct bcm2835_sdhost sdhost; /* SDHOST's state (Pi 0-3), when chosen */
 	const char *unsupported;  /* the slot is on a controller not driven yet */
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */
@@ -43,8 +45,25 @@ struct sd_slot {
 	int (*set_io_voltage)(unsigned mv);
 };
 
+/* The controllers a slot can be built on (sdbench.txt "host"). */
+enum sd_slot_ctrl {
+	SD_SLOT_AUTO = 0, /* the board's usual one: EMMC (Pi 0-3), EMMC2 (Pi 4) */
+	SD_SLOT_EMMC,     /* the Arasan EMMC, GPIO 48-53 on ALT3 (Pi 0-3) */
+	SD_SLOT_SDHOST,   /* SDHOST, GPIO 48-53 on ALT0 (Pi 0-3) */
+	SD_SLOT_EMMC2,    /* EMMC2 (Pi 4 / 400 / CM4) */
+};
+
 /* Route the pins and bring up the controller that serves b's SD slot.
  * Returns slot->error; slot is always filled in. */
 int sd_slot_build(struct sd_slot *slot, const struct board_info *b);
+
+/* The same on a chosen controller (the pins are routed to it).
+ * -ENODEV with slot->error_what set when the board has no such
+ * controller for its slot (nothing is changed then). */
+int sd_slot_build_on(struct sd_slot *slot, const struct board_info *b,
+		     enum sd_slot_ctrl ctrl);
+
+/* Whether b's slot can be served by ctrl (AUTO: always). */
+bool sd_slot_has(const struct board_info *b, enum sd_slot_ctrl ctrl);
 
 #endif

@@ -18,7 +18,7 @@ NM = os.environ.get("CROSS", "arm-none-eabi-") + "nm"
 # decoders and names are pure and allowed), the write guard's writes and
 # erases, the host controller, the clock, the engine's measuring side.
 MEASURING = re.compile(r"^(sd_(init|read|write|erase|set|send)|write_guard_(write|erase)|"
-                       r"emmc_|sdhci_|bcm2835_emmc|bcm2711_emmc2|mmio_|timer_|"
+                       r"emmc_|sdhci_|bcm2835_emmc|bcm2835_sdhost|bcm2711_emmc2|mmio_|timer_|"
                        r"wl_(ctx_init|do|begin|end|now_ns|rand|should_stop|set_budget|"
                        r"verify_written)$|wlx_(erase|last_lat)$)")
 

@@ -5,7 +5,8 @@
  * the same console text and "@ " records a Pi prints, so every host tool
  * reads its output like a real run.
  *
- *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--config sdbench.txt] [--seed N]
+ *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]
+ *          [--config sdbench.txt] [--seed N]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
  *
  * Card profiles and host profiles are the simulator's (tests/sim/profiles,
@@ -32,6 +33,7 @@
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
@@ -41,16 +43,19 @@
 #define MAX_CONFIG (32u << 10)
 
 static struct sdhci_host emmc;
+static struct bcm2835_sdhost sdhost;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: sdbsim --profile NAME|FILE [--host NAME|FILE] [--config sdbench.txt] "
-		   "[--seed N]\n"
+	fprintf(f, "usage: sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]\n"
+		   "              [--config sdbench.txt] [--seed N]\n"
 		   "       sdbsim --list\n"
 		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
 		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
 		   "Runs sdbench on a simulated card and prints its console output and records,\n"
-		   "with a \"truth\" record per workload. The host defaults to \"sim\".\n");
+		   "with a \"truth\" record per workload. The host defaults to \"sim\"; the\n"
+		   "controller is the host profile's SDHCI (emmc), or with --controller sdhost the\n"
+		   "SDHOST model (no wire truth there).\n");
 }
 
 /* ---- the truth per workload ------------------------------------------------
@@ -147,6 +152,10 @@ static void print_truth(const struct window *w, bool records)
 	struct sim_wire_sum d;
 	struct json *j;
 	double wall, cc, cb, ch;
+
+	/* The SDHOST model records no wire truth. */
+	if (sim_get_config()->sdhost)
+		return;
 
 	sim_wire_diff(&w->last, &w->first, &d);
 	wall = (double)(d.t_to - d.t_from);
@@ -316,7 +325,7 @@ static int dump_host(const char *what)
 
 int main(int argc, char **argv)
 {
-	const char *profile = NULL, *config = NULL, *host = "sim";
+	const char *profile = NULL, *config = NULL, *host = "sim", *ctrl = "emmc";
 	static struct sim_profile p;
 	struct sim_config sc;
 	struct bench_env env;
@@ -332,6 +341,12 @@ int main(int argc, char **argv)
 			profile = argv[++i];
 		} else if (!strcmp(argv[i], "--host") && i + 1 < argc) {
 			host = argv[++i];
+		} else if (!strcmp(argv[i], "--controller") && i + 1 < argc) {
+			ctrl = argv[++i];
+			if (strcmp(ctrl, "emmc") && strcmp(ctrl, "sdhost")) {
+				fprintf(stderr, "sdbsim: --controller: emmc or sdhost, not '%s'\n", ctrl);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
 			config = argv[++i];
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
@@ -378,6 +393,12 @@ int main(int argc, char **argv)
 		}
 		sc.seed = seed;
 	}
+	if (!strcmp(ctrl, "sdhost")) {
+		/* SDHOST at its BCM2835 address; its input clock is the core
+		 * clock (the simulator's base clock, 250 MHz by default). */
+		sc.sdhost = true;
+		sc.base = 0x20202000u;
+	}
 	if (config && !(txt = read_file(config, &len)))
 		return 2;
 	if (sim_setup(&sc, &p)) {
@@ -396,7 +417,21 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	simh_program_env(&env, &emmc, BUF_BYTES);
+	if (sc.sdhost) {
+		/* The SDHOST model instead of the SDHCI: its driver on the
+		 * core clock (no SDHCI register is touched). */
+		memset(&env, 0, sizeof(env));
+		env.board_model = "simulator";
+		env.host_error = bcm2835_sdhost_init(&sdhost, sim_get_config()->base,
+						     sim_get_config()->base_clock_hz);
+		env.host = env.host_error ? NULL : &sdhost.host;
+		env.host_error_what = "the simulated SDHOST controller did not initialise";
+		env.host_error_base = sim_get_config()->base;
+		env.buf = malloc(BUF_BYTES);
+		env.buf_bytes = env.buf ? BUF_BYTES : 0;
+	} else {
+		simh_program_env(&env, &emmc, BUF_BYTES);
+	}
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);

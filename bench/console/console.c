@@ -128,6 +128,8 @@ static void cmd_info(const struct console_io *io)
 static void cmd_hosts(const struct console_io *io)
 {
 	const struct sd_host *h = io->env->host;
+	const char *const *names = io->env->host_names;
+	unsigned i, n = 1, p;
 
 	con_printf("host configurations of this board's SD slot:\n");
 	if (!h) {
@@ -135,10 +137,17 @@ static void cmd_hosts(const struct console_io *io)
 			   io->env->sd_unsupported ? io->env->sd_unsupported : "");
 		return;
 	}
-	con_printf("  1. %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x, "
-		   "data by the CPU (PIO) - in use\n", h->name, (unsigned long long)h->base,
-		   (unsigned)h->base_clock_hz, (unsigned)h->version, (unsigned)h->caps);
-	con_printf("  (this build drives one configuration per board)\n");
+	for (p = 0; p < 8; p++)
+		if (h->data_paths & (1u << p))
+			con_printf("  %u. %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x, "
+				   "data by %s%s\n", n++, h->name, (unsigned long long)h->base,
+				   (unsigned)h->base_clock_hz, (unsigned)h->version,
+				   (unsigned)h->caps, p == SD_PATH_PIO ? "the CPU (PIO)" : "DMA",
+				   p == h->data_path ? " - in use" : "");
+	for (i = 0; io->env->switch_host && names && names[i]; i++)
+		if (strcmp(names[i], h->name))
+			con_printf("  %u. %s (host = %s in sdbench.txt; compare_hosts = on "
+				   "measures every one)\n", n++, names[i], names[i]);
 }
 
 /* The card's state after a run, by CMD13: "tran" is ready for the next. */

@@ -651,3 +651,13 @@ bool wla_sweep_fit(const uint32_t *clock_hz, const double *t_s, unsigned n,
 	out->bus_pct = tmax > 0 ? 100.0 * (f.b / out->fmax_hz) / tmax : 0.0;
 	return true;
 }
+
+unsigned wla_best_index(const double *v, unsigned n)
+{
+	unsigned i, best = n;
+
+	for (i = 0; i < n; i++)
+		if (v[i] >= 0 && (best == n || v[i] > v[best]))
+			best = i;
+	return best;
+}

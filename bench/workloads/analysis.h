@@ -277,4 +277,8 @@ struct wla_sweep_fit {
 bool wla_sweep_fit(const uint32_t *clock_hz, const double *t_s, unsigned n,
 		   struct wla_sweep_fit *out);
 
+/* The index of the largest non-negative value of v[0..n) (the first of
+ * equals); n when there is none (host comparison: the fastest row). */
+unsigned wla_best_index(const double *v, unsigned n);
+
 #endif

@@ -211,6 +211,9 @@ struct sim_config {
 	bool strict_cmd_inhibit; /* CMD_INHIBIT stays set after a command error until SRST_CMD */
 	bool cto_sets_cmd_done;  /* a command timeout also sets CMD_DONE (QEMU) */
 	uint64_t seed;
+	/* The controller at 'base' is the BCM2835 SDHOST (sim_sdhost.c)
+	 * instead of the SDHCI; its input clock is base_clock_hz. */
+	bool sdhost;
 };
 
 void sim_config_default(struct sim_config *c);

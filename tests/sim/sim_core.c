@@ -134,6 +134,7 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 	sim_truth_reset();
 	sim_violation_clear();
 	sim_sdhci_power_on();
+	sim_sdhost_reset();
 	return 0;
 }
 

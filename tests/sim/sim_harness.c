@@ -32,6 +32,12 @@ int simh_host_only(struct simh *s, const char *profile,
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
+	if (sim_get_config()->sdhost) {
+		/* SDHOST: the core clock, as the mailbox gives it. */
+		s->host = &s->sdhost.host;
+		return bcm2835_sdhost_init(&s->sdhost, sim_get_config()->base,
+					   sim_get_config()->base_clock_hz);
+	}
 	s->host = &s->emmc.host;
 	return host_init(&s->emmc);
 }

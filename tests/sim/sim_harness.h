@@ -10,12 +10,14 @@
 
 #include "bench/env.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
 
 struct simh {
 	struct sdhci_host emmc;
-	struct sd_host *host; /* &emmc.host */
+	struct bcm2835_sdhost sdhost; /* when the config asks for SDHOST */
+	struct sd_host *host; /* &emmc.host or &sdhost.host */
 	struct sd_card card;
 	int init_ret;
 };

@@ -178,6 +178,11 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr);
 void sim_bdma_mmio_write(uintptr_t addr, uint32_t v);
 uint8_t sim_sdhci_width(void);
 
+/* ---- the SDHOST controller (sim_sdhost.c), when sim_config.sdhost ---- */
+void sim_sdhost_reset(void);
+uint32_t sim_sdhost_read(uintptr_t addr);
+void sim_sdhost_write(uintptr_t addr, uint32_t v);
+
 /* ---- wire truth (sim_wire.c) ---- */
 enum sim_lane { SIM_LANE_CMD = 0, SIM_LANE_DAT, SIM_NLANES };
 void sim_wire_reset(void);

@@ -372,6 +372,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 
 	if (sim_bdma_claims(addr))
 		return sim_bdma_mmio_read(addr);
+	if (cfg()->sdhost)
+		return sim_sdhost_read(addr);
 	sim_clk_note_mmio();
 	if (in_bcm2712_cfg(addr)) {
 		sim_clk_charge(cfg()->mmio_read_ns);
@@ -439,6 +441,10 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 
 	if (sim_bdma_claims(addr)) {
 		sim_bdma_mmio_write(addr, v);
+		return;
+	}
+	if (cfg()->sdhost) {
+		sim_sdhost_write(addr, v);
 		return;
 	}
 	sim_clk_note_mmio();

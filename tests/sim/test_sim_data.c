@@ -236,3 +236,15 @@ TEST(random_every_profile)
 		run_sequence(p->name, 40, true);
 	}
 }
+
+/* The same through the SDHOST controller (its driver and the simulator's
+ * SDHOST model): SDHC with block addressing and an SDSC card. */
+TEST(random_through_sdhost)
+{
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.sdhost = true;
+	run_sequence_cfg("sdxc-a2-64g", 80, true, &c);
+	run_sequence_cfg("qemu-like-1g", 60, true, &c);
+}

@@ -28,11 +28,14 @@ static void fill(void)
 		pat[i] = (uint8_t)(i * 7 + (i >> 9));
 }
 
+/* The controller the faults are tried on (NULL: the default SDHCI). */
+static const struct sim_config *use_cfg;
+
 /* Start a card with known data at LBA 1000..1015. */
 static bool start(struct simh *s, const char *profile)
 {
 	fill();
-	if (simh_start(s, profile, NULL)) {
+	if (simh_start(s, profile, use_cfg)) {
 		CHECK_EQ_I(s->init_ret, 0);
 		return false;
 	}
@@ -351,4 +354,30 @@ TEST(erase_busy_too_long)
 	sim_fault_clear();
 	sim_advance_ns(20000000000ull); /* the card finishes */
 	check_recovered(&s, "after the long erase");
+}
+
+/* The same faults through the SDHOST controller: each ends in its error
+ * code within bounded time, the controller recovers, the data reads back. */
+TEST(sdhost_faults)
+{
+	struct sim_config c;
+
+	sim_config_default(&c);
+	c.sdhost = true;
+	use_cfg = &c;
+	one("SDHOST: CMD17 response CRC error", (struct sim_fault){
+		.kind = SIM_FAULT_CMD_CRC, .cmd = 17 }, 1, -EILSEQ);
+	one("SDHOST: CMD18 no response", (struct sim_fault){
+		.kind = SIM_FAULT_CMD_TIMEOUT, .cmd = 18 }, 0, -ETIMEDOUT);
+	one("SDHOST: CMD13 no response", (struct sim_fault){
+		.kind = SIM_FAULT_CMD_TIMEOUT, .cmd = 13 }, 5, -ETIMEDOUT);
+	one("SDHOST: read data CRC, block 5", (struct sim_fault){
+		.kind = SIM_FAULT_DATA_CRC, .cmd = 18, .block = 5 }, 0, -EILSEQ);
+	one("SDHOST: read data timeout, block 3", (struct sim_fault){
+		.kind = SIM_FAULT_DATA_TIMEOUT, .cmd = 18, .block = 3 }, 0, -ETIMEDOUT);
+	one("SDHOST: write CRC status negative, block 2", (struct sim_fault){
+		.kind = SIM_FAULT_DATA_CRC, .cmd = 25, .block = 2 }, 2, -EILSEQ);
+	one("SDHOST: write busy stuck 1.5 s, single block", (struct sim_fault){
+		.kind = SIM_FAULT_STUCK_BUSY, .cmd = 24, .busy_ns = 1500000000ull }, 3, -ETIMEDOUT);
+	use_cfg = NULL;
 }

@@ -546,3 +546,16 @@ TEST(median)
 	CHECK_EQ_U(wla_median_u32(w, 4), 4);
 	CHECK_EQ_U(wla_median_u32(w, 0), 0);
 }
+
+/* The host comparison's fastest row: the largest value, failed rows (< 0)
+ * never, n when none. */
+TEST(best_index_of_the_host_comparison)
+{
+	const double v[] = { 7.2, -1.0, 9.5, 9.5, 3.0 };
+	const double none[] = { -1.0, -1.0 };
+
+	CHECK_EQ_U(wla_best_index(v, 5), 2);
+	CHECK_EQ_U(wla_best_index(v, 2), 0);
+	CHECK_EQ_U(wla_best_index(none, 2), 2);
+	CHECK_EQ_U(wla_best_index(v, 0), 0);
+}

@@ -1,0 +1,180 @@
+/*
+ * compare_hosts.c - the host comparison (compare_hosts.h): measures; the
+ * fastest row per workload is decided by wla_best_index() (analysis.c);
+ * compare_hosts_report.c prints.
+ *
+ * Per configuration: sequential read and write of 64 KiB (CMD18/CMD25 with
+ * the stop the host offers), random 4 KiB reads and writes (queue depth
+ * 1), on the same LBAs for every configuration (the same seed), so the
+ * card sees the same requests and only the host differs.
+ */
+#include <string.h>
+
+#include "bench/workloads/analysis.h"
+#include "bench/workloads/compare_hosts.h"
+#include "bench/workloads/compare_hosts_report.h"
+#include "bench/engine/workload_report.h"
+#include "drivers/sd/sd.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+
+#define NWL 4
+
+static const char *const wl_names[NWL] = {
+	"seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"
+};
+
+static struct hosts_table table;
+
+static void measure(struct wl_ctx *c, struct hosts_row *r, unsigned k, uint32_t seed)
+{
+	const bool write = k == 1 || k == 3;
+	const bool seq = k < 2;
+	const uint32_t blocks = seq ? 128 : 8;
+	const uint32_t nops = seq ? (c->quick ? 16 : 128) : (c->quick ? 48 : 1000);
+	const uint32_t first = write ? c->ta->first_lba : c->read_base;
+	uint32_t span = write ? c->ta->count :
+		(c->card->blocks > c->read_base ? c->card->blocks - c->read_base : 0);
+	uint32_t slots, i;
+	struct wl_meas m;
+	char nm[40];
+
+	if (span > (64u << 11))
+		span = 64u << 11; /* 64 MiB */
+	slots = span / blocks;
+	if (write && !wl_writes_possible(c)) {
+		r->error = -EROFS;
+		r->why = c->card->write_protected ? "the card is write-protected"
+			 : "no test area: nowhere safe to write";
+		return;
+	}
+	if (!slots || (seq && span < nops * blocks)) {
+		r->error = -ENOSPC;
+		r->why = "area too small";
+		return;
+	}
+	c->rng = seed;
+	fmt_snprintf(nm, sizeof(nm), "hosts-%s-%s-%s", r->host, r->path, wl_names[k]);
+	wl_begin(c, &m, seq ? "seq" : "random", nm, nm, write, WL_MULTI_AUTO12, blocks,
+		 (uint64_t)nops * blocks * SD_BLOCK_SIZE);
+	for (i = 0; i < nops && !wl_should_stop(c, &m); i++) {
+		struct wl_op op;
+
+		op.write = write;
+		op.blocks = blocks;
+		op.lba = first + (seq ? i : (wl_rand(c) % slots)) * blocks;
+		op.cmd = blocks > 1 ? WL_MULTI_AUTO12 : WL_MULTI_CMD12;
+		wl_do(c, &m, &op);
+	}
+	wl_end(c, &m);
+	if (m.errors || !m.ops) {
+		r->error = m.first_err ? m.first_err : -EIO;
+		r->why = "the workload failed (see the error above)";
+		return;
+	}
+	r->ops = m.ops;
+	r->mbs = m.mbs;
+	r->iops = m.iops;
+	r->p99_ns = m.sum.p99_ns;
+	r->host_pct = m.split.host_pct;
+	r->cpu_ns_per_block = m.bytes ? m.split.host_xfer_pct / 100.0 *
+		(double)m.split.wall_ns / ((double)m.bytes / SD_BLOCK_SIZE) : 0;
+}
+
+static struct hosts_row *add_row(const char *host, const char *path, unsigned k)
+{
+	struct hosts_row *r;
+
+	if (table.nrows >= HOSTS_MAX_ROWS)
+		return NULL;
+	r = &table.rows[table.nrows++];
+	memset(r, 0, sizeof(*r));
+	r->host = host;
+	r->path = path;
+	r->workload = wl_names[k];
+	return r;
+}
+
+static const char *path_name(unsigned p)
+{
+	return p == SD_PATH_PIO ? "pio" : p == SD_PATH_DMA ? "dma" : "?";
+}
+
+void wl_compare_hosts(struct wl_ctx *c, const struct wl_host_switch *sw)
+{
+	const uint32_t seed = c->rng ^ 0x40575u;
+	double v[HOSTS_MAX_ROWS];
+	unsigned n, p, k, i;
+	int r;
+
+	table.nrows = 0;
+	table.emulated = c->emulated;
+	con_printf("\nhost comparison: the same workloads on every host configuration of "
+		   "this board\n");
+	for (n = 0; sw->names && sw->names[n]; n++) {
+		const struct sd_host *h = NULL;
+		const char *why = NULL;
+		uint8_t paths;
+
+		if (c->abort_all)
+			break;
+		r = sw->use(sw->ctx, sw->names[n], SD_PATH_PIO, &h, &why);
+		if (r || !h) {
+			for (k = 0; k < NWL; k++) {
+				struct hosts_row *row = add_row(sw->names[n], "pio", k);
+
+				if (row) {
+					row->error = r ? r : -ENODEV;
+					row->why = why ? why : "the card did not initialise there";
+				}
+			}
+			continue;
+		}
+		paths = h->data_paths;
+		for (p = 0; p < 8; p++) {
+			if (!(paths & (1u << p)))
+				continue;
+			if (p != SD_PATH_PIO) {
+				r = sw->use(sw->ctx, sw->names[n], p, &h, &why);
+				if (r) {
+					for (k = 0; k < NWL; k++) {
+						struct hosts_row *row = add_row(sw->names[n],
+										path_name(p), k);
+						if (row) {
+							row->error = r;
+							row->why = why ? why : "data path refused";
+						}
+					}
+					continue;
+				}
+			}
+			con_printf("  %s, %s\n", sw->names[n], path_name(p));
+			for (k = 0; k < NWL && !c->abort_all; k++) {
+				struct hosts_row *row = add_row(sw->names[n], path_name(p), k);
+
+				if (row)
+					measure(c, row, k, seed + k);
+			}
+		}
+	}
+	r = sw->restore(sw->ctx);
+	if (r)
+		c->abort_all = true;
+	if (c->verify)
+		wl_verify_written(c, "host-comparison");
+	/* The fastest configuration per workload. */
+	for (k = 0; k < NWL; k++) {
+		unsigned idx[HOSTS_MAX_ROWS], m = 0;
+
+		for (i = 0; i < table.nrows; i++)
+			if (table.rows[i].workload == wl_names[k]) {
+				idx[m] = i;
+				v[m++] = table.rows[i].error ? -1.0 : table.rows[i].mbs;
+			}
+		i = wla_best_index(v, m);
+		if (i < m && v[i] > 0)
+			table.rows[idx[i]].best = true;
+	}
+	hosts_table_report(&table);
+}

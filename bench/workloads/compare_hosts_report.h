@@ -1,0 +1,39 @@
+/*
+ * compare_hosts_report.h - what the host comparison (compare_hosts.c)
+ * measured, and how it is shown: one table, a row per host configuration
+ * (controller x data path) and workload, and the "hosts" record
+ * (docs/records.md). compare_hosts.c measures into struct hosts_table;
+ * the functions here only print it (workload.h: measure, decide, report).
+ */
+#ifndef SDB_BENCH_WORKLOADS_COMPARE_HOSTS_REPORT_H
+#define SDB_BENCH_WORKLOADS_COMPARE_HOSTS_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HOSTS_MAX_ROWS 24
+
+struct hosts_row {
+	const char *host;        /* "emmc", "sdhost", "emmc2" */
+	const char *path;        /* "pio", "dma" */
+	const char *workload;    /* "seq-read-64k", "rand-write-4k", ... */
+	uint32_t ops;
+	double mbs, iops;
+	uint32_t p99_ns;
+	double host_pct;         /* the host's share of the operations' time */
+	double cpu_ns_per_block; /* CPU time moving data, per 512-byte block */
+	int error;               /* 0, or why the row has no numbers */
+	const char *why;         /* when error: what happened */
+	bool best;               /* highest MB/s of this workload (decided) */
+};
+
+struct hosts_table {
+	bool emulated;
+	unsigned nrows;
+	struct hosts_row rows[HOSTS_MAX_ROWS];
+};
+
+/* The table and the "hosts" record. */
+void hosts_table_report(const struct hosts_table *t);
+
+#endif

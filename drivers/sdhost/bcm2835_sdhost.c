@@ -1,0 +1,643 @@
+/*
+ * bcm2835_sdhost.c - the BCM2835/6/7 SDHOST controller behind struct
+ * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h).
+ *
+ * The controller in short:
+ *  - A command starts when SDCMD is written with NEW set; NEW clears when
+ *    the response is in (or FAIL is set with the reason in SDHSTS). There
+ *    is no separate "command complete" status.
+ *  - R1b: with BUSYWAIT in SDCMD and BUSY_IRPT_EN in SDHCFG, SDHSTS
+ *    BUSY_IRPT says that DAT0 busy has ended.
+ *  - Data: SDHBCT bytes per block, SDHBLC blocks, written before the
+ *    command; a 16-word FIFO at SDDATA whose fill level is in SDEDM[8:4]
+ *    and the data state machine in SDEDM[3:0]. Errors are sticky bits in
+ *    SDHSTS (CRC16, FIFO, REW timeout).
+ *  - No Auto-CMD12 in the controller: a request with SD_STOP_AUTO12 gets
+ *    its CMD12 from this driver right after the data (sd_host.h allows the
+ *    host to send the stop it was asked to send automatically), so the card
+ *    layer is the same on every host. No Auto-CMD23, no card-detect or
+ *    write-protect input, no readable DAT0 level.
+ *  - Clock: f = core clock / (CDIV + 2), the core clock from the mailbox.
+ *    QEMU's model ignores SDCDIV and SDTOUT (and transfers at once).
+ *  - Every wait is bounded by a timer deadline and ends in an error with
+ *    the command, the phase and the SDHSTS bits (struct sd_host_err).
+ *
+ * Written from the behaviour of the Linux (drivers/mmc/host/bcm2835.c),
+ * U-Boot and Circle drivers and of QEMU's model (hw/sd/bcm2835_sdhost.c):
+ * the FIFO read/write thresholds of 4 words (a silicon erratum the Linux
+ * driver works around), reading or writing in bursts of at least 8 words
+ * unless fewer remain, and forcing the data state machine back to its
+ * idle "data mode" when it waits for a block that will not come (after
+ * the last block of an open-ended read or write).
+ *
+ * Data moves by PIO (the BCM2835 DMA engine, DREQ 13, is another path).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/sdhost/bcm2835_sdhost.h"
+#include "drivers/sdhost/bcm2835_sdhost_regs.h"
+#include "drivers/mmio.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+
+/* Bounds of every wait (microseconds). */
+#define SDH_CMD_TIMEOUT_US 100000u     /* NEW clears after the response */
+#define SDH_READ_TIMEOUT_US 500000u    /* per FIFO burst; SD: 100 ms (SDHC) */
+#define SDH_BUSY_TIMEOUT_US 1000000u   /* write busy / R1b default */
+#define SDH_IDLE_TIMEOUT_US 100000u    /* data state machine back to idle */
+#define SDH_POWER_US 20000u            /* power and FIFO thresholds settle */
+#define SDH_SETTLE_US 1000u            /* SD §6.4.1: 1 ms, >= 74 clocks */
+#define SDH_ID_CLOCK_HZ 400000u
+#define SDH_MAX_HZ 50000000u           /* high speed; no UHS on this host */
+#define SDH_FIFO_THRESHOLD 4u
+#define SDH_BURST_WORDS 8u
+#define SDH_MAX_BLOCK 1024u
+
+static inline uint32_t rd(const struct bcm2835_sdhost_priv *p, uint32_t reg)
+{
+	return mmio_read32(p->base + reg);
+}
+
+static inline void wr(const struct bcm2835_sdhost_priv *p, uint32_t reg,
+		      uint32_t val)
+{
+	mmio_write32(p->base + reg, val);
+}
+
+static int fail(struct sd_request *req, int code, uint32_t status,
+		const char *phase, uint32_t block)
+{
+	req->err.code = code;
+	req->err.status = status;
+	req->err.phase = phase;
+	req->err.block = block;
+	return code;
+}
+
+static int hsts_to_err(uint32_t hsts)
+{
+	if (hsts & (SDH_HSTS_CMD_TMO | SDH_HSTS_REW_TMO))
+		return -ETIMEDOUT;
+	if (hsts & (SDH_HSTS_CRC7 | SDH_HSTS_CRC16))
+		return -EILSEQ;
+	return -EIO;
+}
+
+static inline uint32_t fifo_fill(uint32_t edm)
+{
+	return (edm >> SDH_EDM_FIFO_SHIFT) & SDH_EDM_FIFO_MASK;
+}
+
+/* Wait until NEW has cleared in SDCMD; returns SDCMD, NEW still set on
+ * timeout. */
+static uint32_t wait_cmd(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us)
+{
+	uint32_t c = rd(p, SDH_CMD);
+	timer_deadline_t d;
+
+	if (!(c & SDH_CMD_NEW))
+		return c;
+	d = timer_deadline_us(timeout_us);
+	for (;;) {
+		c = rd(p, SDH_CMD);
+		if (!(c & SDH_CMD_NEW))
+			return c;
+		if (timer_expired(d))
+			return rd(p, SDH_CMD);
+	}
+}
+
+/* Wait for any of 'want' or an error in SDHSTS; 0 on timeout. */
+static uint32_t wait_hsts(const struct bcm2835_sdhost_priv *p, uint32_t want,
+			  uint32_t timeout_us)
+{
+	uint32_t s = rd(p, SDH_HSTS);
+	timer_deadline_t d;
+
+	if (s & (want | SDH_HSTS_ERRS))
+		return s;
+	d = timer_deadline_us(timeout_us);
+	for (;;) {
+		s = rd(p, SDH_HSTS);
+		if (s & (want | SDH_HSTS_ERRS))
+			return s;
+		if (timer_expired(d)) {
+			s = rd(p, SDH_HSTS);
+			return (s & (want | SDH_HSTS_ERRS)) ? s : 0;
+		}
+	}
+}
+
+/* Bring the data state machine back to idle: it is there (identification
+ * or data mode), it is waiting for a block that will not come (forced back
+ * to data mode), or it is busy (programming, CRC): wait for it. 0, or
+ * -ETIMEDOUT with the last SDEDM in *edm_out. */
+static int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
+		     uint32_t *edm_out)
+{
+	timer_deadline_t d = 0;
+	bool armed = false;
+
+	for (;;) {
+		uint32_t edm = rd(p, SDH_EDM);
+		uint32_t fsm = edm & SDH_EDM_FSM_MASK;
+
+		*edm_out = edm;
+		if (fsm == SDH_EDM_FSM_IDENT || fsm == SDH_EDM_FSM_DATA)
+			return 0;
+		if (fsm == SDH_EDM_FSM_READWAIT || fsm == SDH_EDM_FSM_READDATA ||
+		    fsm == SDH_EDM_FSM_WRITESTART1) {
+			wr(p, SDH_EDM, edm | SDH_EDM_FORCE_DATA_MODE);
+			return 0;
+		}
+		if (!armed) {
+			d = timer_deadline_us(timeout_us);
+			armed = true;
+		} else if (timer_expired(d)) {
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/* After an error: the state machine back to idle, a read's FIFO emptied, the
+ * block count cleared, the status cleared. Never touches the card's power
+ * (a reset of this controller would). */
+static void recover(const struct bcm2835_sdhost_priv *p, bool was_read)
+{
+	uint32_t edm, n;
+
+	(void)wait_cmd(p, SDH_CMD_TIMEOUT_US);
+	(void)wait_idle(p, SDH_IDLE_TIMEOUT_US, &edm);
+	/* What a read left in the FIFO (a write's leftovers are dropped by
+	 * clearing the block count). */
+	for (n = 0; was_read && n < 4 * SDH_FIFO_WORDS && fifo_fill(rd(p, SDH_EDM)); n++)
+		(void)rd(p, SDH_DATA);
+	wr(p, SDH_HBLC, 0);
+	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+}
+
+/* Issue one command and wait for NEW to clear. Returns 0, or an error
+ * code with *hsts_out the status bits. */
+static int issue(const struct bcm2835_sdhost_priv *p, uint32_t sdcmd, uint32_t arg,
+		 uint8_t resp_type, uint32_t *hsts_out)
+{
+	uint32_t c, s;
+
+	wr(p, SDH_ARG, arg);
+	wr(p, SDH_CMD, sdcmd | SDH_CMD_NEW);
+	c = wait_cmd(p, SDH_CMD_TIMEOUT_US);
+	if (c & SDH_CMD_NEW) {
+		*hsts_out = rd(p, SDH_HSTS);
+		return -ETIMEDOUT;
+	}
+	if (!(c & SDH_CMD_FAIL))
+		return 0;
+	s = rd(p, SDH_HSTS);
+	*hsts_out = s;
+	/* R3 (OCR) carries no CRC: a CRC7 "error" is not one. */
+	if (resp_type == SD_RESP_R3 && !(s & (SDH_HSTS_ERRS & ~SDH_HSTS_CRC7))) {
+		wr(p, SDH_HSTS, SDH_HSTS_CRC7);
+		return 0;
+	}
+	return hsts_to_err(s ? s : SDH_HSTS_CMD_TMO);
+}
+
+static uint32_t cmd_flags(uint8_t resp_type)
+{
+	switch (resp_type) {
+	case SD_RESP_NONE: return SDH_CMD_NO_RSP;
+	case SD_RESP_R1B:  return SDH_CMD_BUSYWAIT;
+	case SD_RESP_R2:   return SDH_CMD_LONG_RSP;
+	default:           return 0;
+	}
+}
+
+/* The R1b busy after a command: BUSY_IRPT or an error. */
+static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req,
+		     uint32_t timeout_us, const char *phase)
+{
+	uint32_t s = wait_hsts(p, SDH_HSTS_BUSY_IRPT, timeout_us);
+
+	if (!s || (s & SDH_HSTS_ERRS)) {
+		recover(p, false);
+		return fail(req, s ? hsts_to_err(s) : -ETIMEDOUT, s, phase, 0);
+	}
+	wr(p, SDH_HSTS, SDH_HSTS_BUSY_IRPT);
+	return 0;
+}
+
+/*
+ * Moving n words between the FIFO port and an aligned buffer: on 32-bit
+ * ARM eight port accesses into eight registers and one LDM/STM per eight
+ * words (GCC does not merge volatile-ordered accesses by itself); host
+ * builds and AArch64 use the C loop.
+ */
+static inline uint32_t *fifo_read_words(uintptr_t port, uint32_t *p, uint32_t n)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t n8 = n / 8;
+
+	n &= 7;
+	if (n8)
+		__asm__ volatile(
+			"1:	ldr r4, [%[port]]\n"
+			"	ldr r5, [%[port]]\n"
+			"	ldr r6, [%[port]]\n"
+			"	ldr r7, [%[port]]\n"
+			"	ldr r8, [%[port]]\n"
+			"	ldr r9, [%[port]]\n"
+			"	ldr r10, [%[port]]\n"
+			"	ldr r12, [%[port]]\n"
+			"	stmia %[p]!, {r4-r10, r12}\n"
+			"	subs %[n], %[n], #1\n"
+			"	bne 1b\n"
+			: [p] "+r"(p), [n] "+r"(n8)
+			: [port] "r"(port)
+			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
+			  "cc", "memory");
+#endif
+	for (; n; n--)
+		*p++ = mmio_read32(port);
+	return p;
+}
+
+static inline const uint32_t *fifo_write_words(uintptr_t port, const uint32_t *p,
+					       uint32_t n)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t n8 = n / 8;
+
+	n &= 7;
+	if (n8)
+		__asm__ volatile(
+			"1:	ldmia %[p]!, {r4-r10, r12}\n"
+			"	str r4, [%[port]]\n"
+			"	str r5, [%[port]]\n"
+			"	str r6, [%[port]]\n"
+			"	str r7, [%[port]]\n"
+			"	str r8, [%[port]]\n"
+			"	str r9, [%[port]]\n"
+			"	str r10, [%[port]]\n"
+			"	str r12, [%[port]]\n"
+			"	subs %[n], %[n], #1\n"
+			"	bne 1b\n"
+			: [p] "+r"(p), [n] "+r"(n8)
+			: [port] "r"(port)
+			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
+			  "cc", "memory");
+#endif
+	for (; n; n--)
+		mmio_write32(port, *p++);
+	return p;
+}
+
+/*
+ * The PIO loop of one block: move 'words' words between the FIFO and the
+ * buffer, as many at a time as the FIFO holds (reads) or has room for
+ * (writes), in bursts of at least SDH_BURST_WORDS unless fewer remain. The
+ * deadline is only made when the FIFO is not ready (the fast path reads
+ * SDEDM once per burst). Returns 0, or -1 with *hsts the error status
+ * (0 = timeout).
+ */
+static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
+		     uint32_t words, bool is_read, uint32_t timeout_us,
+		     uint32_t *hsts, uint32_t *t_first)
+{
+	const uintptr_t port = p->base + SDH_DATA;
+	const bool aligned = ((uintptr_t)buf & 3) == 0;
+	uint32_t *w32 = (uint32_t *)(void *)buf;
+	timer_deadline_t d = 0;
+	bool armed = false, first = true;
+
+	while (words) {
+		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
+		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
+		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
+					       SDH_FIFO_WORDS - fill : 0);
+
+		if (n < need) {
+			uint32_t s = rd(p, SDH_HSTS);
+
+			if (s & SDH_HSTS_ERRS) {
+				*hsts = s;
+				return -1;
+			}
+			if (!armed) {
+				d = timer_deadline_us(timeout_us);
+				armed = true;
+			} else if (timer_expired(d)) {
+				*hsts = rd(p, SDH_HSTS) & SDH_HSTS_ERRS;
+				return -1;
+			}
+			continue;
+		}
+		if (first) {
+			*t_first = timer_ticks();
+			first = false;
+		}
+		armed = false;
+		if (n > words)
+			n = words;
+		words -= n;
+		if (aligned) {
+			if (is_read)
+				w32 = fifo_read_words(port, w32, n);
+			else
+				w32 = (uint32_t *)(uintptr_t)fifo_write_words(port, w32, n);
+		} else {
+			for (; n; n--, buf += 4) {
+				if (is_read) {
+					uint32_t v = mmio_read32(port);
+
+					buf[0] = (uint8_t)v;
+					buf[1] = (uint8_t)(v >> 8);
+					buf[2] = (uint8_t)(v >> 16);
+					buf[3] = (uint8_t)(v >> 24);
+				} else {
+					mmio_write32(port, (uint32_t)buf[0] |
+						     (uint32_t)buf[1] << 8 |
+						     (uint32_t)buf[2] << 16 |
+						     (uint32_t)buf[3] << 24);
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* The data phase of a request, after the command's response. */
+static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool is_read = data->dir == SD_DATA_READ;
+	const uint32_t busy_to = req->cmd.busy_timeout_us ?
+		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
+	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
+	uint8_t *buf = data->buf;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
+	int r;
+
+	for (blk = 0; blk < data->blocks; blk++) {
+		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
+			recover(p, is_read);
+			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
+				    is_read ? "read data" : "write data", blk);
+		}
+		if (blk == 0)
+			t->t_first_data = t0;
+		if (t->blk_ready)
+			t->blk_ready[blk] = t0;
+		t1 = timer_ticks();
+		host += t1 - t0;
+		if (t->blk_done)
+			t->blk_done[blk] = t1;
+		buf += data->blksz;
+	}
+	t->t_data_done = t1;
+	t->host_ticks = host;
+
+	/* The last block's CRC (read) or CRC status and busy (write). */
+	r = wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
+	hsts = rd(p, SDH_HSTS);
+	if (r || (hsts & SDH_HSTS_ERRS)) {
+		t->t_end = timer_ticks();
+		recover(p, is_read);
+		return fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
+			    is_read ? "read end" : "write busy", blk);
+	}
+	if (data->stop == SD_STOP_AUTO12) {
+		/* CMD12 (STOP_TRANSMISSION), R1b: this controller's
+		 * "auto" stop. */
+		wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+		r = issue(p, 12u | SDH_CMD_BUSYWAIT, 0, SD_RESP_R1B, &hsts);
+		if (r) {
+			t->t_end = timer_ticks();
+			recover(p, false);
+			return fail(req, -EIO, hsts, "auto command", blk);
+		}
+		req->cmd.auto_resp = rd(p, SDH_RSP0);
+		r = wait_busy(p, req, busy_to, "auto command busy");
+		t->t_end = timer_ticks();
+		return r;
+	}
+	t->t_end = timer_ticks();
+	return 0;
+}
+
+static int sdh_request(struct sd_host *h, struct sd_request *req)
+{
+	const struct bcm2835_sdhost_priv *p = h->priv;
+	struct sd_cmd *cmd = &req->cmd;
+	struct sd_data *data = req->data;
+	uint32_t sdcmd = cmd->index & SDH_CMD_INDEX_MASK;
+	uint32_t c, hsts = 0;
+	int r;
+
+	req->err.code = 0;
+	req->err.cmd = cmd->index;
+	req->err.arg = cmd->arg;
+	req->err.status = 0;
+	req->err.block = 0;
+	req->err.phase = NULL;
+	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
+	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
+	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
+	cmd->auto_resp = 0;
+
+	if (cmd->resp_type > SD_RESP_R3)
+		return fail(req, -EINVAL, 0, "setup", 0);
+	sdcmd |= cmd_flags(cmd->resp_type);
+	if (data) {
+		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
+		    data->blksz == 0 || (data->blksz & 3) ||
+		    data->blksz > SDH_MAX_BLOCK || cmd->resp_type == SD_RESP_R1B)
+			return fail(req, -EINVAL, 0, "setup", 0);
+		if (data->stop == SD_STOP_AUTO23)
+			return fail(req, -ENOTSUP, 0, "setup", 0);
+		sdcmd |= data->dir == SD_DATA_READ ? SDH_CMD_READ : SDH_CMD_WRITE;
+	}
+
+	/* The previous command must have ended. */
+	c = wait_cmd(p, SDH_CMD_TIMEOUT_US);
+	if (c & SDH_CMD_NEW) {
+		uint32_t s = rd(p, SDH_HSTS);
+
+		recover(p, false);
+		return fail(req, -EBUSY, s, "previous command", 0);
+	}
+	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+	if (data) {
+		wr(p, SDH_HBCT, data->blksz);
+		wr(p, SDH_HBLC, data->blocks);
+	}
+	req->t.t_issue = timer_ticks();
+	r = issue(p, sdcmd, cmd->arg, cmd->resp_type, &hsts);
+	req->t.t_cmd_done = timer_ticks();
+	if (r) {
+		recover(p, data && data->dir == SD_DATA_READ);
+		return fail(req, r, hsts, "command", 0);
+	}
+	if (cmd->resp_type == SD_RESP_R2) {
+		/* All 128 bits, CRC byte included: RSP3 holds 127:96. */
+		cmd->resp[0] = rd(p, SDH_RSP3);
+		cmd->resp[1] = rd(p, SDH_RSP2);
+		cmd->resp[2] = rd(p, SDH_RSP1);
+		cmd->resp[3] = rd(p, SDH_RSP0);
+	} else if (cmd->resp_type != SD_RESP_NONE) {
+		cmd->resp[0] = rd(p, SDH_RSP0);
+	}
+	if (data)
+		return sdh_xfer(p, req);
+	if (cmd->resp_type == SD_RESP_R1B) {
+		r = wait_busy(p, req, cmd->busy_timeout_us ? cmd->busy_timeout_us :
+			      SDH_BUSY_TIMEOUT_US, "busy");
+		req->t.t_end = timer_ticks();
+		return r;
+	}
+	req->t.t_end = req->t.t_cmd_done;
+	return 0;
+}
+
+uint32_t bcm2835_sdhost_clock_for(uint32_t core_clock_hz, uint32_t hz,
+				  uint32_t *cdiv)
+{
+	uint32_t div;
+
+	if (!core_clock_hz || !hz) {
+		*cdiv = SDH_CDIV_MAX;
+		return 0;
+	}
+	/* The smallest divisor (CDIV + 2 >= 2) that does not exceed hz. */
+	div = (core_clock_hz + hz - 1) / hz;
+	if (div < 2)
+		div = 2;
+	if (div - 2 > SDH_CDIV_MAX)
+		div = SDH_CDIV_MAX + 2;
+	*cdiv = div - 2;
+	return core_clock_hz / div;
+}
+
+static int sdh_set_ios(struct sd_host *h, const struct sd_ios *ios)
+{
+	struct bcm2835_sdhost_priv *p = h->priv;
+	uint32_t hcfg = p->hcfg & ~SDH_HCFG_WIDE_EXT_BUS, cdiv, actual;
+
+	if (ios->width != 1 && ios->width != 4)
+		return -EINVAL;
+	if (ios->clock_hz > h->f_max_hz)
+		return -EINVAL;
+	if (ios->width == 4)
+		hcfg |= SDH_HCFG_WIDE_EXT_BUS;
+	if (hcfg != p->hcfg) {
+		wr(p, SDH_HCFG, hcfg);
+		p->hcfg = hcfg;
+	}
+	h->width = ios->width;
+	/* High speed is only the clock here (no timing register). */
+	h->timing = ios->timing;
+	if (ios->clock_hz == p->req_hz && h->actual_clock_hz)
+		return 0;
+	actual = bcm2835_sdhost_clock_for(h->base_clock_hz, ios->clock_hz, &cdiv);
+	wr(p, SDH_CDIV, cdiv);
+	p->cdiv = cdiv;
+	/* The data timeout in SD clocks: half a second. */
+	wr(p, SDH_TOUT, actual ? actual / 2 : 0xF00000u);
+	h->actual_clock_hz = actual;
+	p->req_hz = ios->clock_hz;
+	return 0;
+}
+
+static int sdh_reset(struct sd_host *h)
+{
+	struct bcm2835_sdhost_priv *p = h->priv;
+	struct sd_ios ios = { SDH_ID_CLOCK_HZ, 1, SD_TIMING_DS };
+	uint32_t edm;
+
+	/* Card power off, every register to a known value. */
+	wr(p, SDH_VDD, 0);
+	wr(p, SDH_CMD, 0);
+	wr(p, SDH_ARG, 0);
+	wr(p, SDH_TOUT, 0xF00000u);
+	wr(p, SDH_CDIV, 0);
+	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+	wr(p, SDH_HCFG, 0);
+	wr(p, SDH_HBCT, 0);
+	wr(p, SDH_HBLC, 0);
+	/* FIFO thresholds of 4 words (the erratum the Linux driver avoids
+	 * with the same setting). */
+	edm = rd(p, SDH_EDM);
+	edm &= ~((SDH_EDM_THR_MASK << SDH_EDM_RD_THR_SHIFT) |
+		 (SDH_EDM_THR_MASK << SDH_EDM_WR_THR_SHIFT));
+	edm |= SDH_FIFO_THRESHOLD << SDH_EDM_RD_THR_SHIFT |
+	       SDH_FIFO_THRESHOLD << SDH_EDM_WR_THR_SHIFT;
+	wr(p, SDH_EDM, edm);
+	timer_udelay(SDH_POWER_US);
+	wr(p, SDH_VDD, 1);
+	timer_udelay(SDH_POWER_US);
+	/* Busy end reported in SDHSTS (polled: the interrupt line to the ARM
+	 * is not enabled); the internal bus wide; no clock switching tricks
+	 * (SLOW_CARD, as Linux runs it). */
+	p->hcfg = SDH_HCFG_BUSY_IRPT_EN | SDH_HCFG_WIDE_INT_BUS | SDH_HCFG_SLOW_CARD;
+	wr(p, SDH_HCFG, p->hcfg);
+	p->cdiv = SDH_CDIV_MAX;
+	wr(p, SDH_CDIV, p->cdiv);
+	h->actual_clock_hz = 0;
+	p->req_hz = 0;
+	if (sdh_set_ios(h, &ios))
+		return -EIO;
+	timer_udelay(SDH_SETTLE_US);
+	return 0;
+}
+
+static int sdh_no_pin(struct sd_host *h)
+{
+	(void)h;
+	return -ENOTSUP;
+}
+
+static const struct sd_host_ops sdh_ops = {
+	.reset = sdh_reset,
+	.set_ios = sdh_set_ios,
+	.request = sdh_request,
+	.card_busy = sdh_no_pin,
+	.get_cd = sdh_no_pin,
+	.get_ro = sdh_no_pin,
+};
+
+int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
+			uint32_t core_clock_hz)
+{
+	struct sd_host *h = &s->host;
+	struct bcm2835_sdhost_priv *p = &s->priv;
+	uint32_t lo;
+
+	p->base = base;
+	p->hcfg = 0;
+	p->cdiv = SDH_CDIV_MAX;
+	p->req_hz = 0;
+	h->ops = &sdh_ops;
+	h->name = "sdhost";
+	h->base = base;
+	h->priv = p;
+	/* No version or capabilities register. */
+	h->version = 0;
+	h->caps = 0;
+	if (!core_clock_hz)
+		return -ENODEV;
+	h->base_clock_hz = core_clock_hz;
+	h->f_max_hz = core_clock_hz / 2 < SDH_MAX_HZ ? core_clock_hz / 2 : SDH_MAX_HZ;
+	lo = core_clock_hz / (SDH_CDIV_MAX + 2);
+	h->f_min_hz = lo < 100000u ? 100000u : lo;
+	h->actual_clock_hz = 0;
+	h->width = 1;
+	h->timing = SD_TIMING_DS;
+	h->cap_4bit = true;
+	h->cap_hs = true;
+	h->cap_auto12 = true; /* sent by this driver, see above */
+	h->cap_auto23 = false;
+	h->data_paths = 1u << SD_PATH_PIO;
+	h->data_path = SD_PATH_PIO;
+	return 0;
+}

@@ -1,0 +1,137 @@
+"""The card through the SDHOST controller (sdbench.txt "host = sdhost"):
+sdbench.txt is read through the EMMC, then GPIO 48-53 go to ALT0 and QEMU
+moves the card to SDHOST (a card that did not move would not answer
+there). On every Pi 0-3 machine: the card report, the self-test's reads in
+every mode and its write + erase landing exactly in their range (the whole
+image compared); on two of them the quick suite without errors, writing
+only inside the test area (the whole image compared byte for byte); the
+host comparison; no SD line in -d guest_errors."""
+import os
+
+import pytest
+
+import harness
+import test_sd_stack as sds
+from test_safety import assert_only_in_area, fill_random
+
+MiB = 1 << 20
+MACHINES = ["raspi0", "raspi1ap", "raspi2b", "raspi3b"]
+
+
+def assert_on_sdhost(run):
+    hosts = run.of_type("host")
+    # the usual EMMC first (it read sdbench.txt), then SDHOST
+    assert [h["name"] for h in hosts] == ["emmc", "sdhost"], run.console[-3000:]
+    h = hosts[-1]
+    assert int(h["base"], 16) & 0xFFFFFF == 0x202000
+    assert h["data_paths"][0] == "pio" and h["base_clock_hz"] > 0
+    cards = run.of_type("card")
+    assert [c["host"] for c in cards] == ["emmc", "sdhost"]
+    assert "host = sdhost: the card moves to sdhost" in run.console
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_selftest_through_sdhost(tmp_path, machine):
+    harness.require_machine(machine)
+    size = "128M"
+    blocks = sds.card_blocks(size)
+    reads = [(0, 1), (sds.BOOT_END_LBA + 100, 40), (blocks - 17, 17)]
+    write = (sds.BOOT_END_LBA + 2048, 48)
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size=size, sdbench=[
+        "suite=selftest", "host = sdhost",
+        "selftest_lbas=" + ",".join("%d:%d" % r for r in reads),
+        "selftest_write=%d+%d" % write])
+    expect = {}
+    for i, (lba, count) in enumerate(reads):
+        if lba >= sds.BOOT_END_LBA:
+            expect[(lba, count)] = sds.put_random(img, lba, count, 1000 + i)
+        else:
+            expect[(lba, count)] = sds.read_blocks(img, lba, count)
+    before = img + ".before"
+    sds.sparse_copy(img, before)
+    run = harness.boot(machine, img, timeout=180)
+    sds.assert_clean(run)
+    assert run.guest_errors == ""
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    assert run.status == 0
+    assert_on_sdhost(run)
+    card = run.of_type("card")[-1]
+    assert card["capacity_bytes"] == sds.harness_size_bytes(size)
+    assert card["width"] == 4 and card["timing"] == "HS"
+    # SDHOST delivers all 128 bits of R2: the CID/CSD CRC7 is there and right.
+    assert card["cid"]["crc_ok"] is True and card["csd"]["crc_ok"] is True
+    sds.check_reads(run, expect)
+    sds.check_write(run, img, before, write)
+
+
+# The quick suite takes ~40 s a boot: the BCM2835 (ARM1176, the Zero's
+# SoC) and the BCM2837 in qemu-system-aarch64; every machine writes through
+# SDHOST in the self-test above, with the whole image compared.
+QUICK_MACHINES = ["raspi0", "raspi3b"]
+
+
+@pytest.mark.parametrize("machine", QUICK_MACHINES)
+def test_quick_suite_through_sdhost(tmp_path, machine):
+    harness.require_machine(machine)
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="256M", sdbench=["suite=quick", "host = sdhost",
+                                                  "span = 16M"])
+    total = os.path.getsize(img)
+    fill_random(img, total - 8 * MiB, 8 * MiB, 1)
+    before = img + ".before"
+    sds.sparse_copy(img, before)
+    run = harness.boot(machine, img, timeout=600)
+    sds.assert_clean(run)
+    assert run.guest_errors == ""
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    assert_on_sdhost(run)
+    res = run.of_type("result")
+    assert len(res) > 30 and all(r["errors"] == 0 for r in res)
+    assert any(r["op"] == "write" for r in res)
+    for rec in run.of_type("integrity"):
+        assert rec["ok"] == rec["blocks"], rec
+    area, changed = assert_only_in_area(run, img, before)
+    assert area["usable"] and changed
+
+
+def test_compare_hosts(tmp_path):
+    """compare_hosts = on: after the quick suite the same workloads run on
+    the EMMC and on SDHOST (the card moved there and back by GPIO routing)
+    and one table compares them; the card ends on the EMMC again, the
+    written blocks verify."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="256M", sdbench=["suite=quick", "compare_hosts = on",
+                                                  "span = 16M"])
+    run = harness.boot("raspi2b", img, timeout=600)
+    sds.assert_clean(run)
+    assert run.guest_errors == ""
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    table = run.one("hosts")
+    rows = {(r["host"], r["data_path"], r["workload"]): r for r in table["rows"]}
+    for host in ("emmc", "sdhost"):
+        for wl in ("seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"):
+            r = rows[(host, "pio", wl)]
+            assert "error" not in r, r
+            assert r["ops"] > 0 and r["mbs"] > 0 and r["iops"] > 0 and r["p99_ns"] > 0, r
+            assert 0 <= r["host_pct"] <= 100 and r["cpu_ns_per_block"] > 0, r
+    for wl in ("seq-read-64k", "rand-write-4k"):
+        assert sum(rows[(h, "pio", wl)]["best"] for h in ("emmc", "sdhost")) == 1
+    assert [h["name"] for h in run.of_type("host")] == ["emmc", "sdhost", "emmc"]
+    assert "host comparison (QEMU" in run.console
+    integ = [r for r in run.of_type("integrity") if r["workload"] == "host-comparison"]
+    assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0
+
+
+def test_missing_controller_is_refused(tmp_path):
+    """host = emmc2 on a Pi 0-3: a clear message, the card stays on the
+    board's usual controller and the run goes on without errors."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, size="128M", sdbench=["suite=none", "host = emmc2"])
+    run = harness.boot("raspi0", img, timeout=120)
+    sds.assert_clean(run)
+    assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    assert "host = emmc2: this board's SD slot is not wired to that controller; emmc stays" \
+        in run.console
+    assert [h["name"] for h in run.of_type("host")] == ["emmc"]
+    assert [c["host"] for c in run.of_type("card")] == ["emmc"]
