@@ -163,6 +163,53 @@ static void apply_max_clock(const struct config *cfg)
 			   (unsigned)card.clock_hz, (unsigned)hz);
 }
 
+/* data_path (sdbench.txt), once the configuration is read: auto = DMA where
+ * the platform knows it works (env->dma_auto: the BCM2835 EMMC with a DMA
+ * channel) or the host's driver already chose it, else PIO; a path the host lacks is refused with the
+ * reason, and data keeps moving by PIO. The "data_path" record says what
+ * runs; every "result" record repeats it. */
+static void apply_data_path(const struct bench_env *env, const struct config *cfg)
+{
+	struct sd_host *h = card.host ? card.host : env->host; /* after the host key */
+	const char *want = config_enum_name(cfg, CFG_DATA_PATH);
+	bool has_dma = (h->data_paths & (1u << SD_PATH_DMA)) && h->ops->set_data_path;
+	bool is_auto = !want || !strcmp(want, "auto");
+	bool auto_dma = has_dma && (env->dma_auto || h->data_path == SD_PATH_DMA);
+	unsigned path = is_auto ? (auto_dma ? SD_PATH_DMA : SD_PATH_PIO) :
+		!strcmp(want, "dma") ? SD_PATH_DMA : SD_PATH_PIO;
+	const char *why = NULL;
+	struct json *j;
+	int r = 0;
+
+	if (h->ops->set_data_path)
+		r = h->ops->set_data_path(h, path);
+	else if (path != SD_PATH_PIO)
+		r = -ENOTSUP;
+	if (r) {
+		why = env->dma_note ? env->dma_note : "the host has no DMA data path";
+		con_printf("\ndata_path = %s refused: %s (%s); data moves by PIO\n",
+			   want, why, err_name(r));
+		if (h->ops->set_data_path)
+			(void)h->ops->set_data_path(h, SD_PATH_PIO);
+	}
+	con_printf("\ndata path: %s%s\n", h->data_path == SD_PATH_DMA ? "DMA" : "PIO",
+		   is_auto ? " (auto)" : "");
+	j = record_begin("data_path");
+	json_str(j, "host", h->name);
+	json_str(j, "requested", want ? want : "auto");
+	json_str(j, "path", h->data_path == SD_PATH_DMA ? "dma" : "pio");
+	json_arr_begin(j, "available");
+	json_str(j, NULL, "pio");
+	if (has_dma)
+		json_str(j, NULL, "dma");
+	json_arr_end(j);
+	if (why)
+		json_str(j, "refused", why);
+	else if (!has_dma && env->dma_note)
+		json_str(j, "no_dma", env->dma_note);
+	record_end();
+}
+
 /* A key within console_wait seconds (sdbench.txt; default
  * 3 s, config_keys.h; 0 = no offer) opens the console; otherwise the
  * configured suite runs, and "end" says what follows it. */
@@ -247,6 +294,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	dev.total_blocks = card.blocks;
 	apply_max_clock(&st.cfg);
 	report_area(&st.area);
+	apply_data_path(env, &st.cfg);
 
 	/* The one decision where writes may go, for the whole run (the
 	 * console rebuilds it from its effective configuration). */

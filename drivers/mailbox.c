@@ -42,6 +42,7 @@
 #define TAG_GET_MAX_CLOCK	0x00030004
 #define TAG_SET_CLOCK		0x00038002
 #define TAG_GET_TEMP		0x00030006
+#define TAG_GET_DMA_CHANNELS	0x00060001
 
 #define MBOX_TIMEOUT_US	100000
 
@@ -238,5 +239,15 @@ int mbox_get_temperature(uint32_t *millicelsius)
 
 	if (!r)
 		*millicelsius = v[1];
+	return r;
+}
+
+int mbox_get_dma_channels(uint32_t *mask)
+{
+	uint32_t v[1] = { 0 };
+	int r = mbox_tag(TAG_GET_DMA_CHANNELS, v, 1, 0);
+
+	if (!r)
+		*mask = v[0];
 	return r;
 }

@@ -33,5 +33,7 @@ int mbox_set_clock_rate(uint32_t clock_id, uint32_t hz, uint32_t *actual_hz);
 int mbox_get_power_state(uint32_t device, uint32_t *state);
 int mbox_set_power_state(uint32_t device, int on, uint32_t *state);
 int mbox_get_temperature(uint32_t *millicelsius);
+/* DMA channels the firmware leaves to the ARM: bit n = channel n. */
+int mbox_get_dma_channels(uint32_t *mask);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "drivers/gpio.h"
+#include "drivers/mailbox.h"
 #include "drivers/sd_slot.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
@@ -73,6 +74,28 @@ static int fail(struct sd_slot *slot, int r, const char *what, uintptr_t base)
 	return r;
 }
 
+/* The EMMC's DMA data path: a channel of the DMA engine from the ones the
+ * firmware leaves to the ARM (mailbox tag 0x00060001). The engine sees ARM
+ * memory through the BCM2835's L2-coherent alias, or the BCM2836/7's
+ * uncached one. Without a channel the EMMC keeps PIO only. */
+static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
+{
+	uint32_t mask = 0;
+
+	slot->dma_note = NULL;
+	if (mbox_get_dma_channels(&mask)) {
+		slot->dma_note = "the firmware did not give the DMA channel mask";
+		return;
+	}
+	if (dma_chan_init(&slot->dma, b->periph_base, b->soc == SOC_BCM2835 ?
+			  DMA_MEM_ALIAS_BCM2835 : DMA_MEM_ALIAS_BCM2836, mask)) {
+		slot->dma_note = dma_error(&slot->dma);
+		return;
+	}
+	bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
+	slot->dma_auto = true;
+}
+
 #if UINTPTR_MAX > 0xffffffffu
 /* Pi 5: the card's I/O supply is a GPIO-driven regulator, AON GPIO 3
  * (SD_IOVDD_SEL: 1 = 1.8 V, 0 = 3.3 V; bcm2712-rpi-5-b.dts), on the
@@ -108,6 +131,8 @@ static void clear(struct sd_slot *slot)
 	slot->error = 0;
 	slot->error_what = NULL;
 	slot->error_base = 0;
+	slot->dma_note = "no DMA engine path on this controller";
+	slot->dma_auto = false;
 	slot->sdr104_allowed = false;
 	slot->set_io_voltage = NULL;
 }
@@ -218,5 +243,6 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	if (r)
 		return fail(slot, r, "the EMMC host controller did not initialise", base);
 	slot->host = &slot->sdhci.host;
+	attach_emmc_dma(slot, b);
 	return 0;
 }

@@ -58,6 +58,8 @@ static void record_result(const struct wl_ctx *c, const struct wl_meas *m)
 	json_u64(j, "width", m->width);
 	json_u64(j, "errors", m->errors);
 	json_bool(j, "emulated", c->emulated);
+	json_str(j, "data_path", c->card && c->card->host &&
+		 c->card->host->data_path == SD_PATH_DMA ? "dma" : "pio");
 	record_end();
 }
 

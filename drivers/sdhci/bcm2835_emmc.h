@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sdhci/sdhci.h"
 
 #define BCM2835_EMMC_ARM_OFFSET 0x300000u /* from the ARM peripheral base */
@@ -16,5 +17,10 @@
  * mailbox's EMMC clock (id 1) on hardware, 0 under QEMU and the simulator
  * (from CAPABILITIES). */
 int bcm2835_emmc_init(struct sdhci_host *sh, uintptr_t base, uint32_t base_clock_hz);
+
+/* Offer the DMA data path through channel c of the DMA engine (initialised
+ * by dma_chan_init; NULL or a channel that failed: PIO only). The caller
+ * owns c for as long as the host lives. */
+void bcm2835_emmc_attach_dma(struct sdhci_host *sh, struct dma_chan *c);
 
 #endif

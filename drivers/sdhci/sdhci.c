@@ -56,6 +56,9 @@
  *    each wait is bounded by the per-block timeout since the last block;
  *  - an ADMA error is reported with the ADMA Error Status and the failing
  *    descriptor (struct sd_host_err dma_*).
+ * A quirk set may attach an external mover instead of ADMA2
+ * (sdhci_attach_dma: the BCM2835 DMA engine on the EMMC's data port),
+ * selected by set_data_path the same way; the DMA Select bits stay 0 then.
  *
  * Not supported: SDIO interrupts, UHS-I (1.8 V, tuning), 8-bit bus,
  * interrupts (everything is polled with timer deadlines).
@@ -374,6 +377,66 @@ static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
 		mmio_write32(port, PIO_GET_BYTES(p));
 }
 
+/* The data phase through the external mover (sdhci_attach_dma): it moves
+ * every block between the data port and the buffer while the CPU watches
+ * it and the controller's error bits, within the blocks' summed bound.
+ * host_ticks is the CPU's part: starting the mover (its cache maintenance
+ * and control blocks) and the poll that saw the end. Returns 1 when the
+ * mover sends the request back to PIO. */
+static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
+			  uint32_t blk_to)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	uint64_t bound = (uint64_t)blk_to * data->blocks;
+	uint32_t t0 = timer_ticks(), t1, irq;
+	timer_deadline_t d;
+	int r = e->dma->start(e->dma_ctx, data, e->base + SDHCI_DATA);
+
+	if (r == -EAGAIN) {
+		e->dma_pio++;
+		return 1;
+	}
+	if (r) {
+		recover(e, true);
+		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+	}
+	t1 = timer_ticks();
+	t->host_ticks = t1 - t0;
+	t->t_first_data = t1;
+	d = timer_deadline_us(bound > 0x7FFFFFFFu ? 0x7FFFFFFFu : (uint32_t)bound);
+	for (;;) {
+		t0 = timer_ticks();
+		r = e->dma->poll(e->dma_ctx);
+		if (r <= 0)
+			break;
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (irq & SDHCI_INT_ERR_MASK) {
+			e->dma->abort(e->dma_ctx, "the controller reported an error");
+			recover(e, true);
+			return fail(req, irq_to_err(irq), irq, rd_dir ?
+				    "read data (DMA)" : "write data (DMA)", 0);
+		}
+		if (timer_expired(d)) {
+			r = e->dma->poll(e->dma_ctx);
+			if (r <= 0)
+				break;
+			e->dma->abort(e->dma_ctx, "timed out");
+			recover(e, true);
+			return fail(req, -ETIMEDOUT, irq, e->dma->error(e->dma_ctx), 0);
+		}
+	}
+	t1 = timer_ticks();
+	if (r < 0) {
+		recover(e, true);
+		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+	}
+	t->host_ticks += t1 - t0;
+	t->t_data_done = t1;
+	return 0;
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 {
@@ -390,6 +453,16 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	uint8_t *p = data->buf;
 	uint32_t blk, irq, t0, t1 = 0, host = 0;
 
+	if (e->dma_on) {
+		int r = sdhci_dma_xfer(e, req, blk_to);
+
+		if (r <= 0) {
+			if (r)
+				return r;
+			blk = data->blocks;
+			goto data_end;
+		}
+	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		/* A block that is ready at the first look, a few instructions
 		 * after the previous one was moved: the previous end stamp t1
@@ -437,7 +510,7 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
-
+data_end:
 	/* Transfer complete: for writes this is the end of the card's busy
 	 * after the last block (and of the Auto-CMD12 busy). */
 	irq = wait_irq(e, SDHCI_INT_DATA_DONE, rd_dir ? SDHCI_READ_TIMEOUT_US :
@@ -698,7 +771,7 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		if (data->stop == SD_STOP_AUTO23)
 			wr(e, SDHCI_ARG2, data->sbc_arg);
 	}
-	if (data && h->data_path == SD_PATH_DMA) {
+	if (data && h->data_path == SD_PATH_DMA && !e->dma) {
 		adma_n = sdhci_adma_prepare(e, data, &adma_tbl);
 		if (adma_n > 0)
 			cmdtm |= SDHCI_TM_DMA_EN;
@@ -891,7 +964,7 @@ static int sdhci_reset(struct sd_host *h)
 	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
 
 	e->ctl0 = SDHCI_C0_SD_BUS_POWER | SDHCI_C0_SD_BUS_VOLT_3V3;
-	if (h->data_path == SD_PATH_DMA)
+	if (h->data_path == SD_PATH_DMA && !e->dma)
 		e->ctl0 |= SDHCI_C0_HCTL_DMA_ADMA2;
 	wr(e, SDHCI_CONTROL0, e->ctl0);
 	wr(e, SDHCI_CONTROL2, 0);
@@ -931,7 +1004,8 @@ static int sdhci_get_ro(struct sd_host *h)
 	return (rd(h->priv, SDHCI_STATUS) & SDHCI_STATUS_WRITE_EN_PIN) ? 0 : 1;
 }
 
-/* Host Control 1 DMA Select follows the path: ADMA2 (32-bit) for DMA. */
+/* Host Control 1 DMA Select follows the path: ADMA2 (32-bit) for DMA,
+ * unless an external mover (sdhci_attach_dma) is the DMA path. */
 static int sdhci_set_data_path(struct sd_host *h, unsigned path)
 {
 	struct sdhci_priv *e = h->priv;
@@ -939,8 +1013,9 @@ static int sdhci_set_data_path(struct sd_host *h, unsigned path)
 
 	if (path > SD_PATH_DMA || !(h->data_paths & (1u << path)))
 		return -ENOTSUP;
+	e->dma_on = path == SD_PATH_DMA && e->dma;
 	c0 = e->ctl0 & ~SDHCI_C0_HCTL_DMA_MASK;
-	if (path == SD_PATH_DMA)
+	if (path == SD_PATH_DMA && !e->dma)
 		c0 |= SDHCI_C0_HCTL_DMA_ADMA2;
 	if (c0 != e->ctl0 && e->ctl0) {
 		wr(e, SDHCI_CONTROL0, c0);
@@ -948,6 +1023,20 @@ static int sdhci_set_data_path(struct sd_host *h, unsigned path)
 	}
 	h->data_path = (uint8_t)path;
 	return 0;
+}
+
+void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
+		      void *ctx)
+{
+	sh->priv.dma = ops;
+	sh->priv.dma_ctx = ctx;
+	sh->priv.dma_on = false;
+	sh->priv.dma_pio = 0;
+	if (ops)
+		sh->host.data_paths |= 1u << SD_PATH_DMA;
+	else
+		sh->host.data_paths &= (uint8_t)~(1u << SD_PATH_DMA);
+	sh->host.data_path = SD_PATH_PIO;
 }
 
 void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window)
@@ -982,6 +1071,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	set_wdelay(e, 0);
 	e->ctl0 = 0;
 	e->req_hz = 0;
+	e->dma = NULL;
+	e->dma_ctx = NULL;
+	e->dma_on = false;
+	e->dma_pio = 0;
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;

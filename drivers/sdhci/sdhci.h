@@ -49,6 +49,18 @@ struct sdhci_quirks {
 	bool adma2;
 };
 
+/* An external data mover for the data phase (bcm2835_emmc.c: the BCM2835
+ * DMA engine on the data port), used while host->data_path is SD_PATH_DMA
+ * (sdhci_attach_dma). */
+struct sdhci_ext_dma {
+	/* Start moving data->blocks * data->blksz bytes between data->buf and
+	 * the data port at ARM address 'port'. 0: started; -EAGAIN: this
+	 * buffer goes by PIO; another -errno: failed (text from error()). */
+	int (*start)(void *ctx, const struct sd_data *data, uintptr_t port);
+	int (*poll)(void *ctx);                  /* 1 running, 0 done, -errno */
+	void (*abort)(void *ctx, const char *why);
+	const char *(*error)(void *ctx);         /* the last failure, for req->err.phase */
+};
 /* Descriptors of one host's ADMA2 table: 512 x 64 KiB = 32 MiB, the
  * largest request (65535 blocks of 512 bytes) fits. */
 #define SDHCI_ADMA_MAX_DESC 512u
@@ -65,6 +77,10 @@ struct sdhci_priv {
 	bool cd_broken;       /* the card-detect input means nothing here */
 	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
 	uint32_t req_hz;      /* clock asked for by the last set_ios */
+	const struct sdhci_ext_dma *dma; /* NULL: PIO only */
+	void *dma_ctx;
+	bool dma_on;          /* host.data_path == SD_PATH_DMA */
+	uint32_t dma_pio;     /* requests the mover sent back to PIO */
 	uint32_t dma_offset;  /* bus address of ARM physical 0 (q->dma_offset) */
 	uint32_t dma_window;  /* ARM memory the DMA master sees */
 	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
@@ -87,6 +103,10 @@ struct sdhci_host {
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 		    uintptr_t base, uint32_t base_clock_hz);
 
+/* Offer SD_PATH_DMA through an external mover (ops static, ctx the
+ * mover's state); the path is selected with host.ops->set_data_path. */
+void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
+		      void *ctx);
 /* The DMA master's view of ARM memory for this board: ARM physical A is
  * seen at A + offset, for A < window (the SoC revision can change it, see
  * bcm2711_emmc2.c). */

@@ -377,7 +377,7 @@ def test_pio_cost_per_block_icount(tmp_path):
     follows the instruction count exactly."""
     img = str(tmp_path / "ic.img")
     harness.make_image(img, size="128M", sdbench=[
-        "suite=selftest", "selftest_lbas=%d:2048" % BOOT_END_LBA])
+        "suite=selftest", "data_path=pio", "selftest_lbas=%d:2048" % BOOT_END_LBA])
     run = harness.boot("raspi0", img, timeout=120,
                        extra=["-icount", "shift=0,sleep=off"])
     assert_clean(run)
@@ -402,7 +402,7 @@ def test_pio_cost_per_block_icount_aarch64(tmp_path):
     unaligned path is printed, not bounded (it stores byte by byte)."""
     img = str(tmp_path / "ic64.img")
     harness.make_image(img, size="128M", kernel=harness.KERNEL8, sdbench=[
-        "suite=selftest", "selftest_lbas=%d:2048" % BOOT_END_LBA])
+        "suite=selftest", "data_path=pio", "selftest_lbas=%d:2048" % BOOT_END_LBA])
     run = harness.boot("raspi3b", img, kernel=harness.KERNEL8, timeout=300,
                        extra=["-icount", "shift=0,sleep=off"])
     assert_clean(run)

@@ -173,6 +173,9 @@ struct sim_config {
 	/* The host (a "host profile", tests/sim/hosts/NAME.txt): what the CPU
 	 * pays per access, charged to the virtual clock ... */
 	char host_name[32];
+	/* The DMA engine's view of memory: bus address bits 31:30 it must
+	 * carry (0x40000000 BCM2835, 0xC0000000 BCM2836/7); 0 = any alias. */
+	uint32_t dma_mem_alias;
 	uint32_t mmio_read_ns;
 	uint32_t mmio_write_ns;
 	uint32_t data_read_ns;   /* DATA port read (PIO hot path) */
@@ -307,6 +310,27 @@ const char *sim_violation_last(void);
 /* The i-th violation since the last clear (the first 32 are kept). */
 const char *sim_violation_msg(unsigned i);
 void sim_violation_clear(void);
+
+/* ---- the BCM2835 DMA engine (sim_bcm2835_dma.c) --------------------------- */
+
+/* (Its memory is the DMA view of memory below: dma_arm_phys().) */
+enum sim_dma_fault {
+	SIM_DMA_NO_FAULT = 0,
+	SIM_DMA_READ_ERROR, /* the next started run ends with CS.ERROR, DEBUG.READ_ERROR */
+	SIM_DMA_HANG,       /* the next started run never moves a word */
+};
+void sim_dma_fault(enum sim_dma_fault f);
+
+struct sim_dma_stats {
+	uint32_t starts;          /* channel starts (CS.ACTIVE 0 -> 1) */
+	uint32_t cbs;             /* control blocks loaded */
+	uint32_t words_from_port; /* read from the EMMC data port */
+	uint32_t words_to_port;   /* written to it */
+};
+void sim_dma_get_stats(struct sim_dma_stats *s);
+
+/* Called with every CPU write to a DMA register (tests: ordering logs). */
+extern void (*sim_dma_write_hook)(uintptr_t addr, uint32_t val);
 
 /* ---- fault injection ------------------------------------------------------ */
 

@@ -68,13 +68,19 @@ uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n)
 {
 	const struct sim_config *c = sim_get_config();
 	uint64_t phys;
-	unsigned i;
 
 	if (bus < c->dma_offset)
 		return NULL;
 	phys = (uint64_t)bus - c->dma_offset;
 	if (phys + n > c->dma_window)
 		return NULL;
+	return sim_dma_phys_to_host(phys, n);
+}
+
+uint8_t *sim_dma_phys_to_host(uint64_t phys, uint32_t n)
+{
+	unsigned i;
+
 	for (i = 0; i < nmaps; i++)
 		if (phys >= maps[i].phys && phys + n <= maps[i].phys + maps[i].len)
 			return (uint8_t *)(maps[i].host + (uintptr_t)(phys - maps[i].phys));

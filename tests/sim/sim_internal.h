@@ -39,6 +39,8 @@ void sim_dma_reset(void);
 /* Host memory for bus addresses [bus, bus+n), or NULL when the master
  * cannot reach them (outside its window, or no buffer mapped there). */
 uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n);
+/* Host memory at ARM physical address phys (the memory map only). */
+uint8_t *sim_dma_phys_to_host(uint64_t phys, uint32_t n);
 void sim_dma_count(uint32_t descs, uint32_t bytes);
 void sim_store_read(uint64_t blk, uint8_t *out);      /* 512 bytes */
 void sim_store_write(uint64_t blk, const uint8_t *in);
@@ -162,6 +164,18 @@ void sim_sdhci_card_removed(void);
 /* Card inserted (true) / removed (false): raise the interrupt. */
 void sim_sdhci_card_event(bool inserted);
 uint32_t sim_sdhci_clock_hz(void);
+/* The DMA engine's side of the data port: DREQ 11 (write: space in the
+ * buffer; read: data in it) and the port accesses it makes. */
+bool sim_hc_dma_dreq(bool write);
+uint32_t sim_hc_dma_port_read(void);
+void sim_hc_dma_port_write(uint32_t v);
+
+/* ---- the BCM2835 DMA engine (sim_bcm2835_dma.c) ---- */
+void sim_bdma_reset(void);
+void sim_bdma_service(void);
+bool sim_bdma_claims(uintptr_t addr);
+uint32_t sim_bdma_mmio_read(uintptr_t addr);
+void sim_bdma_mmio_write(uintptr_t addr, uint32_t v);
 uint8_t sim_sdhci_width(void);
 
 /* ---- the SDHOST controller (sim_sdhost.c), when sim_config.sdhost ---- */

@@ -23,7 +23,8 @@
  *
  * DMA: ADMA2 with 32-bit descriptors when the host has it (cfg adma2:
  * CAPABILITIES bit 19), see sim_sdhci_data.c; SDMA and 64-bit ADMA2 are
- * violations. Not supported: 8-bit bus, UHS
+ * violations. The SoC's DMA engine on the data port (DREQ 11) is
+ * sim_bcm2835_dma.c. Not supported: 8-bit bus, UHS
  * modes and tuning, boot mode, block-gap stop/continue, SPI mode,
  * interrupts to a CPU (polling only; IRPT_EN is stored), 8/16-bit access.
  */
@@ -189,6 +190,37 @@ static void data_write(uint32_t v)
 	}
 }
 
+bool sim_hc_dma_dreq(bool write)
+{
+	struct xfer *x = &sim_hc.x;
+
+	if (write)
+		return x->active && x->dir == XK_WRITE && (status_reg() & ST_BUF_WR_EN);
+	return x->active && x->dir == XK_READ && x->buf_count;
+}
+
+/* The DMA engine's accesses: the same port, but not the CPU's time. */
+uint32_t sim_hc_dma_port_read(void)
+{
+	struct sim_truth *t = sim_hc.x.r.t;
+	uint64_t keep = t ? t->host_port_ns : 0;
+	uint32_t v = data_read();
+
+	if (t)
+		t->host_port_ns = keep;
+	return v;
+}
+
+void sim_hc_dma_port_write(uint32_t v)
+{
+	struct sim_truth *t = sim_hc.x.r.t;
+	uint64_t keep = t ? t->host_port_ns : 0;
+
+	data_write(v);
+	if (t)
+		t->host_port_ns = keep;
+}
+
 static void reset_cmd(void)
 {
 	if (sim_hc.cmd_active)
@@ -242,6 +274,7 @@ void sim_sdhci_power_on(void)
 {
 	memset(&sim_hc, 0, sizeof(sim_hc));
 	sim_hc.idle_quantum = 1000;
+	sim_bdma_reset();
 	sim_hc.io_mv = 3300;
 	sim_sdhci_reset_all();
 }
@@ -337,6 +370,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
+	if (sim_bdma_claims(addr))
+		return sim_bdma_mmio_read(addr);
 	if (cfg()->sdhost)
 		return sim_sdhost_read(addr);
 	sim_clk_note_mmio();
@@ -352,6 +387,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	}
 	sim_clk_charge(off == DATA ? cfg()->data_read_ns : cfg()->mmio_read_ns);
 	sim_sdhci_advance(sim_clk_now);
+	sim_bdma_service();
 	v = reg_read(off);
 	if (sim_hc.same_reads[off / 4] && sim_hc.last_rd_val[off / 4] == v) {
 		sim_hc.same_reads[off / 4]++;
@@ -389,6 +425,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			sim_sdhci_advance(sim_clk_now);
+			sim_bdma_service();
 			v = reg_read(off);
 		}
 	}
@@ -402,6 +439,10 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base);
 
+	if (sim_bdma_claims(addr)) {
+		sim_bdma_mmio_write(addr, v);
+		return;
+	}
 	if (cfg()->sdhost) {
 		sim_sdhost_write(addr, v);
 		return;
@@ -423,6 +464,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	sim_clk_charge(off == DATA ? cfg()->data_write_ns : cfg()->mmio_write_ns);
 	sim_wire_cpu_work(sim_clk_now);
 	sim_sdhci_advance(sim_clk_now);
+	sim_bdma_service();
 	if (cfg()->write_hazard && off != DATA) {
 		uint64_t two = sim_hc_clk(2);
 		uint64_t last = sim_hc.last_wr_t[off / 4];

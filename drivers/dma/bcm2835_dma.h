@@ -1,0 +1,201 @@
+/*
+ * bcm2835_dma.h - the BCM2835/6/7 DMA engine (ARM peripheral base + 0x7000,
+ * BCM2835 ARM Peripherals chapter 4) as a data mover between memory and a
+ * peripheral's data port, for any controller (the EMMC's data port with
+ * DREQ 11, SDHOST's with DREQ 13).
+ *
+ * One struct dma_chan per user: it owns one channel of the engine, chosen
+ * from the mask the firmware leaves to the ARM (mailbox property tag
+ * 0x00060001), and that channel's control blocks. Polled, no interrupts.
+ *
+ * Addresses. The engine is a VideoCore bus master: it sees ARM memory at
+ * bus address phys | mem_bus_alias (BCM2835: 0x40000000, the L2-coherent
+ * alias the firmware's L2 cache setting expects; BCM2836/7: 0xC0000000,
+ * uncached) and the peripherals at 0x7E000000 + (arm address - peripheral
+ * base). Callers pass ARM addresses; dma_periph_bus_addr() converts a data
+ * port's address.
+ *
+ * Caches. The transfer functions do the maintenance themselves:
+ *  - memory to peripheral: the buffer is cleaned before the start;
+ *  - peripheral to memory: the buffer is invalidated before the start and
+ *    again when the transfer has ended (dma_poll/dma_wait return 0);
+ *  - the control blocks are written, then cleaned, before the start write.
+ * dma_buffer_ok() says whether a buffer can be maintained safely: word
+ * aligned and starting and ending on a cache line (a line shared with other
+ * data could be refetched by the CPU during the transfer and written back
+ * over it). Callers move other buffers another way (the EMMC: PIO).
+ *
+ * Use:
+ *   struct dma_chan ch;
+ *   dma_chan_init(&ch, periph_base, DMA_MEM_ALIAS_BCM2836, mask);
+ *   dma_periph_to_mem(&ch, DMA_DREQ_EMMC, dma_periph_bus_addr(&ch, port),
+ *                     buf, len, timeout_us);
+ * or, to watch the peripheral's own errors while the engine runs:
+ *   dma_start(...); while ((r = dma_poll(&ch)) > 0) { ...; if (bad)
+ *   dma_abort(&ch); }
+ * Every wait is bounded; a failed transfer leaves the channel reset and a
+ * message naming the channel with its CS and DEBUG bits in dma_error().
+ */
+#ifndef SDB_DRIVERS_DMA_BCM2835_DMA_H
+#define SDB_DRIVERS_DMA_BCM2835_DMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BCM2835_DMA_ARM_OFFSET 0x7000u  /* channels 0-14, 0x100 apart */
+#define BCM2835_DMA_ENABLE     0xFF0u   /* global enable bits, from the engine base */
+#define BCM2835_DMA_CHANNELS   15u      /* channel 15 sits elsewhere: not used */
+#define BCM2835_DMA_FIRST_LITE 7u       /* channels 7-14 are DMA Lite */
+#define BCM2835_PERIPH_BUS     0x7E000000u
+
+#define DMA_MEM_ALIAS_BCM2835  0x40000000u /* L2 coherent (the firmware's default) */
+#define DMA_MEM_ALIAS_BCM2836  0xC0000000u /* BCM2836/7: uncached, L2 off */
+
+/* Peripheral DREQ numbers (PERMAP), BCM2835 ARM Peripherals §4.2.1.3. */
+#define DMA_DREQ_NONE   0u
+#define DMA_DREQ_EMMC   11u
+#define DMA_DREQ_SDHOST 13u
+
+/* Channel registers (offset from the channel's base). */
+#define DMA_CS        0x00u
+#define DMA_CONBLK_AD 0x04u
+#define DMA_TI        0x08u
+#define DMA_SOURCE_AD 0x0Cu
+#define DMA_DEST_AD   0x10u
+#define DMA_TXFR_LEN  0x14u
+#define DMA_STRIDE    0x18u
+#define DMA_NEXTCONBK 0x1Cu
+#define DMA_DEBUG     0x20u
+
+/* CS bits. */
+#define DMA_CS_ACTIVE      (1u << 0)
+#define DMA_CS_END         (1u << 1)  /* write 1 to clear */
+#define DMA_CS_INT         (1u << 2)  /* write 1 to clear */
+#define DMA_CS_DREQ        (1u << 3)
+#define DMA_CS_PAUSED      (1u << 4)
+#define DMA_CS_DREQ_STOPS  (1u << 5)
+#define DMA_CS_WAITING     (1u << 6)  /* waiting for outstanding writes */
+#define DMA_CS_ERROR       (1u << 8)
+#define DMA_CS_PRIORITY(n) ((uint32_t)(n) << 16)
+#define DMA_CS_PANIC(n)    ((uint32_t)(n) << 20)
+#define DMA_CS_WAIT_WRITES (1u << 28)
+#define DMA_CS_ABORT       (1u << 30)
+#define DMA_CS_RESET       (1u << 31)
+
+/* Transfer information (TI) bits of a control block. */
+#define DMA_TI_INTEN       (1u << 0)
+#define DMA_TI_TDMODE      (1u << 1)  /* full channels only */
+#define DMA_TI_WAIT_RESP   (1u << 3)
+#define DMA_TI_DEST_INC    (1u << 4)
+#define DMA_TI_DEST_WIDTH  (1u << 5)  /* 128-bit; 0 = 32-bit */
+#define DMA_TI_DEST_DREQ   (1u << 6)
+#define DMA_TI_DEST_IGNORE (1u << 7)
+#define DMA_TI_SRC_INC     (1u << 8)
+#define DMA_TI_SRC_WIDTH   (1u << 9)
+#define DMA_TI_SRC_DREQ    (1u << 10)
+#define DMA_TI_SRC_IGNORE  (1u << 11)
+#define DMA_TI_BURST(n)    ((uint32_t)(n) << 12)
+#define DMA_TI_PERMAP(n)   ((uint32_t)(n) << 16)
+#define DMA_TI_WAITS(n)    ((uint32_t)(n) << 21)
+#define DMA_TI_NO_WIDE_BURSTS (1u << 26)
+
+/* DEBUG error bits (write 1 to clear). */
+#define DMA_DEBUG_READ_LAST_NOT_SET (1u << 0)
+#define DMA_DEBUG_FIFO_ERROR        (1u << 1)
+#define DMA_DEBUG_READ_ERROR        (1u << 2)
+#define DMA_DEBUG_ERRORS            0x7u
+#define DMA_DEBUG_LITE              (1u << 28)
+
+/* Longest transfer of one control block: full channels TXFR_LEN 30 bits,
+ * lite channels 16 bits; kept to whole words. */
+#define DMA_MAX_LEN_FULL 0x3FFFFFFCu
+#define DMA_MAX_LEN_LITE 0xFFFCu
+
+/* Control blocks chained per run; a longer transfer (lite channel) runs
+ * again with the next ones when a run ends. */
+#define DMA_CB_PER_RUN 16u
+
+/* A control block as the engine reads it: 8 words, 32-byte aligned. */
+struct dma_cb {
+	uint32_t ti;
+	uint32_t source_ad;
+	uint32_t dest_ad;
+	uint32_t txfr_len;
+	uint32_t stride;
+	uint32_t nextconbk;
+	uint32_t reserved[2];
+} __attribute__((aligned(32)));
+
+enum dma_dir { DMA_TO_MEM = 0, DMA_FROM_MEM = 1 };
+
+struct dma_chan {
+	struct dma_cb cb[DMA_CB_PER_RUN];
+	uintptr_t engine;        /* ARM address of the engine (channel 0) */
+	uintptr_t regs;          /* ARM address of this channel's registers */
+	uintptr_t periph_base;   /* ARM peripheral base */
+	uint32_t mem_bus_alias;  /* DMA_MEM_ALIAS_* */
+	uint32_t mask;           /* channels the firmware left to the ARM */
+	int channel;             /* -1 until dma_chan_init succeeded */
+	bool lite;
+	uint32_t max_len;        /* per control block */
+	/* The transfer in flight. */
+	bool busy;
+	uint8_t dir;             /* enum dma_dir */
+	uint8_t dreq;
+	uint32_t periph;         /* bus address of the data port */
+	uint8_t *buf;
+	uint32_t len;
+	uint32_t queued;         /* bytes given to the engine so far */
+	uint32_t runs;           /* control-block runs started */
+	uint32_t last_cs, last_debug;
+	char err[112];
+};
+
+/* Take a channel: the highest full channel (0-6) in 'mask', else the
+ * highest lite one (7-14); reset it and enable it. periph_base: the ARM
+ * peripheral base; mem_bus_alias: DMA_MEM_ALIAS_BCM2835 or _BCM2836 (also
+ * BCM2837). Returns 0, or -ENODEV when the mask leaves no channel. */
+int dma_chan_init(struct dma_chan *c, uintptr_t periph_base,
+		  uint32_t mem_bus_alias, uint32_t mask);
+
+/* Bus addresses the engine uses for a peripheral register / ARM memory. */
+uint32_t dma_periph_bus_addr(const struct dma_chan *c, uintptr_t arm_addr);
+uint32_t dma_mem_bus_addr(const struct dma_chan *c, const void *p, size_t n);
+
+/* True when [buf, buf+len) can be moved by the engine with safe cache
+ * maintenance (see above); len must be a non-zero multiple of 4. */
+bool dma_buffer_ok(const void *buf, size_t len);
+
+/* Build the control blocks and start the channel (cache maintenance and
+ * ordering as above). dreq: DMA_DREQ_* pacing the peripheral side
+ * (DMA_DREQ_NONE: unpaced). periph: the data port's bus address (fixed,
+ * not incremented). Returns 0, -EINVAL (buffer not dma_buffer_ok, no
+ * channel) or -EBUSY (a transfer still in flight). */
+int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
+	      uint32_t periph, void *buf, uint32_t len);
+
+/* 1 while the transfer runs; 0 when it ended (a read's buffer is
+ * invalidated again by then); -EIO when the engine reported an error (the
+ * channel is reset, dma_error() says which bits). */
+int dma_poll(struct dma_chan *c);
+
+/* dma_poll until it is not 1, at most timeout_us; -ETIMEDOUT after that
+ * (the channel is aborted and reset). */
+int dma_wait(struct dma_chan *c, uint32_t timeout_us);
+
+/* Stop the transfer in flight, reset the channel; a read's buffer is
+ * invalidated (its content is undefined). Records CS/DEBUG in dma_error(). */
+void dma_abort(struct dma_chan *c, const char *why);
+
+/* dma_start + dma_wait. */
+int dma_periph_to_mem(struct dma_chan *c, unsigned dreq, uint32_t periph,
+		      void *buf, uint32_t len, uint32_t timeout_us);
+int dma_mem_to_periph(struct dma_chan *c, unsigned dreq, uint32_t periph,
+		      const void *buf, uint32_t len, uint32_t timeout_us);
+
+/* The last failure: "DMA channel N: <what>: CS 0x... DEBUG 0x..."; "" if
+ * none. */
+const char *dma_error(const struct dma_chan *c);
+
+#endif
