@@ -32,5 +32,9 @@ int mbox_set_clock_rate(uint32_t clock_id, uint32_t hz, uint32_t *actual_hz);
 int mbox_get_power_state(uint32_t device, uint32_t *state);
 int mbox_set_power_state(uint32_t device, int on, uint32_t *state);
 int mbox_get_temperature(uint32_t *millicelsius);
+/* The firmware's GPIO expander (Pi 4: lines 128 + n of the device tree's
+ * expgpio n): set an output line to 0 or 1. */
+#define MBOX_EXPGPIO_BASE 128u
+int mbox_set_gpio_state(uint32_t gpio, int state);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "drivers/gpio.h"
+#include "drivers/sd_io_pi4.h"
 #include "drivers/sd_slot.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
@@ -72,6 +73,10 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 			return fail(slot, r, "the EMMC2 host controller did not initialise "
 				    "(no base clock from the mailbox's EMMC2 clock or the "
 				    "capabilities register)", base);
+		/* UHS-I through the firmware's GPIO expander; not under QEMU
+		 * (its SDHCI has no UHS-I, and no expander). */
+		if (!b->emulated)
+			sdhci_set_board(&slot->sdhci, &sd_io_pi4_board);
 		slot->host = &slot->sdhci.host;
 		return 0;
 	}

@@ -22,8 +22,14 @@
  *    master; a DMA path must translate by dma_offset and keep its buffers
  *    and descriptors in the first GiB. Data moves by PIO today (QEMU's
  *    model advertises no SDMA/ADMA).
- *  - Not handled yet (a real Pi 4 only): the 1.8 V switch of UHS-I (the
- *    SD I/O regulator is on the firmware's GPIO expander) and tuning.
+ *  - UHS-I: the Pi 4 device tree gives EMMC2 vqmmc = sd_io_1v8_reg, a
+ *    GPIO regulator on the firmware's expander line 4 (high = 1.8 V,
+ *    low = 3.3 V, 5 ms settling) and vmmc = sd_vcc_reg on expander line 6
+ *    (SD_PWR_ON). The board hook (drivers/sd_io_pi4.c) drives both
+ *    through the mailbox's "set GPIO state" tag (0x00038041, line 128 + n).
+ *    The integration runs SDR12, SDR25, SDR50 and DDR50 when the
+ *    capabilities list them; not SDR104: the EMMC2 input clock is 100 MHz
+ *    on the Pi 4, so 208 MHz cannot be made (uhs_max_hz).
  */
 #include "drivers/sdhci/bcm2711_emmc2.h"
 
@@ -35,7 +41,11 @@ static const struct sdhci_quirks bcm2711_emmc2_quirks = {
 	.no_hispd_bit = false,
 	.cd_broken_on_hw = true,
 	.dma_offset = 0xC0000000u,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 100000000u,
 };
+
 
 int bcm2711_emmc2_init(struct sdhci_host *sh, uintptr_t base, uint32_t base_clock_hz)
 {

@@ -42,6 +42,26 @@ struct sdhci_quirks {
 	 * put ARM 0x0..0x3FFFFFFF at bus 0xC0000000; 0 for a PIO-only host).
 	 * Recorded for a DMA data path; PIO does not use it. */
 	uint32_t dma_offset;
+	/* UHS-I modes the integration may run (mask of 1u << enum
+	 * sd_timing, SDR12..DDR50); the controller's CAPABILITIES[63:32]
+	 * and a board with a switchable SD I/O regulator (struct
+	 * sdhci_board) must agree too. 0 = 3.3 V only. */
+	uint8_t uhs_modes;
+	/* Highest SD clock the integration's pads are run at in a UHS-I
+	 * mode (0 = the base clock). */
+	uint32_t uhs_max_hz;
+};
+
+/* What the board around the controller provides for UHS-I (all optional,
+ * with a context pointer the hooks get back). */
+struct sdhci_board {
+	const char *name;     /* for reports: "pi4-expgpio", "sim", ... */
+	/* The SD I/O (signalling) regulator: mv 1800 or 3300. NULL: the
+	 * pads stay at 3.3 V and no UHS-I mode is offered. */
+	int (*set_io_mv)(void *ctx, unsigned mv);
+	/* The card's supply (NULL: the controller's SD Bus Power bit). */
+	int (*set_card_power)(void *ctx, bool on);
+	void *ctx;
 };
 
 /* The driver's state of one controller; private to sdhci.c (here only so
@@ -56,6 +76,8 @@ struct sdhci_priv {
 	bool cd_broken;       /* the card-detect input means nothing here */
 	uint32_t ctl0;        /* shadow of CONTROL0 (width, HS, power) */
 	uint32_t req_hz;      /* clock asked for by the last set_ios */
+	const struct sdhci_board *board; /* NULL: no UHS-I */
+	uint32_t caps1;       /* CAPABILITIES[63:32] */
 };
 
 struct sdhci_host {
@@ -72,6 +94,11 @@ struct sdhci_host {
  * clock can be determined. */
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 		    uintptr_t base, uint32_t base_clock_hz);
+
+/* Attach the board's regulator hooks (NULL detaches): the UHS-I modes
+ * offered (h->uhs_modes) become those of the quirk set, the capabilities
+ * and the board together. Call after sdhci_host_init. */
+void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b);
 
 /* The divider the driver would program for 'hz' and the frequency it gives
  * (for reports and tests). Returns the actual frequency in Hz. */
