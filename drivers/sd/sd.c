@@ -506,6 +506,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	struct sd_switch sw;
 	struct sd_ssr ssr;
 	uint32_t max_hz;
+	uint8_t base_t;
 	int ret, ro;
 
 	/* Data transfer mode: default speed, never above TRAN_SPEED. */
@@ -514,7 +515,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	    csd->tran_speed_hz < max_hz)
 		max_hz = csd->tran_speed_hz;
 	c->max_clock_hz = max_hz;
-	ret = set_ios(c, max_hz, 1, SD_TIMING_DS);
+	/* After the 1.8 V switch the card runs SDR12 (§4.2.4.2). */
+	base_t = c->signal_mv == 1800 ? SD_TIMING_SDR12 : SD_TIMING_DS;
+	ret = set_ios(c, max_hz, 1, base_t);
 	if (ret)
 		return ret;
 
@@ -542,7 +545,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 			   CHK_R1, NULL, NULL, 0);
 		if (ret)
 			return ret;
-		ret = set_ios(c, max_hz, 4, SD_TIMING_DS);
+		ret = set_ios(c, max_hz, 4, base_t);
 		if (ret)
 			return ret;
 	}
@@ -820,9 +823,9 @@ static int uhs_voltage_switch(struct sd_card *c)
 			c->signal_mv = 1800;
 			return 0;
 		}
-		why = ret == -ENOTSUP || ret == -EIO ?
-		      "the 1.8 V switch failed (DAT lines did not follow)" :
-		      "the 1.8 V switch failed (regulator)";
+		why = ret == -ENODEV ?
+		      "the 1.8 V switch failed (the SD I/O regulator did not switch)" :
+		      "the 1.8 V switch failed (DAT lines did not follow)";
 	}
 	mode_note(c, why, SD_TIMING_COUNT);
 	if (!h->ops->power_cycle) {
@@ -952,6 +955,12 @@ static int uhs_select(struct sd_card *c, const struct sd_switch *q)
 			ret = tune(c);
 			if (ret) {
 				mode_note(c, "tuning found no sampling point (CMD19)", t);
+				/* Back to SDR12's clock, where the next switch
+				 * needs no sampling point. */
+				ret = set_ios(c, sd_timing_max_hz(SD_TIMING_SDR12),
+					      c->width, SD_TIMING_SDR12);
+				if (ret)
+					return ret;
 				continue;
 			}
 		}

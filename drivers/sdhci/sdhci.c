@@ -793,7 +793,7 @@ static int sdhci_voltage_switch(struct sd_host *h)
 	ret = board_io_mv(e, 1800);
 	h->signal_mv = 1800; /* from here on only a power cycle goes back */
 	if (ret)
-		return ret;
+		return -ENODEV; /* the regulator did not switch */
 	/* 4: 5 ms, and the controller must still say 1.8 V. */
 	timer_udelay(SDHCI_SWITCH_SETTLE_US);
 	if (!(rd(e, SDHCI_CONTROL2) & SDHCI_HC2_1V8_EN))

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
 
@@ -27,4 +28,56 @@ int simh_start(struct simh *s, const char *profile,
 	if (ret)
 		return s->init_ret = ret;
 	return s->init_ret = sd_init(&s->card, s->host);
+}
+
+static int board_io_mv(void *ctx, unsigned mv)
+{
+	(void)ctx;
+	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
+}
+
+static int board_power(void *ctx, bool on)
+{
+	(void)ctx;
+	return sim_board_set_card_power(on);
+}
+
+const struct sdhci_board simh_board = {
+	.name = "sim",
+	.set_io_mv = board_io_mv,
+	.set_card_power = board_power,
+	.ctx = NULL,
+};
+
+static const struct sdhci_quirks uhs_generic_quirks = {
+	.name = "sim-uhs",
+	.f_min_hz = 200000u,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
+		     1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 208000000u,
+};
+
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want)
+{
+	const struct sim_profile *p = sim_profile_find(profile);
+	struct sim_config c;
+	char err[160];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	sim_config_default(&c);
+	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
+		return s->init_ret = -1000;
+	s->host = &s->emmc.host;
+	if (!strcmp(host, "pi4-uhs"))
+		ret = bcm2711_emmc2_init(&s->emmc, sim_get_config()->base, 0);
+	else
+		ret = sdhci_host_init(&s->emmc, &uhs_generic_quirks,
+				      sim_get_config()->base, 0);
+	if (ret)
+		return s->init_ret = ret;
+	sdhci_set_board(&s->emmc, &simh_board);
+	return s->init_ret = sd_init_mode(&s->card, s->host, want);
 }

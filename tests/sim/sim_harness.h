@@ -25,4 +25,14 @@ int simh_start(struct simh *s, const char *profile,
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
 
+/* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
+ * sim_board_*) as a struct sdhci_board. */
+extern const struct sdhci_board simh_board;
+/* A UHS-I host on host profile 'host' (tests/sim/hosts): "pi4-uhs" builds
+ * the BCM2711 EMMC2 quirk set, anything else a generic SDHCI 3.00 quirk
+ * set that runs every UHS-I mode (the shape of the Pi 5's), both with
+ * simh_board; then sd_init_mode(want). Returns its result. */
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want);
+
 #endif

@@ -80,6 +80,12 @@ static const struct field card_fields[] = {
 	{ "erase_ff", F_BOOL, P(erase_ff), 0, 0, 0, "erased blocks read 0xFF" },
 	{ "hs", F_BOOL, P(hs), 0, 0, 0, "High Speed (CMD6 group 1 function 1)" },
 	{ "no_cmd6", F_BOOL, P(no_cmd6), 0, 0, 0, "CMD6 is illegal (SD 1.0)" },
+	{ "uhs", F_BOOL, P(uhs), 0, 0, 0, "UHS-I: S18A and CMD11 (1.8 V)" },
+	{ "sdr50", F_BOOL, P(sdr50), 0, 0, 0, "CMD6 group 1 SDR50" },
+	{ "sdr104", F_BOOL, P(sdr104), 0, 0, 0, "CMD6 group 1 SDR104" },
+	{ "ddr50", F_BOOL, P(ddr50), 0, 0, 0, "CMD6 group 1 DDR50" },
+	{ "tune_first", F_U8, P(tune_first), 0, 39, 0, "first good tuning tap (0..39)" },
+	{ "tune_window", F_U8, P(tune_window), 0, 40, 0, "good tuning taps from tune_first" },
 	{ "speed_class", F_U8, P(speed_class), 0, 4, 0, "SSR SPEED_CLASS code" },
 	{ "uhs_grade", F_U8, P(uhs_grade), 0, 3, 0, "SSR UHS_SPEED_GRADE" },
 	{ "video_class", F_U8, P(video_class), 0, 90, 0, "SSR VIDEO_SPEED_CLASS" },
@@ -139,6 +145,8 @@ static const struct field host_fields[] = {
 	  "clock stopped after each read block" },
 	{ "write_nwr_clocks", F_U16, C(write_nwr_clocks), 2, 65535, 0, "N_WR (at least 2)" },
 	{ "clk_stable", F_NS32, C(clk_stable_ns), 0, 0, 0, "internal clock enable to stable" },
+	{ "base_clock", F_U32, C(base_clock_hz), 1000000, 255000000, 0, "controller input clock (Hz)" },
+	{ "caps_hi", F_U32, C(caps_hi), 0, 0xffffffffull, 0, "CAPABILITIES[63:32] (UHS-I)" },
 };
 
 /* ---- errors ---------------------------------------------------------------- */
