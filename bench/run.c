@@ -116,6 +116,34 @@ static void report_config(struct config *cfg, int status, bool emulated)
 	/* A bad value is the user's to fix, but it is not a failed run. */
 }
 
+/* sdbench.txt's bus_mode: the card was brought up with auto (the fastest
+ * both sides accept); a pinned mode initialises it again in that mode, or
+ * the next slower one with the reason (sd_init_mode). */
+static void apply_bus_mode(const struct bench_env *env)
+{
+	int want = config_enum(&st.cfg, CFG_BUS_MODE);
+	int r;
+
+	if (want <= SD_MODE_AUTO || want >= SD_MODE_COUNT)
+		return;
+	con_printf("\nbus_mode = %s: initialising the card again\n",
+		   sd_bus_mode_name((unsigned)want));
+	r = sd_init_mode(&card, env->host, (unsigned)want);
+	if (r) {
+		const struct sd_host_err *e = &card.last_err;
+
+		record_error_cmd("init", r, e->cmd, e->arg, e->status,
+				 "card initialisation in bus_mode %s failed in the %s phase",
+				 sd_bus_mode_name((unsigned)want), e->phase ? e->phase : "?");
+		/* Back to what worked. */
+		r = sd_init_mode(&card, env->host, SD_MODE_AUTO);
+		if (r)
+			return;
+	}
+	card_report_print(&card);
+	card_report_record(&card);
+}
+
 static void report_area(const struct test_area *area)
 {
 	static struct test_area shown;
@@ -199,6 +227,7 @@ unsigned bench_main(const struct bench_env *env)
 	storage_probe(&st, &dev);
 	print_layout(&st.mbr);
 	report_config(&st.cfg, st.config_status, env->emulated);
+	apply_bus_mode(env);
 	report_area(&st.area);
 
 	/* The one decision where writes may go, for the whole run (the

@@ -16,6 +16,7 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
+#include "bench/workloads/modes.h"
 #include "bench/workloads/sustained.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -89,6 +90,8 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_variants(c);
 	if (!c->abort_all)
 		wl_clock_sweep(c);
+	if (!c->abort_all)
+		wl_modes(c);
 	if (!c->abort_all)
 		wl_app_class(c);
 	if (!c->abort_all)

@@ -33,6 +33,7 @@
 #include "bench/run.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
+#include "tests/sim/sim_harness.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
 
@@ -382,7 +383,12 @@ int main(int argc, char **argv)
 	env.board_model = "simulator";
 	/* The simulator's platform: its controller, base clock from the
 	 * capabilities register as under QEMU. */
-	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
+	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
+	 * UHS-I controller with the simulated board's regulator. */
+	if (sim_get_config()->caps_hi)
+		env.host_error = simh_build_uhs_host(&emmc, sim_get_config()->host_name);
+	else
+		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
 	env.host = env.host_error ? NULL : &emmc.host;
 	env.host_error_what = "the simulated EMMC host controller did not initialise";
 	env.host_error_base = sim_get_config()->base;

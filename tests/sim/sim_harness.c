@@ -58,6 +58,19 @@ static const struct sdhci_quirks uhs_generic_quirks = {
 	.uhs_max_hz = 208000000u,
 };
 
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
+{
+	int ret;
+
+	if (!strcmp(host, "pi4-uhs"))
+		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
+	else
+		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
+	if (!ret)
+		sdhci_set_board(sh, &simh_board);
+	return ret;
+}
+
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want)
 {
@@ -71,13 +84,8 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
 		return s->init_ret = -1000;
 	s->host = &s->emmc.host;
-	if (!strcmp(host, "pi4-uhs"))
-		ret = bcm2711_emmc2_init(&s->emmc, sim_get_config()->base, 0);
-	else
-		ret = sdhci_host_init(&s->emmc, &uhs_generic_quirks,
-				      sim_get_config()->base, 0);
+	ret = simh_build_uhs_host(&s->emmc, host);
 	if (ret)
 		return s->init_ret = ret;
-	sdhci_set_board(&s->emmc, &simh_board);
 	return s->init_ret = sd_init_mode(&s->card, s->host, want);
 }

@@ -34,5 +34,8 @@ extern const struct sdhci_board simh_board;
  * simh_board; then sd_init_mode(want). Returns its result. */
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want);
+/* Only the host of simh_start_uhs, on the simulator already set up with
+ * host profile 'host'. Returns sdhci_host_init's result. */
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
 
 #endif
