@@ -78,6 +78,12 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 		if (!b->emulated)
 			sdhci_set_board(&slot->sdhci, &sd_io_pi4_board);
 		slot->host = &slot->sdhci.host;
+		/* Its DMA master's view of ARM memory depends on the SoC
+		 * stepping (bcm2711_emmc2.c), which the board revision does not
+		 * tell: on hardware PIO stays the default and ADMA2 is only
+		 * used when asked for (data_path). */
+		if (!b->emulated)
+			slot->host->ops->set_data_path(slot->host, SD_PATH_PIO);
 		return 0;
 	}
 	base = b->periph_base + BCM2835_EMMC_ARM_OFFSET;

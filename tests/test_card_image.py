@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -19,6 +20,12 @@ import harness
 ROOT = harness.ROOT
 SDBCARD = os.path.join(ROOT, "tools", "sdbcard.py")
 SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import sdbcard  # noqa: E402  (KERNELS: the images a card carries)
+
+# The 64-bit images this build has (make builds them where the toolchain is
+# there): the card carries each with its config.txt section.
+BUILT_64 = [k[0] for k in sdbcard.KERNELS[1:] if os.path.exists(os.path.join(ROOT, "build", k[0]))]
 SDAREA = os.path.join(ROOT, "build", "host", "sdarea")
 MIB = 1 << 20
 BOOT_LBA = 4 * MIB // 512               # the boot partition: 4 MiB ...
@@ -92,7 +99,7 @@ def test_partition_table(image):
 
 def test_boot_partition_files(image, tmp_path):
     img, _ = image
-    assert files_on(img) == ["config.txt", "kernel.img", "sdbench.txt"]
+    assert files_on(img) == sorted(["config.txt", "kernel.img", "sdbench.txt"] + BUILT_64)
     with open(harness.KERNEL, "rb") as f:
         assert read_on(img, "kernel.img") == f.read()
     with open(SAMPLE, "rb") as f:
@@ -111,8 +118,16 @@ def test_config_txt(image):
     text = read_on(img, "config.txt").decode()
     lines = [l for l in text.splitlines() if l and not l.startswith("#")]
     # Every board: kernel.img in 32-bit mode, the PL011 on GPIO 14/15.
-    assert lines == ["[all]", "kernel=kernel.img", "arm_64bit=0", "enable_uart=1",
-                     "dtoverlay=disable-bt"]
+    # Boards with a 64-bit build of their own start it instead (config.txt
+    # conditional sections).
+    expect = ["[all]", "kernel=kernel.img", "arm_64bit=0", "enable_uart=1",
+              "dtoverlay=disable-bt"]
+    for name, _, _, section, _ in sdbcard.KERNELS[1:]:
+        if name in BUILT_64:
+            expect += ["[%s]" % section, "kernel=" + name, "arm_64bit=1"]
+    if BUILT_64:
+        expect.append("[all]")
+    assert lines == expect
 
 
 def test_says_which_firmware_to_add(image):
@@ -202,7 +217,8 @@ def test_sample_documents_exactly_the_firmware_keys():
     examples = [k for k, _ in sample_examples()]
     assert sorted(examples) == sorted(keys)                  # each once, no other
     with open(os.path.join(ROOT, "docs", "config.md")) as f:
-        documented = re.findall(r"^\| `(\w+)` \|", f.read(), re.M)
+        keys_section = f.read().split("\n## Keys", 1)[1].split("\n## ", 1)[0]
+    documented = re.findall(r"^\| `(\w+)` \|", keys_section, re.M)
     assert sorted(documented) == sorted(keys)
     with open(SAMPLE, "rb") as f:
         data = f.read()
@@ -262,7 +278,7 @@ def test_firmware_copied_from_a_raspberry_pi_os_boot_partition(tmp_path, source)
     out = run("make", "-s", "image", "IMAGE=" + img, "FIRMWARE=" + src).stdout
     top = [n for n in wanted if "/" not in n]
     assert files_on(img) == sorted(top + ["config.txt", "kernel.img", "sdbench.txt",
-                                          "overlays/"])
+                                          "overlays/"] + BUILT_64)
     assert files_on(img, "::/overlays/") == ["disable-bt.dtbo", "overlay_map.dtb"]
     assert read_on(img, "start4.elf") == b"dummy start4.elf\n"
     assert read_on(img, "kernel.img") != b"dummy kernel.img\n"   # sdbench's, not Linux's

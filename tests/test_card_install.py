@@ -97,6 +97,19 @@ def effective(text):
     return [l for l in NEEDED if sdbcard.in_effect(text.splitlines(), l)]
 
 
+# With a 64-bit build (make builds kernel8.img), a [pi4] section starts it on
+# a Pi 4: kernel= and arm_64bit= then apply on every board but that one.
+BUILT_64 = [k for k in sdbcard.KERNELS[1:] if os.path.exists(os.path.join(ROOT, "build", k[0]))]
+EVERY_BOARD = [l for l in NEEDED if not (BUILT_64 and l.split("=")[0] in ("kernel", "arm_64bit"))]
+
+
+def check_64bit_sections(added):
+    lines = [l for l in added.splitlines() if l and not l.startswith("#")]
+    for _, _, installed, section, _ in BUILT_64:
+        i = lines.index("[%s]" % section)
+        assert lines[i + 1:i + 3] == ["kernel=" + installed, "arm_64bit=1"], lines
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -121,7 +134,8 @@ def test_install_twice_then_uninstall_restores_every_byte(tmp_path, style):
         assert line in added and line in out
     assert "enable_uart=1" not in added              # already in effect: not repeated
     assert "not repeated: enable_uart=1" in out
-    assert effective(new.decode()) == list(NEEDED)   # every needed line applies to all boards
+    assert effective(new.decode()) == EVERY_BOARD    # every needed line applies to all boards
+    check_64bit_sections(added)                      # ... but a 64-bit one's own
     if style != "lf":
         assert b"\r\n" in new[len(config):] and b"\n" not in new[len(config):].replace(b"\r\n", b"")
     assert after["config.txt.sdbench-backup"] == config
@@ -131,7 +145,9 @@ def test_install_twice_then_uninstall_restores_every_byte(tmp_path, style):
         if name != "config.txt":
             assert after[name] == data, name
     assert set(after) - set(before) == {"sdbench.img", "sdbench.txt", "config.txt.sdbench-backup",
-                                        "sdbench-install.json"}
+                                        "sdbench-install.json"} | {k[2] for k in BUILT_64}
+    for name, _, installed, _, _ in BUILT_64:
+        assert after[installed] == read(os.path.join(ROOT, "build", name))
 
     out2 = make("install", "BOOT=" + boot).stdout
     assert snapshot(boot) == after                   # idempotent, byte for byte
@@ -196,7 +212,8 @@ def test_no_config_txt_yet(tmp_path):
     before = snapshot(boot)
     make("install", "BOOT=" + boot)
     text = read(os.path.join(boot, "config.txt")).decode()
-    assert effective(text) == list(NEEDED)
+    assert effective(text) == EVERY_BOARD
+    check_64bit_sections(text)
     assert "config.txt.sdbench-backup" not in snapshot(boot)
     out = make("uninstall", "BOOT=" + boot).stdout
     assert "install had created it" in out

@@ -72,10 +72,18 @@ def board():
     b.close()
 
 
+def interactive_signals():
+    """As from a shell: Ctrl-C delivered. A pytest-xdist worker ignores
+    SIGINT and a child inherits that; Python then installs no
+    KeyboardInterrupt handler and the capture would never see the Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(board, log, *args):
     return subprocess.Popen([TOOL, "--port", board.path, "-o", str(log), "--force"] +
                             [str(a) for a in args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            preexec_fn=interactive_signals)
 
 
 def opened(board, proc, timeout=20):

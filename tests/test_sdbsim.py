@@ -12,13 +12,15 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
 import simtruth  # noqa: E402
 
-# Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), 1-bit,
-# card-side gaps, a controller with gaps of its own, flash features.
+# Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), the
+# Pi 4's EMMC2 moving data by ADMA2, 1-bit, card-side gaps, a controller
+# with gaps of its own, flash features.
 COMBOS = [
     ("pi1", "sdhc-c10-16g"),
     ("pi0", "sdxc-a2-64g"),
     ("pi3", "sdhc-c10-16g"),
     ("pi4", "sdxc-u3-128g"),
+    ("pi4-emmc2", "sdxc-a2-64g"),
     ("pi3", "sdhc-1bit-4g"),
     ("pi3", "sdhc-gaps-16g"),
     ("test-gaps", "sdhc-c10-16g"),

@@ -88,7 +88,8 @@ MANIFEST = "sdbench-install.json"
 SDBENCH_TXT = "sdbench.txt"
 
 COMMENTS = {
-    "arm_64bit=0": "# sdbench is a 32-bit program (a Pi 4 would start a 64-bit one)",
+    "arm_64bit=0": "# kernel.img is the 32-bit build (without this a Pi 4 would start it as 64-bit)",
+    "arm_64bit=1": "# the AArch64 build for this board",
     "enable_uart=1": "# the serial console on GPIO 14/15 (pins 8 and 10), 115200 8N1",
     "dtoverlay=disable-bt": "# Pi 3, 4, Zero W, Zero 2 W: that UART on the pins, not on Bluetooth",
 }

@@ -33,9 +33,9 @@
 #include "bench/run.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
-#include "tests/sim/sim_harness.h"
 #include "lib/console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
@@ -378,22 +378,7 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	memset(&env, 0, sizeof(env));
-	env.emulated = false;
-	env.board_model = "simulator";
-	/* The simulator's platform: its controller, base clock from the
-	 * capabilities register as under QEMU. */
-	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
-	 * UHS-I controller with the simulated board's regulator. */
-	if (sim_get_config()->caps_hi)
-		env.host_error = simh_build_uhs_host(&emmc, sim_get_config()->host_name);
-	else
-		env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_what = "the simulated EMMC host controller did not initialise";
-	env.host_error_base = sim_get_config()->base;
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = env.buf ? BUF_BYTES : 0;
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);

@@ -113,6 +113,12 @@ struct sd_host_err {
 	uint32_t status;    /* controller interrupt/status bits at failure */
 	uint32_t block;     /* data block index where it failed */
 	const char *phase;  /* "command", "data", "busy", "reset", ... */
+	/* DMA errors (phase "adma"): the controller's DMA error status (SDHCI
+	 * ADMA Error Status), the bus address of the failing descriptor and
+	 * its index in the table (-1 when outside it); 0 / -1 otherwise. */
+	uint32_t dma_status;
+	uint32_t dma_desc_addr;
+	int32_t dma_desc;
 };
 
 struct sd_request {

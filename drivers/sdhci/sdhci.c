@@ -39,8 +39,23 @@
  *    the clock there.
  *  - f_min_hz: the lowest clock the integration is run at.
  *
- * Data moves by PIO: QEMU's models have no SDMA/ADMA (capabilities say
- * so) and the BCM2835 Arasan's own DMA is not used by any known driver.
+ * Data moves by PIO, or by the controller's ADMA2 (32-bit descriptors,
+ * SDHCI 3.00 §1.13) where the quirk set allows it and CAPABILITIES says
+ * ADMA2 (the BCM2711 EMMC2; not the BCM2835 EMMC, not QEMU's models, whose
+ * capabilities say no DMA). ADMA2 requests (sdhci_adma_*() below):
+ *  - only for the DMA path (set_data_path), transfers of at least 512
+ *    bytes from a 4-byte aligned buffer that the master can see (inside
+ *    the quirk's DMA window); the small register reads (SCR 8 bytes,
+ *    SSR/CMD6 64 bytes) and any other buffer go by PIO;
+ *  - one contiguous buffer (the MMU maps memory flat), one "tran"
+ *    descriptor per 64 KiB, the table in the host's own state;
+ *  - cache: the table and a write's buffer are cleaned before the command,
+ *    a read's buffer invalidated before the command and again after the
+ *    transfer (drivers/dma/cache.h);
+ *  - the CPU polls Transfer Complete, and the block count for progress:
+ *    each wait is bounded by the per-block timeout since the last block;
+ *  - an ADMA error is reported with the ADMA Error Status and the failing
+ *    descriptor (struct sd_host_err dma_*).
  *
  * UHS-I (Host Control 2, the 1.8 V switch, tuning) is in its own section
  * below, with the board's regulator through struct sdhci_board.
@@ -51,7 +66,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/dma/cache.h"
+#include "drivers/dma/dma_addr.h"
 #include "drivers/sdhci/sdhci.h"
+#include "drivers/sdhci/sdhci_adma.h"
 #include "drivers/sdhci/sdhci_regs.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
@@ -391,6 +409,159 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	return 0;
 }
 
+/* ---- ADMA2 ------------------------------------------------------------------ */
+
+/* Build the descriptor table for data, do the cache maintenance and point
+ * the controller at the table. Returns the number of descriptors, or 0
+ * when this request goes by PIO instead (small, unaligned, or a buffer
+ * the DMA master cannot see). */
+static int sdhci_adma_prepare(struct sdhci_priv *e, struct sd_data *data,
+			      uint32_t *tbl_bus)
+{
+	uint32_t len = data->blksz * data->blocks;
+	uint64_t phys, tphys;
+	int n;
+
+	if (len < 512u || ((uintptr_t)data->buf & 3u))
+		return 0;
+	phys = dma_arm_phys(data->buf, len);
+	tphys = dma_arm_phys(e->adma_tbl, sizeof(e->adma_tbl));
+	if (phys == DMA_PHYS_NONE || tphys == DMA_PHYS_NONE ||
+	    phys + len > e->dma_window ||
+	    tphys + sizeof(e->adma_tbl) > e->dma_window)
+		return 0;
+	n = sdhci_adma_build(e->adma_tbl, SDHCI_ADMA_MAX_DESC,
+			     (uint32_t)phys + e->dma_offset, len);
+	if (n <= 0)
+		return 0;
+	*tbl_bus = (uint32_t)tphys + e->dma_offset;
+	/* The master reads the table (and a write's data) from memory, and
+	 * writes a read's data there: nothing of it may stay in (or later
+	 * be evicted from) the CPU's cache. */
+	cache_clean_range(e->adma_tbl, (size_t)n * 8u);
+	if (data->dir == SD_DATA_WRITE)
+		cache_clean_range(data->buf, len);
+	else
+		cache_invalidate_range(data->buf, len);
+	wr(e, SDHCI_ADMA_ADDR, *tbl_bus);
+	return n;
+}
+
+/* After the master wrote a read's data: drop what the CPU may have
+ * speculatively loaded meanwhile. */
+static void sdhci_adma_finish(struct sd_data *data)
+{
+	if (data->dir == SD_DATA_READ)
+		cache_invalidate_range(data->buf, data->blksz * data->blocks);
+}
+
+/* Blocks [done, done + n) were seen transferred at 'now'. */
+static void adma_progress(struct sd_req_times *t, uint32_t done, uint32_t n,
+			  uint32_t now)
+{
+	for (; n; n--, done++) {
+		if (t->blk_ready)
+			t->blk_ready[done] = now;
+		if (t->blk_done)
+			t->blk_done[done] = now;
+	}
+}
+
+/* The data phase of an ADMA2 request, after the command completed: the
+ * master moves the data; the CPU watches the block count (progress, the
+ * phase timestamps) and waits for Transfer Complete or an error.
+ * Timestamps: reads: first data = the first block seen on the bus, data
+ * done = transfer complete (the master wrote the last word); writes:
+ * first data = the command's end (the master fills the buffer at once),
+ * data done = all but the last block sent (the last one is then in the
+ * controller, as after the CPU's last PIO word). host_ticks stays 0: the
+ * CPU moves nothing. */
+static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
+			   uint32_t tbl_bus, uint32_t ndesc)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	const uint32_t blk_to = rd_dir ? SDHCI_READ_TIMEOUT_US :
+		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
+		 SDHCI_BUSY_TIMEOUT_US);
+	const uint32_t want = SDHCI_INT_DATA_DONE | SDHCI_INT_ERR_MASK;
+	uint32_t left = data->blocks, irq, cnt, now;
+	timer_deadline_t d;
+
+	now = timer_ticks();
+	if (!rd_dir) {
+		t->t_first_data = now;
+		if (left <= 1)
+			t->t_data_done = now;
+	}
+	d = timer_deadline_us(blk_to);
+	for (;;) {
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (irq & want)
+			break;
+		cnt = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
+		if (cnt < left) {
+			now = timer_ticks();
+			adma_progress(t, data->blocks - left, left - cnt, now);
+			if (rd_dir && !t->t_first_data)
+				t->t_first_data = now;
+			if (!rd_dir && cnt <= 1 && !t->t_data_done)
+				t->t_data_done = now;
+			left = cnt;
+			d = timer_deadline_us(blk_to);
+			continue;
+		}
+		if (timer_expired(d)) {
+			irq = rd(e, SDHCI_INTERRUPT);
+			if (!(irq & want))
+				irq = 0;
+			break;
+		}
+	}
+	t->t_end = timer_ticks();
+	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
+		uint32_t blk = data->blocks - left;
+
+		if (irq & SDHCI_INT_ADMA_ERR) {
+			uint32_t st = rd(e, SDHCI_ADMA_ERR);
+			uint32_t sys = rd(e, SDHCI_ADMA_ADDR);
+
+			req->err.dma_status = st;
+			req->err.dma_desc = sdhci_adma_failing_desc(st, sys, tbl_bus, ndesc,
+								    &req->err.dma_desc_addr);
+			recover(e, true);
+			sdhci_adma_finish(data);
+			return fail(req, -EIO, irq, "adma", blk);
+		}
+		if (irq & SDHCI_INT_ACMD_ERR) {
+			uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
+				      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
+
+			recover(e, true);
+			sdhci_adma_finish(data);
+			return fail(req, -EIO, st, "auto command", blk);
+		}
+		recover(e, true);
+		sdhci_adma_finish(data);
+		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+			    left ? (rd_dir ? "read data" : "write data") :
+				   (rd_dir ? "read end" : "write busy"), blk);
+	}
+	if (left)
+		adma_progress(t, data->blocks - left, left, t->t_end);
+	if (!t->t_first_data)
+		t->t_first_data = t->t_end;
+	if (rd_dir || !t->t_data_done)
+		t->t_data_done = t->t_end;
+	t->host_ticks = 0;
+	sdhci_adma_finish(data);
+	if (data->stop == SD_STOP_AUTO12)
+		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
+	return 0;
+}
+
 static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
 	struct sdhci_priv *e = h->priv;
@@ -398,7 +569,8 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	struct sd_data *data = req->data;
 	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << SDHCI_CMD_INDEX_SHIFT;
 	uint32_t inhibit = SDHCI_STATUS_CMD_INHIBIT;
-	uint32_t irq;
+	uint32_t irq, adma_tbl = 0;
+	int adma_n = 0;
 	int ret;
 
 	req->err.code = 0;
@@ -407,6 +579,9 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	req->err.status = 0;
 	req->err.block = 0;
 	req->err.phase = NULL;
+	req->err.dma_status = 0;
+	req->err.dma_desc_addr = 0;
+	req->err.dma_desc = -1;
 	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
 	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
 	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
@@ -470,6 +645,11 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		if (data->stop == SD_STOP_AUTO23)
 			wr(e, SDHCI_ARG2, data->sbc_arg);
 	}
+	if (data && h->data_path == SD_PATH_DMA) {
+		adma_n = sdhci_adma_prepare(e, data, &adma_tbl);
+		if (adma_n > 0)
+			cmdtm |= SDHCI_TM_DMA_EN;
+	}
 	wr(e, SDHCI_ARG1, cmd->arg);
 	req->t.t_issue = timer_ticks();
 	wr(e, SDHCI_CMDTM, cmdtm);
@@ -478,6 +658,8 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	req->t.t_cmd_done = timer_ticks();
 	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 		recover(e, data || cmd->resp_type == SD_RESP_R1B);
+		if (adma_n > 0)
+			sdhci_adma_finish(data);
 		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
 			    "command", 0);
 	}
@@ -500,6 +682,8 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	if (e->wdelay_us)
 		timer_udelay(e->wdelay_us);
 
+	if (data && adma_n > 0)
+		return sdhci_xfer_adma(e, req, adma_tbl, (uint32_t)adma_n);
 	if (data)
 		return sdhci_xfer(e, req);
 
@@ -667,6 +851,8 @@ static int sdhci_reset(struct sd_host *h)
 	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
 
 	e->ctl0 = SDHCI_C0_SD_BUS_POWER | SDHCI_C0_SD_BUS_VOLT_3V3;
+	if (h->data_path == SD_PATH_DMA)
+		e->ctl0 |= SDHCI_C0_HCTL_DMA_ADMA2;
 	wr(e, SDHCI_CONTROL0, e->ctl0);
 	wr(e, SDHCI_CONTROL2, 0);
 
@@ -928,6 +1114,34 @@ void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b)
 	h->tuning_sdr50 = (e->caps1 & SDHCI_CAP1_TUNING_SDR50) != 0;
 }
 
+/* Host Control 1 DMA Select follows the path: ADMA2 (32-bit) for DMA. */
+static int sdhci_set_data_path(struct sd_host *h, unsigned path)
+{
+	struct sdhci_priv *e = h->priv;
+	uint32_t c0;
+
+	if (path > SD_PATH_DMA || !(h->data_paths & (1u << path)))
+		return -ENOTSUP;
+	c0 = e->ctl0 & ~SDHCI_C0_HCTL_DMA_MASK;
+	if (path == SD_PATH_DMA)
+		c0 |= SDHCI_C0_HCTL_DMA_ADMA2;
+	if (c0 != e->ctl0 && e->ctl0) {
+		wr(e, SDHCI_CONTROL0, c0);
+		e->ctl0 = c0;
+	}
+	h->data_path = (uint8_t)path;
+	return 0;
+}
+
+void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window)
+{
+	/* Bus addresses are 32 bits: the window must fit above the offset. */
+	if ((uint64_t)offset + window > 0x100000000ull)
+		window = (uint32_t)(0x100000000ull - offset);
+	sh->priv.dma_offset = offset;
+	sh->priv.dma_window = window;
+}
+
 static const struct sd_host_ops sdhci_ops = {
 	.reset = sdhci_reset,
 	.set_ios = sdhci_set_ios,
@@ -938,6 +1152,7 @@ static const struct sd_host_ops sdhci_ops = {
 	.voltage_switch = sdhci_voltage_switch,
 	.power_cycle = sdhci_power_cycle,
 	.execute_tuning = sdhci_execute_tuning,
+	.set_data_path = sdhci_set_data_path,
 };
 
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
@@ -1007,6 +1222,15 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	h->cap_auto23 = e->v3;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
+	/* ADMA2 where the integration has it and the controller says so; it
+	 * is then the default path (the fastest; set_data_path(PIO) to
+	 * compare). */
+	if (q->adma2 && e->v3 && !e->caps_missing && (caps & SDHCI_CAP0_ADMA2) &&
+	    e->dma_window) {
+		h->data_paths |= 1u << SD_PATH_DMA;
+		h->data_path = SD_PATH_DMA;
+	}
 	h->f_max_hz = base_clock_hz;
 	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
 	if (h->f_min_hz < q->f_min_hz)

@@ -40,7 +40,7 @@ struct sdhci_quirks {
 	/* The controller's DMA master sees ARM physical address A at A +
 	 * dma_offset (BCM2711 EMMC2: the device tree's emmc2bus dma-ranges
 	 * put ARM 0x0..0x3FFFFFFF at bus 0xC0000000; 0 for a PIO-only host).
-	 * Recorded for a DMA data path; PIO does not use it. */
+	 * The platform may replace it per board (sdhci_set_dma_view). */
 	uint32_t dma_offset;
 	/* UHS-I modes the integration may run (mask of 1u << enum
 	 * sd_timing, SDR12..DDR50); the controller's CAPABILITIES[63:32]
@@ -50,6 +50,11 @@ struct sdhci_quirks {
 	/* Highest SD clock the integration's pads are run at in a UHS-I
 	 * mode (0 = the base clock). */
 	uint32_t uhs_max_hz;
+	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none). */
+	uint32_t dma_window;
+	/* The integration's ADMA2 may be used (when CAPABILITIES also says
+	 * ADMA2): SDHCI 3.00 §1.13, 32-bit descriptors. */
+	bool adma2;
 };
 
 /* What the board around the controller provides for UHS-I (all optional,
@@ -63,6 +68,10 @@ struct sdhci_board {
 	int (*set_card_power)(void *ctx, bool on);
 	void *ctx;
 };
+
+/* Descriptors of one host's ADMA2 table: 512 x 64 KiB = 32 MiB, the
+ * largest request (65535 blocks of 512 bytes) fits. */
+#define SDHCI_ADMA_MAX_DESC 512u
 
 /* The driver's state of one controller; private to sdhci.c (here only so
  * the caller can own the storage). */
@@ -78,6 +87,11 @@ struct sdhci_priv {
 	uint32_t req_hz;      /* clock asked for by the last set_ios */
 	const struct sdhci_board *board; /* NULL: no UHS-I */
 	uint32_t caps1;       /* CAPABILITIES[63:32] */
+	uint32_t dma_offset;  /* bus address of ARM physical 0 (q->dma_offset) */
+	uint32_t dma_window;  /* ARM memory the DMA master sees */
+	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
+	 * a whole number of cache lines so maintenance touches nothing else). */
+	uint32_t adma_tbl[2 * SDHCI_ADMA_MAX_DESC] __attribute__((aligned(64)));
 };
 
 struct sdhci_host {
@@ -99,6 +113,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
  * offered (h->uhs_modes) become those of the quirk set, the capabilities
  * and the board together. Call after sdhci_host_init. */
 void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b);
+/* The DMA master's view of ARM memory for this board: ARM physical A is
+ * seen at A + offset, for A < window (the SoC revision can change it, see
+ * bcm2711_emmc2.c). */
+void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window);
 
 /* The divider the driver would program for 'hz' and the frequency it gives
  * (for reports and tests). Returns the actual frequency in Hz. */

@@ -28,7 +28,7 @@
 #define SDHCI_ARG1 0x08 /* SDHCI: Argument */
 
 #define SDHCI_CMDTM 0x0C /* SDHCI: Transfer Mode (15:0) + Command (31:16) */
-#define  SDHCI_TM_DMA_EN SDHCI_BIT(0)         /* SDHCI only; no DMA in this driver */
+#define  SDHCI_TM_DMA_EN SDHCI_BIT(0)         /* SDHCI: DMA Enable (ADMA2 here) */
 #define  SDHCI_TM_BLKCNT_EN SDHCI_BIT(1)
 #define  SDHCI_TM_AUTO_CMD12 (1u << 2)       /* TM_AUTO_CMD_EN = 01 */
 #define  SDHCI_TM_AUTO_CMD23 (2u << 2)       /* TM_AUTO_CMD_EN = 10 */
@@ -70,6 +70,8 @@
 #define SDHCI_CONTROL0 0x28 /* SDHCI: Host Control 1, Power, Block Gap, Wakeup */
 #define  SDHCI_C0_HCTL_DWIDTH SDHCI_BIT(1)    /* 4-bit bus */
 #define  SDHCI_C0_HCTL_HS_EN SDHCI_BIT(2)     /* high-speed timing */
+#define  SDHCI_C0_HCTL_DMA_MASK (3u << 3)   /* SDHCI: DMA Select */
+#define  SDHCI_C0_HCTL_DMA_ADMA2 (2u << 3)  /* 10b = 32-bit ADMA2 */
 #define  SDHCI_C0_HCTL_8BIT SDHCI_BIT(5)
 #define  SDHCI_C0_SD_BUS_POWER SDHCI_BIT(8)   /* SDHCI Power Control */
 #define  SDHCI_C0_SD_BUS_VOLT_3V3 (7u << 9)  /* SDHCI: 111b = 3.3 V */
@@ -159,6 +161,27 @@
 #define  SDHCI_CAP0_V18 SDHCI_BIT(26)
 
 #define SDHCI_FORCE_IRPT 0x50
+
+#define SDHCI_ADMA_ERR 0x54 /* SDHCI: ADMA Error Status (§2.2.29) */
+#define  SDHCI_ADMA_ERR_STATE_MASK 0x3u  /* the ADMA state at the error: */
+#define  SDHCI_ADMA_ST_STOP 0u           /*  stop: address = next descriptor */
+#define  SDHCI_ADMA_ST_FDS 1u            /*  fetching: address = the bad one */
+#define  SDHCI_ADMA_ST_TFR 3u            /*  transfer: address = next descriptor */
+#define  SDHCI_ADMA_ERR_LEN SDHCI_BIT(2)  /* ADMA Length Mismatch Error */
+#define SDHCI_ADMA_ADDR 0x58    /* SDHCI: ADMA System Address [31:0] */
+#define SDHCI_ADMA_ADDR_HI 0x5C /* [63:32]; 0 in 32-bit ADMA2 */
+
+/* ADMA2 32-bit descriptor (SDHCI 3.00 §1.13.4): word 0 = attribute (5:0)
+ * + length (31:16, 0 = 65536 bytes), word 1 = address (4-byte aligned). */
+#define SDHCI_ADMA_VALID SDHCI_BIT(0)
+#define SDHCI_ADMA_END SDHCI_BIT(1)
+#define SDHCI_ADMA_INT SDHCI_BIT(2)
+#define SDHCI_ADMA_ACT_MASK (3u << 4)
+#define SDHCI_ADMA_ACT_NOP (0u << 4)
+#define SDHCI_ADMA_ACT_TRAN (2u << 4)
+#define SDHCI_ADMA_ACT_LINK (3u << 4)
+#define SDHCI_ADMA_LEN_SHIFT 16
+#define SDHCI_ADMA_MAX_LEN 65536u
 
 #define SDHCI_SLOTISR_VER 0xFC /* SDHCI: Slot Interrupt Status + Host Controller Version */
 #define  SDHCI_VER_SPEC_SHIFT 16      /* SDHCI spec version: 0 = 1.00, 1 = 2.00, 2 = 3.00 */

@@ -5,7 +5,7 @@ Every figure about the split's accuracy or the suite's length in README.md
 and docs/ comes from this output.
 
   1. tests/sim/test_bench_accuracy (workloads run by the engine directly,
-     42 host / card combinations): per host, pairs within the tolerance
+     48 host / card combinations): per host, pairs within the tolerance
      and the worst error; verdicts checked.
   2. The whole quick suite under build/host/sdbsim on every host and a set
      of cards: each workload's measured split against its truth record.

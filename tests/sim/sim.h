@@ -180,6 +180,19 @@ struct sim_config {
 				  * clocks after each read block (0 = never) */
 	uint16_t write_nwr_clocks; /* N_WR before each write block (at least 2) */
 	uint32_t clk_stable_ns;  /* internal clock enable -> CLK_STABLE */
+	/* The controller: "emmc" (BCM2835 Arasan: the bcm2835_emmc quirk
+	 * set) or "emmc2" (BCM2711 EMMC2: the bcm2711_emmc2 quirk set);
+	 * tools choose the driver's quirk set from it. */
+	char controller[8];
+	/* ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors): CAPABILITIES says so
+	 * and the controller fetches descriptors and data from memory
+	 * (sim_dma.c). The DMA master sees ARM physical A at bus address
+	 * A + dma_offset for A < dma_window; anything else is an ADMA error. */
+	bool adma2;
+	uint32_t dma_offset;
+	uint32_t dma_window;
+	uint32_t dma_word_ns;    /* the master moves one 32-bit word */
+	uint32_t dma_desc_ns;    /* the master fetches one descriptor */
 	bool fast_forward;       /* skip idle polling to the next event */
 	bool write_hazard;       /* lose same-register writes within 2 SD clocks */
 	bool strict_cmd_inhibit; /* CMD_INHIBIT stays set after a command error until SRST_CMD */
@@ -212,6 +225,23 @@ const char *sim_host_desc(unsigned i);
 int sim_setup(const struct sim_config *cfg, const struct sim_profile *p);
 const struct sim_config *sim_get_config(void);
 const struct sim_profile *sim_get_profile(void);
+
+/* ---- DMA view of memory (sim_dma.c) -------------------------------------
+ *
+ * Host builds have host pointers where the target has ARM physical
+ * addresses. sim_setup() installs drivers/dma/dma_addr.h's hook: each
+ * buffer a driver asks about gets an ARM physical address in the
+ * simulated machine's first GiB (from 1 MiB up, keeping the pointer's
+ * offset within 4 KiB), and the controller's DMA master turns its bus
+ * addresses back into host memory through the same map, after removing
+ * the configured dma_offset. A driver that forgets the offset or hands
+ * over memory outside the window gets an ADMA error, as on hardware. */
+/* The next buffer mapped gets ARM physical address 'phys' (tests: a buffer
+ * beyond the DMA window). */
+void sim_dma_place_next(uint64_t phys);
+/* Number of ADMA2 descriptors fetched and bytes moved since sim_setup(). */
+uint64_t sim_dma_desc_fetched(void);
+uint64_t sim_dma_bytes(void);
 
 /* ---- virtual clock ------------------------------------------------------ */
 
@@ -283,6 +313,12 @@ enum sim_fault_kind {
 				    * command) or before the command (others) */
 	SIM_FAULT_ACMD41_NEVER_READY, /* OCR busy bit never set */
 	SIM_FAULT_HS_REJECT,       /* CMD6 switch to High Speed answers 0xF */
+	/* ADMA2 faults ('block' = the descriptor's index in the table, in
+	 * fetch order): the descriptor reads back with its valid bit clear;
+	 * its length reads back 512 bytes short (a length mismatch at the
+	 * end of the table). */
+	SIM_FAULT_ADMA_DESC,
+	SIM_FAULT_ADMA_LEN,
 	SIM_FAULT_UHS_SWITCH,      /* after CMD11 the card never releases DAT[3:0] */
 	SIM_FAULT_TUNING,          /* no tap reads the tuning block right */
 	SIM_FAULT_UHS_REJECT,      /* CMD6 switch to SDR50/SDR104/DDR50 answers 0xF */

@@ -45,6 +45,12 @@ void sim_config_default(struct sim_config *c)
 	c->read_gap_clocks = 0;
 	c->write_nwr_clocks = W_NWR_MIN_CLOCKS;
 	c->clk_stable_ns = 1000;
+	snprintf(c->controller, sizeof(c->controller), "emmc");
+	c->adma2 = false;
+	c->dma_offset = 0xC0000000u; /* the BCM2711 EMMC2 view (emmc2bus) */
+	c->dma_window = 0x40000000u;
+	c->dma_word_ns = 2;
+	c->dma_desc_ns = 100;
 	c->fast_forward = true;
 	c->write_hazard = false;
 	c->strict_cmd_inhibit = false;
@@ -58,6 +64,8 @@ static void derive_config(void)
 
 		conf.caps = CAPS_TEMPLATE | (mhz > 255 ? 255 : mhz) << 8;
 	}
+	if (conf.adma2)
+		conf.caps |= 1u << 19; /* ADMA2 Support */
 	if (!conf.tick_ns)
 		conf.tick_ns = 1;
 	if (conf.buf_blocks < 1)
@@ -119,6 +127,7 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 	sim_clk_reset();
 	sim_rng_seed(conf.seed ^ h);
 	sim_store_reset();
+	sim_dma_reset();
 	sim_card_reset(p);
 	sim_wp_switch = p->wp_switch;
 	board_io_mv = 3300;

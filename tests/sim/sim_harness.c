@@ -1,11 +1,21 @@
 /*
  * sim_harness.c - see sim_harness.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
+
+/* The quirk set of the host profile's controller; base clock 0: taken from
+ * CAPABILITIES, as under QEMU. */
+static int host_init(struct sdhci_host *sh)
+{
+	if (!strcmp(sim_get_config()->controller, "emmc2"))
+		return bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
+	return bcm2835_emmc_init(sh, sim_get_config()->base, 0);
+}
 
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg)
@@ -15,9 +25,8 @@ int simh_host_only(struct simh *s, const char *profile,
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
-	/* Base clock 0: taken from CAPABILITIES, as under QEMU. */
 	s->host = &s->emmc.host;
-	return bcm2835_emmc_init(&s->emmc, sim_get_config()->base, 0);
+	return host_init(&s->emmc);
 }
 
 int simh_start(struct simh *s, const char *profile,
@@ -62,7 +71,7 @@ int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
 {
 	int ret;
 
-	if (!strcmp(host, "pi4-uhs"))
+	if (!strcmp(host, "pi4-uhs") || !strcmp(sim_get_config()->controller, "emmc2"))
 		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
 	else
 		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
@@ -88,4 +97,20 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 	if (ret)
 		return s->init_ret = ret;
 	return s->init_ret = sd_init_mode(&s->card, s->host, want);
+}
+
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes)
+{
+	memset(env, 0, sizeof(*env));
+	env->board_model = "simulator";
+	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
+	 * UHS-I controller with the simulated board's regulator. */
+	env->host_error = sim_get_config()->caps_hi ?
+			  simh_build_uhs_host(emmc, sim_get_config()->host_name) :
+			  host_init(emmc);
+	env->host = env->host_error ? NULL : &emmc->host;
+	env->host_error_what = "the simulated EMMC host controller did not initialise";
+	env->host_error_base = sim_get_config()->base;
+	env->buf = malloc(buf_bytes);
+	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;
 }

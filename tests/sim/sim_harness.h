@@ -6,6 +6,9 @@
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
 
+#include <stddef.h>
+
+#include "bench/env.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "tests/sim/sim.h"
@@ -37,5 +40,11 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 /* Only the host of simh_start_uhs, on the simulator already set up with
  * host profile 'host'. Returns sdhci_host_init's result. */
 int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
+/* What start-up hands the whole program (bench_main) on the simulated
+ * platform: its controller built on emmc with the quirk set of the host
+ * profile's controller (bcm2835_emmc, or bcm2711_emmc2 for "emmc2"; the
+ * base clock from the capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
+ * the caller frees env->buf). */
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
 
 #endif

@@ -34,6 +34,12 @@ uint64_t sim_rng_draw(const struct sim_dist *d);
 
 /* ---- sparse store (sim_store.c) ---- */
 void sim_store_reset(void);
+/* sim_dma.c: the memory map (see sim.h) and the master's accesses. */
+void sim_dma_reset(void);
+/* Host memory for bus addresses [bus, bus+n), or NULL when the master
+ * cannot reach them (outside its window, or no buffer mapped there). */
+uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n);
+void sim_dma_count(uint32_t descs, uint32_t bytes);
 void sim_store_read(uint64_t blk, uint8_t *out);      /* 512 bytes */
 void sim_store_write(uint64_t blk, const uint8_t *in);
 void sim_store_erase(uint64_t first, uint64_t last, uint8_t value);

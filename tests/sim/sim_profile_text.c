@@ -147,6 +147,13 @@ static const struct field host_fields[] = {
 	{ "clk_stable", F_NS32, C(clk_stable_ns), 0, 0, 0, "internal clock enable to stable" },
 	{ "base_clock", F_U32, C(base_clock_hz), 1000000, 255000000, 0, "controller input clock (Hz)" },
 	{ "caps_hi", F_U32, C(caps_hi), 0, 0xffffffffull, 0, "CAPABILITIES[63:32] (UHS-I)" },
+	{ "controller", F_STR, C(controller), 0, 0, sizeof(((struct sim_config *)0)->controller),
+	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
+	{ "adma2", F_BOOL, C(adma2), 0, 0, 0, "ADMA2 in CAPABILITIES and modelled" },
+	{ "dma_offset", F_U32, C(dma_offset), 0, 0xffffffffull, 0, "bus address of ARM physical 0" },
+	{ "dma_window", F_U32, C(dma_window), 0, 0xffffffffull, 0, "ARM memory the DMA master sees" },
+	{ "dma_word", F_NS32, C(dma_word_ns), 0, 0, 0, "DMA master: one 32-bit word" },
+	{ "dma_desc", F_NS32, C(dma_desc_ns), 0, 0, 0, "DMA master: one descriptor fetch" },
 };
 
 /* ---- errors ---------------------------------------------------------------- */

@@ -29,8 +29,10 @@
  * window, tests/sim/sim_card.c) and not given to the CPU; the procedure
  * ends after the window's last tap or the 40th.
  *
- * Not supported: DMA (SDMA/ADMA; CAPABILITIES says none), 8-bit bus,
- * preset values, re-tuning timers, boot mode, block-gap stop/continue, SPI mode,
+ * DMA: ADMA2 with 32-bit descriptors when the host has it (cfg adma2:
+ * CAPABILITIES bit 19), see sim_sdhci_data.c; SDMA and 64-bit ADMA2 are
+ * violations. Not supported: 8-bit bus, UHS preset values, re-tuning
+ * timers, boot mode, block-gap stop/continue, SPI mode,
  * interrupts to a CPU (polling only; IRPT_EN is stored), 8/16-bit access.
  */
 #include <string.h>
@@ -56,13 +58,13 @@ static uint32_t status_reg(void)
 		s |= ST_DAT_ACTIVE;
 	if (x->active && x->dir == XK_WRITE) {
 		s |= ST_WRITE_TRANSFER;
-		if (!sim_hc.cmd_active && x->host_k < x->total &&
+		if (!sim_hc.cmd_active && x->host_k < x->total && !x->dma &&
 		    x->buf_count < cfg()->buf_blocks)
 			s |= ST_BUF_WR_EN;
 	}
 	if (x->active && x->dir == XK_READ) {
 		s |= ST_READ_TRANSFER;
-		if (x->buf_count)
+		if (x->buf_count && !x->dma)
 			s |= ST_BUF_RD_EN;
 	}
 	if (sim_card.present)
@@ -85,6 +87,10 @@ static uint32_t data_read(void)
 	uint32_t slot, v;
 	uint8_t *p;
 
+	if (x->active && x->dma) {
+		sim_violation("DATA read during a DMA transfer");
+		return 0;
+	}
 	if (!x->active || x->dir != XK_READ || !x->buf_count) {
 		sim_violation("DATA read with no data in the buffer");
 		return 0;
@@ -117,6 +123,10 @@ static void data_write(uint32_t v)
 	uint32_t slot;
 	uint8_t *p;
 
+	if (x->active && x->dma) {
+		sim_violation("DATA write during a DMA transfer");
+		return;
+	}
 	if (!(status_reg() & ST_BUF_WR_EN)) {
 		sim_violation("DATA write with no space in the buffer");
 		return;
@@ -173,7 +183,8 @@ static void reset_data(void)
 	memset(x, 0, sizeof(*x));
 	sim_hc.r1b_active = false;
 	sim_hc.dat_wedged = false;
-	sim_hc.irpt &= ~(INT_DATA_DONE | INT_READ_RDY | INT_WRITE_RDY);
+	sim_hc.irpt &= ~(INT_DATA_DONE | INT_READ_RDY | INT_WRITE_RDY | INT_DMA);
+	sim_hc.adma_err = 0;
 }
 
 void sim_sdhci_reset_all(void)
@@ -185,6 +196,7 @@ void sim_sdhci_reset_all(void)
 	sim_hc.control0 = sim_hc.control1 = 0;
 	sim_hc.irpt = sim_hc.irpt_mask = sim_hc.irpt_en = 0;
 	sim_hc.control2 = 0;
+	sim_hc.adma_addr = 0;
 	memset(sim_hc.other, 0, sizeof(sim_hc.other));
 	sim_hc.clk_stable_at = SIM_NEVER;
 }
@@ -269,6 +281,9 @@ static uint32_t reg_read(uint32_t off)
 	case CONTROL2: return sim_hc.control2;
 	case CAPABILITIES: return cfg()->caps_zero ? 0 : cfg()->caps;
 	case CAPABILITIES_HI: return cfg()->caps_zero ? 0 : cfg()->caps_hi;
+	case ADMA_ERR: return cfg()->adma2 ? sim_hc.adma_err : 0;
+	case ADMA_ADDR: return sim_hc.adma_addr;
+	case ADMA_ADDR_HI: return 0;
 	case SLOTISR_VER: return cfg()->version;
 	case FORCE_IRPT: case BOOT_TIMEOUT: case DBG_SEL: case EXRDFIFO_CFG:
 	case EXRDFIFO_EN: case TUNE_STEP: case TUNE_STEPS_STD:
@@ -411,6 +426,15 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 			sim_violation("8-bit bus selected");
 		break;
 	case CONTROL1: write_control1(v); break;
+	case ADMA_ADDR:
+		if (sim_hc.x.active && sim_hc.x.dma)
+			sim_violation("ADMA_ADDR written during a DMA transfer");
+		sim_hc.adma_addr = v;
+		break;
+	case ADMA_ADDR_HI:
+		if (v)
+			sim_violation("ADMA_ADDR_HI 0x%08x: 32-bit ADMA2 only", v);
+		break;
 	case INTERRUPT:
 		sim_hc.irpt &= ~v;
 		break;
@@ -428,7 +452,7 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 		sim_hc.control2 = (sim_hc.control2 & 0xffffu) | (v & 0xffff0000u);
 		break;
 	case RESP0: case RESP1: case RESP2: case RESP3: case STATUS:
-	case CAPABILITIES: case CAPABILITIES_HI: case SLOTISR_VER:
+	case CAPABILITIES: case CAPABILITIES_HI: case SLOTISR_VER: case ADMA_ERR:
 		sim_violation("write 0x%08x to read-only register 0x%02x", v, off);
 		break;
 	case FORCE_IRPT:

@@ -29,6 +29,9 @@
 #define CAPABILITIES    0x40
 #define CAPABILITIES_HI 0x44
 #define FORCE_IRPT      0x50
+#define ADMA_ERR        0x54  /* SDHCI 3.00: ADMA Error Status */
+#define ADMA_ADDR       0x58  /* SDHCI 3.00: ADMA System Address [31:0] */
+#define ADMA_ADDR_HI    0x5c  /* [63:32]: 32-bit ADMA2 ignores it */
 #define BOOT_TIMEOUT    0x70
 #define DBG_SEL         0x74
 #define EXRDFIFO_CFG    0x80
@@ -41,6 +44,7 @@
 #define REG_SPAN        0x100
 
 /* CMDTM */
+#define TM_DMA_EN           (1u << 0)
 #define TM_BLKCNT_EN        (1u << 1)
 #define TM_AUTO_CMD_SHIFT   2
 #define TM_AUTO_CMD12       1u
@@ -78,6 +82,8 @@
 #define C0_HCTL_DWIDTH      (1u << 1)
 #define C0_HCTL_HS_EN       (1u << 2)
 #define C0_HCTL_8BIT        (1u << 5)
+#define C0_DMA_SEL_SHIFT    3        /* 00 SDMA, 10 ADMA2 32-bit, 11 ADMA2 64-bit */
+#define C0_DMA_ADMA2_32     2u
 
 /* CONTROL1 */
 #define C1_CLK_INTLEN       (1u << 0)
@@ -95,6 +101,7 @@
 /* INTERRUPT / IRPT_MASK / IRPT_EN */
 #define INT_CMD_DONE        (1u << 0)
 #define INT_DATA_DONE       (1u << 1)
+#define INT_DMA             (1u << 3)
 #define INT_WRITE_RDY       (1u << 4)
 #define INT_READ_RDY        (1u << 5)
 #define INT_CARD_INSERT     (1u << 6)
@@ -108,6 +115,21 @@
 #define INT_DCRC_ERR        (1u << 21)
 #define INT_DEND_ERR        (1u << 22)
 #define INT_ACMD_ERR        (1u << 24)
+#define INT_ADMA_ERR        (1u << 25)
+
+/* ADMA Error Status and the 32-bit ADMA2 descriptor (SDHCI 3.00 §1.13.4) */
+#define AE_ST_STOP          0u
+#define AE_ST_FDS           1u
+#define AE_ST_TFR           3u
+#define AE_LEN_ERR          (1u << 2)
+#define AD_VALID            (1u << 0)
+#define AD_END              (1u << 1)
+#define AD_INT              (1u << 2)
+#define AD_ACT_SHIFT        4
+#define AD_ACT_NOP          0u
+#define AD_ACT_RSV          1u
+#define AD_ACT_TRAN         2u
+#define AD_ACT_LINK         3u
 
 /* CONTROL2 low half: Auto CMD error status */
 #define C2_ACNOX_ERR        (1u << 0)
@@ -169,6 +191,17 @@ struct xfer {
 	uint32_t host_off;
 	uint64_t slot_free_t;
 	uint64_t host_done_t;  /* CPU finished the last block */
+	/* ADMA2: the master drains (read) or fills (write) the buffer in
+	 * the CPU's place, following the descriptor table. */
+	bool dma;
+	bool dma_failed;
+	uint64_t dma_free_t;   /* the master finished its last block */
+	uint32_t ad_next;      /* bus address of the next descriptor */
+	uint32_t ad_addr;      /* current "tran": where the next byte goes */
+	uint32_t ad_left;      /* its bytes left */
+	bool ad_end;           /* it carried END */
+	bool ad_int;           /* it carried INT */
+	uint32_t ad_index;     /* descriptors fetched in this transfer */
 	/* faults */
 	uint32_t fault_mask;
 	uint32_t fault_block;
@@ -179,6 +212,7 @@ struct xfer {
 struct sim_hc_state {
 	uint32_t arg2, blksizecnt, arg1, cmdtm, resp[4];
 	uint32_t control0, control1, irpt, irpt_mask, irpt_en, control2;
+	uint32_t adma_err, adma_addr;
 	uint32_t other[REG_SPAN / 4]; /* plain storage for the rest */
 	uint64_t clk_stable_at;
 	uint64_t clk_epoch;    /* an SD clock edge: the clock's phase */
@@ -270,6 +304,8 @@ uint64_t sim_hc_cmd_line_wait(uint64_t from);
  * 2 block start, 3 timeout, 4 complete, 5 auto-command error) and its
  * processing. */
 uint64_t sim_hc_xfer_next(int *what);
+/* ADMA2: arm the master for the transfer just started (start_data). */
+void sim_hc_adma_start(void);
 void sim_hc_xfer_step(uint64_t e, int what);
 
 /* DDR50 selected in Host Control 2 (at 1.8 V): two bits per clock. */

@@ -162,6 +162,17 @@ static void start_data(uint32_t cmdtm, uint8_t idx, const struct sim_cmd_out *o,
 		x->proto_ready = sim_hc.cmd_done_t + sim_hc_clk(W_NWR_MIN);
 		x->ctrl_ready = sim_hc.cmd_done_t + sim_hc_clk(cfg()->write_nwr_clocks);
 	}
+	if (cmdtm & TM_DMA_EN) {
+		uint32_t sel = (sim_hc.control0 >> C0_DMA_SEL_SHIFT) & 3u;
+
+		if (!cfg()->adma2)
+			sim_violation("CMD%u: DMA enabled on a controller without DMA", idx);
+		else if (sel != C0_DMA_ADMA2_32)
+			sim_violation("CMD%u: DMA select %u (only 32-bit ADMA2 is modelled)",
+				      idx, sel);
+		else
+			sim_hc_adma_start();
+	}
 }
 
 void sim_hc_issue_command(uint32_t cmdtm)

@@ -20,7 +20,23 @@
  * to whatever arrived last - the card, the controller's idle clocks or the
  * CPU.
  *
- * Not modelled: DMA, block-gap stop/continue requested by the driver.
+ * ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors): with DMA enabled the
+ * controller's master takes the CPU's place at the buffer. It moves one
+ * block at a time, as soon as a read block is in the buffer or a write
+ * slot is free, taking dma_word_ns per word plus dma_desc_ns per
+ * descriptor it fetches, and places the bytes by the descriptor table in
+ * memory (sim_dma.c): nop and reserved descriptors are skipped, link
+ * jumps, tran moves up to 64 KiB (length 0 = 65536), END ends the table.
+ * An invalid descriptor (valid clear, a misaligned address), an address
+ * the master cannot reach, or a table whose length differs from the
+ * transfer's (SDHCI: length mismatch) stops the transfer with
+ * ADMA_ERR: ADMA Error Status says the state (FDS: fetching, ADMA_ADDR at
+ * the bad descriptor; TFR: transferring, ADMA_ADDR at the next one) and
+ * the length error bit. The waits for the master are booked to the host in
+ * the wire truth (it is the host side of the bus, like the CPU in PIO).
+ *
+ * Not modelled: block-gap stop/continue requested by the driver; SDMA,
+ * 64-bit ADMA2, ADMA1; the master's bus contention with the CPU.
  */
 #include <string.h>
 
@@ -187,7 +203,8 @@ static void read_block_done(void)
 	}
 	if (x->blkcnt_en && (sim_hc.blksizecnt >> 16))
 		sim_hc.blksizecnt -= 1u << 16;
-	if (x->buf_count == 1)
+	x->fill_t[slot] = t;
+	if (x->buf_count == 1 && !x->dma)
 		sim_hc_irq_raise(INT_READ_RDY);
 	x->bus_k++;
 	if (x->total != OPEN_ENDED && x->bus_k >= x->total) {
@@ -228,7 +245,7 @@ static void write_block_done(void)
 	}
 	x->buf_count--;
 	x->slot_free_t = t;
-	if (x->host_k < x->total)
+	if (x->host_k < x->total && !x->dma)
 		sim_hc_irq_raise(INT_WRITE_RDY);
 	if (data_fault(SIM_FAULT_DATA_CRC, k) || dat_garbled()) {
 		/* Negative CRC status: the card drops the block. */
@@ -305,7 +322,7 @@ static uint64_t write_ready(const struct xfer *x, uint32_t slot)
 
 /* Earliest time something happens in the transfer, SIM_NEVER if it waits
  * for the CPU. *what: 1 block end, 2 block start, 3 timeout, 4 complete. */
-uint64_t sim_hc_xfer_next(int *what)
+static uint64_t bus_next(int *what)
 {
 	struct xfer *x = &sim_hc.x;
 	uint64_t to = sim_hc_data_timeout_ns();
@@ -369,6 +386,23 @@ uint64_t sim_hc_xfer_next(int *what)
 		*what = 2;
 		return write_ready(x, slot);
 	}
+}
+
+static uint64_t adma_next_event(void);
+
+/* The data engine's next event; 6 = the DMA master finishes a block. */
+uint64_t sim_hc_xfer_next(int *what)
+{
+	uint64_t e = bus_next(what), d;
+
+	if (!sim_hc.x.active || sim_hc.cmd_active)
+		return e;
+	d = adma_next_event();
+	if (d < e) {
+		*what = 6;
+		return d;
+	}
+	return e;
 }
 
 /* Book the read wait [wait_from, s] that block bus_k's start ends. */
@@ -463,6 +497,208 @@ static void block_start(uint64_t s)
 	}
 }
 
+/* ---- ADMA2 ---------------------------------------------------------------- */
+
+static bool adma_fault(uint32_t kind)
+{
+	return data_fault(kind, sim_hc.x.ad_index);
+}
+
+void sim_hc_adma_start(void)
+{
+	struct xfer *x = &sim_hc.x;
+
+	x->dma = true;
+	x->dma_failed = false;
+	x->dma_free_t = sim_hc.cmd_done_t;
+	x->ad_next = sim_hc.adma_addr;
+	x->ad_left = 0;
+	x->ad_end = false;
+	x->ad_int = false;
+	x->ad_index = 0;
+	sim_hc.adma_err = AE_ST_STOP;
+}
+
+static void adma_error(uint64_t t, uint32_t state, uint32_t addr_reg,
+		       const char *why)
+{
+	struct xfer *x = &sim_hc.x;
+
+	sim_violation("ADMA error (%s): descriptor %u, ADMA_ADDR 0x%08x", why,
+		      x->ad_index, addr_reg);
+	sim_hc.adma_err = state;
+	sim_hc.adma_addr = addr_reg;
+	x->dma_failed = true;
+	if (x->in_flight)
+		sim_wire_truncate(SIM_LANE_DAT, t);
+	else
+		sim_wire_emit(SIM_LANE_DAT, x->wait_from, t, SIM_W_HOST_CPU);
+	if (x->r.t)
+		x->r.t->err_irq |= INT_ADMA_ERR;
+	xfer_error(t, INT_ADMA_ERR, B_NONE);
+}
+
+/* Make the current "tran" descriptor one with bytes left, fetching as
+ * needed. Returns 0, or -1 after raising the ADMA error. */
+static int adma_fetch(uint64_t t)
+{
+	struct xfer *x = &sim_hc.x;
+	unsigned hops = 0;
+
+	while (!x->ad_left) {
+		uint32_t at = x->ad_next, w0, w1, attr, act, len;
+		const uint8_t *d;
+
+		if (x->ad_end) {
+			adma_error(t, AE_ST_TFR | AE_LEN_ERR, x->ad_next,
+				   "table shorter than the transfer");
+			return -1;
+		}
+		if (++hops > 4096) {
+			adma_error(t, AE_ST_FDS, at, "descriptor loop");
+			return -1;
+		}
+		d = (at & 3u) ? NULL : sim_dma_bus_to_host(at, 8);
+		if (!d) {
+			adma_error(t, AE_ST_FDS, at, "descriptor address not reachable");
+			return -1;
+		}
+		w0 = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
+		     (uint32_t)d[3] << 24;
+		w1 = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 |
+		     (uint32_t)d[7] << 24;
+		sim_dma_count(1, 0);
+		if (adma_fault(SIM_FAULT_ADMA_DESC))
+			w0 &= ~AD_VALID;
+		attr = w0 & 0x3fu;
+		act = (attr >> AD_ACT_SHIFT) & 3u;
+		len = w0 >> 16;
+		if (!len)
+			len = 65536u;
+		if (adma_fault(SIM_FAULT_ADMA_LEN) && act == AD_ACT_TRAN)
+			len = len > 512u ? len - 512u : len;
+		if (!(attr & AD_VALID)) {
+			adma_error(t, AE_ST_FDS, at, "valid bit clear");
+			return -1;
+		}
+		x->ad_index++;
+		x->ad_next = at + 8u;
+		sim_hc.adma_addr = x->ad_next;
+		if (act == AD_ACT_LINK) {
+			x->ad_next = w1;
+			sim_hc.adma_addr = w1;
+			if (attr & AD_END)
+				x->ad_end = true;
+			continue;
+		}
+		if (act != AD_ACT_TRAN) { /* nop, reserved: skipped */
+			if (attr & AD_END)
+				x->ad_end = true;
+			continue;
+		}
+		if (w1 & 3u) {
+			x->ad_next = at;
+			sim_hc.adma_addr = at;
+			x->ad_index--;
+			adma_error(t, AE_ST_FDS, at, "data address not 32-bit aligned");
+			return -1;
+		}
+		x->ad_addr = w1;
+		x->ad_left = len;
+		x->ad_end = (attr & AD_END) != 0;
+		x->ad_int = (attr & AD_INT) != 0;
+	}
+	return 0;
+}
+
+/* Move one block between the buffer slot and memory. Returns 0 or -1. */
+static int adma_move(uint64_t t, uint8_t *blk, uint32_t n, bool to_mem)
+{
+	struct xfer *x = &sim_hc.x;
+
+	while (n) {
+		uint32_t chunk;
+		uint8_t *m;
+
+		if (adma_fetch(t))
+			return -1;
+		chunk = n < x->ad_left ? n : x->ad_left;
+		m = sim_dma_bus_to_host(x->ad_addr, chunk);
+		if (!m) {
+			adma_error(t, AE_ST_TFR, x->ad_next, "data address not reachable");
+			return -1;
+		}
+		if (to_mem)
+			memcpy(m, blk, chunk);
+		else
+			memcpy(blk, m, chunk);
+		sim_dma_count(0, chunk);
+		blk += chunk;
+		n -= chunk;
+		x->ad_addr += chunk;
+		x->ad_left -= chunk;
+		if (!x->ad_left && x->ad_int)
+			sim_hc_irq_raise(INT_DMA);
+	}
+	return 0;
+}
+
+/* The master's next block: when it will be done (SIM_NEVER: nothing to
+ * do). */
+static uint64_t adma_next_event(void)
+{
+	const struct xfer *x = &sim_hc.x;
+	uint64_t start, cost;
+
+	if (!x->dma || x->dma_failed)
+		return SIM_NEVER;
+	if (x->dir == XK_READ) {
+		if (!x->buf_count)
+			return SIM_NEVER;
+		start = max64(x->dma_free_t, x->fill_t[x->host_k % MAX_BUF]);
+	} else {
+		if (x->host_k >= x->total || x->buf_count >= cfg()->buf_blocks)
+			return SIM_NEVER;
+		start = max64(x->dma_free_t, x->resp_end);
+	}
+	cost = (uint64_t)(x->blksz / 4u) * cfg()->dma_word_ns;
+	if (x->ad_left < x->blksz)
+		cost += cfg()->dma_desc_ns;
+	return start + cost;
+}
+
+static void adma_step(uint64_t t)
+{
+	struct xfer *x = &sim_hc.x;
+	uint32_t slot = x->host_k % MAX_BUF;
+	bool last;
+
+	if (adma_move(t, x->buf[slot], x->blksz, x->dir == XK_READ))
+		return;
+	x->dma_free_t = t;
+	last = x->total != OPEN_ENDED && x->host_k + 1 >= x->total;
+	if (last && (x->ad_left || !x->ad_end)) {
+		adma_error(t, AE_ST_TFR | AE_LEN_ERR, x->ad_next,
+			   "table longer than the transfer");
+		return;
+	}
+	if (x->r.t)
+		sim_truth_blk(x->r.t, x->host_k)->cpu_done_ns = t;
+	if (x->dir == XK_READ) {
+		x->host_k++;
+		x->buf_count--;
+		if (x->slot_free_t == SIM_NEVER)
+			x->slot_free_t = t; /* the read wait ends */
+		x->host_done_t = t;
+	} else {
+		x->fill_t[slot] = t;
+		x->host_k++;
+		x->buf_count++;
+	}
+	if (last)
+		sim_hc.adma_err = AE_ST_STOP;
+}
+
 void sim_hc_xfer_step(uint64_t e, int what)
 {
 	struct xfer *x = &sim_hc.x;
@@ -484,6 +720,9 @@ void sim_hc_xfer_step(uint64_t e, int what)
 		break;
 	case 4:
 		xfer_complete(e);
+		break;
+	case 6:
+		adma_step(e);
 		break;
 	case 5:
 		sim_hc.control2 |= x->auto12_c2;

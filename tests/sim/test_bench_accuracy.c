@@ -89,6 +89,10 @@ static const struct combo combos[] = {
 	/* The fastest CPU. */
 	{ "pi4", "sdhc-c10-16g", 0, 0 }, { "pi4", "sdxc-a2-64g", 0, 0 },
 	{ "pi4", "instant-4g", 0, 0 }, { "pi4", "sdhc-slow-writer-8g", 0, 0 },
+	/* The Pi 4's EMMC2 moving data by ADMA2: no CPU in the data path. */
+	{ "pi4-emmc2", "sdhc-c10-16g", 0, 0 }, { "pi4-emmc2", "sdxc-a2-64g", 0, 0 },
+	{ "pi4-emmc2", "instant-4g", 0, 0 }, { "pi4-emmc2", "sdhc-slow-writer-8g", 0, 0 },
+	{ "pi4-emmc2", "sdhc-1bit-4g", 0, 0 }, { "pi4-emmc2", "sdxc-u3-128g", 0, 0 },
 	/* A controller with long gaps of its own. */
 	{ "test-gaps", "sdhc-c10-16g", 0, 0 }, { "test-gaps", "sdxc-u3-128g", 0, 0 },
 	{ "test-gaps", "instant-4g", 0, 0 }, { "test-gaps", "sdhc-a1-32g", 0, 0 },

@@ -20,6 +20,7 @@
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define OUT_MAX (1u << 21)
@@ -88,13 +89,7 @@ static void run_program(const struct sim_profile *p, uint64_t real_bytes)
 	host_console_hook = capture;
 	record_reset_errors();
 	timer_init(0);
-	memset(&env, 0, sizeof(env));
-	env.board_model = "simulator";
-	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_what = "the simulated EMMC host controller did not initialise";
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = BUF_BYTES;
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	bench_main(&env);
 	record_done(timer_now_us());
 	host_console_hook = NULL;

@@ -21,6 +21,7 @@
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
+#include "tests/sim/sim_records.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)
@@ -76,50 +77,14 @@ static void done(void)
 	host_console_hook = NULL;
 }
 
-/* The "@ " line of the last record of this type that contains every
- * given text, or NULL. */
 static const char *rec_with(const char *type, const char *t1, const char *t2)
 {
-	char key[64];
-	const char *p = out, *last = NULL;
-
-	snprintf(key, sizeof(key), "@ {\"type\":\"%s\"", type);
-	while ((p = strstr(p, key)) != NULL) {
-		const char *end = strchr(p, '\n');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char line[4096];
-
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, p, n);
-		line[n] = 0;
-		if ((!t1 || strstr(line, t1)) && (!t2 || strstr(line, t2)))
-			last = p;
-		p++;
-	}
-	return last;
+	return simrec_last(out, type, t1, t2);
 }
 
 static double num(const char *line, const char *key)
 {
-	char k[64];
-	const char *p, *end;
-
-	if (!line)
-		return NAN;
-	end = strchr(line, '\n');
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = strstr(line, k);
-	if (!p || (end && p > end))
-		return NAN;
-	p += strlen(k);
-	if (!strncmp(p, "true", 4))
-		return 1;
-	if (!strncmp(p, "false", 5))
-		return 0;
-	if (!strncmp(p, "null", 4))
-		return NAN;
-	return strtod(p, NULL);
+	return simrec_num(line, key);
 }
 
 static void show(const char *r)

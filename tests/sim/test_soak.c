@@ -24,6 +24,7 @@
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define BUF_BYTES (16u << 20)
@@ -250,14 +251,7 @@ static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *prof
 	host_console_hook = capture;
 	record_reset_errors();
 	timer_init(0);
-	memset(&env, 0, sizeof(env));
-	env.board_model = "simulator";
-	env.host_error = bcm2835_emmc_init(&emmc, sim_get_config()->base, 0);
-	env.host = env.host_error ? NULL : &emmc.host;
-	env.host_error_what = "the simulated EMMC host controller did not initialise";
-	env.host_error_base = sim_get_config()->base;
-	env.buf = malloc(BUF_BYTES);
-	env.buf_bytes = BUF_BYTES;
+	simh_program_env(&env, &emmc, BUF_BYTES);
 	rearm();
 	bench_main(&env);
 	record_done(timer_now_us());

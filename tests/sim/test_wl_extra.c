@@ -19,6 +19,7 @@
 #include "lib/host/host_console.h"
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_harness.h"
+#include "tests/sim/sim_records.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)
@@ -70,39 +71,14 @@ static void done(void)
 	host_console_hook = NULL;
 }
 
-/* The "@ " line of the last record of this type, or NULL. */
 static const char *rec(const char *type)
 {
-	char key[64];
-	const char *p = out, *last = NULL;
-
-	snprintf(key, sizeof(key), "@ {\"type\":\"%s\"", type);
-	while ((p = strstr(p, key)) != NULL)
-		last = p++;
-	return last;
+	return simrec_last(out, type, NULL, NULL);
 }
 
-/* A number (or true/false) of a record line; NAN when null or missing. */
 static double num(const char *line, const char *key)
 {
-	char k[64];
-	const char *p, *end;
-
-	if (!line)
-		return NAN;
-	end = strchr(line, '\n');
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = strstr(line, k);
-	if (!p || (end && p > end))
-		return NAN;
-	p += strlen(k);
-	if (!strncmp(p, "true", 4))
-		return 1;
-	if (!strncmp(p, "false", 5))
-		return 0;
-	if (!strncmp(p, "null", 4))
-		return NAN;
-	return strtod(p, NULL);
+	return simrec_num(line, key);
 }
 
 static bool has(const char *line, const char *text)

@@ -1,0 +1,47 @@
+/*
+ * sdhci_adma.c - see sdhci_adma.h.
+ */
+#include "drivers/sdhci/sdhci_adma.h"
+#include "drivers/sdhci/sdhci_regs.h"
+#include "lib/err.h"
+
+uint32_t sdhci_adma_desc_count(uint32_t len)
+{
+	return (uint32_t)(((uint64_t)len + SDHCI_ADMA_MAX_LEN - 1) / SDHCI_ADMA_MAX_LEN);
+}
+
+int sdhci_adma_build(uint32_t *tbl, uint32_t max_desc, uint32_t addr,
+		     uint32_t len)
+{
+	uint32_t n = sdhci_adma_desc_count(len), i;
+
+	if (!len || (addr & 3u) || n > max_desc ||
+	    (uint64_t)addr + len > 0x100000000ull)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		uint32_t chunk = len > SDHCI_ADMA_MAX_LEN ? SDHCI_ADMA_MAX_LEN : len;
+		uint32_t attr = SDHCI_ADMA_VALID | SDHCI_ADMA_ACT_TRAN;
+
+		len -= chunk;
+		if (!len)
+			attr |= SDHCI_ADMA_END;
+		/* Length 65536 is encoded as 0. */
+		tbl[2 * i] = (chunk & 0xFFFFu) << SDHCI_ADMA_LEN_SHIFT | attr;
+		tbl[2 * i + 1] = addr;
+		addr += chunk;
+	}
+	return (int)n;
+}
+
+int sdhci_adma_failing_desc(uint32_t adma_err, uint32_t sys_addr,
+			    uint32_t tbl_addr, uint32_t n, uint32_t *desc_addr)
+{
+	uint32_t a = sys_addr;
+
+	if ((adma_err & SDHCI_ADMA_ERR_STATE_MASK) != SDHCI_ADMA_ST_FDS)
+		a -= 8u;
+	*desc_addr = a;
+	if (a < tbl_addr || a - tbl_addr >= 8u * n || ((a - tbl_addr) & 7u))
+		return -1;
+	return (int)((a - tbl_addr) / 8u);
+}
