@@ -91,8 +91,6 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	if (!c->abort_all)
 		wl_clock_sweep(c);
 	if (!c->abort_all)
-		wl_modes(c);
-	if (!c->abort_all)
 		wl_app_class(c);
 	if (!c->abort_all)
 		wl_au_detect(c);
@@ -102,6 +100,9 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_erase_per_au(c);
 	if (!c->abort_all)
 		wl_sustained(c);
+	/* Last: it initialises the card again in every mode. */
+	if (!c->abort_all)
+		wl_modes(c);
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)
