@@ -1,7 +1,8 @@
 # sdbench - bare-metal SD card benchmark for the 32-bit Raspberry Pi boards.
 #
 #   make            build/kernel.img (32-bit, + .elf, .map, .lst), build/kernel8.img (AArch64,
-#                   Pi 3/4/Zero 2 with arm_64bit=1) and host tools in build/host/
+#                   Pi 3/4/Zero 2 with arm_64bit=1), build/kernel_2712.img (AArch64, Pi 5 /
+#                   CM5 / Pi 500: the same sources tuned for the Cortex-A76) and host tools
 #   make run        build, make an SD image, boot it under QEMU (MACHINE=raspi2b|raspi0|raspi1ap|raspi3b|raspi3ap|raspi4b;
 #                   KERNEL=build/kernel8.img the AArch64 image on raspi3b/raspi3ap/raspi4b)
 #   make test       all tests: the bounded fuzz run, host unit tests, simulator suite
@@ -110,6 +111,7 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
 .PHONY: bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
+     $(B)/kernel_2712.img \
      $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -154,6 +156,34 @@ $(B)/kernel8.img: $(B)/kernel8.elf
 $(B)/kernel8.lst: $(B)/kernel8.elf
 	$(TOBJDUMP64) -d -S $< > $@
 
+# ---- target, AArch64 for the Pi 5 (kernel_2712.img) ---------------------------
+# The name the Pi 5 firmware loads first. The same sources and start-up as
+# kernel8.img (one binary finds its board at run time), scheduled for the
+# Cortex-A76 (-mtune only: the code stays ARMv8.0-A and also runs on a Pi 3/4).
+# No emulator models a Pi 5: its platform code runs on the simulator only.
+BT2712 := $(B)/target2712
+TARGET2712_OBJS := $(patsubst %,$(BT2712)/%.o,$(basename $(TARGET64_SRCS)))
+TUNE2712 := -mtune=cortex-a76
+$(filter $(addprefix $(BT2712)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/dma)),$(TARGET2712_OBJS)): \
+	TALIGN64 :=
+$(BT2712)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC2712  $<"
+	@$(TCC64) $(TCFLAGS64) $(TUNE2712) -MMD -MP -c $< -o $@
+
+$(BT2712)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS2712  $<"
+	@$(TCC64) $(TCFLAGS64) $(TUNE2712) -MMD -MP -c $< -o $@
+
+$(B)/kernel_2712.elf: $(TARGET2712_OBJS) linker/kernel8.ld
+	@echo "  LD2712  $@"
+	@$(TCC64) $(TCFLAGS64) $(TUNE2712) $(TLDFLAGS64:$(B)/kernel8.map=$(B)/kernel_2712.map) \
+		$(TARGET2712_OBJS) -lgcc -o $@
+
+$(B)/kernel_2712.img: $(B)/kernel_2712.elf
+	$(TOBJCOPY64) -O binary $< $@
+
 # QEMU only, not part of kernel.img: the AArch64 shim that starts kernel.img
 # in AArch32 on raspi3b/raspi3ap/raspi4b (A64 source, the AArch64 toolchain).
 $(B)/shim64.bin: qemu/shim/aarch64_shim.S
@@ -173,6 +203,13 @@ $(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld
 	$(TCC64) $(TCFLAGS64) -DSDB_TEST_FAULT $(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel8.map) \
 		$(TARGET64_SRCS) -lgcc -o $(B)/fault/kernel8.elf
 	$(TOBJCOPY64) -O binary $(B)/fault/kernel8.elf $@
+
+$(B)/fault/kernel_2712.img: $(TARGET64_SRCS) linker/kernel8.ld
+	@mkdir -p $(B)/fault
+	$(TCC64) $(TCFLAGS64) $(TUNE2712) -DSDB_TEST_FAULT \
+		$(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel_2712.map) \
+		$(TARGET64_SRCS) -lgcc -o $(B)/fault/kernel_2712.elf
+	$(TOBJCOPY64) -O binary $(B)/fault/kernel_2712.elf $@
 
 # ---- host -------------------------------------------------------------------
 $(BH)/obj/%.o: %.c
@@ -287,13 +324,13 @@ run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
 
 # ---- a card (tools/sdbcard.py) ------------------------------------------------
 IMAGE ?= $(B)/sdbench.img
-image: $(B)/kernel.img
+image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
 run-image: image $(B)/shim64.bin
 	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
 
-install: $(B)/kernel.img
+install: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	@test -n "$(BOOT)" || { echo 'make install: say where the boot partition is mounted, e.g. make install BOOT=/media/$$USER/bootfs' >&2; exit 2; }
 	$(PYTHON) tools/sdbcard.py install --boot "$(BOOT)" --build $(B)
 
@@ -312,15 +349,15 @@ QEMU10 ?= yes
 # one process per test. JOBS=1 runs them one at a time.
 JOBS ?= $(shell nproc)
 PYTEST_JOBS := $(if $(filter-out 1,$(JOBS)),-n $(JOBS),)
-test: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
+test: all $(B)/fault/kernel.img $(B)/fault/kernel8.img $(B)/fault/kernel_2712.img
 	@$(MAKE) --no-print-directory fuzz
 	SDB_QEMU=system $(PYTHON) -m pytest -q $(PYTEST_JOBS) tests
 	@$(MAKE) --no-print-directory test-qemu10
 
-test-qemu: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
+test-qemu: all $(B)/fault/kernel.img $(B)/fault/kernel8.img $(B)/fault/kernel_2712.img
 	$(PYTHON) -m pytest -q tests/qemu
 
-test-qemu10: all $(B)/fault/kernel.img $(B)/fault/kernel8.img
+test-qemu10: all $(B)/fault/kernel.img $(B)/fault/kernel8.img $(B)/fault/kernel_2712.img
 ifeq ($(QEMU10),no)
 	@echo "QEMU 10 pass skipped (QEMU10=no)"
 else

@@ -47,13 +47,13 @@ static int init_card(const struct bench_env *env)
 
 	if (!host) {
 		r = env->host_error ? env->host_error : -ENODEV;
-		record_error("init", r, "%s (controller at 0x%08x)",
+		record_error("init", r, "%s (controller at 0x%08llx)",
 			     env->host_error_what ? env->host_error_what : "no SD host controller",
-			     (unsigned)env->host_error_base);
+			     (unsigned long long)env->host_error_base);
 		return r;
 	}
-	con_printf("\nhost: %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
-		   host->name, (unsigned)host->base, (unsigned)host->base_clock_hz,
+	con_printf("\nhost: %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
+		   host->name, (unsigned long long)host->base, (unsigned)host->base_clock_hz,
 		   (unsigned)host->version, (unsigned)host->caps);
 	r = sd_init(&card, env->host);
 	if (r == -ENOMEDIUM) {

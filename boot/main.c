@@ -52,13 +52,16 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 
 	con_printf("board: %s (revision 0x%08x), %s, %s\n", model, (unsigned)b->revision,
 		   b->soc_name, cpu_name(b->cpu));
-	con_printf("  peripherals at 0x%08x, ARM memory %u MiB, VC memory %u MiB\n",
-		   (unsigned)b->periph_base, (unsigned)(b->arm_mem_size >> 20),
+	con_printf("  peripherals at 0x%08llx, ARM memory %u MiB, VC memory %u MiB\n",
+		   (unsigned long long)b->periph_base, (unsigned)(b->arm_mem_size >> 20),
 		   (unsigned)(b->vc_mem_size >> 20));
 	con_printf("  clocks: ARM %u MHz, core %u MHz, EMMC %u MHz, UART %u MHz\n",
 		   (unsigned)(b->arm_clock_hz / 1000000), (unsigned)(b->core_clock_hz / 1000000),
 		   (unsigned)(b->emmc_clock_hz / 1000000), (unsigned)(b->uart_clock_hz / 1000000));
-	if (b->soc == SOC_BCM2711)
+	if (b->soc == SOC_BCM2712)
+		con_printf("  Raspberry Pi 5 family: sdbench has not been verified on this "
+			   "hardware (no emulator models it)\n");
+	if (b->soc == SOC_BCM2711 || b->soc == SOC_BCM2712)
 		con_printf("  EMMC2 (the SD slot) clock %u Hz from the mailbox%s\n",
 			   (unsigned)b->emmc2_clock_hz,
 			   b->emulated ? "; under QEMU its capabilities register gives it" : "");
@@ -86,12 +89,12 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	json_u64(j, "el", cpu_exception_level());
 #endif
 	json_hex(j, "midr", b->midr, 8);
-	json_hex(j, "periph_base", b->periph_base, 8);
+	json_hex(j, "periph_base", b->periph_base, b->periph_base > 0xffffffffu ? 10 : 8);
 	json_u64(j, "arm_clock_hz", b->arm_clock_hz);
 	json_u64(j, "core_clock_hz", b->core_clock_hz);
 	json_u64(j, "emmc_clock_hz", b->emmc_clock_hz);
 	json_u64(j, "uart_clock_hz", b->uart_clock_hz);
-	if (b->soc == SOC_BCM2711)
+	if (b->soc == SOC_BCM2711 || b->soc == SOC_BCM2712)
 		json_u64(j, "emmc2_clock_hz", b->emmc2_clock_hz);
 	json_u64(j, "arm_mem_bytes", b->arm_mem_size);
 	json_u64(j, "vc_mem_bytes", b->vc_mem_size);
@@ -126,10 +129,20 @@ void kmain(void)
 	board_detect_cpu(&board);
 	timer_init(board.periph_base);
 	t0 = timer_now_us();
-	gpio_init(board.periph_base, board.soc == SOC_BCM2711);
+	/* BCM2712: GPIO 14/15 of the header belong to the RP1 chip behind
+	 * PCIe (not driven); the console is the SoC's debug UART on the
+	 * 3-pin connector, which needs no pin routing. */
+	if (board.soc != SOC_BCM2712)
+		gpio_init(board.periph_base, board.soc == SOC_BCM2711);
 	board_detect_mailbox(&board);
-	uart_init(board.periph_base, board.uart_clock_hz ? board.uart_clock_hz : 48000000u,
-		  UART_BAUD);
+#if UINTPTR_MAX > 0xffffffffu
+	if (board.soc == SOC_BCM2712)
+		uart_init_pl011((uintptr_t)BCM2712_DEBUG_UART_BASE, BCM2712_DEBUG_UART_HZ,
+				UART_BAUD);
+	else
+#endif
+		uart_init(board.periph_base,
+			  board.uart_clock_hz ? board.uart_clock_hz : 48000000u, UART_BAUD);
 	platform_set_emulated(board.emulated);
 
 	con_printf("\nsdbench %s - SD card benchmark at the protocol layer\n", SDB_VERSION);
@@ -138,9 +151,9 @@ void kmain(void)
 	cpu_mmu_enable(ram, board.periph_base, board.periph_size);
 	/* Re-calibrate with caches on: the read cost changes. */
 	if (timer_init(board.periph_base))
-		record_error("init", -EIO, "the 1 MHz system timer at 0x%08x does not run: "
+		record_error("init", -EIO, "the 1 MHz system timer at 0x%08llx does not run: "
 			     "every wait will time out at once, no time can be measured",
-			     (unsigned)(board.periph_base + 0x3000));
+			     (unsigned long long)(board.periph_base + 0x3000));
 	ti = timer_get_info();
 	print_board(&board, ti);
 

@@ -88,6 +88,8 @@ enum cpu_kind cpu_kind(void)
 		return CPU_CORTEX_A53;
 	case 0xd08:
 		return CPU_CORTEX_A72;
+	case 0xd0b:
+		return CPU_CORTEX_A76;
 	default:
 		return CPU_UNKNOWN;
 	}
@@ -104,6 +106,8 @@ const char *cpu_name(enum cpu_kind k)
 		return "Cortex-A53";
 	case CPU_CORTEX_A72:
 		return "Cortex-A72";
+	case CPU_CORTEX_A76:
+		return "Cortex-A76";
 	default:
 		return "unknown";
 	}

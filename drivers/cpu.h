@@ -13,6 +13,7 @@ enum cpu_kind {
 	CPU_CORTEX_A7,  /* Pi 2 (BCM2836) */
 	CPU_CORTEX_A53, /* Pi 3 / Zero 2 (BCM2837) */
 	CPU_CORTEX_A72, /* Pi 4 (BCM2711) */
+	CPU_CORTEX_A76, /* Pi 5 / CM5 / Pi 500 (BCM2712), AArch64 only */
 };
 
 uint32_t cpu_midr(void);

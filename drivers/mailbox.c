@@ -50,9 +50,14 @@ static uintptr_t mbox_base;
 static uint32_t mbox_bus_alias = 0xc0000000u;
 static volatile uint32_t msg[32] __attribute__((aligned(16), section(".nocache")));
 
-void mbox_init(uintptr_t periph_base)
+void mbox_init(uintptr_t periph_base, uint32_t offset)
 {
-	mbox_base = periph_base + MBOX_OFFSET;
+	/* offset 0: the BCM2835-BCM2711 place. The BCM2712 moved the mailbox
+	 * (bcm2712.dtsi: 0x7c013880 on a bus based at 0x10_0000_0000); its
+	 * buffer is still named through the 0xC0000000 alias of the first
+	 * GiB, as on the BCM2711 (the downstream device tree's dma-ranges;
+	 * not verified on a Pi 5). */
+	mbox_base = periph_base + (offset ? offset : MBOX_OFFSET);
 	/* The BCM2835 is the only SoC with its peripherals at 0x20000000. */
 	mbox_bus_alias = periph_base == 0x20000000u ? 0x40000000u : 0xc0000000u;
 }

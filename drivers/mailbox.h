@@ -16,7 +16,8 @@
 /* Power device ids. */
 #define MBOX_PWR_SD	0
 
-void mbox_init(uintptr_t periph_base);
+/* offset: the mailbox's from periph_base, 0 = the BCM2835-BCM2711 one. */
+void mbox_init(uintptr_t periph_base, uint32_t offset);
 
 /* One tag per call; each returns 0 or -errno (-ETIMEDOUT, -EIO when the
  * firmware did not answer the tag, -EPROTO for a malformed answer). */

@@ -18,6 +18,7 @@
 #ifndef SDB_DRIVERS_SD_SLOT_H
 #define SDB_DRIVERS_SD_SLOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "drivers/board.h"
@@ -31,6 +32,11 @@ struct sd_slot {
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */
 	uintptr_t error_base;     /* the controller concerned */
+	/* What the board allows beyond the controller (UHS-I, not driven
+	 * yet): SDR104 on this slot, and the hook that switches the card's
+	 * I/O supply (3300 or 1800 mV; NULL = fixed 3.3 V). */
+	bool sdr104_allowed;
+	int (*set_io_voltage)(unsigned mv);
 };
 
 /* Route the pins and bring up the controller that serves b's SD slot.

@@ -41,6 +41,8 @@
 static uintptr_t uart_base;
 static bool uart_stuck;
 
+static void pl011_setup(uint32_t uart_clock_hz, uint32_t baud);
+
 void uart_init(uintptr_t periph_base, uint32_t uart_clock_hz, uint32_t baud)
 {
 	uart_base = periph_base + UART0_OFFSET;
@@ -48,6 +50,20 @@ void uart_init(uintptr_t periph_base, uint32_t uart_clock_hz, uint32_t baud)
 	gpio_set_pull(15, GPIO_PULL_UP);
 	gpio_set_function(14, GPIO_FN_ALT0);
 	gpio_set_function(15, GPIO_FN_ALT0);
+	pl011_setup(uart_clock_hz, baud);
+}
+
+void uart_init_pl011(uintptr_t base, uint32_t uart_clock_hz, uint32_t baud)
+{
+	uart_base = base;
+	if ((mmio_read32(uart_base + UART_CR) & (CR_UARTEN | CR_TXE)) == (CR_UARTEN | CR_TXE) &&
+	    mmio_read32(uart_base + UART_IBRD) != 0)
+		return; /* the firmware's set-up (enable_uart=1) */
+	pl011_setup(uart_clock_hz, baud);
+}
+
+static void pl011_setup(uint32_t uart_clock_hz, uint32_t baud)
+{
 	if (!uart_clock_hz)
 		return;
 	mmio_write32(uart_base + UART_CR, 0);

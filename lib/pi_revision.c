@@ -11,7 +11,8 @@ static const char *const new_types[] = {
 	[0x0c] = "Zero W", [0x0d] = "3 Model B+", [0x0e] = "3 Model A+",
 	[0x0f] = "internal", [0x10] = "Compute Module 3+", [0x11] = "4 Model B",
 	[0x12] = "Zero 2 W", [0x13] = "400", [0x14] = "Compute Module 4",
-	[0x15] = "Compute Module 4S",
+	[0x15] = "Compute Module 4S", [0x16] = "internal", [0x17] = "5",
+	[0x18] = "Compute Module 5", [0x19] = "500", [0x1a] = "Compute Module 5 Lite",
 };
 
 static const char *const socs[] = { "BCM2835", "BCM2836", "BCM2837", "BCM2711", "BCM2712" };

@@ -97,17 +97,45 @@ def effective(text):
     return [l for l in NEEDED if sdbcard.in_effect(text.splitlines(), l)]
 
 
-# With a 64-bit build (make builds kernel8.img), a [pi4] section starts it on
-# a Pi 4: kernel= and arm_64bit= then apply on every board but that one.
-BUILT_64 = [k for k in sdbcard.KERNELS[1:] if os.path.exists(os.path.join(ROOT, "build", k[0]))]
-EVERY_BOARD = [l for l in NEEDED if not (BUILT_64 and l.split("=")[0] in ("kernel", "arm_64bit"))]
+# The config.txt section filters each board family matches besides [all]
+# (the Raspberry Pi config.txt documentation, "Conditional filters").
+FILTERS = {"pi3": {"pi3"}, "pi4": {"pi4"}, "pi400": {"pi4", "pi400"},
+           "pi5": {"pi5"}, "cm5": {"pi5", "cm5"}}
 
 
-def check_64bit_sections(added):
-    lines = [l for l in added.splitlines() if l and not l.startswith("#")]
-    for _, _, installed, section, _ in BUILT_64:
-        i = lines.index("[%s]" % section)
-        assert lines[i + 1:i + 3] == ["kernel=" + installed, "arm_64bit=1"], lines
+def board_view(text, board):
+    """The settings as the firmware of one board family applies them: the
+    last value of each key in the sections that apply to it."""
+    applies, out = True, {}
+    for line in text.splitlines():
+        sec = sdbcard.section(line)
+        if sec is not None:
+            applies = sec == "all" or sec in FILTERS[board]
+            continue
+        kv = sdbcard.setting(line)
+        if kv and applies:
+            out[kv[0]] = kv[1]
+    return out
+
+
+def assert_boards_get_their_images(text):
+    """Pi 0-3: the 32-bit image; Pi 4 family and Pi 5 family: their 64-bit
+    images at 0x80000; the Pi 5 without the device-tree check."""
+    pi3 = board_view(text, "pi3")
+    assert (pi3["kernel"], pi3["arm_64bit"]) == ("sdbench.img", "0")
+    assert "kernel_address" not in pi3
+    for b in ("pi4", "pi400"):
+        v = board_view(text, b)
+        assert (v["kernel"], v["arm_64bit"], v["kernel_address"]) == \
+            ("sdbench8.img", "1", "0x80000")
+        assert v.get("os_check") != "0"
+    for b in ("pi5", "cm5"):
+        v = board_view(text, b)
+        assert (v["kernel"], v["arm_64bit"], v["kernel_address"], v["os_check"]) == \
+            ("sdbench_2712.img", "1", "0x80000", "0")
+    for b in FILTERS:
+        v = board_view(text, b)
+        assert (v["enable_uart"], v["dtoverlay"]) == ("1", "disable-bt")
 
 
 def read(path):
@@ -134,20 +162,22 @@ def test_install_twice_then_uninstall_restores_every_byte(tmp_path, style):
         assert line in added and line in out
     assert "enable_uart=1" not in added              # already in effect: not repeated
     assert "not repeated: enable_uart=1" in out
-    assert effective(new.decode()) == EVERY_BOARD    # every needed line applies to all boards
-    check_64bit_sections(added)                      # ... but a 64-bit one's own
+    # the UART lines apply to every board; kernel= and arm_64bit= per family
+    assert effective(new.decode()) == ["enable_uart=1", "dtoverlay=disable-bt"]
+    assert_boards_get_their_images(new.decode())
     if style != "lf":
         assert b"\r\n" in new[len(config):] and b"\n" not in new[len(config):].replace(b"\r\n", b"")
     assert after["config.txt.sdbench-backup"] == config
     assert after["sdbench.img"] == read(harness.KERNEL)
+    assert after["sdbench8.img"] == read(harness.KERNEL8)
+    assert after["sdbench_2712.img"] == read(harness.KERNEL_2712)
     assert after["sdbench.txt"] == read(SAMPLE)
     for name, data in before.items():                # nothing else changed
         if name != "config.txt":
             assert after[name] == data, name
-    assert set(after) - set(before) == {"sdbench.img", "sdbench.txt", "config.txt.sdbench-backup",
-                                        "sdbench-install.json"} | {k[2] for k in BUILT_64}
-    for name, _, installed, _, _ in BUILT_64:
-        assert after[installed] == read(os.path.join(ROOT, "build", name))
+    assert set(after) - set(before) == {"sdbench.img", "sdbench8.img", "sdbench_2712.img",
+                                        "sdbench.txt", "config.txt.sdbench-backup",
+                                        "sdbench-install.json"}
 
     out2 = make("install", "BOOT=" + boot).stdout
     assert snapshot(boot) == after                   # idempotent, byte for byte
@@ -212,8 +242,8 @@ def test_no_config_txt_yet(tmp_path):
     before = snapshot(boot)
     make("install", "BOOT=" + boot)
     text = read(os.path.join(boot, "config.txt")).decode()
-    assert effective(text) == EVERY_BOARD
-    check_64bit_sections(text)
+    assert effective(text) == ["enable_uart=1", "dtoverlay=disable-bt"]
+    assert_boards_get_their_images(text)
     assert "config.txt.sdbench-backup" not in snapshot(boot)
     out = make("uninstall", "BOOT=" + boot).stdout
     assert "install had created it" in out
@@ -251,7 +281,8 @@ def test_a_64bit_image_adds_a_pi4_section_and_uninstall_removes_it(tmp_path):
     block = text[len(PIOS_CONFIG):].splitlines()
     settings = [l for l in block if not l.startswith("#")]
     assert settings == ["[all]", "kernel=sdbench.img", "arm_64bit=0", "dtoverlay=disable-bt",
-                        "[pi4]", "kernel=sdbench8.img", "arm_64bit=1", "[all]"]
+                        "[pi4]", "kernel=sdbench8.img", "arm_64bit=1",
+                        "kernel_address=0x80000", "[all]"]
     assert read(os.path.join(boot, "sdbench8.img")) == b"64"
     assert read(os.path.join(boot, "config.txt.sdbench-backup")) == PIOS_CONFIG.encode()
     sdbcard_cli("uninstall", "--boot", boot)
@@ -334,4 +365,27 @@ def test_uninstall_where_nothing_was_installed(tmp_path):
     before = snapshot(boot)
     out = make("uninstall", "BOOT=" + boot).stdout
     assert "no sdbench install found" in out
+    assert snapshot(boot) == before
+
+
+def test_the_pi5_image_gets_its_section_and_uninstall_removes_it(tmp_path):
+    boot = boot_partition(tmp_path / "bootfs", PIOS_CONFIG.encode())
+    before = snapshot(boot)
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "kernel.img").write_bytes(b"32")
+    (build / "kernel_2712.img").write_bytes(b"2712")
+    sdbcard_cli("install", "--boot", boot, "--build", str(build))
+    text = read(os.path.join(boot, "config.txt")).decode()
+    block = text[len(PIOS_CONFIG):].splitlines()
+    settings = [l for l in block if not l.startswith("#")]
+    # No kernel8.img built: the Pi 4 keeps the 32-bit image of [all]; the
+    # Pi 5 boots only 64-bit kernels and gets its own, under a name no
+    # Raspberry Pi OS kernel uses.
+    assert settings == ["[all]", "kernel=sdbench.img", "arm_64bit=0", "dtoverlay=disable-bt",
+                        "[pi5]", "kernel=sdbench_2712.img", "arm_64bit=1",
+                        "kernel_address=0x80000", "os_check=0", "uart_2ndstage=1", "[all]"]
+    assert read(os.path.join(boot, "sdbench_2712.img")) == b"2712"
+    assert not os.path.exists(os.path.join(boot, "kernel_2712.img"))
+    sdbcard_cli("uninstall", "--boot", boot)
     assert snapshot(boot) == before

@@ -20,6 +20,7 @@ COMBOS = [
     ("pi0", "sdxc-a2-64g"),
     ("pi3", "sdhc-c10-16g"),
     ("pi4", "sdxc-u3-128g"),
+    ("pi5", "sdxc-u3-128g"),
     ("pi4-emmc2", "sdxc-a2-64g"),
     ("pi3", "sdhc-1bit-4g"),
     ("pi3", "sdhc-gaps-16g"),

@@ -87,14 +87,31 @@ BACKUP = "config.txt.sdbench-backup"
 MANIFEST = "sdbench-install.json"
 SDBENCH_TXT = "sdbench.txt"
 
+# The 64-bit boards' extra lines, per config.txt section. Pi 4/400/CM4: the
+# 64-bit image (its firmware's own default mode). Pi 5/CM5/500: 64-bit only.
+# kernel_address: the firmware loads a 64-bit kernel at 0x200000 unless told
+# otherwise; sdbench's images are linked for 0x80000. os_check=0: the Pi 5
+# firmware otherwise refuses a partition without a Pi 5 device tree.
+# uart_2ndstage=1: the Pi 5 firmware's own messages on the debug UART (the
+# Pi 5 has never run sdbench: they show whether kernel_2712.img was loaded).
+SECTION_EXTRA = {
+    "pi4": ["kernel_address=0x80000"],
+    "pi5": ["kernel_address=0x80000", "os_check=0", "uart_2ndstage=1"],
+}
+
 COMMENTS = {
-    "arm_64bit=0": "# kernel.img is the 32-bit build (without this a Pi 4 would start it as 64-bit)",
-    "arm_64bit=1": "# the AArch64 build for this board",
+    "arm_64bit=0": "# Pi 0-3, Zero 2 W: the 32-bit image (the Pi 4 and 5 get theirs below)",
+    "arm_64bit=1": "# the 64-bit image for this board family",
+    "kernel_address=0x80000": "# where sdbench's 64-bit images are linked (default 0x200000)",
+    "os_check=0": "# no Pi 5 device tree on the card: boot anyway",
+    "uart_2ndstage=1": "# the firmware's boot messages on the debug UART (the 3-pin "
+                       "connector), where sdbench prints on a Pi 5",
     "enable_uart=1": "# the serial console on GPIO 14/15 (pins 8 and 10), 115200 8N1",
     "dtoverlay=disable-bt": "# Pi 3, 4, Zero W, Zero 2 W: that UART on the pins, not on Bluetooth",
 }
 KNOWN_SETTINGS = ("kernel=sdbench*.img", "arm_64bit=0|1", "enable_uart=1",
-                  "dtoverlay=disable-bt")
+                  "dtoverlay=disable-bt", "kernel_address=0x80000", "os_check=0",
+                  "uart_2ndstage=1")
 # Keys that may be given many times (each line adds something).
 CUMULATIVE = ("dtoverlay", "dtparam", "include")
 
@@ -206,7 +223,8 @@ def wanted_sections(kernels, installed):
     secs = [("all", ["kernel=" + name(main), "arm_64bit=0", "enable_uart=1",
                      "dtoverlay=disable-bt"])]
     for k in kernels[1:]:
-        secs.append((k[3], ["kernel=" + name(k), "arm_64bit=%d" % int(k[4])]))
+        secs.append((k[3], ["kernel=" + name(k), "arm_64bit=%d" % int(k[4])] +
+                     SECTION_EXTRA.get(k[3], [])))
     return secs
 
 

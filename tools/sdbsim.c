@@ -238,13 +238,23 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static const char *platform_name(void)
+{
+	return sim_get_config()->platform == SIM_PLATFORM_BCM2712 ? "bcm2712" : "bcm2835";
+}
+
 static void print_board(const struct sim_profile *p)
 {
 	const struct timer_info *ti = timer_get_info();
 	struct json *j;
 
 	con_printf("board: simulator (sdbsim), card profile %s: %s\n", p->name, p->desc);
-	con_printf("  host profile %s\n", sim_get_config()->host_name);
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
+		con_printf("  host profile %s, platform %s (the simulator's Pi 5: no emulator "
+			   "models one, nothing here is measured on a Pi 5)\n",
+			   sim_get_config()->host_name, platform_name());
+	else
+		con_printf("  host profile %s\n", sim_get_config()->host_name);
 	con_printf("  timestamps: %s, resolution %u ns\n", ti->source,
 		   (unsigned)ti->resolution_ns);
 	j = record_begin("board");
@@ -252,6 +262,12 @@ static void print_board(const struct sim_profile *p)
 	json_str(j, "soc", "sim");
 	json_str(j, "profile", p->name);
 	json_str(j, "host", sim_get_config()->host_name);
+	if (sim_get_config()->platform != SIM_PLATFORM_BCM2835) {
+		/* Only beside the default platform's records (tests/golden). */
+		json_str(j, "platform", platform_name());
+		json_hex(j, "host_base", sim_get_config()->base,
+			 sim_get_config()->base > 0xffffffffu ? 10 : 8);
+	}
 	json_bool(j, "simulated", true);
 	json_bool(j, "emulated", false);
 	json_obj_begin(j, "timer");
@@ -290,9 +306,11 @@ static int dump_host(const char *what)
 	printf("name = %s\nmmio_read = %uns\nmmio_write = %uns\ndata_read = %uns\n"
 	       "data_write = %uns\ntimer_read = %uns\ntick = %uns\nbuffer_blocks = %u\n"
 	       "cmd_latency = %uns\ncmd_gap_clocks = %u\nread_gap_clocks = %u\n"
-	       "write_nwr_clocks = %u\n", c.host_name, c.mmio_read_ns, c.mmio_write_ns,
+	       "write_nwr_clocks = %u\nplatform = %s\nsdr104 = %s\n", c.host_name, c.mmio_read_ns, c.mmio_write_ns,
 	       c.data_read_ns, c.data_write_ns, c.timer_read_ns, c.tick_ns, c.buf_blocks,
-	       c.cmd_latency_ns, c.cmd_gap_clocks, c.read_gap_clocks, c.write_nwr_clocks);
+	       c.cmd_latency_ns, c.cmd_gap_clocks, c.read_gap_clocks, c.write_nwr_clocks,
+	       c.platform == SIM_PLATFORM_BCM2712 ? "bcm2712" : "bcm2835",
+	       c.sdr104 ? "yes" : "no");
 	return 0;
 }
 

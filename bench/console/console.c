@@ -135,8 +135,8 @@ static void cmd_hosts(const struct console_io *io)
 			   io->env->sd_unsupported ? io->env->sd_unsupported : "");
 		return;
 	}
-	con_printf("  1. %s at 0x%08x, base clock %u Hz, version 0x%08x, caps 0x%08x, "
-		   "data by the CPU (PIO) - in use\n", h->name, (unsigned)h->base,
+	con_printf("  1. %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x, "
+		   "data by the CPU (PIO) - in use\n", h->name, (unsigned long long)h->base,
 		   (unsigned)h->base_clock_hz, (unsigned)h->version, (unsigned)h->caps);
 	con_printf("  (this build drives one configuration per board)\n");
 }

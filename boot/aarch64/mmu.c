@@ -10,6 +10,13 @@
  * peripherals and the ARM local peripherals Device-nGnRnE and never
  * executable, everything else a translation fault.
  *
+ * BCM2712 (Pi 5): its peripherals lie above 4 GiB (0x10_0000_0000 ..
+ * 0x10_7FFF_FFFF: the SD slot controller, the legacy block with the system
+ * timer, mailbox and debug UART). The walk then covers 512 GiB (T0SZ =
+ * 25, still starting at level 1, 40-bit physical addresses): level-1
+ * entries 64 and 65 are 1 GiB Device-nGnRnE blocks, the low 4 GiB as
+ * above. Not verified on a Pi 5 (no emulator models one).
+ *
  * Not done here, as in the AArch32 build: SMP coherency for secondary
  * cores (they stay parked) and cache maintenance for DMA.
  */
@@ -46,6 +53,11 @@ extern char __nocache_start[], __nocache_end[];
  * 32-bit physical addresses. */
 #define TCR_VALUE	((32ull << 0) | (1ull << 8) | (1ull << 10) | (3ull << 12) | \
 			 (0ull << 14) | (1ull << 23) | (0ull << 32))
+/* The same with T0SZ = 25 (512 GiB) and IPS = 40 bits, for the BCM2712. */
+#define TCR_VALUE_HIGH	((25ull << 0) | (1ull << 8) | (1ull << 10) | (3ull << 12) | \
+			 (0ull << 14) | (1ull << 23) | (2ull << 32))
+#define HIGH_IO_FIRST	64 /* 0x10_0000_0000 in 1 GiB level-1 entries */
+#define HIGH_IO_LAST	65 /* up to 0x10_7FFF_FFFF */
 
 #define SCTLR_M		(1ull << 0)
 #define SCTLR_A		(1ull << 1)
@@ -120,14 +132,18 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	uint64_t *l2 = __ttb_start + 512;
 	uintptr_t nc_first = (uintptr_t)__nocache_start >> BLOCK_SHIFT;
 	uintptr_t nc_last = ((uintptr_t)__nocache_end - 1) >> BLOCK_SHIFT;
-	uintptr_t p_first = periph_base >> BLOCK_SHIFT;
-	uintptr_t p_last = p_first + (periph_bytes >> BLOCK_SHIFT);
+	bool high = periph_base > 0xffffffffu;
+	uintptr_t p_first = high ? 0 : periph_base >> BLOCK_SHIFT;
+	uintptr_t p_last = high ? 0 : p_first + (periph_bytes >> BLOCK_SHIFT);
 	uintptr_t ram_blocks = ram_bytes >> BLOCK_SHIFT;
 	uintptr_t i;
 	uint64_t sctlr;
 
 	for (i = 0; i < 512; i++)
 		l1[i] = i < 4 ? ((uint64_t)(uintptr_t)(l2 + 512 * i) | DESC_TABLE) : 0;
+	if (high)
+		for (i = HIGH_IO_FIRST; i <= HIGH_IO_LAST; i++)
+			l1[i] = ((uint64_t)i << 30) | BLK_DEVICE;
 	for (i = 0; i < N_BLOCKS; i++) {
 		uint64_t base = (uint64_t)i << BLOCK_SHIFT;
 
@@ -153,7 +169,7 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	__asm__ volatile("tlbi vmalle1" ::: "memory");
 	dsb_sy();
 	SYSREG_WRITE(mair_el1, MAIR_VALUE);
-	SYSREG_WRITE(tcr_el1, TCR_VALUE);
+	SYSREG_WRITE(tcr_el1, high ? TCR_VALUE_HIGH : TCR_VALUE);
 	SYSREG_WRITE(ttbr0_el1, (uintptr_t)l1);
 	isb();
 

@@ -8,6 +8,11 @@
  * table). A core other than 0 that arrives here all the same is parked
  * with WFI.
  *
+ * Pi 5 (BCM2712, kernel_2712.img; not verified on hardware): the firmware's
+ * BL31 (TF-A, in the reserved first 512 KiB) enters core 0 in EL2 at the
+ * load address (kernel_address=0x80000 in config.txt); cores 1-3 stay in
+ * BL31 until asked for by PSCI, which sdbench never does.
+ *
  * EL3 (no armstub): set up SCR_EL3 for a 64-bit, non-secure EL2 and drop.
  * EL2: give EL1 the physical counter and timer, the FP/SIMD unit, a 64-bit
  * EL1 and drop to EL1h with every interrupt masked. Then at EL1: enable the
@@ -26,8 +31,11 @@
 	.section .text.boot, "ax"
 	.globl _start
 _start:
+	/* Core 0: Aff0 and Aff1 both 0 (Cortex-A53/A72 number their cores
+	 * in Aff0; the Cortex-A76 of the BCM2712 in Aff1, with Aff0 the
+	 * thread, always 0). */
 	mrs	x0, mpidr_el1
-	and	x0, x0, #0xff
+	and	x0, x0, #0xffff
 	cbnz	x0, park
 
 	mrs	x0, CurrentEL

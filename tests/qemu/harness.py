@@ -30,6 +30,11 @@ FAULT_KERNEL = os.path.join(ROOT, "build", "fault", "kernel.img")
 # Pi firmware does; no shim.
 KERNEL8 = os.path.join(ROOT, "build", "kernel8.img")
 FAULT_KERNEL8 = os.path.join(ROOT, "build", "fault", "kernel8.img")
+# The Pi 5 name of the AArch64 build (kernel_2712.img: the same sources,
+# tuned for the Cortex-A76). No QEMU models a Pi 5: it is booted on raspi3b
+# and raspi4b, where it must find those boards like kernel8.img.
+KERNEL_2712 = os.path.join(ROOT, "build", "kernel_2712.img")
+FAULT_KERNEL_2712 = os.path.join(ROOT, "build", "fault", "kernel_2712.img")
 # The image dimension of the tests that run on the Cortex-A53/A72 boards:
 # the 32-bit kernel.img (through the shim) and kernel8.img.
 KERNELS = (KERNEL, KERNEL8)
@@ -136,8 +141,8 @@ def require_machine(machine):
 
 
 def is_aarch64_image(kernel):
-    """kernel8.img (or its fault build): an AArch64 image."""
-    return os.path.basename(kernel) == "kernel8.img"
+    """kernel8.img or kernel_2712.img (or a fault build): an AArch64 image."""
+    return os.path.basename(kernel) in ("kernel8.img", "kernel_2712.img")
 
 
 def qemu_command(machine, kernel=KERNEL):

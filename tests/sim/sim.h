@@ -20,6 +20,23 @@
 /* Where the simulated controller answers by default (BCM2835 EMMC). */
 #define SIM_EMMC_BASE_DEFAULT 0x20300000u
 
+/* The platforms the simulated controller can stand for (a host profile's
+ * "platform" key). BCM2835: the Arasan EMMC of the Pi 0-3 at
+ * SIM_EMMC_BASE_DEFAULT. BCM2712 (Pi 5): the SoC's SDHCI above 4 GiB with
+ * its integration ("cfg") registers at base + SIM_BCM2712_CFG_OFFSET, the
+ * slot's card-detect switch not wired to the controller (presence must be
+ * forced through SDIO_CFG_CTRL, or the controller sees no card), and a
+ * 1.8 V I/O regulator. The BCM2712 base needs a 64-bit host build
+ * (uintptr_t of 64 bits): sim_host_parse() refuses it otherwise. No
+ * emulator models a Pi 5; this platform is the simulator's reading of the
+ * public device tree and drivers, not a measurement. */
+enum sim_platform { SIM_PLATFORM_BCM2835 = 0, SIM_PLATFORM_BCM2712 = 1 };
+#define SIM_BCM2712_SDHCI_BASE	0x1000fff000ull
+#define SIM_BCM2712_CFG_OFFSET	0x400u
+#define SIM_BCM2712_CFG_SPAN	0x200u
+#define SIM_BCM2712_CLOCK_HZ	200000000u
+#define SIM_IO_SETTLE_NS	5000000ull /* the Pi 5 device tree's regulator settling */
+
 /* ---- card profiles --------------------------------------------------- */
 
 enum sim_card_kind {
@@ -153,6 +170,8 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap);
 /* ---- setup ------------------------------------------------------------ */
 
 struct sim_config {
+	enum sim_platform platform; /* whose controller this is (above) */
+	bool sdr104;             /* the board allows SDR104 (UHS-I; not modelled yet) */
 	uintptr_t base;          /* controller base address */
 	uint32_t base_clock_hz;  /* controller input clock (divider source) */
 	uint32_t caps;           /* CAPABILITIES; 0 = derived from base_clock_hz */
@@ -225,6 +244,13 @@ const char *sim_host_desc(unsigned i);
 int sim_setup(const struct sim_config *cfg, const struct sim_profile *p);
 const struct sim_config *sim_get_config(void);
 const struct sim_profile *sim_get_profile(void);
+
+/* The card's I/O supply in mV: 3300 after sim_setup(). Only a platform with
+ * a regulator (BCM2712) can switch it (3300 or 1800); elsewhere, or to
+ * another value, the switch is a protocol violation and returns -1. A
+ * command issued within SIM_IO_SETTLE_NS of a switch is a violation too. */
+int sim_set_io_voltage(unsigned mv);
+unsigned sim_io_voltage_mv(void);
 
 /* ---- DMA view of memory (sim_dma.c) -------------------------------------
  *

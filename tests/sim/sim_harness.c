@@ -5,13 +5,20 @@
 #include <string.h>
 
 #include "drivers/sdhci/bcm2711_emmc2.h"
+#include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "tests/sim/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
- * CAPABILITIES, as under QEMU. */
+ * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
+ * its quirk set with the cfg block, the clock passed in as the firmware
+ * does on a Pi 5 (card detect then counts as broken, as on the hardware). */
 static int host_init(struct sdhci_host *sh)
 {
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
+		return bcm2712_sdhci_init(sh, sim_get_config()->base,
+					  sim_get_config()->base + SIM_BCM2712_CFG_OFFSET,
+					  sim_get_config()->base_clock_hz);
 	if (!strcmp(sim_get_config()->controller, "emmc2"))
 		return bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
 	return bcm2835_emmc_init(sh, sim_get_config()->base, 0);

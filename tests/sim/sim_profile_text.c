@@ -39,6 +39,7 @@ enum ftype {
 	F_DIST,   /* struct sim_dist */
 	F_KIND,   /* enum sim_card_kind */
 	F_MDT,    /* year-month into mdt_year / mdt_month */
+	F_PLATFORM, /* enum sim_platform (a host's) */
 };
 
 struct field {
@@ -147,6 +148,9 @@ static const struct field host_fields[] = {
 	{ "clk_stable", F_NS32, C(clk_stable_ns), 0, 0, 0, "internal clock enable to stable" },
 	{ "base_clock", F_U32, C(base_clock_hz), 1000000, 255000000, 0, "controller input clock (Hz)" },
 	{ "caps_hi", F_U32, C(caps_hi), 0, 0xffffffffull, 0, "CAPABILITIES[63:32] (UHS-I)" },
+	{ "platform", F_PLATFORM, C(platform), 0, 0, 0,
+	  "bcm2835 (Arasan EMMC, default) or bcm2712 (Pi 5 SDHCI above 4 GiB)" },
+	{ "sdr104", F_BOOL, C(sdr104), 0, 0, 0, "the board allows SDR104 (UHS-I)" },
 	{ "controller", F_STR, C(controller), 0, 0, sizeof(((struct sim_config *)0)->controller),
 	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
 	{ "adma2", F_BOOL, C(adma2), 0, 0, 0, "ADMA2 in CAPABILITIES and modelled" },
@@ -489,6 +493,27 @@ static int set_field(struct ctx *x, const struct field *f, void *base, char *v,
 			}
 		return fail(x, "'%s' is not sdsc-v1, sdsc-v2, sdhc or sdxc", v);
 	}
+	case F_PLATFORM: {
+		struct sim_config *c = base;
+
+		if (!strcmp(v, "bcm2835")) {
+			c->platform = SIM_PLATFORM_BCM2835;
+			c->base = SIM_EMMC_BASE_DEFAULT;
+			return 0;
+		}
+		if (!strcmp(v, "bcm2712")) {
+			/* Its controller lies above 4 GiB: a pointer must hold it. */
+			if ((uint64_t)(uintptr_t)SIM_BCM2712_SDHCI_BASE != SIM_BCM2712_SDHCI_BASE)
+				return fail(x, "bcm2712 needs a 64-bit host build (its controller "
+					    "is at 0x%llx)", (unsigned long long)SIM_BCM2712_SDHCI_BASE);
+			c->platform = SIM_PLATFORM_BCM2712;
+			c->base = (uintptr_t)SIM_BCM2712_SDHCI_BASE;
+			c->base_clock_hz = SIM_BCM2712_CLOCK_HZ;
+			snprintf(c->controller, sizeof(c->controller), "sdio1");
+			return 0;
+		}
+		return fail(x, "'%s' is not bcm2835 or bcm2712", v);
+	}
 	case F_MDT: {
 		unsigned y, m;
 		char extra;
@@ -778,6 +803,8 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 		case F_MDT:
 			if (p->mdt_year)
 				put(&o, "mdt = %04u-%02u\n", p->mdt_year, p->mdt_month);
+			break;
+		case F_PLATFORM: /* a host's, never in a card profile */
 			break;
 		}
 	}

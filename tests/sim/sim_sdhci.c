@@ -42,6 +42,54 @@
 
 /* ---- register file ---------------------------------------------------------- */
 
+/* The BCM2712's cfg block (base + 0x400, 0x200 bytes; word accesses). */
+static bool in_bcm2712_cfg(uintptr_t addr)
+{
+	uintptr_t lo = cfg()->base + SIM_BCM2712_CFG_OFFSET;
+
+	return cfg()->platform == SIM_PLATFORM_BCM2712 && addr >= lo &&
+	       addr < lo + SIM_BCM2712_CFG_SPAN && !(addr & 3);
+}
+
+/* SDIO_CFG_CTRL: SDCD_N_TEST_EN (bit 31) with SDCD_N_TEST_LEV (bit 30)
+ * clear makes the controller see a card whatever its detect input says. */
+#define CFG_CTRL_CD_TEST_EN	(1u << 31)
+#define CFG_CTRL_CD_TEST_LEV	(1u << 30)
+
+bool sim_hc_sees_card(void)
+{
+	uint32_t ctrl;
+
+	if (cfg()->platform != SIM_PLATFORM_BCM2712)
+		return sim_card.present;
+	/* BCM2712: the slot's detect switch goes to a GPIO, not to the
+	 * controller's input; only the override makes it see a card (then
+	 * always, card or not). */
+	ctrl = sim_hc.bcm2712_cfg[0];
+	return (ctrl & CFG_CTRL_CD_TEST_EN) && !(ctrl & CFG_CTRL_CD_TEST_LEV);
+}
+
+int sim_set_io_voltage(unsigned mv)
+{
+	if (cfg()->platform != SIM_PLATFORM_BCM2712) {
+		sim_violation("I/O voltage switch to %u mV on a board without a regulator", mv);
+		return -1;
+	}
+	if (mv != 3300 && mv != 1800) {
+		sim_violation("I/O voltage %u mV: the regulator has 3300 and 1800", mv);
+		return -1;
+	}
+	if (mv != sim_hc.io_mv)
+		sim_hc.io_settled_at = sim_clk_now + SIM_IO_SETTLE_NS;
+	sim_hc.io_mv = mv;
+	return 0;
+}
+
+unsigned sim_io_voltage_mv(void)
+{
+	return sim_hc.io_mv;
+}
+
 static uint32_t status_reg(void)
 {
 	struct xfer *x = &sim_hc.x;
@@ -67,7 +115,7 @@ static uint32_t status_reg(void)
 		if (x->buf_count && !x->dma)
 			s |= ST_BUF_RD_EN;
 	}
-	if (sim_card.present)
+	if (sim_hc_sees_card())
 		s |= ST_CARD_INSERTED | ST_CARD_STABLE | ST_CARD_DETECT;
 	else
 		s |= ST_CARD_STABLE;
@@ -205,6 +253,7 @@ void sim_sdhci_power_on(void)
 {
 	memset(&sim_hc, 0, sizeof(sim_hc));
 	sim_hc.idle_quantum = 1000;
+	sim_hc.io_mv = 3300;
 	sim_sdhci_reset_all();
 }
 
@@ -306,8 +355,13 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
 	sim_clk_note_mmio();
+	if (in_bcm2712_cfg(addr)) {
+		sim_clk_charge(cfg()->mmio_read_ns);
+		sim_wire_cpu_work(sim_clk_now);
+		return sim_hc.bcm2712_cfg[(addr - cfg()->base - SIM_BCM2712_CFG_OFFSET) / 4];
+	}
 	if (addr < cfg()->base || off >= REG_SPAN || (off & 3)) {
-		sim_violation("read of unmapped address 0x%lx", (unsigned long)addr);
+		sim_violation("read of unmapped address 0x%llx", (unsigned long long)addr);
 		sim_clk_charge(cfg()->mmio_read_ns);
 		return 0;
 	}
@@ -366,8 +420,14 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	sim_clk_note_mmio();
 	memset(sim_hc.same_reads, 0, sizeof(sim_hc.same_reads));
 	sim_hc.idle_quantum = 1000;
+	if (in_bcm2712_cfg(addr)) {
+		sim_clk_charge(cfg()->mmio_write_ns);
+		sim_wire_cpu_work(sim_clk_now);
+		sim_hc.bcm2712_cfg[(addr - cfg()->base - SIM_BCM2712_CFG_OFFSET) / 4] = v;
+		return;
+	}
 	if (addr < cfg()->base || off >= REG_SPAN || (off & 3)) {
-		sim_violation("write of unmapped address 0x%lx", (unsigned long)addr);
+		sim_violation("write of unmapped address 0x%llx", (unsigned long long)addr);
 		sim_clk_charge(cfg()->mmio_write_ns);
 		return;
 	}
@@ -415,6 +475,17 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 				      (v >> CMD_INDEX_SHIFT) & 0x3f);
 			break;
 		}
+		if (!sim_hc_sees_card() && sim_card.present)
+			sim_violation("CMD%u issued while the controller sees no card (BCM2712: "
+				      "presence not forced in SDIO_CFG_CTRL)",
+				      (v >> CMD_INDEX_SHIFT) & 0x3f);
+		if (sim_clk_now < sim_hc.io_settled_at)
+			sim_violation("CMD%u issued %llu ns after an I/O voltage switch "
+				      "(the regulator settles in %llu ns)",
+				      (v >> CMD_INDEX_SHIFT) & 0x3f,
+				      (unsigned long long)(sim_clk_now + SIM_IO_SETTLE_NS -
+							   sim_hc.io_settled_at),
+				      (unsigned long long)SIM_IO_SETTLE_NS);
 		sim_hc.cmdtm = v;
 		sim_hc_issue_command(v);
 		break;

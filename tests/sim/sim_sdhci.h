@@ -214,6 +214,9 @@ struct sim_hc_state {
 	uint32_t control0, control1, irpt, irpt_mask, irpt_en, control2;
 	uint32_t adma_err, adma_addr;
 	uint32_t other[REG_SPAN / 4]; /* plain storage for the rest */
+	uint32_t bcm2712_cfg[SIM_BCM2712_CFG_SPAN / 4]; /* BCM2712 cfg block */
+	unsigned io_mv;        /* the card's I/O supply */
+	uint64_t io_settled_at;
 	uint64_t clk_stable_at;
 	uint64_t clk_epoch;    /* an SD clock edge: the clock's phase */
 
@@ -249,6 +252,8 @@ struct sim_hc_state {
 };
 
 extern struct sim_hc_state sim_hc;
+/* The controller's view of the card-detect input (platform-dependent). */
+bool sim_hc_sees_card(void);
 
 
 static inline const struct sim_config *cfg(void)

@@ -53,6 +53,32 @@ TEST(real_boards)
 	CHECK_STR(r.model, "B+");
 }
 
+/* The Pi 5 family (BCM2712, processor field 4): codes as the Raspberry Pi
+ * documentation lists them (Pi 5 4 GB c04170, 8 GB d04170, 16 GB e04171;
+ * CM5 d04180; Pi 500 d04190). None of these boards has run sdbench. */
+TEST(pi5_family)
+{
+	struct pi_revision r;
+
+	pi_revision_decode(0x00c04170, &r);
+	CHECK(r.known && r.new_style);
+	CHECK_STR(r.model, "5");
+	CHECK_STR(r.soc, "BCM2712");
+	CHECK_EQ_U(r.memory_mib, 4096);
+	CHECK_STR(r.maker, "Sony UK");
+	pi_revision_decode(0x00e04171, &r);
+	CHECK_STR(r.model, "5");
+	CHECK_EQ_U(r.memory_mib, 16384);
+	CHECK_EQ_U(r.pcb_revision, 1);
+	pi_revision_decode(0x00d04180, &r);
+	CHECK_STR(r.model, "Compute Module 5");
+	CHECK_EQ_U(r.memory_mib, 8192);
+	pi_revision_decode(0x00d04190, &r);
+	CHECK_STR(r.model, "500");
+	pi_revision_decode(0x00b041a0, &r);
+	CHECK_STR(r.model, "Compute Module 5 Lite");
+}
+
 TEST(unknown_codes)
 {
 	struct pi_revision r;
