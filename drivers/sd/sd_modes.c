@@ -3,7 +3,7 @@
  * sd_bus_mode, sd_host.h enum sd_timing; SD Physical Layer §3.9, §4.3.10.4).
  * Apart from sd.c so that reports can name modes without the card layer.
  */
-#include "drivers/sd/sd.h"
+#include "drivers/sd/sd_modes.h"
 
 static const char *const mode_names[SD_MODE_COUNT] = {
 	"auto", "ds", "hs", "sdr12", "sdr25", "sdr50", "ddr50", "sdr104",
