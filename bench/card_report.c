@@ -47,7 +47,19 @@ static const char *csd_version_name(uint8_t s)
 
 static const char *timing_name(uint8_t t)
 {
-	return t == SD_TIMING_DS ? "DS" : t == SD_TIMING_HS ? "HS" : "unknown";
+	return sd_timing_name(t);
+}
+
+/* The bus modes (sdbench.txt bus_mode names) in a mask of 1u << sd_timing. */
+static void json_modes(struct json *j, const char *key, unsigned mask)
+{
+	unsigned t;
+
+	json_arr_begin(j, key);
+	for (t = 0; t < SD_TIMING_COUNT; t++)
+		if (mask & (1u << t))
+			json_str(j, NULL, sd_bus_mode_name(sd_timing_mode(t)));
+	json_arr_end(j);
 }
 
 /* ---- CID ------------------------------------------------------------------- */
@@ -561,6 +573,12 @@ void card_report_print(const struct sd_card *card)
 		   (unsigned)card->max_clock_hz, card->cmd23 ? "yes" : "no",
 		   card->hs_supported ? "supported" : "not supported",
 		   card->write_protected ? "WRITE-PROTECTED" : "writable");
+	con_printf("  mode %s, %s V signalling, host %s (bus_mode %s)%s%s\n",
+		   sd_bus_mode_name(sd_timing_mode(card->timing)),
+		   card->signal_mv == 1800 ? "1.8" : "3.3",
+		   card->host && card->host->name ? card->host->name : "?",
+		   sd_bus_mode_name(card->mode_want), card->mode_note[0] ? ": " : "",
+		   card->mode_note);
 	card_report_print_ocr(&dec.ocr);
 	card_report_print_cid(&dec.cid);
 	card_report_print_csd(&dec.csd);
@@ -605,6 +623,18 @@ void card_report_record(const struct sd_card *card)
 	json_bool(j, "write_protected", card->write_protected);
 	json_u64(j, "erase_timeout_us_per_au", card->erase_timeout_us_per_au);
 	json_u64(j, "init_us", card->init_us);
+	json_str(j, "host", card->host && card->host->name ? card->host->name : "?");
+	json_u64(j, "signal_mv", card->signal_mv ? card->signal_mv : 3300);
+	json_str(j, "bus_mode", sd_bus_mode_name(sd_timing_mode(card->timing)));
+	json_str(j, "bus_mode_requested", sd_bus_mode_name(card->mode_want));
+	if (card->mode_note[0])
+		json_str(j, "bus_mode_note", card->mode_note);
+	else
+		json_null(j, "bus_mode_note");
+	json_bool(j, "s18a", card->s18a);
+	json_modes(j, "uhs_card_modes", card->card_modes & ~(1u << SD_TIMING_DS | 1u << SD_TIMING_HS));
+	json_modes(j, "uhs_host_modes", card->host ? card->host->uhs_modes : 0);
+	json_u64(j, "tuning_tries", card->tuning_tries);
 	card_report_json_ocr(j, "ocr", &dec.ocr);
 	card_report_json_cid(j, "cid", &dec.cid);
 	card_report_json_csd(j, "csd", &dec.csd);

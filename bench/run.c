@@ -115,6 +115,35 @@ static void report_config(struct config *cfg, int status, bool emulated)
 	/* A bad value is the user's to fix, but it is not a failed run. */
 }
 
+/* sdbench.txt's bus_mode: the card was brought up with auto (the fastest
+ * both sides accept); a pinned mode initialises it again in that mode, or
+ * the next slower one with the reason (sd_init_mode). */
+static void apply_bus_mode(const struct bench_env *env)
+{
+	int want = config_enum(&st.cfg, CFG_BUS_MODE);
+	struct sd_host *h = card.host ? card.host : env->host; /* after the host key */
+	int r;
+
+	if (want <= SD_MODE_AUTO || want >= SD_MODE_COUNT)
+		return;
+	con_printf("\nbus_mode = %s: initialising the card again\n",
+		   sd_bus_mode_name((unsigned)want));
+	r = sd_init_mode(&card, h, (unsigned)want);
+	if (r) {
+		const struct sd_host_err *e = &card.last_err;
+
+		record_error_cmd("init", r, e->cmd, e->arg, e->status,
+				 "card initialisation in bus_mode %s failed in the %s phase",
+				 sd_bus_mode_name((unsigned)want), e->phase ? e->phase : "?");
+		/* Back to what worked. */
+		r = sd_init_mode(&card, h, SD_MODE_AUTO);
+		if (r)
+			return;
+	}
+	card_report_print(&card);
+	card_report_record(&card);
+}
+
 static void report_area(const struct test_area *area)
 {
 	static struct test_area shown;
@@ -291,6 +320,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	report_config(&st.cfg, st.config_status, env->emulated);
 	if (apply_host_key(env))
 		return record_error_count();
+	apply_bus_mode(env);
 	dev.total_blocks = card.blocks;
 	apply_max_clock(&st.cfg);
 	report_area(&st.area);

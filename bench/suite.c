@@ -17,6 +17,7 @@
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/hostcost.h"
+#include "bench/workloads/modes.h"
 #include "bench/workloads/sustained.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -118,6 +119,9 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		wl_erase_per_au(c);
 	if (!c->abort_all)
 		wl_sustained(c);
+	/* Last: it initialises the card again in every mode. */
+	if (!c->abort_all)
+		wl_modes(c);
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)

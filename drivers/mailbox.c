@@ -38,6 +38,7 @@
 #define TAG_VC_MEMORY		0x00010006
 #define TAG_GET_POWER		0x00020001
 #define TAG_SET_POWER		0x00028001
+#define TAG_SET_GPIO_STATE 0x00038041u
 #define TAG_GET_CLOCK		0x00030002
 #define TAG_GET_MAX_CLOCK	0x00030004
 #define TAG_SET_CLOCK		0x00038002
@@ -250,4 +251,11 @@ int mbox_get_dma_channels(uint32_t *mask)
 	if (!r)
 		*mask = v[0];
 	return r;
+}
+
+int mbox_set_gpio_state(uint32_t gpio, int state)
+{
+	uint32_t v[2] = { gpio, state ? 1u : 0u };
+
+	return mbox_tag(TAG_SET_GPIO_STATE, v, 2, 2);
 }

@@ -35,5 +35,9 @@ int mbox_set_power_state(uint32_t device, int on, uint32_t *state);
 int mbox_get_temperature(uint32_t *millicelsius);
 /* DMA channels the firmware leaves to the ARM: bit n = channel n. */
 int mbox_get_dma_channels(uint32_t *mask);
+/* The firmware's GPIO expander (Pi 4: lines 128 + n of the device tree's
+ * expgpio n): set an output line to 0 or 1. */
+#define MBOX_EXPGPIO_BASE 128u
+int mbox_set_gpio_state(uint32_t gpio, int state);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "drivers/gpio.h"
 #include "drivers/mailbox.h"
+#include "drivers/sd_io_pi4.h"
 #include "drivers/sd_slot.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
@@ -224,6 +225,10 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 			return fail(slot, r, "the EMMC2 host controller did not initialise "
 				    "(no base clock from the mailbox's EMMC2 clock or the "
 				    "capabilities register)", base);
+		/* UHS-I through the firmware's GPIO expander; not under QEMU
+		 * (its SDHCI has no UHS-I, and no expander). */
+		if (!b->emulated)
+			sdhci_set_board(&slot->sdhci, &sd_io_pi4_board);
 		slot->host = &slot->sdhci.host;
 		/* Its DMA master's view of ARM memory depends on the SoC
 		 * stepping (bcm2711_emmc2.c), which the board revision does not

@@ -128,7 +128,16 @@ void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t cl
 			  int is_write, int multi, double extra_clocks,
 			  struct phase_split *out)
 {
-	unsigned flags = (is_write ? BUS_WRITE : 0u) | (multi ? BUS_MULTI | BUS_STOP : 0u);
+	phase_split_flags(a, width, clock_hz,
+			  (is_write ? BUS_WRITE : 0u) | (multi ? BUS_MULTI | BUS_STOP : 0u),
+			  extra_clocks, out);
+}
+
+void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+		       unsigned flags, double extra_clocks, struct phase_split *out)
+{
+	int is_write = (flags & BUS_WRITE) != 0;
+	int multi = (flags & BUS_MULTI) != 0;
 	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
 	uint64_t model_pitch = bus_block_pitch_clocks(blksz, width, flags);
 	/* A measured bus never runs faster than its framing. The measured

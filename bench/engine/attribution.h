@@ -112,6 +112,10 @@ void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 			  int is_write, int multi, double extra_clocks,
 			  struct phase_split *out);
+/* The same with the bus model's flags given whole (busmodel.h: BUS_WRITE,
+ * BUS_MULTI | BUS_STOP, BUS_DDR for a DDR50 bus). */
+void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+		       unsigned bus_flags, double extra_clocks, struct phase_split *out);
 /* One split of a mixed workload from its read and write splits (weighted by
  * their wall times; is_write becomes 2 when both contribute) with its own
  * verdict. */

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "bench/engine/busmodel.h"
 #include "bench/engine/integrity_report.h"
 #include "bench/engine/pattern.h"
 #include "bench/engine/phase_ticks.h"
@@ -114,6 +115,7 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 	m->planned_bytes = planned_bytes;
 	m->clock_hz = c->card->clock_hz;
 	m->width = c->card->width;
+	m->bus_ddr = sd_timing_ddr(c->card->timing) ? BUS_DDR : 0;
 	phase_acc_init(&m->acc);
 	phase_acc_init(&m->acc_w);
 	series_init(&m->ser, c->series_pt, c->series_max,
@@ -371,15 +373,18 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 
 		m->bus_measured = cal && ((m->write ? bc->write_ok : bc->read_ok) ||
 					  (m->acc_w.ops && bc->write_ok));
-		phase_split_measured(&m->acc, m->width, m->clock_hz, m->write, multi,
-				     m->write ? xw : xr, &m->split);
-		phase_split(&m->acc, m->width, m->clock_hz, m->write, multi, &model);
+		unsigned bf = (multi ? BUS_MULTI | BUS_STOP : 0u) | m->bus_ddr;
+
+		phase_split_flags(&m->acc, m->width, m->clock_hz, bf | (m->write ? BUS_WRITE : 0u),
+				  m->write ? xw : xr, &m->split);
+		phase_split_flags(&m->acc, m->width, m->clock_hz, bf | (m->write ? BUS_WRITE : 0u),
+				  0.0, &model);
 		if (m->acc_w.ops) {
 			struct phase_split rd = m->split, wr, mrd = model, mwr;
 
-			phase_split_measured(&m->acc_w, m->width, m->clock_hz, 1, multi, xw, &wr);
+			phase_split_flags(&m->acc_w, m->width, m->clock_hz, bf | BUS_WRITE, xw, &wr);
 			phase_split_combine(&rd, &wr, &m->split);
-			phase_split(&m->acc_w, m->width, m->clock_hz, 1, multi, &mwr);
+			phase_split_flags(&m->acc_w, m->width, m->clock_hz, bf | BUS_WRITE, 0.0, &mwr);
 			phase_split_combine(&mrd, &mwr, &model);
 		}
 		m->model_bus_pct = model.bus_pct;

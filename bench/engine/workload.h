@@ -146,6 +146,7 @@ struct wl_meas {
 	uint32_t first_err_lba;
 	uint32_t clock_hz;
 	uint8_t width;
+	uint8_t bus_ddr;             /* BUS_DDR when the card runs DDR50, else 0 */
 	uint64_t progress_due_us;
 	uint64_t deadline_us;        /* system timer; 0 = no time budget */
 	uint64_t planned_bytes;      /* for the progress percentage */

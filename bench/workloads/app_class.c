@@ -212,7 +212,8 @@ static void plan(const struct wl_ctx *c, struct app_class_result *r, uint32_t *p
 	/* What the bus carries for the Pw writes (busmodel.h): RUs written
 	 * with CMD25 + Auto-CMD12 at the clock and width in use. */
 	r->bus_ceiling_mbs = bus_xfer_ceiling_mbs(ru, SD_BLOCK_SIZE, c->card->width,
-						  c->card->clock_hz, BUS_MULTI | BUS_STOP | BUS_WRITE);
+						  c->card->clock_hz, BUS_MULTI | BUS_STOP | BUS_WRITE |
+						  (sd_timing_ddr(c->card->timing) ? BUS_DDR : 0u));
 	r->rand_bytes = AC_RAND_BLOCKS * SD_BLOCK_SIZE;
 	r->rand_cmd23 = rand_cmd(c) == WL_MULTI_CMD23;
 	r->ru_bytes = ru * SD_BLOCK_SIZE;

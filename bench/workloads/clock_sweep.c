@@ -26,11 +26,15 @@
 #include "lib/fmt.h"
 
 #define SWEEP_XFER_BLOCKS 128 /* 64 KiB */
-/* The transfers of the sweep as the bus model counts them. */
-#define SWEEP_BUS_FLAGS(write) (BUS_MULTI | BUS_STOP | ((write) ? BUS_WRITE : 0u))
+/* The transfers of the sweep as the bus model counts them (DDR50: two
+ * bits per clock per line). */
+#define SWEEP_BUS_FLAGS(write) (BUS_MULTI | BUS_STOP | ((write) ? BUS_WRITE : 0u) | \
+				(sd_timing_ddr(c->card->timing) ? BUS_DDR : 0u))
 
+/* Up to the card's maximum in its mode: 50 MHz (HS, SDR25, DDR50), 100 MHz
+ * (SDR50), 208 MHz (SDR104; a 200 MHz controller gives 200). */
 static const uint32_t sweep_clocks[] = {
-	400000, 5000000, 12500000, 25000000, 50000000,
+	400000, 5000000, 12500000, 25000000, 50000000, 100000000, 208000000,
 };
 
 /* Every clock up to max_hz at one width, one point each. */
@@ -120,6 +124,11 @@ void wl_clock_sweep(struct wl_ctx *c)
 		for (w = 0; w < 2 && !c->abort_all; w++) {
 			if (widths[w] == 4 && orig_width != 4)
 				continue; /* the card or host cannot do 4-bit */
+			/* SDR50, SDR104 and DDR50 are 4-bit modes. */
+			if (widths[w] == 1 && (c->card->timing == SD_TIMING_SDR50 ||
+					       c->card->timing == SD_TIMING_SDR104 ||
+					       c->card->timing == SD_TIMING_DDR50))
+				continue;
 			r.write = write;
 			r.width = widths[w];
 			r.emulated = c->emulated;
@@ -191,7 +200,7 @@ struct cal_result {
 static void cal_dir(struct wl_ctx *c, bool write, uint32_t f1, uint32_t f2, uint32_t *h,
 		    struct cal_result *res)
 {
-	unsigned flags = BUS_MULTI | BUS_STOP | (write ? BUS_WRITE : 0u);
+	unsigned flags = SWEEP_BUS_FLAGS(write);
 	uint32_t nops = c->quick ? CAL_QUICK_OPS : CAL_OPS;
 	double t1, t2;
 

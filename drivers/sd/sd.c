@@ -22,7 +22,10 @@
  *    only when the card is still sending or receiving, so that no command
  *    is sent in a state where it is illegal.
  *
- * Not supported: UHS-I (1.8 V, SDR50/104, DDR50), SDUC (CMD22), SPI mode,
+ * UHS-I (§4.2.4.2 voltage switch, §4.3.10 group 1 access modes, §4.2.4.5
+ * tuning) is in its own section ("bus modes") below.
+ *
+ * Not supported: SDUC (CMD22), SPI mode,
  * password lock/unlock, write protection groups, MMC cards.
  */
 #include <stddef.h>
@@ -43,6 +46,8 @@
 /* Initialisation. */
 #define SD_CMD8_ARG 0x1AAu            /* VHS = 2.7-3.6 V, check pattern 0xAA */
 #define SD_ACMD41_HCS (1u << 30)
+#define SD_ACMD41_S18R (1u << 24)     /* ask for 1.8 V signalling (UHS-I) */
+#define SD_OCR_S18A (1u << 24)        /* the card accepts it */
 #define SD_ACMD41_VDD 0x00FF8000u     /* 2.7-3.6 V */
 #define SD_ACMD41_TIMEOUT_US 1000000u /* §4.2.3: 1 s */
 #define SD_ACMD41_POLL_US 1000u
@@ -367,6 +372,13 @@ static int set_ios(struct sd_card *c, uint32_t clock_hz, uint8_t width,
 
 /* ---- initialisation ------------------------------------------------------ */
 
+static bool uhs_offer(const struct sd_card *c);
+static int uhs_voltage_switch(struct sd_card *c);
+static int uhs_select(struct sd_card *c, const struct sd_switch *sw);
+static void mode_note(struct sd_card *c, const char *what, unsigned timing);
+static bool needs_tuning(const struct sd_card *c, unsigned timing);
+static int tune(struct sd_card *c);
+
 static int init_identify(struct sd_card *c)
 {
 	struct sd_host *h = c->host;
@@ -408,6 +420,8 @@ static int init_identify(struct sd_card *c)
 	}
 
 	arg = SD_ACMD41_VDD | (c->v2 ? SD_ACMD41_HCS : 0);
+	if (c->v2 && uhs_offer(c))
+		arg |= SD_ACMD41_S18R;
 	d = timer_deadline_us(SD_ACMD41_TIMEOUT_US);
 	for (;;) {
 		ret = app_prefix(c);
@@ -436,6 +450,17 @@ static int init_identify(struct sd_card *c)
 	c->ocr = r;
 	c->high_capacity = c->v2 && (r & SD_OCR_CCS);
 	c->present = true;
+	/* S18A means something only in an answer to S18R, from a card with
+	 * CCS (§4.2.3.1): then CMD11 and the switch, before CMD2. */
+	if ((arg & SD_ACMD41_S18R) && c->high_capacity && (r & SD_OCR_S18A)) {
+		c->s18a = true;
+		ret = uhs_voltage_switch(c);
+		if (ret)
+			return ret;
+	} else if (arg & SD_ACMD41_S18R) {
+		mode_note(c, "the card did not accept 1.8 V signalling (S18A 0 in ACMD41)",
+			  SD_TIMING_COUNT);
+	}
 
 	{
 		struct sd_request req;
@@ -481,6 +506,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	struct sd_switch sw;
 	struct sd_ssr ssr;
 	uint32_t max_hz;
+	uint8_t base_t;
 	int ret, ro;
 
 	/* Data transfer mode: default speed, never above TRAN_SPEED. */
@@ -489,7 +515,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	    csd->tran_speed_hz < max_hz)
 		max_hz = csd->tran_speed_hz;
 	c->max_clock_hz = max_hz;
-	ret = set_ios(c, max_hz, 1, SD_TIMING_DS);
+	/* After the 1.8 V switch the card runs SDR12 (§4.2.4.2). */
+	base_t = c->signal_mv == 1800 ? SD_TIMING_SDR12 : SD_TIMING_DS;
+	ret = set_ios(c, max_hz, 1, base_t);
 	if (ret)
 		return ret;
 
@@ -517,7 +545,7 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 			   CHK_R1, NULL, NULL, 0);
 		if (ret)
 			return ret;
-		ret = set_ios(c, max_hz, 4, SD_TIMING_DS);
+		ret = set_ios(c, max_hz, 4, base_t);
 		if (ret)
 			return ret;
 	}
@@ -538,8 +566,31 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 		sd_switch_decode(c->sw_status, &sw);
 		c->hs_supported = (sw.support[0] & (1u << SD_SW_G1_HS)) &&
 				  sw.selected[0] == SD_SW_G1_HS;
+		c->card_modes = 0;
+		{
+			/* Group 1 function n -> timing: SDR12, SDR25, SDR50,
+			 * SDR104, DDR50 (§4.3.10.4). */
+			static const uint8_t g1[5] = { SD_TIMING_SDR12, SD_TIMING_SDR25,
+				SD_TIMING_SDR50, SD_TIMING_SDR104, SD_TIMING_DDR50 };
+			unsigned f;
 
-		if (c->hs_supported && h->cap_hs) {
+			for (f = 0; f < 5; f++)
+				if (sw.support[0] & (1u << f))
+					c->card_modes |= (uint8_t)(1u << g1[f]);
+		}
+
+		if (c->signal_mv == 1800) {
+			ret = uhs_select(c, &sw);
+			if (ret)
+				return ret;
+		} else if (c->mode_want == SD_MODE_DS) {
+			/* pinned to default speed */
+		} else if (!h->cap_hs && c->mode_want == SD_MODE_HS) {
+			mode_note(c, "the host does not run it", SD_TIMING_HS);
+		} else if (!c->hs_supported && c->mode_want >= SD_MODE_HS) {
+			mode_note(c, "the card does not support it (CMD6 group 1)",
+				  SD_TIMING_HS);
+		} else if (c->hs_supported && h->cap_hs) {
 			uint8_t st[64];
 
 			data.buf = st;
@@ -580,6 +631,11 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 
 int sd_init(struct sd_card *card, struct sd_host *host)
 {
+	return sd_init_mode(card, host, SD_MODE_AUTO);
+}
+
+int sd_init_mode(struct sd_card *card, struct sd_host *host, unsigned want)
+{
 	uint64_t t0 = timer_now_us();
 	struct sd_csd csd;
 	int ret;
@@ -587,8 +643,26 @@ int sd_init(struct sd_card *card, struct sd_host *host)
 	memset(card, 0, sizeof(*card));
 	card->host = host;
 	card->width = 1;
+	card->mode_want = (uint8_t)(want < SD_MODE_COUNT ? want : SD_MODE_AUTO);
+	card->signal_mv = 3300;
 
 	ret = init_identify(card);
+	if (ret == -EAGAIN) {
+		/* The 1.8 V switch failed and the card was power-cycled:
+		 * identify it again at 3.3 V, without S18R. */
+		char note[sizeof(card->mode_note)];
+		uint8_t want8 = card->mode_want;
+
+		memcpy(note, card->mode_note, sizeof(note));
+		memset(card, 0, sizeof(*card));
+		card->host = host;
+		card->width = 1;
+		card->mode_want = want8;
+		card->signal_mv = 3300;
+		memcpy(card->mode_note, note, sizeof(note));
+		card->no_s18r = true;
+		ret = init_identify(card);
+	}
 	if (!ret) {
 		sd_csd_decode(card->csd, &csd);
 		if (!csd.known || !csd.capacity_valid || csd.sectors == 0 ||
@@ -627,7 +701,215 @@ int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width)
 	}
 	if (clock_hz == 0 || clock_hz > card->max_clock_hz)
 		clock_hz = card->max_clock_hz;
-	return set_ios(card, clock_hz, width, card->timing);
+	ret = set_ios(card, clock_hz, width, card->timing);
+	/* A tuned mode at a new clock needs a new sampling point. */
+	if (!ret && needs_tuning(card, card->timing)) {
+		ret = tune(card);
+		if (ret)
+			set_err(card, ret, SD_CMD_SEND_TUNING_BLOCK, 0, clock_hz,
+				"tuning after a clock change");
+	}
+	return ret;
+}
+
+/* ---- bus modes (UHS-I) --------------------------------------------------- */
+
+#define SD_CMD6_MODE_SWITCH 0x80000000u
+#define SD_CMD6_KEEP_ALL 0x00FFFFFFu   /* every group: 0xF = no change */
+#define SD_SW_G4_400MA 1u              /* group 4 (current limit) function 1 */
+
+/* The first note wins: it says why the mode asked for was not used. */
+static void mode_note(struct sd_card *c, const char *what, unsigned timing)
+{
+	unsigned n = 0;
+	const char *p;
+
+	if (c->mode_note[0])
+		return;
+	if (timing < SD_TIMING_COUNT) {
+		for (p = sd_timing_name(timing); *p && n + 1 < sizeof(c->mode_note); p++)
+			c->mode_note[n++] = *p;
+		for (p = ": "; *p && n + 1 < sizeof(c->mode_note); p++)
+			c->mode_note[n++] = *p;
+	}
+	for (p = what; *p && n + 1 < sizeof(c->mode_note); p++)
+		c->mode_note[n++] = *p;
+	c->mode_note[n] = '\0';
+}
+
+static bool uhs_offer(const struct sd_card *c)
+{
+	const struct sd_host *h = c->host;
+
+	if (c->no_s18r || !h->uhs_modes || !h->ops->voltage_switch)
+		return false;
+	return c->mode_want == SD_MODE_AUTO || c->mode_want >= SD_MODE_SDR12;
+}
+
+/* §4.2.4.2: CMD11, then the host's switch. A card that does not answer or
+ * whose lines do not come back is power-cycled: -EAGAIN asks sd_init_mode
+ * to identify it again at 3.3 V. */
+static int uhs_voltage_switch(struct sd_card *c)
+{
+	struct sd_host *h = c->host;
+	const char *why;
+	int ret;
+
+	ret = cmd(c, SD_CMD_VOLTAGE_SWITCH, 0, SD_RESP_R1, CHK_R1, NULL);
+	if (ret) {
+		why = "the card did not accept CMD11 (voltage switch)";
+	} else {
+		ret = h->ops->voltage_switch(h);
+		if (!ret) {
+			c->signal_mv = 1800;
+			return 0;
+		}
+		why = ret == -ENODEV ?
+		      "the 1.8 V switch failed (the SD I/O regulator did not switch)" :
+		      "the 1.8 V switch failed (DAT lines did not follow)";
+	}
+	mode_note(c, why, SD_TIMING_COUNT);
+	if (!h->ops->power_cycle) {
+		set_err(c, ret ? ret : -EIO, SD_CMD_VOLTAGE_SWITCH, 0, 0,
+			"1.8 V switch failed and the host cannot power-cycle the card");
+		return c->last_err.code;
+	}
+	ret = h->ops->power_cycle(h);
+	if (ret) {
+		set_err(c, ret, SD_CMD_VOLTAGE_SWITCH, 0, 0,
+			"card power cycle after a failed 1.8 V switch");
+		return ret;
+	}
+	{
+		/* Keep the note across the re-identification. */
+		unsigned n = 0;
+		const char *p = ": card power-cycled, 3.3 V";
+
+		while (c->mode_note[n])
+			n++;
+		for (; *p && n + 1 < sizeof(c->mode_note); p++)
+			c->mode_note[n++] = *p;
+		c->mode_note[n] = '\0';
+	}
+	return -EAGAIN;
+}
+
+static unsigned g1_function(unsigned timing)
+{
+	switch (timing) {
+	case SD_TIMING_SDR25: return 1;
+	case SD_TIMING_SDR50: return 2;
+	case SD_TIMING_SDR104: return 3;
+	case SD_TIMING_DDR50: return 4;
+	default: return 0;
+	}
+}
+
+static int cmd6(struct sd_card *c, uint32_t arg, uint8_t st[64])
+{
+	struct sd_request req;
+	struct sd_data data;
+
+	memset(&data, 0, sizeof(data));
+	data.buf = st;
+	data.blksz = 64;
+	data.blocks = 1;
+	data.dir = SD_DATA_READ;
+	req_init(&req, SD_CMD_SWITCH_FUNC, arg, SD_RESP_R1);
+	req.data = &data;
+	return do_req(c, &req, CHK_R1);
+}
+
+static bool needs_tuning(const struct sd_card *c, unsigned timing)
+{
+	return timing == SD_TIMING_SDR104 ||
+	       (timing == SD_TIMING_SDR50 && c->host->tuning_sdr50);
+}
+
+static int tune(struct sd_card *c)
+{
+	struct sd_host *h = c->host;
+	uint32_t tries = 0;
+	int ret;
+
+	if (!h->ops->execute_tuning)
+		return -ENOTSUP;
+	ret = h->ops->execute_tuning(h, SD_CMD_SEND_TUNING_BLOCK, &tries);
+	c->tuning_tries = tries;
+	return ret;
+}
+
+/* At 1.8 V: the fastest UHS-I mode the card (CMD6 group 1), the host and
+ * the mode asked for allow, in the order SDR104, DDR50, SDR50, SDR25,
+ * SDR12; one that the card refuses, that the host cannot clock or whose
+ * tuning fails is noted and the next slower one tried. SDR12 is where
+ * every UHS-I card starts (§4.2.4.2), so it always remains. */
+static int uhs_select(struct sd_card *c, const struct sd_switch *q)
+{
+	static const uint8_t order[] = { SD_TIMING_SDR104, SD_TIMING_DDR50,
+		SD_TIMING_SDR50, SD_TIMING_SDR25, SD_TIMING_SDR12 };
+	struct sd_host *h = c->host;
+	unsigned i, want_t = sd_mode_timing(c->mode_want);
+	bool reached = c->mode_want == SD_MODE_AUTO;
+	int ret;
+
+	for (i = 0; i < sizeof(order); i++) {
+		unsigned t = order[i];
+		uint32_t arg;
+		uint8_t st[64];
+		struct sd_switch sw;
+
+		if (!reached && c->mode_want >= SD_MODE_SDR12 && t != want_t)
+			continue;
+		reached = true;
+		if (!(c->card_modes & (1u << t))) {
+			mode_note(c, "the card does not support it (CMD6 group 1)", t);
+			continue;
+		}
+		if (t != SD_TIMING_SDR12 && !(h->uhs_modes & (1u << t))) {
+			mode_note(c, "the host or board does not run it", t);
+			continue;
+		}
+		arg = SD_CMD6_MODE_SWITCH | (SD_CMD6_KEEP_ALL & ~0xFu) | g1_function(t);
+		/* The faster modes draw more: 400 mA when the card offers it
+		 * (group 4), else its default 200 mA. */
+		if ((t == SD_TIMING_SDR50 || t == SD_TIMING_SDR104 ||
+		     t == SD_TIMING_DDR50) && (q->support[3] & (1u << SD_SW_G4_400MA)))
+			arg = (arg & ~0xF000u) | SD_SW_G4_400MA << 12;
+		ret = cmd6(c, arg, st);
+		if (ret)
+			return ret;
+		sd_switch_decode(st, &sw);
+		if (sw.selected[0] != g1_function(t)) {
+			mode_note(c, "the card refused the switch (CMD6)", t);
+			continue;
+		}
+		memcpy(c->sw_status, st, sizeof(st));
+		c->max_clock_hz = sd_timing_max_hz(t);
+		ret = set_ios(c, c->max_clock_hz, c->width, (uint8_t)t);
+		if (ret) {
+			mode_note(c, "the host could not set the timing", t);
+			c->last_err.code = 0;
+			continue;
+		}
+		if (needs_tuning(c, t)) {
+			ret = tune(c);
+			if (ret) {
+				mode_note(c, "tuning found no sampling point (CMD19)", t);
+				/* Back to SDR12's clock, where the next switch
+				 * needs no sampling point. */
+				ret = set_ios(c, sd_timing_max_hz(SD_TIMING_SDR12),
+					      c->width, SD_TIMING_SDR12);
+				if (ret)
+					return ret;
+				continue;
+			}
+		}
+		return 0;
+	}
+	/* Not reached: SDR12 needs no switch the card could refuse. */
+	set_err(c, -EIO, SD_CMD_SWITCH_FUNC, 0, 0, "no UHS-I mode could be selected");
+	return -EIO;
 }
 
 /* ---- data ---------------------------------------------------------------- */

@@ -4,7 +4,8 @@
  * sd_host_ops (sd_host.h).
  *
  * Follows the SD Physical Layer Simplified Specification v9.10 (host side).
- * Not supported: UHS-I signalling (1.8 V, SDR50/104, DDR50), SPI mode, eMMC.
+ * UHS-I: S18R/CMD11 and the 1.8 V switch, SDR12..SDR104 and DDR50, CMD19
+ * tuning (sd_init_mode). Not supported: SPI mode, eMMC, UHS-II.
  */
 #ifndef SDB_DRIVERS_SD_H
 #define SDB_DRIVERS_SD_H
@@ -45,6 +46,14 @@ struct sd_card {
 	uint32_t clock_hz;     /* actual SD clock */
 	uint32_t max_clock_hz; /* card maximum for the timing in use */
 	uint32_t erase_timeout_us_per_au; /* from SSR erase fields, 0 unknown */
+	/* Bus mode (UHS-I): what was asked for, what came out of it. */
+	uint8_t mode_want;     /* enum sd_bus_mode */
+	uint16_t signal_mv;    /* 3300, or 1800 after the UHS-I switch */
+	bool s18a;             /* the card accepted 1.8 V in ACMD41 */
+	bool no_s18r;          /* do not offer 1.8 V (after a failed switch) */
+	uint8_t card_modes;    /* CMD6 group 1: mask of 1u << enum sd_timing */
+	uint32_t tuning_tries; /* CMD19s of the last tuning, 0 = none */
+	char mode_note[160];   /* why the mode asked for was not used, "" if it was */
 	uint32_t init_us;      /* how long sd_init took */
 
 	struct sd_host_err last_err; /* details of the last failure */
@@ -90,10 +99,19 @@ enum sd_state {
 
 const char *sd_state_name(unsigned state);
 
+#include "drivers/sd/sd_modes.h"
+
 /* Identify and initialise the card (the whole §4.2 sequence, up to 4-bit
  * high speed when card and host allow). Returns 0, -ENOMEDIUM (no card),
  * or another -errno with card->last_err filled. */
 int sd_init(struct sd_card *card, struct sd_host *host);
+/* The same with a bus mode asked for (enum sd_bus_mode): a mode the card
+ * or the host refuses, or whose switch or tuning fails, is noted in
+ * card->mode_note and the next slower one is tried. UHS-I (1.8 V) is
+ * offered to the card only when the host has voltage_switch and a UHS-I
+ * mode, and the mode asked for is auto or a UHS-I one. A failed 1.8 V
+ * switch power-cycles the card and goes on at 3.3 V. */
+int sd_init_mode(struct sd_card *card, struct sd_host *host, unsigned want);
 
 /* Change clock/width after init (for sweeps); clock_hz = 0 means the
  * maximum for the current timing. Returns 0 or -errno. */

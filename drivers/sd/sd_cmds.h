@@ -21,6 +21,8 @@
 #define SD_CMD_ALL_SEND_CID           2u  /* §4.2.3: R2, CID */
 #define SD_CMD_SEND_RELATIVE_ADDR     3u  /* §4.2.3: R6, publishes the RCA */
 #define SD_CMD_SELECT_CARD            7u  /* §4.3: SELECT/DESELECT_CARD, R1b */
+#define SD_CMD_VOLTAGE_SWITCH        11u  /* §4.2.4.2: R1, UHS-I 1.8 V switch */
+#define SD_CMD_SEND_TUNING_BLOCK     19u  /* §4.2.4.5: 64-byte tuning block (SDR50/104) */
 #define SD_CMD_SEND_IF_COND           8u  /* §4.2.2, §4.3.13: R7, voltage check */
 #define SD_CMD_SEND_CSD               9u  /* §4.3: R2, CSD */
 #define SD_CMD_SEND_CID              10u  /* §4.3: R2, CID (addressed) */

@@ -37,7 +37,20 @@ enum sd_stop_mode {
 	SD_STOP_AUTO23 = 2, /* controller sends CMD23 before the command (SDHCI 3.0) */
 };
 
-enum sd_timing { SD_TIMING_DS = 0, SD_TIMING_HS = 1 };
+/* Bus speed modes (SD Physical Layer §3.9, SDHCI 3.00 Host Control 2):
+ * DS/HS at 3.3 V signalling; the UHS-I modes at 1.8 V, after CMD11 and
+ * the voltage switch. */
+enum sd_timing {
+	SD_TIMING_DS = 0,     /* default speed, up to 25 MHz */
+	SD_TIMING_HS = 1,     /* high speed, up to 50 MHz */
+	SD_TIMING_SDR12 = 2,  /* UHS-I, up to 25 MHz */
+	SD_TIMING_SDR25 = 3,  /* UHS-I, up to 50 MHz */
+	SD_TIMING_SDR50 = 4,  /* UHS-I, up to 100 MHz (tuning if the host says) */
+	SD_TIMING_SDR104 = 5, /* UHS-I, up to 208 MHz, tuning */
+	SD_TIMING_DDR50 = 6,  /* UHS-I, up to 50 MHz, data on both edges */
+	SD_TIMING_COUNT
+};
+#define SD_TIMING_IS_UHS(t) ((t) >= SD_TIMING_SDR12 && (t) < SD_TIMING_COUNT)
 
 /* How a host moves the data of a request between its FIFO and memory.
  * struct sd_host.data_paths is a mask of (1u << path). */
@@ -133,6 +146,20 @@ struct sd_host_ops {
 	/* Optional (NULL: PIO only). Select enum sd_data_path for the requests
 	 * that follow; -ENOTSUP when the host has no such path. */
 	int (*set_data_path)(struct sd_host *h, unsigned path);
+	/* Optional (NULL: 3.3 V signalling only, no UHS-I). The host side of
+	 * the UHS-I voltage switch, called after CMD11's response (SDHCI
+	 * 3.00 §3.6.1): SD clock off, DAT[3:0] low, 1.8 V signalling, 5 ms,
+	 * clock on, DAT[3:0] high within 1 ms. 0, or -EIO / -ETIMEDOUT with
+	 * the card left in an unknown state (power_cycle next). */
+	int (*voltage_switch)(struct sd_host *h);
+	/* Optional: card power off and on again at 3.3 V signalling (the
+	 * only way back from 1.8 V), leaving the host as after reset. */
+	int (*power_cycle)(struct sd_host *h);
+	/* Optional: sampling-clock tuning with the given command (CMD19) in
+	 * the current timing (SDHCI 3.00 §3.6.1, at most 40 tries). 0 when
+	 * tuned, -EIO when the controller found no sampling point;
+	 * *tries gets the number of tuning commands sent. */
+	int (*execute_tuning)(struct sd_host *h, uint8_t cmd_index, uint32_t *tries);
 };
 
 struct sd_host {
@@ -153,6 +180,13 @@ struct sd_host {
 	uint32_t version;        /* raw version register */
 	uint8_t data_paths;      /* mask of 1u << enum sd_data_path; PIO always */
 	uint8_t data_path;       /* the current enum sd_data_path */
+	/* UHS-I: mask of 1u << enum sd_timing the host and board accept
+	 * beyond DS/HS (0: none, no S18R is ever sent), whether SDR50 needs
+	 * tuning, and the signalling voltage now in effect (mV). */
+	uint8_t uhs_modes;
+	bool tuning_sdr50;
+	uint16_t signal_mv;      /* 3300 or 1800 */
+	uint32_t caps_hi;        /* raw CAPABILITIES[63:32], for reports */
 	void *priv;
 };
 

@@ -17,6 +17,14 @@
  *    missing card shows as no answer to CMD8/CMD55 (sd.c). QEMU's model
  *    reports it, and it is used there.
  *  - The high-speed enable bit is a real SDHCI bit here (no NO_HISPD quirk).
+ *  - UHS-I: the Pi 4 device tree gives EMMC2 vqmmc = sd_io_1v8_reg, a
+ *    GPIO regulator on the firmware's expander line 4 (high = 1.8 V,
+ *    low = 3.3 V, 5 ms settling) and vmmc = sd_vcc_reg on expander line 6
+ *    (SD_PWR_ON). The board hook (drivers/sd_io_pi4.c) drives both
+ *    through the mailbox's "set GPIO state" tag (0x00038041, line 128 + n).
+ *    The integration runs SDR12, SDR25, SDR50 and DDR50 when the
+ *    capabilities list them; not SDR104: the EMMC2 input clock is 100 MHz
+ *    on the Pi 4, so 208 MHz cannot be made (uhs_max_hz).
  *  - ADMA2: the controller is an SDHCI 3.00 with ADMA2 (Linux runs it
  *    with ADMA); the core uses it when CAPABILITIES also says so (QEMU's
  *    model does not: PIO there).
@@ -32,8 +40,6 @@
  *    the board revision code does not tell the steppings apart. The quirk
  *    carries the B0 view; sdhci_set_dma_view() replaces it for a board
  *    whose view is known.
- *  - Not handled yet (a real Pi 4 only): the 1.8 V switch of UHS-I (the
- *    SD I/O regulator is on the firmware's GPIO expander) and tuning.
  */
 #include "drivers/sdhci/bcm2711_emmc2.h"
 
@@ -45,9 +51,13 @@ static const struct sdhci_quirks bcm2711_emmc2_quirks = {
 	.no_hispd_bit = false,
 	.cd_broken_on_hw = true,
 	.dma_offset = 0xC0000000u,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 100000000u,
 	.dma_window = 0x40000000u,
 	.adma2 = true,
 };
+
 
 int bcm2711_emmc2_init(struct sdhci_host *sh, uintptr_t base, uint32_t base_clock_hz)
 {

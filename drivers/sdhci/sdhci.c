@@ -60,7 +60,10 @@
  * (sdhci_attach_dma: the BCM2835 DMA engine on the EMMC's data port),
  * selected by set_data_path the same way; the DMA Select bits stay 0 then.
  *
- * Not supported: SDIO interrupts, UHS-I (1.8 V, tuning), 8-bit bus,
+ * UHS-I (Host Control 2, the 1.8 V switch, tuning) is in its own section
+ * below, with the board's regulator through struct sdhci_board.
+ *
+ * Not supported: SDIO interrupts, re-tuning timers, 8-bit bus,
  * interrupts (everything is polled with timer deadlines).
  */
 #include <stddef.h>
@@ -911,10 +914,12 @@ static int set_clock(struct sd_host *h, uint32_t hz)
 	return 0;
 }
 
+static int uhs_set_timing(struct sd_host *h, uint8_t timing, uint32_t *clock_hz);
+
 static int sdhci_set_ios(struct sd_host *h, const struct sd_ios *ios)
 {
 	struct sdhci_priv *e = h->priv;
-	uint32_t c0 = e->ctl0;
+	uint32_t c0 = e->ctl0, hz = ios->clock_hz;
 	int ret;
 
 	if (ios->width != 1 && ios->width != 4)
@@ -925,11 +930,16 @@ static int sdhci_set_ios(struct sd_host *h, const struct sd_ios *ios)
 		return -ENOTSUP;
 	if (ios->clock_hz > h->f_max_hz)
 		return -EINVAL;
+	ret = uhs_set_timing(h, ios->timing, &hz);
+	if (ret)
+		return ret;
 
 	c0 &= ~(SDHCI_C0_HCTL_DWIDTH | SDHCI_C0_HCTL_8BIT | SDHCI_C0_HCTL_HS_EN);
 	if (ios->width == 4)
 		c0 |= SDHCI_C0_HCTL_DWIDTH;
-	if (ios->timing == SD_TIMING_HS && !e->q->no_hispd_bit)
+	if ((ios->timing == SD_TIMING_HS || ios->timing == SD_TIMING_SDR25 ||
+	     ios->timing == SD_TIMING_SDR50 || ios->timing == SD_TIMING_SDR104 ||
+	     ios->timing == SD_TIMING_DDR50) && !e->q->no_hispd_bit)
 		c0 |= SDHCI_C0_HCTL_HS_EN;
 	if (c0 != e->ctl0) {
 		wr(e, SDHCI_CONTROL0, c0);
@@ -937,9 +947,11 @@ static int sdhci_set_ios(struct sd_host *h, const struct sd_ios *ios)
 	}
 	h->width = ios->width;
 	h->timing = ios->timing;
-	ret = set_clock(h, ios->clock_hz);
+	ret = set_clock(h, hz);
 	return ret;
 }
+
+static int uhs_power_cycle(struct sd_host *h);
 
 static int sdhci_reset(struct sd_host *h)
 {
@@ -947,6 +959,10 @@ static int sdhci_reset(struct sd_host *h)
 	struct sd_ios ios = { SDHCI_ID_CLOCK_HZ, 1, SD_TIMING_DS };
 	int ret;
 
+	/* A card left at 1.8 V signalling goes back to 3.3 V only through a
+	 * power cycle (SD Physical Layer §4.2.4.2). */
+	if (h->signal_mv == 1800)
+		return uhs_power_cycle(h);
 	set_wdelay(e, SDHCI_MIN_CLOCK_HZ);
 	/* The whole word is written: CONTROL1 = SRST_HC only, clock off. */
 	wr(e, SDHCI_CONTROL1, SDHCI_C1_SRST_HC);
@@ -1004,6 +1020,229 @@ static int sdhci_get_ro(struct sd_host *h)
 	return (rd(h->priv, SDHCI_STATUS) & SDHCI_STATUS_WRITE_EN_PIN) ? 0 : 1;
 }
 
+/* ---- UHS-I: Host Control 2, the 1.8 V switch, tuning ------------------------
+ *
+ * SDHCI 3.00 §2.2.26 (Host Control 2), §3.6.1 (signal voltage switch),
+ * §2.2.26/§4.2 (tuning with Execute Tuning and Sampling Clock Select).
+ * What the board must do (the SD I/O regulator, the card supply) comes
+ * through struct sdhci_board; which modes an integration may run through
+ * q->uhs_modes and q->uhs_max_hz.
+ */
+#define SDHCI_SWITCH_SETTLE_US 5000u  /* 1.8 V stable before the clock */
+#define SDHCI_SWITCH_DAT_US 1000u     /* DAT[3:0] high after the clock */
+#define SDHCI_POWER_OFF_US 2000u      /* SD §6.4.1.2: VDD off for >= 1 ms */
+#define SDHCI_TUNING_MAX 40u          /* SDHCI 3.00: 40 tuning commands */
+#define SDHCI_TUNING_CMD_US 150000u   /* the whole procedure: 150 ms */
+#define SDHCI_TUNING_BLKSZ 64u        /* 4-bit tuning block (SD §4.2.4.5) */
+#define SDHCI_DAT_LEVELS (0xFu << SDHCI_STATUS_DAT_LEVEL0_SHIFT)
+
+static uint32_t uhs_hc2_mode(uint8_t timing)
+{
+	switch (timing) {
+	case SD_TIMING_SDR25: return SDHCI_HC2_UHS_SDR25;
+	case SD_TIMING_SDR50: return SDHCI_HC2_UHS_SDR50;
+	case SD_TIMING_SDR104: return SDHCI_HC2_UHS_SDR104;
+	case SD_TIMING_DDR50: return SDHCI_HC2_UHS_DDR50;
+	default: return SDHCI_HC2_UHS_SDR12;
+	}
+}
+
+/* Host Control 2's UHS Mode Select follows the timing (1.8 V only); the
+ * clock is clamped to what the integration's pads run in UHS-I. The
+ * clock is stopped while the mode changes (set_clock restarts it). */
+static int uhs_set_timing(struct sd_host *h, uint8_t timing, uint32_t *clock_hz)
+{
+	struct sdhci_priv *e = h->priv;
+	uint32_t c2, want;
+
+	if (!SD_TIMING_IS_UHS(timing)) {
+		if (timing != SD_TIMING_DS && timing != SD_TIMING_HS)
+			return -EINVAL;
+		return h->signal_mv == 1800 ? -ENOTSUP : 0;
+	}
+	if (h->signal_mv != 1800 || !(h->uhs_modes & (1u << timing)))
+		return -ENOTSUP;
+	if (e->q->uhs_max_hz && *clock_hz > e->q->uhs_max_hz)
+		*clock_hz = e->q->uhs_max_hz;
+	c2 = rd(e, SDHCI_CONTROL2);
+	want = (c2 & ~(SDHCI_HC2_UHS_MASK | 0xFFFFu)) | uhs_hc2_mode(timing);
+	if (timing != h->timing)
+		want &= ~SDHCI_HC2_SAMPLE_CLK; /* a new mode is tuned again */
+	if (want != (c2 & ~0xFFFFu)) {
+		wr(e, SDHCI_CONTROL1, rd(e, SDHCI_CONTROL1) & ~(SDHCI_C1_CLK_EN |
+		   SDHCI_C1_SRST_HC | SDHCI_C1_SRST_CMD | SDHCI_C1_SRST_DATA));
+		wr(e, SDHCI_CONTROL2, want);
+		e->req_hz = 0; /* set_clock turns it on again */
+	}
+	return 0;
+}
+
+static int board_io_mv(struct sdhci_priv *e, unsigned mv)
+{
+	if (!e->board || !e->board->set_io_mv)
+		return mv == 3300 ? 0 : -ENOTSUP;
+	return e->board->set_io_mv(e->board->ctx, mv);
+}
+
+/* SDHCI 3.00 §3.6.1, after CMD11's response. */
+static int sdhci_voltage_switch(struct sd_host *h)
+{
+	struct sdhci_priv *e = h->priv;
+	uint32_t c1, c2;
+	int ret;
+
+	if (!h->uhs_modes)
+		return -ENOTSUP;
+	c1 = rd(e, SDHCI_CONTROL1) & ~(SDHCI_C1_SRST_HC | SDHCI_C1_SRST_CMD |
+				      SDHCI_C1_SRST_DATA);
+	/* 1: SD clock off. */
+	wr(e, SDHCI_CONTROL1, c1 & ~SDHCI_C1_CLK_EN);
+	/* 2: the card drives DAT[3:0] low once it accepted CMD11. */
+	if (rd(e, SDHCI_STATUS) & SDHCI_DAT_LEVELS) {
+		wr(e, SDHCI_CONTROL1, c1 | SDHCI_C1_CLK_EN);
+		return -EIO;
+	}
+	/* 3: 1.8 V signalling, in the controller and on the regulator. */
+	c2 = rd(e, SDHCI_CONTROL2) & ~0xFFFFu;
+	wr(e, SDHCI_CONTROL2, c2 | SDHCI_HC2_1V8_EN);
+	ret = board_io_mv(e, 1800);
+	h->signal_mv = 1800; /* from here on only a power cycle goes back */
+	if (ret)
+		return -ENODEV; /* the regulator did not switch */
+	/* 4: 5 ms, and the controller must still say 1.8 V. */
+	timer_udelay(SDHCI_SWITCH_SETTLE_US);
+	if (!(rd(e, SDHCI_CONTROL2) & SDHCI_HC2_1V8_EN))
+		return -EIO;
+	/* 5: clock on; 6: DAT[3:0] high within 1 ms. */
+	wr(e, SDHCI_CONTROL1, c1 | SDHCI_C1_CLK_EN);
+	ret = wait_reg(e, SDHCI_STATUS, SDHCI_DAT_LEVELS, SDHCI_DAT_LEVELS,
+		       SDHCI_SWITCH_DAT_US);
+	return ret ? -EIO : 0;
+}
+
+/* Card supply off, signalling back to 3.3 V, supply on, controller reset. */
+static int uhs_power_cycle(struct sd_host *h)
+{
+	struct sdhci_priv *e = h->priv;
+	int ret, r2;
+
+	wr(e, SDHCI_CONTROL1, rd(e, SDHCI_CONTROL1) & ~(SDHCI_C1_CLK_EN |
+	   SDHCI_C1_SRST_HC | SDHCI_C1_SRST_CMD | SDHCI_C1_SRST_DATA));
+	if (e->board && e->board->set_card_power)
+		ret = e->board->set_card_power(e->board->ctx, false);
+	else
+		ret = 0;
+	wr(e, SDHCI_CONTROL0, e->ctl0 & ~SDHCI_C0_SD_BUS_POWER);
+	wr(e, SDHCI_CONTROL2, 0);
+	r2 = board_io_mv(e, 3300);
+	timer_udelay(SDHCI_POWER_OFF_US);
+	if (e->board && e->board->set_card_power && !ret)
+		ret = e->board->set_card_power(e->board->ctx, true);
+	h->signal_mv = 3300;
+	h->actual_clock_hz = 0;
+	e->req_hz = 0;
+	if (!ret)
+		ret = r2;
+	r2 = sdhci_reset(h);
+	return ret ? ret : r2;
+}
+
+static int sdhci_power_cycle(struct sd_host *h)
+{
+	return uhs_power_cycle(h);
+}
+
+/* SDHCI 3.00 tuning: Execute Tuning set, CMD19/CMD21 repeated (the
+ * controller moves its sampling point and reads the tuning block itself,
+ * raising Buffer Read Ready each time) until it clears Execute Tuning;
+ * Sampling Clock Select then says whether a point was found. */
+static int sdhci_execute_tuning(struct sd_host *h, uint8_t cmd_index, uint32_t *tries)
+{
+	struct sdhci_priv *e = h->priv;
+	timer_deadline_t d = timer_deadline_us(SDHCI_TUNING_CMD_US);
+	uint32_t c2, i, cmdtm;
+	int ret = -EIO;
+
+	*tries = 0;
+	c2 = rd(e, SDHCI_CONTROL2) & ~(0xFFFFu | SDHCI_HC2_SAMPLE_CLK);
+	wr(e, SDHCI_CONTROL2, c2 | SDHCI_HC2_EXEC_TUNING);
+	cmdtm = (uint32_t)(cmd_index & 0x3F) << SDHCI_CMD_INDEX_SHIFT |
+		SDHCI_CMD_RSPNS_48 | SDHCI_CMD_CRCCHK_EN | SDHCI_CMD_IXCHK_EN |
+		SDHCI_CMD_ISDATA | SDHCI_TM_DAT_DIR_READ;
+	for (i = 0; i < SDHCI_TUNING_MAX; i++) {
+		uint32_t irq;
+
+		if (wait_reg(e, SDHCI_STATUS, SDHCI_STATUS_CMD_INHIBIT |
+			     SDHCI_STATUS_DAT_INHIBIT, 0, SDHCI_INHIBIT_TIMEOUT_US)) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
+		wr(e, SDHCI_BLKSIZECNT, SDHCI_TUNING_BLKSZ | 1u << SDHCI_BLKCNT_SHIFT);
+		wr(e, SDHCI_ARG1, 0);
+		wr(e, SDHCI_CMDTM, cmdtm);
+		(*tries)++;
+		/* Buffer Read Ready, or an error, bounded by the deadline. */
+		for (;;) {
+			irq = rd(e, SDHCI_INTERRUPT);
+			if (irq & (SDHCI_INT_READ_RDY | SDHCI_INT_ERR_MASK))
+				break;
+			if (timer_expired(d)) {
+				irq = rd(e, SDHCI_INTERRUPT);
+				break;
+			}
+		}
+		wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
+		if (!(irq & SDHCI_INT_READ_RDY)) {
+			/* No block at this sampling point: the controller
+			 * moves on as well; clean the lines and go on. */
+			recover(e, true);
+			if (timer_expired(d)) {
+				ret = -ETIMEDOUT;
+				break;
+			}
+		}
+		if (!(rd(e, SDHCI_CONTROL2) & SDHCI_HC2_EXEC_TUNING)) {
+			ret = (rd(e, SDHCI_CONTROL2) & SDHCI_HC2_SAMPLE_CLK) ? 0 : -EIO;
+			break;
+		}
+	}
+	if (ret) {
+		/* Not tuned: stop the procedure, fixed sampling clock. */
+		c2 = rd(e, SDHCI_CONTROL2) & ~(0xFFFFu | SDHCI_HC2_EXEC_TUNING |
+					       SDHCI_HC2_SAMPLE_CLK);
+		wr(e, SDHCI_CONTROL2, c2);
+		recover(e, true);
+	}
+	return ret;
+}
+
+void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b)
+{
+	struct sd_host *h = &sh->host;
+	struct sdhci_priv *e = &sh->priv;
+	uint8_t m = 0;
+
+	e->board = b;
+	h->uhs_modes = 0;
+	h->tuning_sdr50 = false;
+	/* UHS-I needs SDHCI 3.00, a switchable regulator and the modes in
+	 * both the quirk set and CAPABILITIES[63:32] (SDR12/SDR25 come with
+	 * any of them, SDHCI 3.00 §2.2.26). */
+	if (!b || !b->set_io_mv || !e->v3 || e->caps_missing)
+		return;
+	if (e->caps1 & SDHCI_CAP1_SDR50)
+		m |= 1u << SD_TIMING_SDR50;
+	if (e->caps1 & SDHCI_CAP1_SDR104)
+		m |= 1u << SD_TIMING_SDR104;
+	if (e->caps1 & SDHCI_CAP1_DDR50)
+		m |= 1u << SD_TIMING_DDR50;
+	if (m)
+		m |= 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25;
+	h->uhs_modes = m & e->q->uhs_modes;
+	h->tuning_sdr50 = (e->caps1 & SDHCI_CAP1_TUNING_SDR50) != 0;
+}
+
 /* Host Control 1 DMA Select follows the path: ADMA2 (32-bit) for DMA,
  * unless an external mover (sdhci_attach_dma) is the DMA path. */
 static int sdhci_set_data_path(struct sd_host *h, unsigned path)
@@ -1055,6 +1294,9 @@ static const struct sd_host_ops sdhci_ops = {
 	.card_busy = sdhci_card_busy,
 	.get_cd = sdhci_get_cd,
 	.get_ro = sdhci_get_ro,
+	.voltage_switch = sdhci_voltage_switch,
+	.power_cycle = sdhci_power_cycle,
+	.execute_tuning = sdhci_execute_tuning,
 	.set_data_path = sdhci_set_data_path,
 };
 
@@ -1082,9 +1324,15 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	h->priv = e;
 	h->version = rd(e, SDHCI_SLOTISR_VER);
 	caps = rd(e, SDHCI_CAPABILITIES0);
+	e->board = NULL;
+	h->uhs_modes = 0;
+	h->tuning_sdr50 = false;
+	h->signal_mv = 3300;
 	h->caps = caps;
 	spec = (h->version >> SDHCI_VER_SPEC_SHIFT) & SDHCI_VER_SPEC_MASK;
 	e->v3 = spec >= SDHCI_VER_SPEC_3_00;
+	e->caps1 = e->v3 ? rd(e, SDHCI_CAPABILITIES1) : 0;
+	h->caps_hi = e->caps1;
 	e->caps_missing = caps == 0 && q->missing_caps_max_block;
 	/* Card detect is trusted only where the capabilities describe the
 	 * controller, i.e. where they also gave the base clock (QEMU, the

@@ -42,6 +42,14 @@ struct sdhci_quirks {
 	 * put ARM 0x0..0x3FFFFFFF at bus 0xC0000000; 0 for a PIO-only host).
 	 * The platform may replace it per board (sdhci_set_dma_view). */
 	uint32_t dma_offset;
+	/* UHS-I modes the integration may run (mask of 1u << enum
+	 * sd_timing, SDR12..DDR50); the controller's CAPABILITIES[63:32]
+	 * and a board with a switchable SD I/O regulator (struct
+	 * sdhci_board) must agree too. 0 = 3.3 V only. */
+	uint8_t uhs_modes;
+	/* Highest SD clock the integration's pads are run at in a UHS-I
+	 * mode (0 = the base clock). */
+	uint32_t uhs_max_hz;
 	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none). */
 	uint32_t dma_window;
 	/* The integration's ADMA2 may be used (when CAPABILITIES also says
@@ -61,6 +69,19 @@ struct sdhci_ext_dma {
 	void (*abort)(void *ctx, const char *why);
 	const char *(*error)(void *ctx);         /* the last failure, for req->err.phase */
 };
+
+/* What the board around the controller provides for UHS-I (all optional,
+ * with a context pointer the hooks get back). */
+struct sdhci_board {
+	const char *name;     /* for reports: "pi4-expgpio", "sim", ... */
+	/* The SD I/O (signalling) regulator: mv 1800 or 3300. NULL: the
+	 * pads stay at 3.3 V and no UHS-I mode is offered. */
+	int (*set_io_mv)(void *ctx, unsigned mv);
+	/* The card's supply (NULL: the controller's SD Bus Power bit). */
+	int (*set_card_power)(void *ctx, bool on);
+	void *ctx;
+};
+
 /* Descriptors of one host's ADMA2 table: 512 x 64 KiB = 32 MiB, the
  * largest request (65535 blocks of 512 bytes) fits. */
 #define SDHCI_ADMA_MAX_DESC 512u
@@ -81,6 +102,8 @@ struct sdhci_priv {
 	void *dma_ctx;
 	bool dma_on;          /* host.data_path == SD_PATH_DMA */
 	uint32_t dma_pio;     /* requests the mover sent back to PIO */
+	const struct sdhci_board *board; /* NULL: no UHS-I */
+	uint32_t caps1;       /* CAPABILITIES[63:32] */
 	uint32_t dma_offset;  /* bus address of ARM physical 0 (q->dma_offset) */
 	uint32_t dma_window;  /* ARM memory the DMA master sees */
 	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
@@ -107,6 +130,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
  * mover's state); the path is selected with host.ops->set_data_path. */
 void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
 		      void *ctx);
+/* Attach the board's regulator hooks (NULL detaches): the UHS-I modes
+ * offered (h->uhs_modes) become those of the quirk set, the capabilities
+ * and the board together. Call after sdhci_host_init. */
+void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b);
 /* The DMA master's view of ARM memory for this board: ARM physical A is
  * seen at A + offset, for A < window (the SoC revision can change it, see
  * bcm2711_emmc2.c). */

@@ -131,6 +131,17 @@
 #define  SDHCI_C2_ACEND_ERR SDHCI_BIT(3)
 #define  SDHCI_C2_ACBAD_ERR SDHCI_BIT(4)
 #define  SDHCI_C2_NOTC12_ERR SDHCI_BIT(7)
+/* Host Control 2 (SDHCI 3.00 §2.2.26), bits 31:16 of the word. */
+#define  SDHCI_HC2_UHS_MASK (7u << 16)      /* UHS Mode Select */
+#define  SDHCI_HC2_UHS_SDR12 (0u << 16)
+#define  SDHCI_HC2_UHS_SDR25 (1u << 16)
+#define  SDHCI_HC2_UHS_SDR50 (2u << 16)
+#define  SDHCI_HC2_UHS_SDR104 (3u << 16)
+#define  SDHCI_HC2_UHS_DDR50 (4u << 16)
+#define  SDHCI_HC2_1V8_EN SDHCI_BIT(19)     /* 1.8 V Signaling Enable */
+#define  SDHCI_HC2_EXEC_TUNING SDHCI_BIT(22)
+#define  SDHCI_HC2_SAMPLE_CLK SDHCI_BIT(23) /* Sampling Clock Select: tuned */
+#define  SDHCI_HC2_PRESET_EN SDHCI_BIT(31)
 
 #define SDHCI_CAPABILITIES0 0x40 /* SDHCI only; not in the BCM2835 datasheet */
 #define  SDHCI_CAP0_BASECLK_SHIFT 8   /* MHz; 8 bits in v3.00, 6 bits before */
@@ -142,7 +153,12 @@
 #define  SDHCI_CAP0_HS SDHCI_BIT(21)
 #define  SDHCI_CAP0_SDMA SDHCI_BIT(22)
 #define  SDHCI_CAP0_V33 SDHCI_BIT(24)
-#define SDHCI_CAPABILITIES1 0x44
+#define SDHCI_CAPABILITIES1 0x44 /* SDHCI 3.00: CAPABILITIES[63:32] */
+#define  SDHCI_CAP1_SDR50 SDHCI_BIT(0)
+#define  SDHCI_CAP1_SDR104 SDHCI_BIT(1)
+#define  SDHCI_CAP1_DDR50 SDHCI_BIT(2)
+#define  SDHCI_CAP1_TUNING_SDR50 SDHCI_BIT(13)
+#define  SDHCI_CAP0_V18 SDHCI_BIT(26)
 
 #define SDHCI_FORCE_IRPT 0x50
 

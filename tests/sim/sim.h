@@ -89,6 +89,14 @@ struct sim_profile {
 	/* CMD6 */
 	bool hs;                 /* group 1 function 1 (High Speed) supported */
 	bool no_cmd6;            /* SD 1.0 card: CMD6 is illegal */
+	/* UHS-I: S18A in ACMD41 and CMD11 (uhs), the group 1 access modes
+	 * beyond SDR12/SDR25 (sdr50, sdr104, ddr50), and the sampling
+	 * window tuning finds: taps tune_first .. tune_first + tune_window - 1
+	 * of the controller's 40 read the tuning block right (window 0:
+	 * tuning finds nothing). */
+	bool uhs;
+	bool sdr50, sdr104, ddr50;
+	uint8_t tune_first, tune_window;
 
 	/* SD Status (ACMD13) */
 	uint8_t speed_class;     /* SSR SPEED_CLASS code: 0,1,2,3,4 = class 0,2,4,6,10 */
@@ -170,6 +178,7 @@ struct sim_config {
 	bool caps_zero;          /* CAPABILITIES reads 0, like BCM2835 hardware
 				  * (the timeout clock stays the one in caps) */
 	uint32_t version;        /* SLOTISR_VER */
+	uint32_t caps_hi;        /* CAPABILITIES[63:32] (UHS-I modes, tuning) */
 	/* The host (a "host profile", tests/sim/hosts/NAME.txt): what the CPU
 	 * pays per access, charged to the virtual clock ... */
 	char host_name[32];
@@ -295,6 +304,20 @@ uint8_t sim_bus_width(void);
 void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 		   uint8_t ssr[64]);
 
+/* ---- the board around the controller (UHS-I) ---------------------------
+ * The SD I/O regulator (3.3 V / 1.8 V signalling) and the card supply, as
+ * a board hook drives them (drivers/sdhci/sdhci.h struct sdhci_board).
+ * Cutting the supply resets the card to power-on (3.3 V, idle). */
+int sim_board_set_io_mv(unsigned mv);
+int sim_board_set_card_power(bool on);
+unsigned sim_board_io_mv(void);
+/* What the card runs: signalling voltage (mV) and its CMD6 group 1
+ * function (0 SDR12/DS, 1 SDR25/HS, 2 SDR50, 3 SDR104, 4 DDR50). */
+unsigned sim_card_io_mv(void);
+unsigned sim_card_g1(void);
+/* Tuning commands the controller has run since sim_setup(). */
+unsigned sim_tuning_count(void);
+
 /* ---- card layout --------------------------------------------------------- */
 
 /* Write a Pi-style layout onto the simulated card (no bus traffic, no
@@ -353,6 +376,9 @@ enum sim_fault_kind {
 	 * end of the table). */
 	SIM_FAULT_ADMA_DESC,
 	SIM_FAULT_ADMA_LEN,
+	SIM_FAULT_UHS_SWITCH,      /* after CMD11 the card never releases DAT[3:0] */
+	SIM_FAULT_TUNING,          /* no tap reads the tuning block right */
+	SIM_FAULT_UHS_REJECT,      /* CMD6 switch to SDR50/SDR104/DDR50 answers 0xF */
 };
 
 /* Command match value for an application command (after CMD55). */

@@ -9,7 +9,13 @@
  * blocks move. State, status bits and responses follow the spec; timing
  * comes from the profile's distributions (sim_rng.c).
  *
- * Not modelled: SPI mode, UHS-I (CMD11, 1.8 V, tuning), CMD42 lock/unlock,
+ * UHS-I: S18A in ACMD41 (profile 'uhs'), CMD11 and the switch (DAT[3:0]
+ * low from CMD11's response until the SD clock comes back at 1.8 V at
+ * least 5 ms after it stopped; otherwise they stay low and the card is
+ * dead until its supply is cut), CMD6 group 1 SDR50/SDR104/DDR50 at
+ * 1.8 V only, group 4 400 mA, CMD19 (the tuning block).
+ *
+ * Not modelled: SPI mode, CMD42 lock/unlock,
  * CMD27/28/29/30 (CSD programming, write-protect groups), CMD56, security
  * (ACMD18/25/26/38/43-49), CMD48/49 extension registers, command-line CRC
  * errors sent by the host, partial or misaligned writes (WRITE_BL_PARTIAL=0).
@@ -39,6 +45,19 @@
 #define OCR_CCS             (1u << 30)
 #define OCR_WINDOW          0x00ff8000u /* 2.7-3.6 V */
 #define ACMD41_HCS          (1u << 30)
+#define ACMD41_S18R         (1u << 24)
+#define OCR_S18A            (1u << 24)
+#define SWITCH_WAIT_NS      5000000ull /* SD §4.2.4.2: clock off >= 5 ms */
+
+/* The 4-bit tuning block (SD Physical Layer §4.2.4.5, Table 4-2). */
+const uint8_t sim_tuning_block[64] = {
+	0xff, 0x0f, 0xff, 0x00, 0xff, 0xcc, 0xc3, 0xcc, 0xc3, 0x3c, 0xcc, 0xff,
+	0xfe, 0xff, 0xfe, 0xef, 0xff, 0xdf, 0xff, 0xdd, 0xff, 0xfb, 0xff, 0xfb,
+	0xbf, 0xff, 0x7f, 0xff, 0x77, 0xf7, 0xbd, 0xef, 0xff, 0xf0, 0xff, 0xf0,
+	0x0f, 0xfc, 0xcc, 0x3c, 0xcc, 0x33, 0xcc, 0xcf, 0xff, 0xef, 0xff, 0xee,
+	0xff, 0xfd, 0xff, 0xfd, 0xdf, 0xff, 0xbf, 0xff, 0xbb, 0xff, 0xf7, 0xff,
+	0xf7, 0x7f, 0x7b, 0xde,
+};
 
 struct sim_card sim_card;
 
@@ -75,6 +94,12 @@ static void go_idle(void)
 	c->op_blocks = 0;
 	c->op_multi = false;
 	c->cmd8_ok = false;
+	/* CMD0 keeps the signalling voltage (§4.2.4.2); the bus mode goes
+	 * back to SDR12 / default speed. */
+	c->g1 = 0;
+	c->g1_next = -1;
+	c->s18a_given = false;
+	c->switching = false;
 }
 
 void sim_card_reset(const struct sim_profile *p)
@@ -88,6 +113,7 @@ void sim_card_reset(const struct sim_profile *p)
 	c->blocks_real = (p->real_bytes ? p->real_bytes : p->capacity_bytes) / 512;
 	c->rca_seed = (uint16_t)(0x4567 ^ (p->psn & 0xffff));
 	c->read_page = ~0ull;
+	c->io_mv = 3300;
 	go_idle();
 	sim_card_build_regs(c);
 }
@@ -207,41 +233,107 @@ static bool mem_addr(uint32_t arg, uint64_t *byte_addr, uint32_t *err)
 static void cmd6(struct sim_cmd_out *o, uint32_t arg, uint64_t t)
 {
 	struct sim_card *c = &sim_card;
+	const struct sim_profile *p = c->p;
 	uint8_t st[64];
-	bool sw = arg >> 31, fail = false;
+	bool sw = arg >> 31, fail = false, v18 = c->io_mv == 1800;
 	unsigned g, res[7];
+	/* Group 1 support: SDR12, SDR25/HS, then the UHS-I modes (listed by
+	 * a UHS-I card at any voltage, selectable at 1.8 V only). */
+	uint16_t g1s = 0x8001 | (p->hs ? 2 : 0) |
+		       (p->uhs && p->sdr50 ? 4 : 0) | (p->uhs && p->sdr104 ? 8 : 0) |
+		       (p->uhs && p->ddr50 ? 16 : 0);
+	uint16_t g4s = 0x8001 | (p->uhs ? 2 : 0); /* 200 mA, 400 mA */
 
 	memset(st, 0, sizeof(st));
 	for (g = 1; g <= 6; g++) {
 		unsigned req = (arg >> (4 * (g - 1))) & 0xf;
-		unsigned cur = g == 1 && c->hs_mode ? 1 : 0;
-		bool supp = req == 0 || (g == 1 && req == 1 && c->p->hs);
+		unsigned cur = g == 1 ? c->g1 : 0;
+		bool supp = req == 0;
 
+		if (g == 1 && req < 16 && (g1s & (1u << req)))
+			supp = req <= 1 || v18;
+		if (g == 4 && req < 16 && (g4s & (1u << req)))
+			supp = true;
 		if (req == 0xf)
 			res[g] = cur;
 		else if (!supp)
 			res[g] = 0xf, fail = true;
-		else if (g == 1 && req == 1 && sw &&
+		else if (g == 1 && req == 1 && sw && !v18 &&
 			 sim_fault_active(SIM_FAULT_HS_REJECT))
+			res[g] = 0xf, fail = true;
+		else if (g == 1 && req >= 2 && sw &&
+			 sim_fault_active(SIM_FAULT_UHS_REJECT))
 			res[g] = 0xf, fail = true;
 		else
 			res[g] = req;
 	}
 	sim_card_put_bits(st, 64, 511, 496, 200);      /* max current, mA */
-	sim_card_put_bits(st, 64, 415, 400, 0x8001 | (c->p->hs ? 2 : 0));
+	sim_card_put_bits(st, 64, 415, 400, g1s);
 	for (g = 2; g <= 6; g++)
 		sim_card_put_bits(st, 64, 415 + 16 * (g - 1), 400 + 16 * (g - 1),
-				  0x8001);
+				  g == 4 ? g4s : 0x8001);
 	for (g = 1; g <= 6; g++)
 		sim_card_put_bits(st, 64, 379 + 4 * (g - 1), 376 + 4 * (g - 1),
 				  res[g]);
 	sim_card_put_bits(st, 64, 375, 368, 1);        /* data structure v1 */
-	if (sw && !fail && res[1] != 0xf) {
-		c->hs_mode = res[1] == 1;
-		sim_card_build_regs(c); /* CSD TRAN_SPEED follows the mode */
-	}
+	/* The new mode takes effect once the status block is sent
+	 * (sim_card_data_done). */
+	if (sw && !fail && res[1] != 0xf)
+		c->g1_next = (int8_t)res[1];
+	else
+		c->g1_next = -1;
 	r1(o, 6, ST_TRAN, 0, t);
 	reg_read(o, st, 64);
+}
+
+void sim_card_switch_clock(bool on, uint64_t t)
+{
+	struct sim_card *c = &sim_card;
+
+	if (!c->switching)
+		return;
+	if (!on) {
+		if (c->clk_off_t == SIM_NEVER)
+			c->clk_off_t = t;
+		return;
+	}
+	c->switching = false;
+	/* The clock is back: the card has switched if its supply of 1.8 V
+	 * signalling is there and the clock stayed off long enough. */
+	if (c->clk_off_t != SIM_NEVER && t - c->clk_off_t >= SWITCH_WAIT_NS &&
+	    sim_board_io_mv() == 1800 && !sim_fault_active(SIM_FAULT_UHS_SWITCH)) {
+		c->io_mv = 1800;
+		return;
+	}
+	c->switch_bad = true;
+}
+
+bool sim_card_dat_low(void)
+{
+	const struct sim_card *c = &sim_card;
+
+	return c->present && !c->unpowered && (c->switching || c->switch_bad);
+}
+
+uint32_t sim_card_max_hz(void)
+{
+	static const uint32_t uhs_max[5] = { 25000000u, 50000000u, 100000000u,
+					     208000000u, 50000000u };
+	const struct sim_card *c = &sim_card;
+
+	if (c->io_mv == 1800)
+		return uhs_max[c->g1 < 5 ? c->g1 : 0];
+	return c->hs_mode ? 50000000u : 25000000u;
+}
+
+unsigned sim_card_io_mv(void)
+{
+	return sim_card.io_mv;
+}
+
+unsigned sim_card_g1(void)
+{
+	return sim_card.g1;
 }
 
 /* How long until the card is done powering up (ACMD41), §4.2.3. */
@@ -276,6 +368,12 @@ static void acmd41(struct sim_cmd_out *o, uint32_t arg, uint64_t t)
 		c->ccs = hc;
 		ocr |= OCR_BUSY | (c->ccs ? OCR_CCS : 0);
 		c->state = ST_READY;
+		/* UHS-I: 1.8 V offered and accepted (a card already at 1.8 V
+		 * answers S18A 0, §4.2.3.1). */
+		if ((arg & ACMD41_S18R) && p->uhs && hc && c->io_mv == 3300) {
+			ocr |= OCR_S18A;
+			c->s18a_given = true;
+		}
 	}
 	o->rsp = RSP_48;
 	o->index = 0x3f;
@@ -479,6 +577,11 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 	st = c->state;
 	if (st == ST_INA)
 		return;
+	/* Unpowered, switching or dead after a failed switch: silent. A card
+	 * and a host at different signalling voltages do not hear each other. */
+	if (c->unpowered || c->switching || c->switch_bad ||
+	    c->io_mv != sim_board_io_mv())
+		return;
 	app = c->app_next;
 	c->app_next = false;
 	o->app = app;
@@ -564,6 +667,19 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 		if (!addressed(arg))
 			return;
 		r2(o, idx == 9 ? c->csd : c->cid);
+		return;
+	case 11:
+		if (st != ST_READY || !c->s18a_given)
+			{ illegal(o); return; }
+		r1(o, 11, st, 0, t);
+		c->switching = true;
+		c->clk_off_t = SIM_NEVER;
+		return;
+	case 19:
+		if (st != ST_TRAN || c->io_mv != 1800)
+			{ illegal(o); return; }
+		r1(o, 19, st, 0, t);
+		reg_read(o, sim_tuning_block, 64);
 		return;
 	case 12:
 		if (st == ST_DATA) {

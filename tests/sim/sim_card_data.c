@@ -197,6 +197,12 @@ void sim_card_data_done(uint64_t t, bool stopped_by_cmd12)
 
 	(void)stopped_by_cmd12;
 	sim_card_state_at(t); /* PRG may have ended */
+	if (c->g1_next >= 0) {
+		c->g1 = (uint8_t)c->g1_next;
+		c->hs_mode = c->g1 == 1;
+		c->g1_next = -1;
+		sim_card_build_regs(c); /* CSD TRAN_SPEED follows the mode */
+	}
 	/* A single block (or the CMD23 count) of a read ends the data state. */
 	if (c->state == ST_DATA && (!c->op_multi || c->op_blocks))
 		c->state = ST_TRAN;

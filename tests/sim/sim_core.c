@@ -14,6 +14,7 @@ static struct sim_config conf;
 static struct sim_profile prof_copy;
 static const struct sim_profile *prof;
 bool sim_wp_switch;
+static unsigned board_io_mv = 3300;
 
 static unsigned nviol;
 static char last_viol[200];
@@ -138,6 +139,7 @@ int sim_setup(const struct sim_config *cfg, const struct sim_profile *p)
 	sim_dma_reset();
 	sim_card_reset(p);
 	sim_wp_switch = p->wp_switch;
+	board_io_mv = 3300;
 	sim_fault_clear();
 	sim_wire_reset();
 	sim_truth_reset();
@@ -158,6 +160,35 @@ void sim_card_set_present(bool present)
 	}
 	sim_card_reset(prof); /* power-up: idle, memory kept */
 	sim_sdhci_card_event(true);
+}
+
+int sim_board_set_io_mv(unsigned mv)
+{
+	if (mv != 1800 && mv != 3300)
+		return -1;
+	board_io_mv = mv;
+	return 0;
+}
+
+unsigned sim_board_io_mv(void)
+{
+	return board_io_mv;
+}
+
+int sim_board_set_card_power(bool on)
+{
+	if (!on) {
+		sim_card.unpowered = true;
+		return 0;
+	}
+	if (sim_card.unpowered && sim_card.present) {
+		bool present = sim_card.present;
+
+		sim_card_reset(prof); /* power-up: 3.3 V, idle, memory kept */
+		sim_card.present = present;
+	}
+	sim_card.unpowered = false;
+	return 0;
 }
 
 void sim_card_set_wp_switch(bool wp)

@@ -52,11 +52,75 @@ int simh_start(struct simh *s, const char *profile,
 	return s->init_ret = sd_init(&s->card, s->host);
 }
 
+static int board_io_mv(void *ctx, unsigned mv)
+{
+	(void)ctx;
+	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
+}
+
+static int board_power(void *ctx, bool on)
+{
+	(void)ctx;
+	return sim_board_set_card_power(on);
+}
+
+const struct sdhci_board simh_board = {
+	.name = "sim",
+	.set_io_mv = board_io_mv,
+	.set_card_power = board_power,
+	.ctx = NULL,
+};
+
+static const struct sdhci_quirks uhs_generic_quirks = {
+	.name = "sim-uhs",
+	.f_min_hz = 200000u,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
+		     1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 208000000u,
+};
+
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
+{
+	int ret;
+
+	if (!strcmp(host, "pi4-uhs") || !strcmp(sim_get_config()->controller, "emmc2"))
+		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
+	else
+		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
+	if (!ret)
+		sdhci_set_board(sh, &simh_board);
+	return ret;
+}
+
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want)
+{
+	const struct sim_profile *p = sim_profile_find(profile);
+	struct sim_config c;
+	char err[160];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	sim_config_default(&c);
+	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
+		return s->init_ret = -1000;
+	s->host = &s->emmc.host;
+	ret = simh_build_uhs_host(&s->emmc, host);
+	if (ret)
+		return s->init_ret = ret;
+	return s->init_ret = sd_init_mode(&s->card, s->host, want);
+}
+
 void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes)
 {
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
-	env->host_error = host_init(emmc);
+	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
+	 * UHS-I controller with the simulated board's regulator. */
+	env->host_error = sim_get_config()->caps_hi ?
+			  simh_build_uhs_host(emmc, sim_get_config()->host_name) :
+			  host_init(emmc);
 	env->host = env->host_error ? NULL : &emmc->host;
 	env->host_error_what = "the simulated EMMC host controller did not initialise";
 	env->host_error_base = sim_get_config()->base;

@@ -30,6 +30,18 @@ int simh_start(struct simh *s, const char *profile,
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
 
+/* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
+ * sim_board_*) as a struct sdhci_board. */
+extern const struct sdhci_board simh_board;
+/* A UHS-I host on host profile 'host' (tests/sim/hosts): "pi4-uhs" builds
+ * the BCM2711 EMMC2 quirk set, anything else a generic SDHCI 3.00 quirk
+ * set that runs every UHS-I mode (the shape of the Pi 5's), both with
+ * simh_board; then sd_init_mode(want). Returns its result. */
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want);
+/* Only the host of simh_start_uhs, on the simulator already set up with
+ * host profile 'host'. Returns sdhci_host_init's result. */
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
 /* What start-up hands the whole program (bench_main) on the simulated
  * platform: its controller built on emmc with the quirk set of the host
  * profile's controller (bcm2835_emmc, or bcm2711_emmc2 for "emmc2"; the

@@ -121,6 +121,15 @@ struct sim_card {
 	uint64_t blocks_real;
 	uint8_t cid[16], csd[16], scr[8], ssr[64];
 	uint32_t ocr_window;
+	/* UHS-I */
+	uint16_t io_mv;              /* signalling: 3300, 1800 after the switch */
+	bool s18a_given;             /* ACMD41 answered S18A since power-up/CMD0 */
+	bool switching;              /* CMD11 answered, switch under way */
+	bool switch_bad;             /* the switch failed: dead until power-off */
+	bool unpowered;              /* the board cut the supply */
+	uint64_t clk_off_t;          /* the SD clock stopped during the switch */
+	uint8_t g1;                  /* CMD6 group 1 function in effect */
+	int8_t g1_next;              /* switched to after the CMD6 block, -1 none */
 };
 
 extern struct sim_card sim_card;
@@ -153,6 +162,14 @@ uint64_t sim_card_write_end_busy(void);
 uint64_t sim_card_au_bytes(void);
 /* Pin DAT0 low until 'until' (fault injection). */
 void sim_card_set_busy(uint64_t until);
+/* The SD clock stopped / started while the card switches to 1.8 V. */
+void sim_card_switch_clock(bool on, uint64_t t);
+/* DAT[3:0] held low by the card (during and after a failed switch). */
+bool sim_card_dat_low(void);
+/* The highest SD clock the card's current mode runs at. */
+uint32_t sim_card_max_hz(void);
+/* The 64-byte 4-bit tuning block (SD Physical Layer §4.2.4.5). */
+extern const uint8_t sim_tuning_block[64];
 
 /* ---- controller (sim_sdhci.c) ---- */
 extern bool sim_wp_switch;   /* slot write-protect switch (sim_core.c) */

@@ -21,11 +21,19 @@
  * SRST_DATA. Where SDHCI allows two behaviours it takes the stricter one: a
  * command timeout does not also set CMD_DONE (QEMU sets both).
  *
+ * UHS-I: Host Control 2 (UHS mode select, 1.8 V signalling enable,
+ * Execute Tuning / Sampling Clock Select), CAPABILITIES[63:32] from the
+ * configuration, DAT[3:0] levels during the card's voltage switch, and
+ * the tuning procedure: each tuning block read with Execute Tuning set
+ * is checked by the controller at its next sampling tap (the card's
+ * window, tests/sim/sim_card.c) and not given to the CPU; the procedure
+ * ends after the window's last tap or the 40th.
+ *
  * DMA: ADMA2 with 32-bit descriptors when the host has it (cfg adma2:
  * CAPABILITIES bit 19), see sim_sdhci_data.c; SDMA and 64-bit ADMA2 are
  * violations. The SoC's DMA engine on the data port (DREQ 11) is
- * sim_bcm2835_dma.c. Not supported: 8-bit bus, UHS
- * modes and tuning, boot mode, block-gap stop/continue, SPI mode,
+ * sim_bcm2835_dma.c. Not supported: 8-bit bus, UHS preset values,
+ * re-tuning timers, boot mode, block-gap stop/continue, SPI mode,
  * interrupts to a CPU (polling only; IRPT_EN is stored), 8/16-bit access.
  */
 #include <string.h>
@@ -114,7 +122,10 @@ static uint32_t status_reg(void)
 		s |= ST_CARD_STABLE;
 	if (!sim_wp_switch)
 		s |= ST_WRITE_ENABLED;
-	s |= (busy ? 0xeu : 0xfu) << ST_DAT_LEVEL0_SHIFT;
+	if (sim_card_dat_low())
+		s |= 0u << ST_DAT_LEVEL0_SHIFT;
+	else
+		s |= (busy ? 0xeu : 0xfu) << ST_DAT_LEVEL0_SHIFT;
 	s |= ST_CMD_LEVEL;
 	return s;
 }
@@ -307,6 +318,12 @@ static void write_control1(uint32_t v)
 	{
 		uint32_t clk_bits = C1_CLK_INTLEN | C1_CLK_EN | 0xffc0u;
 		uint32_t old = sim_hc.control1;
+		bool was_en = (old & C1_CLK_EN) && (old & C1_CLK_INTLEN);
+		bool is_en = (v & C1_CLK_EN) && (v & C1_CLK_INTLEN) && srst != C1_SRST_HC;
+
+		/* A card in the middle of a voltage switch watches the clock. */
+		if (was_en != is_en)
+			sim_card_switch_clock(is_en, sim_clk_now);
 
 		was_on = old & C1_CLK_INTLEN;
 		sim_hc.control1 = v & ~(0xffu << C1_SRST_SHIFT) & ~C1_CLK_STABLE;
@@ -345,10 +362,10 @@ static uint32_t reg_read(uint32_t off)
 	case IRPT_EN: return sim_hc.irpt_en;
 	case CONTROL2: return sim_hc.control2;
 	case CAPABILITIES: return cfg()->caps_zero ? 0 : cfg()->caps;
+	case CAPABILITIES_HI: return cfg()->caps_zero ? 0 : cfg()->caps_hi;
 	case ADMA_ERR: return cfg()->adma2 ? sim_hc.adma_err : 0;
 	case ADMA_ADDR: return sim_hc.adma_addr;
 	case ADMA_ADDR_HI: return 0;
-	case CAPABILITIES_HI: return 0;
 	case SLOTISR_VER: return cfg()->version;
 	case FORCE_IRPT: case BOOT_TIMEOUT: case DBG_SEL: case EXRDFIFO_CFG:
 	case EXRDFIFO_EN: case TUNE_STEP: case TUNE_STEPS_STD:
@@ -546,6 +563,11 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 		break;
 	case IRPT_EN: sim_hc.irpt_en = v; break;
 	case CONTROL2:
+		if ((v & HC2_EXEC_TUNING) && !(sim_hc.control2 & HC2_EXEC_TUNING)) {
+			/* Tuning starts at the first tap. */
+			sim_hc.tune_tap = 0;
+			sim_hc.tune_lo = sim_hc.tune_hi = -1;
+		}
 		sim_hc.control2 = (sim_hc.control2 & 0xffffu) | (v & 0xffff0000u);
 		break;
 	case RESP0: case RESP1: case RESP2: case RESP3: case STATUS:
@@ -562,4 +584,9 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	default:
 		sim_violation("write 0x%08x to unknown register 0x%02x", v, off);
 	}
+}
+
+unsigned sim_tuning_count(void)
+{
+	return sim_hc.tune_count;
 }

@@ -137,6 +137,14 @@
 #define C2_ACCRC_ERR        (1u << 2)
 #define C2_ACEND_ERR        (1u << 3)
 #define C2_ACBAD_ERR        (1u << 4)
+/* CONTROL2 high half: Host Control 2 (SDHCI 3.00 §2.2.26) */
+#define HC2_UHS_SHIFT       16
+#define HC2_UHS_MASK        (7u << 16)
+#define HC2_UHS_DDR50       4u
+#define HC2_1V8_EN          (1u << 19)
+#define HC2_EXEC_TUNING     (1u << 22)
+#define HC2_SAMPLE_CLK      (1u << 23)
+#define TUNING_TAPS         40u
 
 #define MAX_BUF 4
 #define OPEN_ENDED UINT32_MAX
@@ -237,6 +245,10 @@ struct sim_hc_state {
 	uint32_t last_rd_val[REG_SPAN / 4];
 	uint32_t same_reads[REG_SPAN / 4]; /* identical reads in a row */
 	uint64_t idle_quantum;  /* fast-forward step with no event pending */
+	/* Tuning: the sampling tap tried next, the good run seen so far. */
+	uint32_t tune_tap;
+	int32_t tune_lo, tune_hi;
+	unsigned tune_count;    /* tuning blocks since sim_setup() */
 };
 
 extern struct sim_hc_state sim_hc;
@@ -300,6 +312,13 @@ uint64_t sim_hc_xfer_next(int *what);
 /* ADMA2: arm the master for the transfer just started (start_data). */
 void sim_hc_adma_start(void);
 void sim_hc_xfer_step(uint64_t e, int what);
+
+/* DDR50 selected in Host Control 2 (at 1.8 V): two bits per clock. */
+static inline bool sim_hc_ddr(void)
+{
+	return (sim_hc.control2 & HC2_1V8_EN) &&
+	       ((sim_hc.control2 & HC2_UHS_MASK) >> HC2_UHS_SHIFT) == HC2_UHS_DDR50;
+}
 
 /* sim_sdhci_cmd.c */
 void sim_hc_issue_command(uint32_t cmdtm);

@@ -320,7 +320,7 @@ void sim_hc_issue_command(uint32_t cmdtm)
 			sim_hc.cmd_irq = INT_CBAD_ERR;
 		if (fm & (1u << SIM_FAULT_CMD_END))
 			sim_hc.cmd_irq = INT_CEND_ERR;
-		if (hz > (sim_card.hs_mode ? 50000000u : 25000000u) &&
+		if (hz > sim_card_max_hz() &&
 		    (cmdtm & CMD_CRCCHK_EN))
 			sim_hc.cmd_irq = INT_CCRC_ERR;
 	}

@@ -68,13 +68,58 @@ static bool data_fault(uint32_t kind, uint32_t k)
 	return (sim_hc.x.fault_mask & (1u << kind)) && sim_hc.x.fault_block == k;
 }
 
-/* Anything that garbles the DAT lines: width mismatch, clock too fast. */
+/* Anything that garbles the DAT lines: width mismatch, clock too fast
+ * for the card's mode, SDR against DDR, 1.8 V signalling on one side
+ * only, above 100 MHz a sampling point that was never tuned. */
 static bool dat_garbled(void)
 {
 	uint32_t f = sim_sdhci_clock_hz();
-	uint32_t fmax = sim_card.hs_mode ? 50000000u : 25000000u;
+	bool v18 = sim_card.io_mv == 1800;
+	uint32_t fmax = sim_card_max_hz();
+	bool card_ddr = v18 && sim_card.g1 == 4;
 
+	if (v18 != ((sim_hc.control2 & HC2_1V8_EN) != 0) || card_ddr != sim_hc_ddr())
+		return true;
+	if (f > 100000000u && !(sim_hc.control2 & HC2_SAMPLE_CLK))
+		return true;
 	return sim_sdhci_width() != sim_card.width || f > fmax;
+}
+
+/* A tuning block read with Execute Tuning set: the controller checks it
+ * at its current sampling tap and moves on; the CPU never sees it. The
+ * procedure ends (Execute Tuning cleared) after the first bad tap past a
+ * good run, or after the last tap; Sampling Clock Select then says
+ * whether a good run was found. */
+static void tuning_block_done(uint64_t t)
+{
+	struct xfer *x = &sim_hc.x;
+	const struct sim_profile *p = sim_card.p;
+	uint32_t tap = sim_hc.tune_tap++;
+	bool good = p->tune_window && tap >= p->tune_first &&
+		    tap < (uint32_t)p->tune_first + p->tune_window &&
+		    !sim_fault_active(SIM_FAULT_TUNING);
+
+	sim_hc.tune_count++;
+	if (good) {
+		if (sim_hc.tune_lo < 0)
+			sim_hc.tune_lo = (int32_t)tap;
+		sim_hc.tune_hi = (int32_t)tap;
+	}
+	if ((!good && sim_hc.tune_lo >= 0) || sim_hc.tune_tap >= TUNING_TAPS) {
+		sim_hc.control2 &= ~(HC2_EXEC_TUNING | HC2_SAMPLE_CLK);
+		if (sim_hc.tune_lo >= 0)
+			sim_hc.control2 |= HC2_SAMPLE_CLK;
+	}
+	if (x->r.t) {
+		x->r.t->blocks++;
+		x->r.t->t_first_ready_ns = t;
+	}
+	sim_hc_irq_raise(INT_READ_RDY);
+	x->bus_k++;
+	x->bus_done = true;
+	x->bus_done_t = t;
+	x->host_done_t = t;
+	sim_card_data_done(t, false);
 }
 
 static void garbled_violation(void)
@@ -131,6 +176,11 @@ static void read_block_done(void)
 	x->wait_from = t;
 	if (x->r.t)
 		x->r.t->t_last_bus_ns = t;
+	if ((sim_hc.control2 & HC2_EXEC_TUNING) && !x->mem &&
+	    ((sim_hc.cmdtm >> CMD_INDEX_SHIFT) & 0x3f) == 19) {
+		tuning_block_done(t);
+		return;
+	}
 	if (data_fault(SIM_FAULT_DATA_CRC, k) || dat_garbled()) {
 		if (dat_garbled())
 			garbled_violation();
@@ -401,7 +451,14 @@ static void write_wait(struct xfer *x, uint32_t slot, uint64_t s)
 static void block_start(uint64_t s)
 {
 	struct xfer *x = &sim_hc.x;
-	uint64_t frame = sim_hc_clk(sim_wire_block_clocks(x->blksz, sim_sdhci_width()));
+	uint32_t clocks = sim_wire_block_clocks(x->blksz, sim_sdhci_width());
+	uint64_t frame;
+
+	/* DDR50: the data bits of each line go two per clock; start bit,
+	 * CRC16 (one per edge, interleaved) and end bit keep their clocks. */
+	if (sim_hc_ddr())
+		clocks = 18u + (clocks - 18u + 1u) / 2u;
+	frame = sim_hc_clk(clocks);
 
 	if (x->fault_mask & (1u << SIM_FAULT_REMOVE) && x->fault_block == x->bus_k) {
 		x->fault_mask &= ~(1u << SIM_FAULT_REMOVE);

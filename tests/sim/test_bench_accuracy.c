@@ -51,39 +51,51 @@ struct combo {
 	const char *host;  /* tests/sim/hosts */
 	const char *card;  /* tests/sim/profiles */
 	uint8_t width;     /* 0 = the card's best, 1 = force 1-bit */
+	uint8_t mode;      /* UHS-I hosts: enum sd_bus_mode (0 = auto) */
 };
 
 static const struct combo combos[] = {
 	/* Every kind of card behind a Pi 3 (Arasan controller, 8-clock gaps). */
-	{ "pi3", "sdhc-c4-8g", 0 }, { "pi3", "sdhc-c10-16g", 0 },
-	{ "pi3", "sdhc-c10-32g-cmd23", 0 }, { "pi3", "sdxc-u1-64g", 0 },
-	{ "pi3", "sdxc-u3-128g", 0 }, { "pi3", "sdhc-a1-32g", 0 },
-	{ "pi3", "sdxc-a2-64g", 0 }, { "pi3", "sdhc-no-hs-4g", 0 },
-	{ "pi3", "sdhc-1bit-4g", 0 }, { "pi3", "sdhc-slow-writer-8g", 0 },
-	{ "pi3", "sdhc-gc-stalls-16g", 0 }, { "pi3", "instant-4g", 0 },
-	{ "pi3", "fixed-800us-8g", 0 }, { "pi3", "sdsc-v2-2g", 0 },
-	{ "pi3", "sdsc-v1-128m", 0 }, { "pi3", "qemu-like-1g", 0 },
-	{ "pi3", "sdhc-gaps-16g", 0 }, { "pi3", "sdhc-c10-16g", 1 },
+	{ "pi3", "sdhc-c4-8g", 0, 0 }, { "pi3", "sdhc-c10-16g", 0, 0 },
+	{ "pi3", "sdhc-c10-32g-cmd23", 0, 0 }, { "pi3", "sdxc-u1-64g", 0, 0 },
+	{ "pi3", "sdxc-u3-128g", 0, 0 }, { "pi3", "sdhc-a1-32g", 0, 0 },
+	{ "pi3", "sdxc-a2-64g", 0, 0 }, { "pi3", "sdhc-no-hs-4g", 0, 0 },
+	{ "pi3", "sdhc-1bit-4g", 0, 0 }, { "pi3", "sdhc-slow-writer-8g", 0, 0 },
+	{ "pi3", "sdhc-gc-stalls-16g", 0, 0 }, { "pi3", "instant-4g", 0, 0 },
+	{ "pi3", "fixed-800us-8g", 0, 0 }, { "pi3", "sdsc-v2-2g", 0, 0 },
+	{ "pi3", "sdsc-v1-128m", 0, 0 }, { "pi3", "qemu-like-1g", 0, 0 },
+	{ "pi3", "sdhc-gaps-16g", 0, 0 }, { "pi3", "sdhc-c10-16g", 1, 0 },
 	/* The idealised host the split was first checked on. */
-	{ "sim", "sdhc-c10-16g", 0 }, { "sim", "instant-4g", 0 },
-	{ "sim", "sdhc-1bit-4g", 0 }, { "sim", "sdxc-a2-64g", 0 },
+	{ "sim", "sdhc-c10-16g", 0, 0 }, { "sim", "instant-4g", 0, 0 },
+	{ "sim", "sdhc-1bit-4g", 0, 0 }, { "sim", "sdxc-a2-64g", 0, 0 },
 	/* CPU-paced hosts: the data port is slower than the bus. */
-	{ "pi1", "sdhc-c10-16g", 0 }, { "pi1", "sdxc-u3-128g", 0 },
-	{ "pi1", "sdhc-a1-32g", 0 }, { "pi1", "instant-4g", 0 },
-	{ "pi1", "sdhc-1bit-4g", 0 }, { "pi1", "sdhc-no-hs-4g", 0 },
-	{ "pi0", "sdhc-c10-16g", 0 }, { "pi0", "sdxc-a2-64g", 0 },
-	{ "pi0", "instant-4g", 0 }, { "pi0", "sdhc-c4-8g", 0 },
-	{ "pi2", "sdhc-c10-16g", 0 }, { "pi2", "instant-4g", 0 },
+	{ "pi1", "sdhc-c10-16g", 0, 0 }, { "pi1", "sdxc-u3-128g", 0, 0 },
+	{ "pi1", "sdhc-a1-32g", 0, 0 }, { "pi1", "instant-4g", 0, 0 },
+	{ "pi1", "sdhc-1bit-4g", 0, 0 }, { "pi1", "sdhc-no-hs-4g", 0, 0 },
+	{ "pi0", "sdhc-c10-16g", 0, 0 }, { "pi0", "sdxc-a2-64g", 0, 0 },
+	{ "pi0", "instant-4g", 0, 0 }, { "pi0", "sdhc-c4-8g", 0, 0 },
+	{ "pi2", "sdhc-c10-16g", 0, 0 }, { "pi2", "instant-4g", 0, 0 },
+	/* UHS-I: every mode the cards run, on a 200 MHz SDR104 host and
+	 * on the Pi 4's EMMC2 (SDR50/DDR50 at 100 MHz). */
+	{ "uhs-sdr104", "uhs-sdr104-a2-64g", 0, 0 },
+	{ "uhs-sdr104", "uhs-sdr104-a1-32g", 0, 0 },
+	{ "uhs-sdr104", "uhs-sdr50-16g", 0, 0 },
+	{ "uhs-sdr104", "uhs-ddr50-32g", 0, 0 },
+	{ "uhs-sdr104", "uhs-narrow-window-128g", 0, 0 },
+	{ "uhs-sdr104", "uhs-sdr104-a1-32g", 0, SD_MODE_SDR25 },
+	{ "pi4-uhs", "uhs-sdr104-a2-64g", 0, 0 },
+	{ "pi4-uhs", "uhs-sdr104-a2-64g", 0, SD_MODE_SDR50 },
+	{ "pi4-uhs", "uhs-sdr50-16g", 0, 0 },
 	/* The fastest CPU. */
-	{ "pi4", "sdhc-c10-16g", 0 }, { "pi4", "sdxc-a2-64g", 0 },
-	{ "pi4", "instant-4g", 0 }, { "pi4", "sdhc-slow-writer-8g", 0 },
+	{ "pi4", "sdhc-c10-16g", 0, 0 }, { "pi4", "sdxc-a2-64g", 0, 0 },
+	{ "pi4", "instant-4g", 0, 0 }, { "pi4", "sdhc-slow-writer-8g", 0, 0 },
 	/* The Pi 4's EMMC2 moving data by ADMA2: no CPU in the data path. */
-	{ "pi4-emmc2", "sdhc-c10-16g", 0 }, { "pi4-emmc2", "sdxc-a2-64g", 0 },
-	{ "pi4-emmc2", "instant-4g", 0 }, { "pi4-emmc2", "sdhc-slow-writer-8g", 0 },
-	{ "pi4-emmc2", "sdhc-1bit-4g", 0 }, { "pi4-emmc2", "sdxc-u3-128g", 0 },
+	{ "pi4-emmc2", "sdhc-c10-16g", 0, 0 }, { "pi4-emmc2", "sdxc-a2-64g", 0, 0 },
+	{ "pi4-emmc2", "instant-4g", 0, 0 }, { "pi4-emmc2", "sdhc-slow-writer-8g", 0, 0 },
+	{ "pi4-emmc2", "sdhc-1bit-4g", 0, 0 }, { "pi4-emmc2", "sdxc-u3-128g", 0, 0 },
 	/* A controller with long gaps of its own. */
-	{ "test-gaps", "sdhc-c10-16g", 0 }, { "test-gaps", "sdxc-u3-128g", 0 },
-	{ "test-gaps", "instant-4g", 0 }, { "test-gaps", "sdhc-a1-32g", 0 },
+	{ "test-gaps", "sdhc-c10-16g", 0, 0 }, { "test-gaps", "sdxc-u3-128g", 0, 0 },
+	{ "test-gaps", "instant-4g", 0, 0 }, { "test-gaps", "sdhc-a1-32g", 0, 0 },
 };
 
 enum pat { SEQ, RANDOM, MIX70 };
@@ -284,8 +296,8 @@ static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct com
 	struct group *g = group_of(cb->host);
 	bool ok;
 
-	snprintf(id, sizeof(id), "%s/%s%s/%s", cb->host, cb->card, cb->width == 1 ? "@1bit" : "",
-		 k->name);
+	snprintf(id, sizeof(id), "%s/%s%s%s%s/%s", cb->host, cb->card, cb->width == 1 ? "@1bit" : "",
+		 cb->mode ? "@" : "", cb->mode ? sd_bus_mode_name(cb->mode) : "", k->name);
 	wl_begin(c, &m, "test", k->name, k->name, k->write, k->cmd, k->blocks, 0);
 	sim_wire_totals(&w0);
 	for (i = 0; i < k->ops; i++) {
@@ -354,7 +366,10 @@ static void run_combo(const struct combo *cb)
 
 	sim_config_default(&cfg);
 	CHECK_EQ_I(sim_host_load(cb->host, &cfg, err, sizeof(err)), 0);
-	CHECK_EQ_I(simh_start(&s, cb->card, &cfg), 0);
+	if (cfg.caps_hi)
+		CHECK_EQ_I(simh_start_uhs(&s, cb->card, cb->host, cb->mode), 0);
+	else
+		CHECK_EQ_I(simh_start(&s, cb->card, &cfg), 0);
 	if (s.init_ret)
 		return;
 	if (cb->width == 1)

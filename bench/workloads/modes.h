@@ -1,0 +1,14 @@
+/*
+ * modes.h - the bus modes side by side (modes.c measures, modes_report.c
+ * prints): every mode both the card and the board accept (DS, HS and the
+ * UHS-I modes), the card initialised again in each, the same sequential
+ * read in each, with each mode's bus ceiling ("modes" record).
+ */
+#ifndef SDB_BENCH_WORKLOADS_MODES_H
+#define SDB_BENCH_WORKLOADS_MODES_H
+
+#include "bench/engine/workload.h"
+
+void wl_modes(struct wl_ctx *c);
+
+#endif
