@@ -6,7 +6,7 @@
  * automatically under QEMU, where timings are emulation speed; each
  * workload moves little data so a whole QEMU run stays under a minute).
  */
-#include "bench/engine/phase_ticks.h"
+#include "bench/engine/overhead.h"
 #include "bench/storage/config.h"
 #include "bench/engine/record.h"
 #include "bench/suite.h"
@@ -22,48 +22,13 @@
 #include "drivers/timer.h"
 #include "lib/console.h"
 
-/* The cost of the measurement itself: one timestamp, and the bookkeeping
- * wl_do does per operation (phase accumulation, sample, series), measured
- * by running the bookkeeping alone on synthetic operations. */
+/* The cost of the measurement itself, measured and printed. */
 static void measure_overhead(struct wl_ctx *c)
 {
-	const struct timer_info *ti = timer_get_info();
-	struct wl_meas m;
-	struct sd_req_times t;
-	uint32_t i, t0, t1, n = 1000;
-	uint64_t book_ns;
-	struct json *j;
+	struct wl_overhead o;
 
-	wl_begin(c, &m, "overhead", "overhead", "overhead", false, WL_MULTI_CMD12, 1, 0);
-	t0 = timer_ticks();
-	for (i = 0; i < n; i++) {
-		uint32_t now = timer_ticks();
-
-		t.t_issue = now;
-		t.t_cmd_done = now + 1;
-		t.t_first_data = now + 2;
-		t.t_data_done = now + 3;
-		t.t_end = now + 4;
-		t.host_ticks = 1;
-		t.blk_ready = t.blk_done = 0;
-		phase_acc_add(&m.acc, &t, 1, SD_BLOCK_SIZE, 0);
-		if (m.nlat < c->lat_max)
-			c->lat[m.nlat++] = now - t0;
-		series_add(&m.ser, wl_now_ns(c), SD_BLOCK_SIZE, 1);
-	}
-	t1 = timer_ticks();
-	book_ns = timer_ticks_to_ns(t1 - t0) / n;
-	con_printf("measurement overhead: %u ns per timestamp (%s, resolution %u ns), "
-		   "%u ns of bookkeeping per operation\n",
-		   (unsigned)ti->read_cost_ns, ti->source, (unsigned)ti->resolution_ns,
-		   (unsigned)book_ns);
-	j = record_begin("overhead");
-	json_str(j, "timer", ti->source);
-	json_u64(j, "timestamp_ns", ti->read_cost_ns);
-	json_u64(j, "resolution_ns", ti->resolution_ns);
-	json_u64(j, "bookkeeping_ns_per_op", book_ns);
-	json_u64(j, "timestamps_per_op", 4);
-	record_end();
+	wl_measure_overhead(c, &o);
+	wl_overhead_report(&o);
 }
 
 unsigned wl_run_hostcost(struct wl_ctx *c)

@@ -75,6 +75,7 @@
 #include "drivers/sdhci/sdhci_adma.h"
 #include "drivers/sdhci/sdhci_regs.h"
 #include "drivers/mmio.h"
+#include "drivers/pio_port.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 
@@ -309,40 +310,7 @@ static __attribute__((noinline)) void pio_write_aligned(uintptr_t port,
 							const uint32_t *p,
 							uint32_t words)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t n8 = words / 8;
-
-	words &= 7;
-	if (n8)
-		__asm__ volatile(
-			"1:	ldmia %[p]!, {r4-r10, r12}\n"
-			"	str r4, [%[port]]\n"
-			"	str r5, [%[port]]\n"
-			"	str r6, [%[port]]\n"
-			"	str r7, [%[port]]\n"
-			"	str r8, [%[port]]\n"
-			"	str r9, [%[port]]\n"
-			"	str r10, [%[port]]\n"
-			"	str r12, [%[port]]\n"
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-			  "cc", "memory");
-#else
-	for (; words >= 8; words -= 8, p += 8) {
-		uint32_t a = p[0], b = p[1], c = p[2], d = p[3];
-		uint32_t f = p[4], g = p[5], h = p[6], i = p[7];
-
-		mmio_write32(port, a); mmio_write32(port, b);
-		mmio_write32(port, c); mmio_write32(port, d);
-		mmio_write32(port, f); mmio_write32(port, g);
-		mmio_write32(port, h); mmio_write32(port, i);
-	}
-#endif
-	for (; words; words--)
-		mmio_write32(port, *p++);
+	(void)pio_port_write_words(port, p, words);
 }
 
 static __attribute__((noinline)) void pio_read_bytes(uintptr_t port,

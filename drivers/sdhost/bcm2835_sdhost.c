@@ -38,6 +38,7 @@
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sdhost/bcm2835_sdhost_regs.h"
 #include "drivers/mmio.h"
+#include "drivers/pio_port.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 
@@ -228,71 +229,6 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
 }
 
 /*
- * Moving n words between the FIFO port and an aligned buffer: on 32-bit
- * ARM eight port accesses into eight registers and one LDM/STM per eight
- * words (GCC does not merge volatile-ordered accesses by itself); host
- * builds and AArch64 use the C loop.
- */
-static inline uint32_t *fifo_read_words(uintptr_t port, uint32_t *p, uint32_t n)
-{
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t n8 = n / 8;
-
-	n &= 7;
-	if (n8)
-		__asm__ volatile(
-			"1:	ldr r4, [%[port]]\n"
-			"	ldr r5, [%[port]]\n"
-			"	ldr r6, [%[port]]\n"
-			"	ldr r7, [%[port]]\n"
-			"	ldr r8, [%[port]]\n"
-			"	ldr r9, [%[port]]\n"
-			"	ldr r10, [%[port]]\n"
-			"	ldr r12, [%[port]]\n"
-			"	stmia %[p]!, {r4-r10, r12}\n"
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-			  "cc", "memory");
-#endif
-	for (; n; n--)
-		*p++ = mmio_read32(port);
-	return p;
-}
-
-static inline const uint32_t *fifo_write_words(uintptr_t port, const uint32_t *p,
-					       uint32_t n)
-{
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t n8 = n / 8;
-
-	n &= 7;
-	if (n8)
-		__asm__ volatile(
-			"1:	ldmia %[p]!, {r4-r10, r12}\n"
-			"	str r4, [%[port]]\n"
-			"	str r5, [%[port]]\n"
-			"	str r6, [%[port]]\n"
-			"	str r7, [%[port]]\n"
-			"	str r8, [%[port]]\n"
-			"	str r9, [%[port]]\n"
-			"	str r10, [%[port]]\n"
-			"	str r12, [%[port]]\n"
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-			  "cc", "memory");
-#endif
-	for (; n; n--)
-		mmio_write32(port, *p++);
-	return p;
-}
-
-/*
  * The PIO loop of one block: move 'words' words between the FIFO and the
  * buffer, as many at a time as the FIFO holds (reads) or has room for
  * (writes), in bursts of at least SDH_BURST_WORDS unless fewer remain. The
@@ -342,9 +278,9 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		words -= n;
 		if (aligned) {
 			if (is_read)
-				w32 = fifo_read_words(port, w32, n);
+				w32 = pio_port_read_words(port, w32, n);
 			else
-				w32 = (uint32_t *)(uintptr_t)fifo_write_words(port, w32, n);
+				w32 = (uint32_t *)(uintptr_t)pio_port_write_words(port, w32, n);
 		} else {
 			for (; n; n--, buf += 4) {
 				if (is_read) {

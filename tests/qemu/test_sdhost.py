@@ -115,8 +115,11 @@ def test_compare_hosts(tmp_path):
             assert "error" not in r, r
             assert r["ops"] > 0 and r["mbs"] > 0 and r["iops"] > 0 and r["p99_ns"] > 0, r
             assert 0 <= r["host_pct"] <= 100 and r["cpu_ns_per_block"] > 0, r
+    # The EMMC of Pi 0-3 also moves data through the DMA engine: its rows
+    # join the table; one row per workload is marked the fastest.
+    assert ("emmc", "dma", "seq-read-64k") in rows, sorted(rows)
     for wl in ("seq-read-64k", "rand-write-4k"):
-        assert sum(rows[(h, "pio", wl)]["best"] for h in ("emmc", "sdhost")) == 1
+        assert sum(r["best"] for k, r in rows.items() if k[2] == wl) == 1
     assert [h["name"] for h in run.of_type("host")] == ["emmc", "sdhost", "emmc"]
     assert "host comparison (QEMU" in run.console
     integ = [r for r in run.of_type("integrity") if r["workload"] == "host-comparison"]
