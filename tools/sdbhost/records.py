@@ -57,6 +57,21 @@ SCHEMA = {
                   "reason": _S, "note": _S, "hint": _S, "write_protected": _B},
     "overhead": {"timer": _S, "timestamp_ns": _N, "resolution_ns": _N,
                  "bookkeeping_ns_per_op": _N, "timestamps_per_op": _N},
+    "host": {"name": _S, "base": _S, "version": _S, "caps": _S, "base_clock_hz": _N,
+             "f_min_hz": _N, "f_max_hz": _N, "data_paths": _L, "data_path": _S,
+             "modes": _L},
+    "data_path": {"host": _S, "requested": _S, "path": _S, "available": _L,
+                  "refused": _S, "no_dma": _S},
+    "bus": {"width": _N, "clock_hz": _N, "cal_clocks_hz": _LN, "xfer_bytes": _N,
+            "read": _D, "write": _D},
+    "hosts": {"emulated": _B, "rows": _LD},
+    "hostcost": {"host": _S, "path": _S, "op": _S, "cmd": _S, "blocks": _N,
+                 "xfer_bytes": _N, "requests": _N, "request_ns": _N, "block_ns": _N,
+                 "driver_request_ns": _N, "driver_block_ns": _N, "engine_ns": _N},
+    "modes": {"xfer_bytes": _N, "bytes_per_mode": _N, "modes": _LD, "restored": _S,
+              "restore_ok": _B},
+    "truth": {"workload": _S, "ops": _N, "window_ns": _N, "card_pct": _N, "bus_pct": _N,
+              "host_pct": _N, "wire_pct": _D, "crit_pct": _D},
     "result": {"workload": _S, "kind": _S, "op": _S, "cmd": _S, "xfer_bytes": _N,
                "ops": _N, "reads": _N, "writes": _N, "bytes": _N, "elapsed_ns": _N,
                "mbs": _N, "mibs": _N, "iops": _N, "clock_hz": _N, "width": _N,
@@ -125,7 +140,9 @@ PARALLEL = {
 # Records with a "workload" field that describe one measured workload.
 WORKLOAD_TYPES = ("result", "latency", "histogram", "series", "phases", "verdict")
 # Records a run prints at most once: a second one means the board restarted.
-ONCE_TYPES = ("card", "layout", "config", "test_area", "overhead", "summary", "suite")
+# ("card" repeats legitimately: a card initialised again on another host,
+# in a pinned bus mode or by the host comparison prints it again.)
+ONCE_TYPES = ("layout", "config", "test_area", "overhead", "summary", "suite")
 END_TYPES = ("done", "exception")
 
 
