@@ -75,26 +75,32 @@ static int fail(struct sd_slot *slot, int r, const char *what, uintptr_t base)
 	return r;
 }
 
-/* The EMMC's DMA data path: a channel of the DMA engine from the ones the
- * firmware leaves to the ARM (mailbox tag 0x00060001). The engine sees ARM
- * memory through the BCM2835's L2-coherent alias, or the BCM2836/7's
- * uncached one. Without a channel the EMMC keeps PIO only. */
-static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
+/* The DMA data path of the EMMC or SDHOST: a channel of the DMA engine from
+ * the ones the firmware leaves to the ARM (mailbox tag 0x00060001). The
+ * engine sees ARM memory through the BCM2835's L2-coherent alias, or the
+ * BCM2836/7's uncached one. false (slot->dma_note says why): PIO only. */
+static bool take_dma_channel(struct sd_slot *slot, const struct board_info *b)
 {
 	uint32_t mask = 0;
 
 	slot->dma_note = NULL;
 	if (mbox_get_dma_channels(&mask)) {
 		slot->dma_note = "the firmware did not give the DMA channel mask";
-		return;
+		return false;
 	}
 	if (dma_chan_init(&slot->dma, b->periph_base, b->soc == SOC_BCM2835 ?
 			  DMA_MEM_ALIAS_BCM2835 : DMA_MEM_ALIAS_BCM2836, mask)) {
 		slot->dma_note = dma_error(&slot->dma);
-		return;
+		return false;
 	}
-	bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
 	slot->dma_auto = true;
+	return true;
+}
+
+static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
+{
+	if (take_dma_channel(slot, b))
+		bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
 }
 
 #if UINTPTR_MAX > 0xffffffffu
@@ -170,6 +176,9 @@ static int build_sdhost(struct sd_slot *slot, const struct board_info *b)
 	if (r)
 		return fail(slot, r, "could not route GPIO 48-53 to the SDHOST controller", base);
 	slot->host = &slot->sdhost.host;
+	/* The DMA engine as its data path too (DREQ 13). */
+	if (take_dma_channel(slot, b))
+		bcm2835_sdhost_attach_dma(&slot->sdhost, &slot->dma);
 	return 0;
 }
 

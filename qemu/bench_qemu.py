@@ -18,8 +18,10 @@ and host driver alone, and what the engine adds per operation.
                     (docs/request-cost.md)
 
 Environment: SDB_QEMU (which QEMU, see tests/qemu/harness.py),
-BENCH_QEMU_MACHINES = comma-separated MACHINE[:kernel8] (default
-raspi0,raspi2b,raspi3b,raspi3b:kernel8).
+BENCH_QEMU_MACHINES = comma-separated MACHINE[:kernel8][@HOST] (HOST: the
+sdbench.txt "host" key, e.g. sdhost; default the board's usual controller;
+default list raspi0,raspi2b,raspi3b,raspi3b:kernel8,raspi0@sdhost,
+raspi2b@sdhost,raspi3b:kernel8@sdhost).
 """
 import argparse
 import os
@@ -31,7 +33,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import harness  # noqa: E402
 
-DEFAULT = "raspi0,raspi2b,raspi3b,raspi3b:kernel8"
+DEFAULT = ("raspi0,raspi2b,raspi3b,raspi3b:kernel8,"
+           "raspi0@sdhost,raspi2b@sdhost,raspi3b:kernel8@sdhost")
 # The targets of the request path (instructions).
 TARGET_SINGLE = 1000      # a whole single-block read request
 TARGET_BLOCK = 250        # per block, requests of 64 KiB and more
@@ -48,11 +51,13 @@ def size_name(nbytes):
 
 
 def run_one(spec):
-    machine, _, image = spec.partition(":")
+    spec_m, _, host = spec.partition("@")
+    machine, _, image = spec_m.partition(":")
     kernel = harness.KERNEL8 if image == "kernel8" else harness.KERNEL
+    keys = ["suite = hostcost", "seed = 1"] + (["host = " + host] if host else [])
     with tempfile.TemporaryDirectory() as td:
         img = harness.make_image(os.path.join(td, "sd.img"), "256M", kernel=kernel,
-                                 sdbench=["suite = hostcost", "seed = 1"])
+                                 sdbench=keys)
         t0 = time.time()
         run = harness.boot(machine, img, kernel=kernel,
                            extra=["-icount", "shift=0,sleep=off"], timeout=900)
@@ -68,8 +73,9 @@ def run_one(spec):
     if not rows or any("error" in r for r in rows):
         raise SystemExit("bench-qemu: %s: no valid hostcost records:\n%s"
                          % (spec, run.console[-3000:]))
+    hosts = run.of_type("host")
     return dict(machine=machine, image=os.path.basename(kernel), overhead=over,
-                rows=rows, wall=wall)
+                rows=rows, wall=wall, host=hosts[-1]["name"] if hosts else "?")
 
 
 def check(r):
@@ -81,12 +87,13 @@ def check(r):
 
 
 def table(results, markdown):
-    head = ["machine", "image", "path", "request", "instr/request", "instr/block",
+    head = ["machine", "image", "host", "path", "request", "instr/request", "instr/block",
             "driver instr/request", "engine instr/op", "target"]
     lines = []
     for res in results:
         for r in res["rows"]:
-            lines.append([res["machine"], res["image"], r["path"], size_name(r["xfer_bytes"]),
+            lines.append([res["machine"], res["image"], res["host"], r["path"],
+                          size_name(r["xfer_bytes"]),
                           "%.0f" % r["request_ns"], "%.1f" % r["block_ns"],
                           "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"], check(r)])
     out = []
@@ -97,10 +104,10 @@ def table(results, markdown):
     else:
         w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
         out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-        out += ["  ".join(c.rjust(w[i]) if i >= 4 else c.ljust(w[i]) for i, c in enumerate(l))
+        out += ["  ".join(c.rjust(w[i]) if i >= 5 else c.ljust(w[i]) for i, c in enumerate(l))
                 for l in lines]
     out.append("")
-    books = ", ".join("%s %s: %s ns (%s)" % (r["machine"], r["image"],
+    books = ", ".join("%s %s %s: %s ns (%s)" % (r["machine"], r["image"], r["host"],
                                             r["overhead"]["bookkeeping_ns_per_op"],
                                             r["overhead"]["timer"]) for r in results)
     out.append("engine bookkeeping per operation (overhead record, bookkeeping_ns_per_op): "
@@ -119,8 +126,9 @@ def main():
     results = []
     for spec in specs:
         res = run_one(spec)
-        print("bench-qemu: %s %s: %d rows, %.0f s" % (res["machine"], res["image"],
-                                                      len(res["rows"]), res["wall"]),
+        print("bench-qemu: %s %s %s: %d rows, %.0f s" % (res["machine"], res["image"],
+                                                         res["host"], len(res["rows"]),
+                                                         res["wall"]),
               file=sys.stderr)
         results.append(res)
     ver = harness.describe()

@@ -166,17 +166,17 @@ static void start_run(struct dma_chan *c)
 	c->runs++;
 }
 
-int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
-	      uint32_t periph, void *buf, uint32_t len)
+int dma_start_part(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
+		   uint32_t periph, void *buf, uint32_t span, uint32_t len)
 {
 	if (c->channel < 0)
 		return -EINVAL;
 	if (c->busy)
 		return -EBUSY;
-	if (!dma_buffer_ok(buf, len) || dreq > 31) {
+	if (!dma_buffer_ok(buf, span) || dreq > 31 || !len || (len & 3) || len > span) {
 		fmt_snprintf(c->err, sizeof(c->err),
-			     "DMA channel %d: buffer %p + %u not cache-line aligned",
-			     c->channel, buf, (unsigned)len);
+			     "DMA channel %d: buffer %p + %u (%u moved) not cache-line aligned",
+			     c->channel, buf, (unsigned)span, (unsigned)len);
 		return -EINVAL;
 	}
 	c->err[0] = 0;
@@ -185,6 +185,7 @@ int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	c->periph = periph;
 	c->buf = buf;
 	c->len = len;
+	c->span = span;
 	c->queued = 0;
 	c->runs = 0;
 	c->busy = true;
@@ -193,12 +194,18 @@ int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	 * reads memory (clean: the engine sees what the CPU wrote); a read
 	 * writes it (invalidate: no dirty line is evicted over the data). */
 	if (dir == DMA_FROM_MEM)
-		cache_clean_range(buf, len);
+		cache_clean_range(buf, span);
 	else
-		cache_invalidate_range(buf, len);
+		cache_invalidate_range(buf, span);
 	start_run(c);
 	mmio_barrier();
 	return 0;
+}
+
+int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
+	      uint32_t periph, void *buf, uint32_t len)
+{
+	return dma_start_part(c, dir, dreq, periph, buf, len, len);
 }
 
 void dma_abort(struct dma_chan *c, const char *why)
@@ -209,7 +216,7 @@ void dma_abort(struct dma_chan *c, const char *why)
 	note(c, why ? why : "aborted");
 	chan_reset(c);
 	if (c->busy && c->dir == DMA_TO_MEM)
-		cache_invalidate_range(c->buf, c->len);
+		cache_invalidate_range(c->buf, c->span);
 	c->busy = false;
 	mmio_barrier();
 }
@@ -244,7 +251,7 @@ static int poll_chan(struct dma_chan *c)
 	/* The engine wrote memory behind the cache: drop whatever the CPU
 	 * may have fetched (speculatively) while it ran. */
 	if (c->dir == DMA_TO_MEM)
-		cache_invalidate_range(c->buf, c->len);
+		cache_invalidate_range(c->buf, c->span);
 	c->busy = false;
 	return 0;
 }

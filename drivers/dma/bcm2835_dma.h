@@ -145,7 +145,8 @@ struct dma_chan {
 	uint8_t dreq;
 	uint32_t periph;         /* bus address of the data port */
 	uint8_t *buf;
-	uint32_t len;
+	uint32_t len;            /* bytes the engine moves */
+	uint32_t span;           /* bytes maintained from buf (>= len) */
 	uint32_t queued;         /* bytes given to the engine so far */
 	uint32_t runs;           /* control-block runs started */
 	uint32_t last_cs, last_debug;
@@ -174,6 +175,15 @@ bool dma_buffer_ok(const void *buf, size_t len);
  * channel) or -EBUSY (a transfer still in flight). */
 int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	      uint32_t periph, void *buf, uint32_t len);
+
+/* The same for the first len bytes of a buffer of span bytes (len <= span,
+ * a non-zero multiple of 4): the cache maintenance covers [buf, buf+span),
+ * which must be dma_buffer_ok. For a peripheral whose last words the CPU
+ * moves itself (SDHOST reads: its DREQ does not cover a transfer's final
+ * words): the buffer is invalidated again when the engine has ended, before
+ * the CPU stores the rest. */
+int dma_start_part(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
+		   uint32_t periph, void *buf, uint32_t span, uint32_t len);
 
 /* 1 while the transfer runs; 0 when it ended (a read's buffer is
  * invalidated again by then); -EIO when the engine reported an error (the

@@ -30,7 +30,18 @@
  * idle "data mode" when it waits for a block that will not come (after
  * the last block of an open-ended read or write).
  *
- * Data moves by PIO (the BCM2835 DMA engine, DREQ 13, is another path).
+ * Data moves by PIO, or through the BCM2835 DMA engine (set_data_path
+ * SD_PATH_DMA after bcm2835_sdhost_attach_dma): the engine moves the words
+ * between the buffer and SDDATA, paced by DREQ 13, which the controller
+ * raises while its FIFO holds at least the read threshold of words (read)
+ * or has room (write). The FIFO raises no DREQ for the last words of a read
+ * below the threshold (the Linux driver leaves the last threshold - 1 words
+ * to the CPU for the same reason), so a read's last 3 words are read by the
+ * CPU after the engine has ended. The command is issued first, the engine
+ * started after its response (QEMU's engine ignores DREQ and runs at once:
+ * it must find the data there). Cache maintenance and the order of the
+ * control blocks before the start write are the DMA driver's
+ * (drivers/dma/bcm2835_dma.h).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +65,7 @@
 #define SDH_FIFO_THRESHOLD 4u
 #define SDH_BURST_WORDS 8u
 #define SDH_MAX_BLOCK 1024u
+#define SDH_DMA_DRAIN_WORDS (SDH_FIFO_THRESHOLD - 1u) /* read by the CPU */
 
 static inline uint32_t rd(const struct bcm2835_sdhost_priv *p, uint32_t reg)
 {
@@ -302,8 +314,85 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	return 0;
 }
 
+/*
+ * The data phase through the DMA engine. The CPU starts the engine (cache
+ * maintenance and control blocks: its part of the work), then watches the
+ * engine and SDHSTS within the blocks' summed bound, and reads a read's
+ * last words from the FIFO itself. Returns 0 (data moved), 1 (this buffer
+ * goes by PIO) or the error code with req->err filled in.
+ */
+static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
+			uint32_t blk_to)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	struct dma_chan *c = p->dma;
+	const bool is_read = data->dir == SD_DATA_READ;
+	const uint32_t len = data->blksz * data->blocks;
+	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
+	uint64_t bound = (uint64_t)blk_to * data->blocks;
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
+	timer_deadline_t d;
+	int r;
+
+	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len)) {
+		p->dma_pio++;
+		return 1;
+	}
+	r = dma_start_part(c, is_read ? DMA_TO_MEM : DMA_FROM_MEM, DMA_DREQ_SDHOST,
+			   dma_periph_bus_addr(c, p->base + SDH_DATA), data->buf, len,
+			   len - drain * 4);
+	if (r) {
+		recover(p, is_read);
+		return fail(req, r, rd(p, SDH_HSTS), dma_error(c), 0);
+	}
+	t1 = timer_ticks();
+	t->host_ticks = t1 - t0;
+	t->t_first_data = t1;
+	d = timer_deadline_us(bound > 0x7FFFFFFFu ? 0x7FFFFFFFu : (uint32_t)bound);
+	for (;;) {
+		t0 = timer_ticks();
+		r = dma_poll(c);
+		if (r <= 0)
+			break;
+		hsts = rd(p, SDH_HSTS);
+		if (hsts & SDH_HSTS_ERRS) {
+			dma_abort(c, "the controller reported an error");
+			recover(p, is_read);
+			return fail(req, hsts_to_err(hsts), hsts, is_read ?
+				    "read data (DMA)" : "write data (DMA)", 0);
+		}
+		if (timer_expired(d)) {
+			r = dma_poll(c);
+			if (r <= 0)
+				break;
+			hsts = rd(p, SDH_HSTS);
+			dma_abort(c, "timed out");
+			recover(p, is_read);
+			return fail(req, -ETIMEDOUT, hsts, dma_error(c), 0);
+		}
+	}
+	if (r < 0) {
+		hsts = rd(p, SDH_HSTS);
+		recover(p, is_read);
+		return fail(req, r, hsts, dma_error(c), 0);
+	}
+	/* The engine has ended and the buffer is invalidated: the CPU's
+	 * stores of the last words land in lines it owns. */
+	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
+			       blk_to, &hsts, &first)) {
+		recover(p, is_read);
+		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
+			    "read data (DMA, last words)", data->blocks - 1);
+	}
+	t1 = timer_ticks();
+	t->host_ticks += t1 - t0;
+	t->t_data_done = t1;
+	return 0;
+}
+
 /* The data phase of a request, after the command's response. */
-static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
+static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -315,6 +404,14 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
 	int r;
 
+	if (p->dma_on) {
+		r = sdh_dma_xfer(p, req, blk_to);
+		if (r < 0)
+			return r;
+		blk = data->blocks;
+		if (!r)
+			goto data_end;
+	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
 			recover(p, is_read);
@@ -334,6 +431,7 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	t->t_data_done = t1;
 	t->host_ticks = host;
 
+data_end:
 	/* The last block's CRC (read) or CRC status and busy (write). */
 	r = wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
 	hsts = rd(p, SDH_HSTS);
@@ -364,7 +462,7 @@ static int sdh_xfer(const struct bcm2835_sdhost_priv *p, struct sd_request *req)
 
 static int sdh_request(struct sd_host *h, struct sd_request *req)
 {
-	const struct bcm2835_sdhost_priv *p = h->priv;
+	struct bcm2835_sdhost_priv *p = h->priv;
 	struct sd_cmd *cmd = &req->cmd;
 	struct sd_data *data = req->data;
 	uint32_t sdcmd = cmd->index & SDH_CMD_INDEX_MASK;
@@ -533,6 +631,17 @@ static int sdh_no_pin(struct sd_host *h)
 	return -ENOTSUP;
 }
 
+static int sdh_set_data_path(struct sd_host *h, unsigned path)
+{
+	struct bcm2835_sdhost_priv *p = h->priv;
+
+	if (path > SD_PATH_DMA || !(h->data_paths & (1u << path)))
+		return -ENOTSUP;
+	p->dma_on = path == SD_PATH_DMA;
+	h->data_path = (uint8_t)path;
+	return 0;
+}
+
 static const struct sd_host_ops sdh_ops = {
 	.reset = sdh_reset,
 	.set_ios = sdh_set_ios,
@@ -540,6 +649,7 @@ static const struct sd_host_ops sdh_ops = {
 	.card_busy = sdh_no_pin,
 	.get_cd = sdh_no_pin,
 	.get_ro = sdh_no_pin,
+	.set_data_path = sdh_set_data_path,
 };
 
 int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
@@ -553,6 +663,9 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	p->hcfg = 0;
 	p->cdiv = SDH_CDIV_MAX;
 	p->req_hz = 0;
+	p->dma = NULL;
+	p->dma_on = false;
+	p->dma_pio = 0;
 	h->ops = &sdh_ops;
 	h->name = "sdhost";
 	h->base = base;
@@ -576,4 +689,16 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
 	return 0;
+}
+
+void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c)
+{
+	struct sd_host *h = &s->host;
+
+	s->priv.dma = c && c->channel >= 0 ? c : NULL;
+	s->priv.dma_on = false;
+	h->data_paths = 1u << SD_PATH_PIO;
+	if (s->priv.dma)
+		h->data_paths |= 1u << SD_PATH_DMA;
+	h->data_path = SD_PATH_PIO;
 }

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sd/sd_host.h"
 
 #define BCM2835_SDHOST_ARM_OFFSET 0x202000u /* from the ARM peripheral base */
@@ -20,6 +21,10 @@ struct bcm2835_sdhost_priv {
 	uint32_t hcfg;    /* SDHCFG as last written */
 	uint32_t cdiv;    /* SDCDIV as last written */
 	uint32_t req_hz;  /* the clock last asked for */
+	struct dma_chan *dma; /* the DMA path's channel (NULL: PIO only) */
+	bool dma_on;      /* host.data_path == SD_PATH_DMA */
+	uint32_t dma_pio; /* DMA-path requests that went by PIO (buffer not
+			   * on cache lines, or too short) */
 };
 
 struct bcm2835_sdhost {
@@ -32,6 +37,15 @@ struct bcm2835_sdhost {
  * it is 0. Touches no register (reset() does). */
 int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 			uint32_t core_clock_hz);
+
+/* The DMA engine as the data path (set_data_path SD_PATH_DMA): a channel
+ * that dma_chan_init took (the caller owns it; c NULL or without a channel:
+ * PIO only). The engine moves the data between the buffer and SDDATA (bus
+ * address 0x7E202040), paced by DREQ 13; a read's last words (below the
+ * FIFO's read threshold, for which the controller raises no DREQ) are read
+ * by the CPU once the engine has ended. Buffers the engine cannot maintain
+ * safely (dma_buffer_ok) go by PIO. */
+void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c);
 
 /* The divider for 'hz' from a core clock (f = core / (CDIV + 2), never
  * above hz, CDIV at most 0x7FF) and the frequency it gives. */

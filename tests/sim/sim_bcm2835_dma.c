@@ -1,10 +1,12 @@
 /*
  * sim_bcm2835_dma.c - the BCM2835 DMA engine (BCM2835 ARM Peripherals chapter 4)
  * as the simulator sees it: channels 0-14 at the peripheral base + 0x7000
- * (peripheral base = the EMMC base - 0x300000), executing control blocks
- * against host memory mapped by the simulator's memory map (sim_dma.c,
- * drivers/dma/dma_addr.h's hook) and the simulated
- * EMMC's data port (bus address 0x7E300020).
+ * (peripheral base = the EMMC base - 0x300000, or the SDHOST base -
+ * 0x202000 when the simulated controller is SDHOST), executing control
+ * blocks against host memory mapped by the simulator's memory map
+ * (sim_dma.c, drivers/dma/dma_addr.h's hook) and the simulated
+ * controller's data port: the EMMC's (bus address 0x7E300020, DREQ 11) or
+ * SDHOST's SDDATA (0x7E202040, DREQ 13, sim_sdhost.c).
  *
  * Stricter than QEMU's model (which runs a chain to completion at once and
  * ignores DREQ), where the hardware is: a word moves to or from the data
@@ -57,6 +59,9 @@
 #define DMA_SPAN      0x1000u
 #define NCH           15u
 #define EMMC_DATA_BUS 0x7E300020u
+#define SDHOST_DATA_BUS 0x7E202040u
+#define EMMC_DREQ 11u
+#define SDHOST_DREQ 13u
 
 struct chan {
 	uint32_t cs, conblk_ad, ti, source_ad, dest_ad, txfr_len, stride;
@@ -79,7 +84,50 @@ void (*sim_dma_write_hook)(uintptr_t addr, uint32_t val);
 
 static uintptr_t dma_base(void)
 {
-	return cfg()->base - 0x300000u + DMA_OFF;
+	return cfg()->base - (cfg()->sdhost ? 0x202000u : 0x300000u) + DMA_OFF;
+}
+
+/* The data port of the simulated controller, its DREQ and its side. */
+static uint32_t port_bus(void)
+{
+	return cfg()->sdhost ? SDHOST_DATA_BUS : EMMC_DATA_BUS;
+}
+
+static unsigned port_dreq(void)
+{
+	return cfg()->sdhost ? SDHOST_DREQ : EMMC_DREQ;
+}
+
+static bool port_dreq_up(bool write)
+{
+	return cfg()->sdhost ? sim_sdhost_dma_dreq(write) : sim_hc_dma_dreq(write);
+}
+
+static uint32_t port_read(void)
+{
+	return cfg()->sdhost ? sim_sdhost_dma_port_read() : sim_hc_dma_port_read();
+}
+
+static void port_write(uint32_t v)
+{
+	if (cfg()->sdhost)
+		sim_sdhost_dma_port_write(v);
+	else
+		sim_hc_dma_port_write(v);
+}
+
+/* The controller brought up to now / its next change by itself. */
+static void ctrl_advance(void)
+{
+	if (cfg()->sdhost)
+		sim_sdhost_update();
+	else
+		sim_sdhci_advance(sim_clk_now);
+}
+
+static uint64_t ctrl_next_event(void)
+{
+	return cfg()->sdhost ? sim_sdhost_next_event() : sim_sdhci_next_event();
 }
 
 void sim_bdma_reset(void)
@@ -182,14 +230,15 @@ static bool load_cb(struct chan *c, unsigned n)
 		sim_violation("DMA channel %u: TXFR_LEN %u not whole words", n, c->txfr_len);
 	if (c->ti & DMA_TI_TDMODE)
 		sim_violation("DMA channel %u: 2D mode not modelled", n);
-	if (c->source_ad == EMMC_DATA_BUS || c->dest_ad == EMMC_DATA_BUS) {
-		bool src = c->source_ad == EMMC_DATA_BUS;
+	if (c->source_ad == port_bus() || c->dest_ad == port_bus()) {
+		bool src = c->source_ad == port_bus();
 
 		if (!(c->ti & (src ? DMA_TI_SRC_DREQ : DMA_TI_DEST_DREQ)) ||
-		    ((c->ti >> 16) & 31u) != 11u)
-			sim_violation("DMA channel %u: the EMMC data port is %s without "
-				      "%s and PERMAP 11 (TI 0x%08x)", n, src ? "read" : "written",
-				      src ? "SRC_DREQ" : "DEST_DREQ", c->ti);
+		    ((c->ti >> 16) & 31u) != port_dreq())
+			sim_violation("DMA channel %u: the %s data port is %s without "
+				      "%s and PERMAP %u (TI 0x%08x)", n,
+				      cfg()->sdhost ? "SDHOST" : "EMMC", src ? "read" : "written",
+				      src ? "SRC_DREQ" : "DEST_DREQ", port_dreq(), c->ti);
 		if (c->ti & (src ? DMA_TI_SRC_INC : DMA_TI_DEST_INC))
 			sim_violation("DMA channel %u: the data port address is incremented", n);
 		if (c->ti & (src ? DMA_TI_SRC_WIDTH : DMA_TI_DEST_WIDTH))
@@ -220,14 +269,14 @@ static void run_chan(unsigned n)
 				return;
 		}
 		while (c->txfr_len >= 4) {
-			bool src_port = c->source_ad == EMMC_DATA_BUS;
-			bool dst_port = c->dest_ad == EMMC_DATA_BUS;
+			bool src_port = c->source_ad == port_bus();
+			bool dst_port = c->dest_ad == port_bus();
 			uint32_t v;
 			uint8_t *m;
 
-			if (src_port && !sim_hc_dma_dreq(false))
+			if (src_port && !port_dreq_up(false))
 				return;
-			if (dst_port && !sim_hc_dma_dreq(true))
+			if (dst_port && !port_dreq_up(true))
 				return;
 			if ((!src_port && (c->source_ad & 0xFF000000u) == 0x7E000000u &&
 			     (c->ti & DMA_TI_SRC_DREQ)) ||
@@ -235,7 +284,7 @@ static void run_chan(unsigned n)
 			     (c->ti & DMA_TI_DEST_DREQ)))
 				return; /* a peripheral not modelled: its DREQ never comes */
 			if (src_port) {
-				v = sim_hc_dma_port_read();
+				v = port_read();
 				d.st.words_from_port++;
 			} else if ((c->source_ad & 0xFF000000u) == 0x7E000000u) {
 				sim_violation("DMA channel %u: source 0x%08x is not a modelled peripheral",
@@ -251,7 +300,7 @@ static void run_chan(unsigned n)
 				v = ld32(m);
 			}
 			if (dst_port) {
-				sim_hc_dma_port_write(v);
+				port_write(v);
 				d.st.words_to_port++;
 			} else {
 				m = mem_at(c->dest_ad, 4, "destination");
@@ -328,14 +377,14 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr)
 
 	sim_clk_note_mmio();
 	sim_clk_charge(cfg()->mmio_read_ns);
-	sim_sdhci_advance(sim_clk_now);
+	ctrl_advance();
 	sim_bdma_service();
 	v = reg_read(off);
 	if ((off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs &&
 	    ++d.same_cs_reads >= 3 && !sim_clk_deadline_hit()) {
 		/* The CPU polls a channel that waits for DREQ: jump to the next
 		 * moment the controller can change, never past a deadline. */
-		uint64_t to = min64(sim_sdhci_next_event(), sim_clk_next_deadline());
+		uint64_t to = min64(ctrl_next_event(), sim_clk_next_deadline());
 
 		if (!cfg()->fast_forward) {
 			to = sim_clk_now;
@@ -347,7 +396,7 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr)
 		if (to > sim_clk_now) {
 			sim_clk_now = to;
 			sim_clk_charge(0);
-			sim_sdhci_advance(sim_clk_now);
+			ctrl_advance();
 			sim_bdma_service();
 			v = reg_read(off);
 		}
@@ -368,7 +417,7 @@ void sim_bdma_mmio_write(uintptr_t addr, uint32_t v)
 
 	sim_clk_note_mmio();
 	sim_clk_charge(cfg()->mmio_write_ns);
-	sim_sdhci_advance(sim_clk_now);
+	ctrl_advance();
 	sim_bdma_service();
 	d.same_cs_reads = 0;
 	if (sim_dma_write_hook)

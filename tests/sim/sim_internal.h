@@ -199,6 +199,13 @@ uint8_t sim_sdhci_width(void);
 void sim_sdhost_reset(void);
 uint32_t sim_sdhost_read(uintptr_t addr);
 void sim_sdhost_write(uintptr_t addr, uint32_t v);
+/* The DMA engine's side of SDDATA: DREQ 13 and the engine's accesses;
+ * the model brought up to now, and its next change (for polling). */
+bool sim_sdhost_dma_dreq(bool write);
+uint32_t sim_sdhost_dma_port_read(void);
+void sim_sdhost_dma_port_write(uint32_t v);
+void sim_sdhost_update(void);
+uint64_t sim_sdhost_next_event(void);
 
 /* ---- wire truth (sim_wire.c) ---- */
 enum sim_lane { SIM_LANE_CMD = 0, SIM_LANE_DAT, SIM_NLANES };

@@ -19,6 +19,14 @@
  *    data timeout (REW_TIME_OUT), stuck busy.
  *  - Violations: unmapped offsets, a command while NEW is still set,
  *    reading an empty FIFO, writing a full one.
+ *  - The DMA engine's side (sim_bcm2835_dma.c): DREQ 13 at SDDATA (bus
+ *    address 0x7E202040). Read: while the FIFO holds at least the read
+ *    threshold (SDEDM[18:14]) of words, or any word of a block that is not
+ *    the transfer's last (the hardware's FIFO then fills from the next
+ *    block); the last words of a transfer below the threshold raise no
+ *    DREQ, as on the hardware: an engine told to move them waits for
+ *    ever. Write: while the FIFO has room. The engine's port accesses cost
+ *    the CPU nothing.
  */
 #include <string.h>
 
@@ -50,6 +58,8 @@ static struct {
 	uint32_t last_reads[SDH_SPAN / 4];
 	uint32_t same[SDH_SPAN / 4];
 } h;
+
+static void write_word(uint32_t v);
 
 static const struct sim_config *conf(void)
 {
@@ -272,6 +282,64 @@ static void update(void)
 		advance();
 }
 
+static uint32_t data_pop(void)
+{
+	uint32_t v;
+
+	if (h.xfer != XK_READ || !h.loaded) {
+		sim_violation("SDHOST: read of an empty FIFO");
+		return 0;
+	}
+	memcpy(&v, h.blk + h.pos, 4);
+	h.pos += 4;
+	if (h.pos >= h.blksz) {
+		h.k++;
+		if (h.total && h.k >= h.total)
+			sim_card_data_done(sim_clk_now, false);
+		load_read_block();
+	}
+	return v;
+}
+
+/* ---- the DMA engine's side ---------------------------------------------- */
+
+bool sim_sdhost_dma_dreq(bool write)
+{
+	uint32_t fill, thr;
+
+	update();
+	if (h.cmd & SDH_CMD_NEW)
+		return false;
+	fill = fifo_fill();
+	if (write)
+		return h.xfer == XK_WRITE && fill < SDH_FIFO_WORDS;
+	if (h.xfer != XK_READ || !fill)
+		return false;
+	thr = (h.edm >> SDH_EDM_RD_THR_SHIFT) & SDH_EDM_THR_MASK;
+	return fill >= thr || !h.total || h.k + 1 < h.total;
+}
+
+uint32_t sim_sdhost_dma_port_read(void)
+{
+	return data_pop();
+}
+
+void sim_sdhost_dma_port_write(uint32_t v)
+{
+	write_word(v);
+}
+
+void sim_sdhost_update(void)
+{
+	update();
+}
+
+uint64_t sim_sdhost_next_event(void)
+{
+	update();
+	return next_event();
+}
+
 uint32_t sim_sdhost_read(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - conf()->base), v = 0;
@@ -303,18 +371,7 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 	case SDH_HBCT: v = h.hbct; break;
 	case SDH_HBLC: v = h.hblc; break;
 	case SDH_DATA:
-		if (h.xfer != XK_READ || !h.loaded) {
-			sim_violation("SDHOST: read of an empty FIFO");
-			return 0;
-		}
-		memcpy(&v, h.blk + h.pos, 4);
-		h.pos += 4;
-		if (h.pos >= h.blksz) {
-			h.k++;
-			if (h.total && h.k >= h.total)
-				sim_card_data_done(sim_clk_now, false);
-			load_read_block();
-		}
+		v = data_pop();
 		memset(h.same, 0, sizeof(h.same));
 		return v;
 	default:
