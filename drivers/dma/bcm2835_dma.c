@@ -129,7 +129,7 @@ static void start_run(struct dma_chan *c)
 	uint32_t base_ti = DMA_TI_WAIT_RESP | DMA_TI_NO_WIDE_BURSTS;
 	uint32_t left = c->len - c->queued, n = 0;
 	/* The buffer and the control blocks are each contiguous in memory. */
-	uint32_t mem = dma_mem_bus_addr(c, c->buf, c->len) + c->queued;
+	uint32_t mem = dma_mem_bus_addr(c, c->buf, c->span) + c->queued;
 	uint32_t cbs = dma_mem_bus_addr(c, c->cb, sizeof(c->cb));
 
 	if (c->dir == DMA_TO_MEM)

@@ -352,6 +352,16 @@ struct sim_dma_stats {
 };
 void sim_dma_get_stats(struct sim_dma_stats *s);
 
+/* The SDHOST model's data port (sim_config.sdhost): words the CPU read
+ * from / wrote to SDDATA, and the engine's share (tests: who moved what). */
+struct sim_sdhost_stats {
+	uint32_t cpu_words_read;
+	uint32_t cpu_words_written;
+	uint32_t dma_words_read;
+	uint32_t dma_words_written;
+};
+void sim_sdhost_get_stats(struct sim_sdhost_stats *s);
+
 /* Called with every CPU write to a DMA register (tests: ordering logs). */
 extern void (*sim_dma_write_hook)(uintptr_t addr, uint32_t val);
 

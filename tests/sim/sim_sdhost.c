@@ -57,7 +57,13 @@ static struct {
 	uint64_t stuck_ns;
 	uint32_t last_reads[SDH_SPAN / 4];
 	uint32_t same[SDH_SPAN / 4];
+	struct sim_sdhost_stats st;
 } h;
+
+void sim_sdhost_get_stats(struct sim_sdhost_stats *s)
+{
+	*s = h.st;
+}
 
 static void write_word(uint32_t v);
 
@@ -321,11 +327,13 @@ bool sim_sdhost_dma_dreq(bool write)
 
 uint32_t sim_sdhost_dma_port_read(void)
 {
+	h.st.dma_words_read++;
 	return data_pop();
 }
 
 void sim_sdhost_dma_port_write(uint32_t v)
 {
+	h.st.dma_words_written++;
 	write_word(v);
 }
 
@@ -371,6 +379,7 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 	case SDH_HBCT: v = h.hbct; break;
 	case SDH_HBLC: v = h.hblc; break;
 	case SDH_DATA:
+		h.st.cpu_words_read++;
 		v = data_pop();
 		memset(h.same, 0, sizeof(h.same));
 		return v;
@@ -486,7 +495,10 @@ void sim_sdhost_write(uintptr_t addr, uint32_t v)
 			h.loaded = false;
 		}
 		break;
-	case SDH_DATA: write_word(v); break;
+	case SDH_DATA:
+		h.st.cpu_words_written++;
+		write_word(v);
+		break;
 	default:
 		sim_violation("SDHOST: write of reserved offset 0x%02x", off);
 		break;
