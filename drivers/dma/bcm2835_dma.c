@@ -301,6 +301,18 @@ int dma_mem_to_periph(struct dma_chan *c, unsigned dreq, uint32_t periph,
 	return r ? r : dma_wait(c, timeout_us);
 }
 
+uint32_t dma_position(const struct dma_chan *c)
+{
+	uint32_t v;
+
+	if (c->channel < 0)
+		return 0;
+	mmio_barrier();
+	v = rd(c, c->dir == DMA_TO_MEM ? DMA_DEST_AD : DMA_SOURCE_AD);
+	mmio_barrier();
+	return v + c->runs;
+}
+
 const char *dma_error(const struct dma_chan *c)
 {
 	return c->err;

@@ -190,6 +190,12 @@ int dma_start_part(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
  * channel is reset, dma_error() says which bits). */
 int dma_poll(struct dma_chan *c);
 
+/* Where the transfer in flight is: a value that changes whenever the engine
+ * has moved data (its memory-side address register and the runs started),
+ * for a caller that bounds the time without progress rather than the whole
+ * transfer. Reads one register of the channel. */
+uint32_t dma_position(const struct dma_chan *c);
+
 /* dma_poll until it is not 1, at most timeout_us; -ETIMEDOUT after that
  * (the channel is aborted and reset). */
 int dma_wait(struct dma_chan *c, uint32_t timeout_us);

@@ -317,8 +317,10 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 /*
  * The data phase through the DMA engine. The CPU starts the engine (cache
  * maintenance and control blocks: its part of the work), then watches the
- * engine and SDHSTS within the blocks' summed bound, and reads a read's
- * last words from the FIFO itself. Returns 0 (data moved), 1 (this buffer
+ * engine and SDHSTS, and reads a read's last words from the FIFO itself.
+ * The wait is bounded by the per-block timeout since the engine last moved
+ * data (looked at only when that timeout expires: the polling loop reads
+ * nothing more), as the PIO path bounds each FIFO burst. Returns 0 (data moved), 1 (this buffer
  * goes by PIO) or the error code with req->err filled in.
  */
 static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
@@ -330,8 +332,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	const bool is_read = data->dir == SD_DATA_READ;
 	const uint32_t len = data->blksz * data->blocks;
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
-	uint64_t bound = (uint64_t)blk_to * data->blocks;
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, pos;
 	timer_deadline_t d;
 	int r;
 
@@ -349,7 +350,8 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	t1 = timer_ticks();
 	t->host_ticks = t1 - t0;
 	t->t_first_data = t1;
-	d = timer_deadline_us(bound > 0x7FFFFFFFu ? 0x7FFFFFFFu : (uint32_t)bound);
+	pos = dma_position(c);
+	d = timer_deadline_us(blk_to);
 	for (;;) {
 		t0 = timer_ticks();
 		r = dma_poll(c);
@@ -363,6 +365,13 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 				    "read data (DMA)" : "write data (DMA)", 0);
 		}
 		if (timer_expired(d)) {
+			uint32_t now = dma_position(c);
+
+			if (now != pos) { /* it moved: another period */
+				pos = now;
+				d = timer_deadline_us(blk_to);
+				continue;
+			}
 			r = dma_poll(c);
 			if (r <= 0)
 				break;

@@ -323,6 +323,7 @@ TEST(faults_during_dma_are_clear_and_recovered)
 {
 	static uint8_t buf[16 * 512] __attribute__((aligned(64)));
 	struct simh s;
+	uint64_t t0;
 	int r;
 
 	CHECK_EQ_I(start(&s, "sdhc-c10-16g", 0x3C), 0);
@@ -338,10 +339,15 @@ TEST(faults_during_dma_are_clear_and_recovered)
 	show("engine error (read):", &s);
 	CHECK_EQ_I(sd_read_blocks(&s.card, 400, 16, buf, SD_STOP_AUTO12, NULL), 0);
 
-	/* The engine never ends (a DREQ that never comes): bounded. */
+	/* The engine never ends (a DREQ that never comes): bounded by the
+	 * per-block bound since the engine last moved (write: 1 s of busy),
+	 * not by the 16 blocks' sum. */
 	sim_dma_fault(SIM_DMA_HANG);
+	t0 = sim_now_ns();
 	r = sd_write_blocks(&s.card, 400, 16, buf, SD_STOP_AUTO12, NULL);
 	CHECK_EQ_I(r, -ETIMEDOUT);
+	CHECK(sim_now_ns() - t0 < 1500000000ull);
+	CHECK(sim_now_ns() - t0 >= 1000000000ull);
 	CHECK_EQ_U(s.card.last_err.cmd, 25);
 	CHECK(s.card.last_err.phase && strstr(s.card.last_err.phase, "DMA channel 5: timed out"));
 	show("engine hung (write):", &s);
@@ -403,4 +409,27 @@ TEST(data_path_refused_without_a_channel)
 	bcm2835_sdhost_attach_dma(&s.sdhost, &ch);
 	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
 	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+}
+
+/* A transfer that takes longer than the per-block bound in all but moves
+ * all the time is not cut: 120 blocks at 400 kHz on one data line (about
+ * 10 ms each, 1.2 s in all, the read bound being 0.5 s). */
+TEST(a_long_slow_transfer_is_not_cut)
+{
+	static uint8_t a[120 * 512] __attribute__((aligned(64)));
+	static uint8_t b[120 * 512] __attribute__((aligned(64)));
+	struct simh s;
+	uint64_t t0;
+	uint32_t k;
+
+	CHECK_EQ_I(start(&s, "sdhc-c10-16g", 0x3C), 0);
+	for (k = 0; k < sizeof(a); k++)
+		a[k] = (uint8_t)(k * 31 + (k >> 9));
+	CHECK_EQ_I(sd_write_blocks(&s.card, 7000, 120, a, SD_STOP_AUTO12, NULL), 0);
+	CHECK_EQ_I(sd_set_bus(&s.card, 400000, 1), 0);
+	t0 = sim_now_ns();
+	CHECK_EQ_I(sd_read_blocks(&s.card, 7000, 120, b, SD_STOP_AUTO12, NULL), 0);
+	CHECK(sim_now_ns() - t0 > 1000000000ull);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+	CHECK_EQ_U(sim_violation_count(), 0);
 }
