@@ -1,7 +1,9 @@
 """The whole program on the simulator's SDHOST controller (build/host/sdbsim
 --controller sdhost): the quick suite and the host comparison through the
 real SDHOST driver, no errors, no protocol violations, the host and card
-records name SDHOST, no wire-truth records (the SDHOST model has none)."""
+records name SDHOST, no wire-truth records (the SDHOST model has none); the
+comparison has SDHOST's PIO and DMA rows (the simulated DMA engine with
+DREQ 13), the quick suite itself runs by PIO (data_path = auto)."""
 import json
 import os
 import subprocess
@@ -40,6 +42,11 @@ def test_quick_suite_on_sdhost(tmp_path):
     assert {r["workload"] for r in table["rows"]} == {
         "seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"}
     assert all(r["host"] == "sdhost" and r["mbs"] > 0 for r in table["rows"])
+    assert sorted({r["data_path"] for r in table["rows"]}) == ["dma", "pio"]
+    assert hosts[0]["data_paths"] == ["pio", "dma"]
+    assert {r["data_path"] for r in res} == {"pio"}
+    integ = [r for r in recs if r["type"] == "integrity" and r["workload"] == "host-comparison"]
+    assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0
 
 
 def test_bad_controller_is_refused():

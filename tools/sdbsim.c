@@ -44,6 +44,7 @@
 
 static struct sdhci_host emmc;
 static struct bcm2835_sdhost sdhost;
+static struct dma_chan sdhost_dma;
 
 static void usage(FILE *f)
 {
@@ -58,7 +59,8 @@ static void usage(FILE *f)
 		   "Runs sdbench on a simulated card and prints its console output and records,\n"
 		   "with a \"truth\" record per workload. The host defaults to \"sim\"; the\n"
 		   "controller is the host profile's SDHCI (emmc), or with --controller sdhost the\n"
-		   "SDHOST model (no wire truth there).\n");
+		   "SDHOST model (no wire truth there; data_path = dma moves its data through the\n"
+		   "simulated DMA engine).\n");
 }
 
 /* ---- the truth per workload ------------------------------------------------
@@ -435,7 +437,14 @@ int main(int argc, char **argv)
 		env.host = env.host_error ? NULL : &sdhost.host;
 		env.host_error_what = "the simulated SDHOST controller did not initialise";
 		env.host_error_base = sim_get_config()->base;
-		env.buf = malloc(BUF_BYTES);
+		/* Its DMA path: a channel of the simulated DMA engine (data_path
+		 * = dma; auto stays PIO, as nothing tells the simulator which
+		 * board it is). */
+		if (!env.host_error &&
+		    !dma_chan_init(&sdhost_dma, sim_get_config()->base - BCM2835_SDHOST_ARM_OFFSET,
+				   DMA_MEM_ALIAS_BCM2835, 0x3C))
+			bcm2835_sdhost_attach_dma(&sdhost, &sdhost_dma);
+		env.buf = aligned_alloc(64, BUF_BYTES);
 		env.buf_bytes = env.buf ? BUF_BYTES : 0;
 	} else {
 		simh_program_env(&env, &emmc, BUF_BYTES);
