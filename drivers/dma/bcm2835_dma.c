@@ -202,12 +202,6 @@ int dma_start_part(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 	return 0;
 }
 
-int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
-	      uint32_t periph, void *buf, uint32_t len)
-{
-	return dma_start_part(c, dir, dreq, periph, buf, len, len);
-}
-
 void dma_abort(struct dma_chan *c, const char *why)
 {
 	if (c->channel < 0)

@@ -169,21 +169,24 @@ uint32_t dma_mem_bus_addr(const struct dma_chan *c, const void *p, size_t n);
 bool dma_buffer_ok(const void *buf, size_t len);
 
 /* Build the control blocks and start the channel (cache maintenance and
- * ordering as above). dreq: DMA_DREQ_* pacing the peripheral side
- * (DMA_DREQ_NONE: unpaced). periph: the data port's bus address (fixed,
- * not incremented). Returns 0, -EINVAL (buffer not dma_buffer_ok, no
- * channel) or -EBUSY (a transfer still in flight). */
-int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
-	      uint32_t periph, void *buf, uint32_t len);
-
-/* The same for the first len bytes of a buffer of span bytes (len <= span,
- * a non-zero multiple of 4): the cache maintenance covers [buf, buf+span),
- * which must be dma_buffer_ok. For a peripheral whose last words the CPU
- * moves itself (SDHOST reads: its DREQ does not cover a transfer's final
- * words): the buffer is invalidated again when the engine has ended, before
- * the CPU stores the rest. */
+ * ordering as above) to move the first len bytes of a buffer of span bytes
+ * (len <= span, a non-zero multiple of 4; dma_start: len = span). The cache
+ * maintenance covers [buf, buf+span), which must be dma_buffer_ok: a
+ * peripheral whose last words the CPU moves itself (SDHOST reads: its DREQ
+ * does not cover a transfer's final words) has the buffer invalidated again
+ * when the engine has ended, before the CPU stores the rest. dreq:
+ * DMA_DREQ_* pacing the peripheral side (DMA_DREQ_NONE: unpaced). periph:
+ * the data port's bus address (fixed, not incremented). Returns 0, -EINVAL
+ * (buffer not dma_buffer_ok, no channel) or -EBUSY (a transfer still in
+ * flight). */
 int dma_start_part(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
 		   uint32_t periph, void *buf, uint32_t span, uint32_t len);
+
+static inline int dma_start(struct dma_chan *c, enum dma_dir dir, unsigned dreq,
+			    uint32_t periph, void *buf, uint32_t len)
+{
+	return dma_start_part(c, dir, dreq, periph, buf, len, len);
+}
 
 /* 1 while the transfer runs; 0 when it ended (a read's buffer is
  * invalidated again by then); -EIO when the engine reported an error (the
