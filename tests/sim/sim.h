@@ -177,6 +177,8 @@ struct sim_config {
 	enum sim_platform platform; /* whose controller this is (above) */
 	bool sdr104;             /* BCM2712: the board has the Pi 5's switchable SD I/O
 				  * regulator (AON GPIO 3), so UHS-I up to SDR104 */
+	bool io_regulator_stuck; /* BCM2712: AON GPIO 3 never switches the regulator
+				  * (SIM_FAULT_IO_REGULATOR for the whole run) */
 	uintptr_t base;          /* controller base address */
 	uint32_t base_clock_hz;  /* controller input clock (divider source) */
 	uint32_t caps;           /* CAPABILITIES; 0 = derived from base_clock_hz */

@@ -14,8 +14,9 @@
  * 1, is a protocol violation: those lines belong to the RP1, the status
  * LED, the PMIC and the HDMI/PMIC I2C buses.
  *
- * Fault SIM_FAULT_IO_REGULATOR: line 3 no longer follows its latch (its
- * pad and the regulator stay at their level; DATA reads the pad).
+ * Fault SIM_FAULT_IO_REGULATOR (or the host key io_regulator_stuck): line
+ * 3 no longer follows its latch (its pad and the regulator stay at their
+ * level; DATA reads the pad).
  */
 #include <string.h>
 
@@ -79,7 +80,7 @@ static void update_board(void)
 {
 	bool sel = driven(LINE_IOVDD_SEL), pwr = driven(LINE_PWR_ON);
 
-	if (sim_fault_active(SIM_FAULT_IO_REGULATOR))
+	if (sim_get_config()->io_regulator_stuck || sim_fault_active(SIM_FAULT_IO_REGULATOR))
 		sel = gio.sel_pad;
 	if (sel != gio.sel_pad) {
 		gio.sel_pad = sel;
