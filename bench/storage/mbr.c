@@ -334,6 +334,14 @@ int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
 		fail(mi, MBR_EMPTY, 0, "the partition table has no partitions");
 		return 0;
 	}
+	/* LBA 0 decodes both as a FAT boot sector and as a table with
+	 * partitions. Linux reads the table; Windows, cameras and other
+	 * devices may mount LBA 0 as one volume over the whole card. The user's
+	 * data may follow either reading, so no block is provably unused. */
+	if (bpb_check(sec, NULL, NULL) == 0)
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "LBA 0 holds both a FAT boot sector and partition entries "
+			    "(a PC may read the card either way)");
 
 	for (i = 0; i < 4; i++) {
 		if (!e[i].count)

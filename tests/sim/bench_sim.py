@@ -157,10 +157,13 @@ def part4():
         okc += sum(r["checked"] for r in within)
         if not simpredict.worst(w) <= top[0]:
             top = (simpredict.worst(w), "%s %s" % (c.id, w["workload"]))
-        print("  %-36s %-15s %s %4d/%-3d %6.2f  %s" % (
+        nb = sum(1 for r in rows if r.get("bound"))
+        print("  %-36s %-15s %s %4d/%-3d %6.2f  %s%s" % (
             c.id, "%.2f MHz %d-bit" % (clock / 1e6, width),
             " ".join("%+6.2f" % by[k]["err_mbs"] if k in by else "%6s" % "-" for k, _ in cols),
-            len(within), len(rows), simpredict.worst(w), w["workload"]))
+            len(within), len(rows), simpredict.worst(w), w["workload"],
+            "; %d upper bounds, up to %+.1f%%" % (nb, max(r["err_mbs"] for r in rows
+                                                         if r.get("bound"))) if nb else ""))
     print("  all: %d workloads in %d cases, %d within %.0f%% (MB/s, IOPS and mean latency); "
           "sequential and random 4 KiB: %d of %d; worst %.2f%% (%s); %.0f s" % (
               n, len(simpredict.CASES), ok, simpredict.TOL_PCT, okc, nc, top[0], top[1],

@@ -1053,6 +1053,25 @@ TEST(choose_superfloppy)
 	md_free(m);
 }
 
+/* A FAT boot sector at LBA 0 that also carries partition entries (found
+ * by fuzz_storage): either reading may hold the user's data, so no area. */
+TEST(choose_fat_boot_sector_with_table)
+{
+	struct memdisk *m = md_new(GIB_BLOCKS);
+	struct tfat f;
+	struct mbr_info mi;
+	struct test_area ta;
+
+	tfat_format(&f, m, 0, GIB_BLOCKS / 2, 32, 8);
+	mbr_put(m, 0, 0x0C, 8192, 65536);
+	CHECK_EQ_I(mbr_parse(&mi, &m->dev), -EINVAL);
+	CHECK_EQ_U(mi.kind, MBR_INCONSISTENT);
+	CHECK(strstr(mi.reason, "FAT boot sector and partition entries") != NULL);
+	CHECK(test_area_choose(&ta, &m->dev, &mi, NULL) != 0);
+	CHECK(!ta.usable);
+	md_free(m);
+}
+
 TEST(choose_json)
 {
 	struct tfat f;

@@ -101,11 +101,12 @@ class Row:
         self.paced_by = ""     # who sets the pace of the pipeline: bus / cpu / -
         self.p_paced_by = ""
         self.note = ""
+        self.bound = False     # the prediction is an upper bound (see predict())
 
     def as_dict(self):
         return {k: getattr(self, k) for k in (
             "workload", "kind", "op", "xfer_bytes", "mbs", "iops", "mean_ns", "p_mbs",
-            "p_iops", "p_mean_ns", "method", "paced_by", "p_paced_by", "note")}
+            "p_iops", "p_mean_ns", "method", "paced_by", "p_paced_by", "note", "bound")}
 
 
 class Prediction:
@@ -299,6 +300,12 @@ def predict(run, target):
             continue
         total2, dlat, row.paced_by, row.p_paced_by = got
         row.method = "pipeline"
+        if row.paced_by == "cpu" and row.p_paced_by not in ("cpu", "-"):
+            # While the CPU set the pace, the card's delays between blocks
+            # hid behind it (the controller's buffer was full): this run
+            # cannot show them, and at the target they show.
+            row.bound = True
+            row.note = "cpu -> %s, upper bound" % row.p_paced_by
         if res.get("kind") == "random" and is_num(res.get("ops")) and res["ops"] > 0:
             deltas.setdefault((res.get("op"), res.get("xfer_bytes")),
                               (total2 - ph["total_ns"]) / res["ops"])
@@ -318,6 +325,11 @@ def predict(run, target):
             total2, dlat = _shares(res, ph, tgt)
             row.method = "shares"
         _finish(row, res, ph, total2, dlat)
+    nb = sum(1 for r in p.rows if r.bound)
+    if nb:
+        p.notes.append("%d workload(s) paced by the CPU here would be paced by the bus: the "
+                       "card's delays between blocks hid behind the CPU in this run, so their "
+                       "predictions are upper bounds" % nb)
     # the clock sweep's fit T(f) = a + b/f, where it was made at the target width
     for s in run.all("sweep"):
         if "fit" in s and s.get("width") == tgt[1] and is_num(s.get("a_ns")) \
