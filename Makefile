@@ -101,7 +101,8 @@ BT64 := $(B)/target64
 TARGET64_OBJS := $(patsubst %,$(BT64)/%.o,$(basename $(TARGET64_SRCS)))
 $(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/sdhost drivers/dma)),$(TARGET64_OBJS)): \
 	TALIGN64 :=
-PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
+# drivers/sd_io_pi5.c (the Pi 5's SD regulator lines) runs on the simulator too.
+PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5.c)
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))

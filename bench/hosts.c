@@ -5,6 +5,7 @@
 
 #include "bench/engine/record.h"
 #include "bench/hosts.h"
+#include "drivers/sd/sd_modes.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/json.h"
@@ -21,7 +22,7 @@ const char *hosts_path_name(unsigned p)
 void hosts_report(const struct sd_host *h)
 {
 	struct json *j;
-	unsigned p;
+	unsigned p, t;
 
 	con_printf("\nhost: %s at 0x%08llx, base clock %u Hz, version 0x%08x, caps 0x%08x\n",
 		   h->name, (unsigned long long)h->base, (unsigned)h->base_clock_hz,
@@ -47,6 +48,10 @@ void hosts_report(const struct sd_host *h)
 	json_str(j, NULL, "ds");
 	if (h->cap_hs)
 		json_str(j, NULL, "hs");
+	/* the UHS-I modes this host runs on this board (its regulator) */
+	for (t = SD_TIMING_SDR12; t < SD_TIMING_COUNT; t++)
+		if (h->uhs_modes & (1u << t))
+			json_str(j, NULL, sd_bus_mode_name(sd_timing_mode(t)));
 	json_arr_end(j);
 	record_end();
 }

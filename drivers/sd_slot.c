@@ -6,6 +6,7 @@
 #include "drivers/gpio.h"
 #include "drivers/mailbox.h"
 #include "drivers/sd_io_pi4.h"
+#include "drivers/sd_io_pi5.h"
 #include "drivers/sd_slot.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
@@ -103,34 +104,6 @@ static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
 		bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
 }
 
-#if UINTPTR_MAX > 0xffffffffu
-/* Pi 5: the card's I/O supply is a GPIO-driven regulator, AON GPIO 3
- * (SD_IOVDD_SEL: 1 = 1.8 V, 0 = 3.3 V; bcm2712-rpi-5-b.dts), on the
- * always-on Broadcom STB GPIO block at 0x10_7D51_7C00 (bank 0: DATA +0x04,
- * IODIR +0x08 with 1 = input). The device tree gives it 5 ms to settle.
- * Not verified on a Pi 5; nothing calls it until UHS-I is driven. */
-#define BCM2712_GIO_AON_BASE	0x107d517c00ull
-#define GIO_DATA		0x04u
-#define GIO_IODIR		0x08u
-#define SD_IOVDD_SEL_BIT	(1u << 3)
-#define SD_IO_SETTLE_US		5000u
-
-static int bcm2712_set_io_voltage(unsigned mv)
-{
-	uintptr_t gio = (uintptr_t)BCM2712_GIO_AON_BASE;
-	uint32_t v;
-
-	if (mv != 3300 && mv != 1800)
-		return -EINVAL;
-	v = mmio_read32(gio + GIO_DATA);
-	v = mv == 1800 ? (v | SD_IOVDD_SEL_BIT) : (v & ~SD_IOVDD_SEL_BIT);
-	mmio_write32(gio + GIO_DATA, v);
-	mmio_write32(gio + GIO_IODIR, mmio_read32(gio + GIO_IODIR) & ~SD_IOVDD_SEL_BIT);
-	timer_udelay(SD_IO_SETTLE_US);
-	return 0;
-}
-#endif
-
 static void clear(struct sd_slot *slot)
 {
 	slot->host = NULL;
@@ -141,7 +114,6 @@ static void clear(struct sd_slot *slot)
 	slot->dma_note = "no DMA engine path on this controller";
 	slot->dma_auto = false;
 	slot->sdr104_allowed = false;
-	slot->set_io_voltage = NULL;
 }
 
 bool sd_slot_has(const struct board_info *b, enum sd_slot_ctrl ctrl)
@@ -206,8 +178,10 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 	if (b->soc == SOC_BCM2712) {
 		/* Pi 5 / CM5 / Pi 500: the slot is on the SoC's own SDHCI
 		 * (sdio1) with dedicated pads; SDR104 with 1.8 V signalling
-		 * on the board. The clock: the mailbox's EMMC2 clock, else the
-		 * device tree's fixed 200 MHz. Not verified on hardware. */
+		 * on the board: the I/O regulator and the card's supply on
+		 * AON GPIO 3 and 4 (drivers/sd_io_pi5.c). The clock: the
+		 * mailbox's EMMC2 clock, else the device tree's fixed
+		 * 200 MHz. Not verified on hardware. */
 		base = (uintptr_t)BCM2712_SDIO1_HOST_BASE;
 		r = bcm2712_sdhci_init(&slot->sdhci, base, (uintptr_t)BCM2712_SDIO1_CFG_BASE,
 				       b->emmc2_clock_hz ? b->emmc2_clock_hz :
@@ -216,7 +190,7 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 			return fail(slot, r, "the BCM2712 SD host controller did not initialise",
 				    base);
 		slot->sdr104_allowed = true;
-		slot->set_io_voltage = bcm2712_set_io_voltage;
+		sdhci_set_board(&slot->sdhci, &sd_io_pi5_board);
 		slot->host = &slot->sdhci.host;
 		return 0;
 	}

@@ -38,11 +38,9 @@ struct sd_slot {
 	int error;                /* 0, or what building the host returned */
 	const char *error_what;   /* which step failed, for the user */
 	uintptr_t error_base;     /* the controller concerned */
-	/* What the board allows beyond the controller (UHS-I, not driven
-	 * yet): SDR104 on this slot, and the hook that switches the card's
-	 * I/O supply (3300 or 1800 mV; NULL = fixed 3.3 V). */
+	/* The board allows SDR104 on this slot (Pi 5: the regulator hooks
+	 * are attached to the controller, sdhci_set_board). */
 	bool sdr104_allowed;
-	int (*set_io_voltage)(unsigned mv);
 };
 
 /* The controllers a slot can be built on (sdbench.txt "host"). */

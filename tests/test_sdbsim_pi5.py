@@ -13,16 +13,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
 import simtruth  # noqa: E402
 
 
-def run(card, suite):
+def run(card, suite, host="pi5"):
     if not os.path.exists(simtruth.SDBSIM):
         pytest.skip("build/host/sdbsim not built: run make first")
-    code, recs, out = simtruth.run(card, "pi5", config="suite = %s\n" % suite)
+    code, recs, out = simtruth.run(card, host, config="suite = %s\nseed = 1\n" % suite)
     return code, recs, out
 
 
-def check_platform(recs, out):
+def check_platform(recs, out, host="pi5"):
     board = next(r for r in recs if r["type"] == "board")
-    assert board["host"] == "pi5" and board["platform"] == "bcm2712"
+    assert board["host"] == host and board["platform"] == "bcm2712"
     assert board["host_base"] == "0x1000fff000"
     assert "host: sdio1 at 0x1000fff000, base clock 200000000 Hz" in out
     assert "no emulator models one" in out
@@ -47,3 +47,57 @@ def test_quick_suite_on_pi5():
     suite = [r for r in recs if r["type"] == "suite"]
     assert len(suite) == 1 and suite[0]["aborted"] is False
     assert len([r for r in recs if r["type"] == "result"]) >= 10
+    # a card without UHS-I: the modes step has DS and HS at 3.3 V only
+    card = next(r for r in recs if r["type"] == "card")
+    assert card["bus_mode"] == "hs" and card["signal_mv"] == 3300
+    modes = next(r for r in recs if r["type"] == "modes")
+    assert [m["mode"] for m in modes["modes"]] == ["ds", "hs"]
+    assert all(m["ok"] and m["signal_mv"] == 3300 for m in modes["modes"])
+    assert modes["restore_ok"] is True
+
+
+# The modes step on a UHS-I card (the quick suite of tests/sim/uhs-quick.txt):
+# every mode both sides accept, SDR104 at 200 MHz with CMD19 tuning.
+EXPECT_MODES = [("ds", 25000000, 3300), ("hs", 50000000, 3300),
+                ("sdr12", 25000000, 1800), ("sdr25", 50000000, 1800),
+                ("sdr50", 100000000, 1800), ("ddr50", 50000000, 1800),
+                ("sdr104", 200000000, 1800)]
+
+
+def test_modes_step_reaches_sdr104_on_pi5():
+    code, recs, out = run("uhs-sdr104-a2-64g", "quick")
+    assert code == 0, out[-3000:]
+    check_platform(recs, out)
+    card = next(r for r in recs if r["type"] == "card")
+    assert card["uhs_host_modes"] == ["sdr12", "sdr25", "sdr50", "sdr104", "ddr50"]
+    assert card["bus_mode"] == "sdr104" and card["signal_mv"] == 1800
+    assert card["clock_hz"] == 200000000 and 0 < card["tuning_tries"] <= 40
+    modes = next(r for r in recs if r["type"] == "modes")
+    got = [(m["mode"], m["clock_hz"], m["signal_mv"]) for m in modes["modes"]]
+    assert got == EXPECT_MODES
+    for m in modes["modes"]:
+        assert m["ok"] and m["ran"] == m["mode"] and m["note"] is None, m
+        assert 0 < m["read_mbs"] <= m["bus_ceiling_mbs"], m
+        assert (m["tuning_tries"] > 0) == (m["mode"] == "sdr104"), m
+    assert modes["restored"] == "auto" and modes["restore_ok"] is True
+
+
+def test_modes_step_falls_back_when_the_regulator_does_not_switch(tmp_path):
+    # the pi5 host with AON GPIO 3 stuck: the 1.8 V switch fails at the
+    # card's initialisation, the card is power-cycled and runs HS at 3.3 V;
+    # the modes step then offers DS and HS only
+    text = open(os.path.join(simtruth.ROOT, "tests", "sim", "hosts", "pi5.txt")).read()
+    host = tmp_path / "pi5-stuck.txt"
+    host.write_text(text.replace("name = pi5", "name = pi5-stuck") +
+                    "io_regulator_stuck = yes\n")
+    code, recs, out = run("uhs-sdr104-a2-64g", "quick", host=str(host))
+    assert code == 0, out[-3000:]
+    check_platform(recs, out, host="pi5-stuck")
+    card = next(r for r in recs if r["type"] == "card")
+    assert card["bus_mode"] == "hs" and card["signal_mv"] == 3300
+    assert "regulator did not switch" in card["bus_mode_note"]
+    assert "power-cycled" in card["bus_mode_note"]
+    modes = next(r for r in recs if r["type"] == "modes")
+    assert [(m["mode"], m["signal_mv"], m["ok"]) for m in modes["modes"]] == \
+        [("ds", 3300, True), ("hs", 3300, True)]
+    assert modes["restore_ok"] is True

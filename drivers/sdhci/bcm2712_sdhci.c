@@ -21,8 +21,23 @@
  *  - DMA address view: identity (the device tree's axi dma-ranges map ARM
  *    physical 0 at bus 0); ADMA2 with 64-bit addresses is the controller's.
  *    Data moves by PIO here.
- *  - Not handled yet: the 1.8 V switch (the I/O regulator is on AON GPIO 3,
- *    the platform's hook, drivers/sd_slot.c), SDR104 and tuning.
+ *  - UHS-I: the Pi 5 device tree lists sd-uhs-sdr50, sd-uhs-ddr50 and
+ *    sd-uhs-sdr104 for this slot, and sdhci-brcmstb clears the UHS mode
+ *    bits it reads from CAPABILITIES[63:32] so that the device tree's
+ *    list is the one used: here the quirk set's list is the one
+ *    (uhs_modes_fixed), SDR12/SDR25 coming with it. The 1.8 V switch
+ *    needs the board's regulator (vqmmc = sd_io_1v8_reg on AON GPIO 3,
+ *    drivers/sd_io_pi5.c), attached by the platform (drivers/sd_slot.c).
+ *  - Clock for SDR104: the 200 MHz input clock through the divider's
+ *    bypass (N = 0: SDHCI 3.00 divided clock mode gives the base clock),
+ *    200 MHz on the wire, below the 208 MHz of the mode; SDR50 100 MHz
+ *    (N = 1), DDR50 50 MHz (N = 2). The core tunes SDR104 (and SDR50
+ *    when CAPABILITIES bit 45 asks for it) with CMD19 through Execute
+ *    Tuning, at most 40 commands.
+ *  - Tuning PHY: the tuned modes need the delay-line PHY as the clock
+ *    source instead of the 50 MHz-only path: SDIO_CFG_MAX_50MHZ_MODE with
+ *    the strap override set and its enable bit clear. Linux does it at
+ *    start-up whenever SDR50/SDR104 are allowed, as here (init).
  *
  * Nothing here has run on a Pi 5: no emulator models one.
  */
@@ -37,6 +52,11 @@ static const struct sdhci_quirks bcm2712_sdhci_quirks = {
 	.no_hispd_bit = false,
 	.cd_broken_on_hw = true,
 	.dma_offset = 0,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
+		     1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 0, /* the base clock: 200 MHz, the divider bypassed */
+	.uhs_modes_fixed = true,
 };
 
 int bcm2712_sdhci_init(struct sdhci_host *sh, uintptr_t base, uintptr_t cfg_base,
@@ -56,6 +76,8 @@ int bcm2712_sdhci_init(struct sdhci_host *sh, uintptr_t base, uintptr_t cfg_base
 	if (!mhz)
 		mhz = 1;
 	mmio_write32(cfg_base + BCM2712_CFG_CQ_CAPABILITY, BCM2712_CFG_CQ_FMUL | (mhz & 0xffu));
+	/* SDR50/SDR104 are in the quirk set: the delay-line PHY. */
+	bcm2712_sdhci_select_tuning_phy(cfg_base);
 	mmio_barrier();
 	return 0;
 }

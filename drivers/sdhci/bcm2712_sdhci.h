@@ -38,14 +38,16 @@
 
 /* sdhci_host_init() with the BCM2712 quirks, then the cfg set-up: card
  * presence forced (the slot's card-detect switch is wired to a GPIO, not to
- * the controller) and the controller's timer clock advisory. base_clock_hz:
+ * the controller), the controller's timer clock advisory and the tuning
+ * PHY for SDR50/SDR104. base_clock_hz:
  * the mailbox's EMMC2 clock or BCM2712_SDIO1_CLOCK_HZ on hardware; 0 takes
  * it from CAPABILITIES. */
 int bcm2712_sdhci_init(struct sdhci_host *sh, uintptr_t base, uintptr_t cfg_base,
 		       uint32_t base_clock_hz);
 
-/* For UHS-I (SDR50/SDR104, tuning; not driven yet): select the delay-line
- * PHY as the clock source, as the controller needs for the tuned modes. */
+/* For UHS-I (SDR50/SDR104, tuning): select the delay-line PHY as the
+ * clock source, as the controller needs for the tuned modes (init does
+ * it). */
 void bcm2712_sdhci_select_tuning_phy(uintptr_t cfg_base);
 
 #endif

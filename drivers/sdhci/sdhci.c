@@ -1196,15 +1196,21 @@ void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b)
 	h->tuning_sdr50 = false;
 	/* UHS-I needs SDHCI 3.00, a switchable regulator and the modes in
 	 * both the quirk set and CAPABILITIES[63:32] (SDR12/SDR25 come with
-	 * any of them, SDHCI 3.00 §2.2.26). */
+	 * any of them, SDHCI 3.00 §2.2.26), or in the quirk set alone where
+	 * the integration's list replaces the register's (uhs_modes_fixed). */
 	if (!b || !b->set_io_mv || !e->v3 || e->caps_missing)
 		return;
-	if (e->caps1 & SDHCI_CAP1_SDR50)
-		m |= 1u << SD_TIMING_SDR50;
-	if (e->caps1 & SDHCI_CAP1_SDR104)
-		m |= 1u << SD_TIMING_SDR104;
-	if (e->caps1 & SDHCI_CAP1_DDR50)
-		m |= 1u << SD_TIMING_DDR50;
+	if (e->q->uhs_modes_fixed) {
+		m = e->q->uhs_modes & (1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
+				       1u << SD_TIMING_DDR50);
+	} else {
+		if (e->caps1 & SDHCI_CAP1_SDR50)
+			m |= 1u << SD_TIMING_SDR50;
+		if (e->caps1 & SDHCI_CAP1_SDR104)
+			m |= 1u << SD_TIMING_SDR104;
+		if (e->caps1 & SDHCI_CAP1_DDR50)
+			m |= 1u << SD_TIMING_DDR50;
+	}
 	if (m)
 		m |= 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25;
 	h->uhs_modes = m & e->q->uhs_modes;

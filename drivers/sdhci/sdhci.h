@@ -50,6 +50,12 @@ struct sdhci_quirks {
 	/* Highest SD clock the integration's pads are run at in a UHS-I
 	 * mode (0 = the base clock). */
 	uint32_t uhs_max_hz;
+	/* The mode bits of CAPABILITIES[63:32] (SDR50, SDR104, DDR50) are
+	 * not used: uhs_modes alone says which modes the integration runs
+	 * (Linux sdhci-brcmstb clears those bits and takes the device
+	 * tree's sd-uhs-* list instead). The other bits (tuning for SDR50)
+	 * still come from the register. */
+	bool uhs_modes_fixed;
 	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none). */
 	uint32_t dma_window;
 	/* The integration's ADMA2 may be used (when CAPABILITIES also says

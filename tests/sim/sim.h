@@ -36,6 +36,10 @@ enum sim_platform { SIM_PLATFORM_BCM2835 = 0, SIM_PLATFORM_BCM2712 = 1 };
 #define SIM_BCM2712_CFG_SPAN	0x200u
 #define SIM_BCM2712_CLOCK_HZ	200000000u
 #define SIM_IO_SETTLE_NS	5000000ull /* the Pi 5 device tree's regulator settling */
+/* The BCM2712's always-on GPIO block (sim_gio_aon.c): AON GPIO 3 selects
+ * the SD I/O regulator, AON GPIO 4 the card's supply on the Pi 5. */
+#define SIM_BCM2712_GIO_AON_BASE	0x107d517c00ull
+#define SIM_BCM2712_GIO_AON_SPAN	0x40u
 
 /* ---- card profiles --------------------------------------------------- */
 
@@ -171,7 +175,10 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap);
 
 struct sim_config {
 	enum sim_platform platform; /* whose controller this is (above) */
-	bool sdr104;             /* the board allows SDR104 (UHS-I; not modelled yet) */
+	bool sdr104;             /* BCM2712: the board has the Pi 5's switchable SD I/O
+				  * regulator (AON GPIO 3), so UHS-I up to SDR104 */
+	bool io_regulator_stuck; /* BCM2712: AON GPIO 3 never switches the regulator
+				  * (SIM_FAULT_IO_REGULATOR for the whole run) */
 	uintptr_t base;          /* controller base address */
 	uint32_t base_clock_hz;  /* controller input clock (divider source) */
 	uint32_t caps;           /* CAPABILITIES; 0 = derived from base_clock_hz */
@@ -317,6 +324,13 @@ unsigned sim_card_io_mv(void);
 unsigned sim_card_g1(void);
 /* Tuning commands the controller has run since sim_setup(). */
 unsigned sim_tuning_count(void);
+/* BCM2712 platform, the always-on GPIO block: the level AON GPIO 'line'
+ * drives (0/1; -1 when it is an input), how often the card's supply was
+ * cut through AON GPIO 4 and the regulator switched through AON GPIO 3
+ * since sim_setup(). */
+int sim_gio_aon_line(unsigned line);
+unsigned sim_gio_aon_power_offs(void);
+unsigned sim_gio_aon_regulator_switches(void);
 
 /* ---- card layout --------------------------------------------------------- */
 
@@ -389,6 +403,7 @@ enum sim_fault_kind {
 	SIM_FAULT_UHS_SWITCH,      /* after CMD11 the card never releases DAT[3:0] */
 	SIM_FAULT_TUNING,          /* no tap reads the tuning block right */
 	SIM_FAULT_UHS_REJECT,      /* CMD6 switch to SDR50/SDR104/DDR50 answers 0xF */
+	SIM_FAULT_IO_REGULATOR,    /* BCM2712: AON GPIO 3 stuck, the I/O regulator never switches */
 };
 
 /* Command match value for an application command (after CMD55). */

@@ -7,18 +7,27 @@
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/sd_io_pi5.h"
 #include "tests/sim/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
  * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
  * its quirk set with the cfg block, the clock passed in as the firmware
- * does on a Pi 5 (card detect then counts as broken, as on the hardware). */
+ * does on a Pi 5 (card detect then counts as broken, as on the hardware),
+ * and, on a board with the switchable I/O regulator (host key sdr104), the
+ * Pi 5's regulator lines (drivers/sd_io_pi5.c, on the simulated AON GPIO
+ * block), as drivers/sd_slot.c builds the slot. */
 static int host_init(struct sdhci_host *sh)
 {
-	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
-		return bcm2712_sdhci_init(sh, sim_get_config()->base,
-					  sim_get_config()->base + SIM_BCM2712_CFG_OFFSET,
-					  sim_get_config()->base_clock_hz);
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712) {
+		int ret = bcm2712_sdhci_init(sh, sim_get_config()->base,
+					     sim_get_config()->base + SIM_BCM2712_CFG_OFFSET,
+					     sim_get_config()->base_clock_hz);
+
+		if (!ret && sim_get_config()->sdr104)
+			sdhci_set_board(sh, &sd_io_pi5_board);
+		return ret;
+	}
 	if (!strcmp(sim_get_config()->controller, "emmc2"))
 		return bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
 	return bcm2835_emmc_init(sh, sim_get_config()->base, 0);
@@ -84,6 +93,8 @@ int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
 {
 	int ret;
 
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
+		return host_init(sh); /* the Pi 5's own board hooks */
 	if (!strcmp(host, "pi4-uhs") || !strcmp(sim_get_config()->controller, "emmc2"))
 		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
 	else
@@ -118,7 +129,8 @@ void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf
 	env->board_model = "simulator";
 	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
 	 * UHS-I controller with the simulated board's regulator. */
-	env->host_error = sim_get_config()->caps_hi ?
+	env->host_error = sim_get_config()->caps_hi &&
+			  sim_get_config()->platform != SIM_PLATFORM_BCM2712 ?
 			  simh_build_uhs_host(emmc, sim_get_config()->host_name) :
 			  host_init(emmc);
 	env->host = env->host_error ? NULL : &emmc->host;

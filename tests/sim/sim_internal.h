@@ -187,6 +187,12 @@ bool sim_hc_dma_dreq(bool write);
 uint32_t sim_hc_dma_port_read(void);
 void sim_hc_dma_port_write(uint32_t v);
 
+/* ---- the BCM2712 always-on GPIO block (sim_gio_aon.c) ---- */
+void sim_gio_aon_reset(void);
+bool sim_gio_aon_claims(uintptr_t addr);
+uint32_t sim_gio_aon_read(uintptr_t addr);
+void sim_gio_aon_write(uintptr_t addr, uint32_t v);
+
 /* ---- the BCM2835 DMA engine (sim_bcm2835_dma.c) ---- */
 void sim_bdma_reset(void);
 void sim_bdma_service(void);

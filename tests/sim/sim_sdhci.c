@@ -83,7 +83,8 @@ int sim_set_io_voltage(unsigned mv)
 	if (mv != sim_hc.io_mv)
 		sim_hc.io_settled_at = sim_clk_now + SIM_IO_SETTLE_NS;
 	sim_hc.io_mv = mv;
-	return 0;
+	/* The card's side of the signalling is this regulator. */
+	return sim_board_set_io_mv(mv);
 }
 
 unsigned sim_io_voltage_mv(void)
@@ -286,6 +287,7 @@ void sim_sdhci_power_on(void)
 	memset(&sim_hc, 0, sizeof(sim_hc));
 	sim_hc.idle_quantum = 1000;
 	sim_bdma_reset();
+	sim_gio_aon_reset();
 	sim_hc.io_mv = 3300;
 	sim_sdhci_reset_all();
 }
@@ -389,6 +391,8 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 
 	if (sim_bdma_claims(addr))
 		return sim_bdma_mmio_read(addr);
+	if (sim_gio_aon_claims(addr))
+		return sim_gio_aon_read(addr);
 	if (cfg()->sdhost)
 		return sim_sdhost_read(addr);
 	sim_clk_note_mmio();
@@ -458,6 +462,10 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 
 	if (sim_bdma_claims(addr)) {
 		sim_bdma_mmio_write(addr, v);
+		return;
+	}
+	if (sim_gio_aon_claims(addr)) {
+		sim_gio_aon_write(addr, v);
 		return;
 	}
 	if (cfg()->sdhost) {

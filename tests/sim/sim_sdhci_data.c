@@ -68,6 +68,24 @@ static bool data_fault(uint32_t kind, uint32_t k)
 	return (sim_hc.x.fault_mask & (1u << kind)) && sim_hc.x.fault_block == k;
 }
 
+/* BCM2712: above 50 MHz the controller needs the delay-line PHY as its
+ * clock source (SDIO_CFG_MAX_50MHZ_MODE: strap override set, 50 MHz
+ * enable clear; after reset the strap keeps the 50 MHz-only path). */
+#define CFG_MAX_50MHZ_MODE 0x1acu
+static bool bcm2712_phy_limited(uint32_t f)
+{
+	uint32_t m;
+
+	if (cfg()->platform != SIM_PLATFORM_BCM2712 || f <= 50000000u)
+		return false;
+	m = sim_hc.bcm2712_cfg[CFG_MAX_50MHZ_MODE / 4];
+	if ((m & (1u << 31)) && !(m & 1u))
+		return false;
+	sim_violation("SD clock %u Hz on the BCM2712's 50 MHz path (SDIO_CFG_MAX_50MHZ_MODE "
+		      "0x%08x: the delay-line PHY is not selected)", f, m);
+	return true;
+}
+
 /* Anything that garbles the DAT lines: width mismatch, clock too fast
  * for the card's mode, SDR against DDR, 1.8 V signalling on one side
  * only, above 100 MHz a sampling point that was never tuned. */
@@ -81,6 +99,8 @@ static bool dat_garbled(void)
 	if (v18 != ((sim_hc.control2 & HC2_1V8_EN) != 0) || card_ddr != sim_hc_ddr())
 		return true;
 	if (f > 100000000u && !(sim_hc.control2 & HC2_SAMPLE_CLK))
+		return true;
+	if (bcm2712_phy_limited(f))
 		return true;
 	return sim_sdhci_width() != sim_card.width || f > fmax;
 }
@@ -97,7 +117,8 @@ static void tuning_block_done(uint64_t t)
 	uint32_t tap = sim_hc.tune_tap++;
 	bool good = p->tune_window && tap >= p->tune_first &&
 		    tap < (uint32_t)p->tune_first + p->tune_window &&
-		    !sim_fault_active(SIM_FAULT_TUNING);
+		    !sim_fault_active(SIM_FAULT_TUNING) &&
+		    !bcm2712_phy_limited(sim_sdhci_clock_hz());
 
 	sim_hc.tune_count++;
 	if (good) {

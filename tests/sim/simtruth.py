@@ -35,7 +35,7 @@ def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900):
     # host and card at once
     d = os.path.join(ROOT, "build", "host")
     os.makedirs(d, exist_ok=True)
-    fd, cfg = tempfile.mkstemp(prefix="sdbsim-%s-%s-" % (host, card), suffix=".txt", dir=d)
+    fd, cfg = tempfile.mkstemp(prefix="sdbsim-%s-%s-" % (os.path.basename(host), os.path.basename(card)), suffix=".txt", dir=d)
     with os.fdopen(fd, "w") as f:
         f.write(config)
     cmd = [SDBSIM, "--profile", card, "--host", host, "--config", cfg]
