@@ -18,9 +18,17 @@
  *    CMD8/CMD55 (sd.c), as on the Pi 4.
  *  - SDIO_CFG_CQ_CAPABILITY carries the base clock in MHz for the
  *    controller's timers (Linux writes it at start-up).
- *  - DMA address view: identity (the device tree's axi dma-ranges map ARM
- *    physical 0 at bus 0); ADMA2 with 64-bit addresses is the controller's.
- *    Data moves by PIO here.
+ *  - DMA address view: identity. The BCM2712 device tree as posted for
+ *    mainline Linux puts sdio1 (mmc@1000fff000) under the "axi" simple-bus
+ *    with a plain "ranges" and no "dma-ranges" on the way down, i.e. the
+ *    controller's DMA master sees ARM physical addresses unchanged, above
+ *    4 GiB too (no 0xC0000000 alias, unlike the Pi 4's emmc2bus). So:
+ *    dma_offset 0 and a window of 16 GiB (the largest Pi 5 memory).
+ *  - ADMA2 with 64-bit addresses (adma64: Host Control 1 DMA Select 11b,
+ *    96-bit descriptors) when CAPABILITIES says ADMA2 and 64-bit System
+ *    Bus Support (bits 19 and 28). Not verified on a Pi 5: the platform
+ *    (drivers/sd_slot.c) keeps PIO the default there, ADMA2 only when
+ *    data_path = dma asks for it.
  *  - UHS-I: the Pi 5 device tree lists sd-uhs-sdr50, sd-uhs-ddr50 and
  *    sd-uhs-sdr104 for this slot, and sdhci-brcmstb clears the UHS mode
  *    bits it reads from CAPABILITIES[63:32] so that the device tree's
@@ -57,6 +65,9 @@ static const struct sdhci_quirks bcm2712_sdhci_quirks = {
 		     1u << SD_TIMING_DDR50,
 	.uhs_max_hz = 0, /* the base clock: 200 MHz, the divider bypassed */
 	.uhs_modes_fixed = true,
+	.dma_window = 0x400000000ull,
+	.adma2 = true,
+	.adma64 = true,
 };
 
 int bcm2712_sdhci_init(struct sdhci_host *sh, uintptr_t base, uintptr_t cfg_base,

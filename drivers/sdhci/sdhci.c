@@ -39,10 +39,16 @@
  *    the clock there.
  *  - f_min_hz: the lowest clock the integration is run at.
  *
- * Data moves by PIO, or by the controller's ADMA2 (32-bit descriptors,
- * SDHCI 3.00 §1.13) where the quirk set allows it and CAPABILITIES says
- * ADMA2 (the BCM2711 EMMC2; not the BCM2835 EMMC, not QEMU's models, whose
- * capabilities say no DMA). ADMA2 requests (sdhci_adma_*() below):
+ * Data moves by PIO, or by the controller's ADMA2 (SDHCI 3.00 §1.13) where
+ * the quirk set allows it and CAPABILITIES says ADMA2 (the BCM2711 EMMC2,
+ * the BCM2712 SDHCI; not the BCM2835 EMMC, not QEMU's models, whose
+ * capabilities say no DMA): 32-bit descriptors (DMA Select 10b), or 64-bit
+ * ones (DMA Select 11b, 96-bit descriptors, ADMA System Address in both
+ * halves) where the quirk set says adma64 and CAPABILITIES bit 28 (64-bit
+ * System Bus Support) agrees (the BCM2712). SDHCI 4.x's Host Version 4
+ * Enable with its 128-bit descriptor layout is not used: the SDHCI 3.00
+ * form needs nothing beyond Host Control 1. ADMA2 requests (sdhci_adma_*()
+ * below):
  *  - only for the DMA path (set_data_path), transfers of at least 512
  *    bytes from a 4-byte aligned buffer that the master can see (inside
  *    the quirk's DMA window); the small register reads (SCR 8 bytes,
@@ -508,13 +514,21 @@ data_end:
 
 /* ---- ADMA2 ------------------------------------------------------------------ */
 
+/* Host Control 1 DMA Select for ADMA2: 64-bit descriptors where the
+ * integration and CAPABILITIES (64-bit System Bus Support) have them. */
+static uint32_t adma_select(const struct sdhci_priv *e)
+{
+	return e->adma64 ? SDHCI_C0_HCTL_DMA_ADMA2_64 : SDHCI_C0_HCTL_DMA_ADMA2;
+}
+
 /* Build the descriptor table for data, do the cache maintenance and point
  * the controller at the table. Returns the number of descriptors, or 0
  * when this request goes by PIO instead (small, unaligned, or a buffer
  * the DMA master cannot see). */
 static int sdhci_adma_prepare(struct sdhci_priv *e, struct sd_data *data,
-			      uint32_t *tbl_bus)
+			      uint64_t *tbl_bus)
 {
+	const uint32_t dsz = e->adma64 ? SDHCI_ADMA_DESC64_SZ : SDHCI_ADMA_DESC32_SZ;
 	uint32_t len = data->blksz * data->blocks;
 	uint64_t phys, tphys;
 	int n;
@@ -527,20 +541,26 @@ static int sdhci_adma_prepare(struct sdhci_priv *e, struct sd_data *data,
 	    phys + len > e->dma_window ||
 	    tphys + sizeof(e->adma_tbl) > e->dma_window)
 		return 0;
-	n = sdhci_adma_build(e->adma_tbl, SDHCI_ADMA_MAX_DESC,
-			     (uint32_t)phys + e->dma_offset, len);
+	if (e->adma64)
+		n = sdhci_adma_build64(e->adma_tbl, SDHCI_ADMA_MAX_DESC,
+				       phys + e->dma_offset, len);
+	else
+		n = sdhci_adma_build(e->adma_tbl, SDHCI_ADMA_MAX_DESC,
+				     (uint32_t)phys + e->dma_offset, len);
 	if (n <= 0)
 		return 0;
-	*tbl_bus = (uint32_t)tphys + e->dma_offset;
+	*tbl_bus = tphys + e->dma_offset;
 	/* The master reads the table (and a write's data) from memory, and
 	 * writes a read's data there: nothing of it may stay in (or later
 	 * be evicted from) the CPU's cache. */
-	cache_clean_range(e->adma_tbl, (size_t)n * 8u);
+	cache_clean_range(e->adma_tbl, (size_t)n * dsz);
 	if (data->dir == SD_DATA_WRITE)
 		cache_clean_range(data->buf, len);
 	else
 		cache_invalidate_range(data->buf, len);
-	wr(e, SDHCI_ADMA_ADDR, *tbl_bus);
+	wr(e, SDHCI_ADMA_ADDR, (uint32_t)*tbl_bus);
+	if (e->adma64)
+		wr(e, SDHCI_ADMA_ADDR_HI, (uint32_t)(*tbl_bus >> 32));
 	return n;
 }
 
@@ -574,7 +594,7 @@ static void adma_progress(struct sd_req_times *t, uint32_t done, uint32_t n,
  * controller, as after the CPU's last PIO word). host_ticks stays 0: the
  * CPU moves nothing. */
 static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
-			   uint32_t tbl_bus, uint32_t ndesc)
+			   uint64_t tbl_bus, uint32_t ndesc)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -622,11 +642,16 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 
 		if (irq & SDHCI_INT_ADMA_ERR) {
 			uint32_t st = rd(e, SDHCI_ADMA_ERR);
-			uint32_t sys = rd(e, SDHCI_ADMA_ADDR);
+			uint64_t sys = rd(e, SDHCI_ADMA_ADDR), da;
 
+			if (e->adma64)
+				sys |= (uint64_t)rd(e, SDHCI_ADMA_ADDR_HI) << 32;
 			req->err.dma_status = st;
-			req->err.dma_desc = sdhci_adma_failing_desc(st, sys, tbl_bus, ndesc,
-								    &req->err.dma_desc_addr);
+			req->err.dma_desc = sdhci_adma_failing_desc_sz(
+				st, sys, tbl_bus, ndesc,
+				e->adma64 ? SDHCI_ADMA_DESC64_SZ : SDHCI_ADMA_DESC32_SZ, &da);
+			/* The record's field is 32 bits: the low half. */
+			req->err.dma_desc_addr = (uint32_t)da;
 			recover(e, true);
 			sdhci_adma_finish(data);
 			return fail(req, -EIO, irq, "adma", blk);
@@ -666,7 +691,8 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	struct sd_data *data = req->data;
 	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << SDHCI_CMD_INDEX_SHIFT;
 	uint32_t inhibit = SDHCI_STATUS_CMD_INHIBIT;
-	uint32_t irq, adma_tbl = 0;
+	uint32_t irq;
+	uint64_t adma_tbl = 0;
 	int adma_n = 0;
 	int ret;
 
@@ -949,7 +975,7 @@ static int sdhci_reset(struct sd_host *h)
 
 	e->ctl0 = SDHCI_C0_SD_BUS_POWER | SDHCI_C0_SD_BUS_VOLT_3V3;
 	if (h->data_path == SD_PATH_DMA && !e->dma)
-		e->ctl0 |= SDHCI_C0_HCTL_DMA_ADMA2;
+		e->ctl0 |= adma_select(e);
 	wr(e, SDHCI_CONTROL0, e->ctl0);
 	wr(e, SDHCI_CONTROL2, 0);
 
@@ -1217,7 +1243,7 @@ void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b)
 	h->tuning_sdr50 = (e->caps1 & SDHCI_CAP1_TUNING_SDR50) != 0;
 }
 
-/* Host Control 1 DMA Select follows the path: ADMA2 (32-bit) for DMA,
+/* Host Control 1 DMA Select follows the path: ADMA2 (32- or 64-bit) for DMA,
  * unless an external mover (sdhci_attach_dma) is the DMA path. */
 static int sdhci_set_data_path(struct sd_host *h, unsigned path)
 {
@@ -1229,7 +1255,7 @@ static int sdhci_set_data_path(struct sd_host *h, unsigned path)
 	e->dma_on = path == SD_PATH_DMA && e->dma;
 	c0 = e->ctl0 & ~SDHCI_C0_HCTL_DMA_MASK;
 	if (path == SD_PATH_DMA && !e->dma)
-		c0 |= SDHCI_C0_HCTL_DMA_ADMA2;
+		c0 |= adma_select(e);
 	if (c0 != e->ctl0 && e->ctl0) {
 		wr(e, SDHCI_CONTROL0, c0);
 		e->ctl0 = c0;
@@ -1252,11 +1278,12 @@ void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
 	sh->host.data_path = SD_PATH_PIO;
 }
 
-void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window)
+void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint64_t window)
 {
-	/* Bus addresses are 32 bits: the window must fit above the offset. */
-	if ((uint64_t)offset + window > 0x100000000ull)
-		window = (uint32_t)(0x100000000ull - offset);
+	/* 32-bit ADMA2: bus addresses are 32 bits, the window must fit above
+	 * the offset. 64-bit ADMA2 reaches any address. */
+	if (!sh->priv.adma64 && (uint64_t)offset + window > 0x100000000ull)
+		window = 0x100000000ull - offset;
 	sh->priv.dma_offset = offset;
 	sh->priv.dma_window = window;
 }
@@ -1345,6 +1372,8 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	h->cap_auto23 = e->v3;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&
+		    (caps & SDHCI_CAP0_SYS64);
 	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
 	/* ADMA2 where the integration has it and the controller says so; it
 	 * is then the default path (the fastest; set_data_path(PIO) to

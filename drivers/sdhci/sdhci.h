@@ -56,11 +56,16 @@ struct sdhci_quirks {
 	 * tree's sd-uhs-* list instead). The other bits (tuning for SDR50)
 	 * still come from the register. */
 	bool uhs_modes_fixed;
-	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none). */
-	uint32_t dma_window;
+	/* Bytes of ARM memory from address 0 the DMA master sees (0 = none);
+	 * above 4 GiB only with 64-bit ADMA2 (adma64). */
+	uint64_t dma_window;
 	/* The integration's ADMA2 may be used (when CAPABILITIES also says
 	 * ADMA2): SDHCI 3.00 §1.13, 32-bit descriptors. */
 	bool adma2;
+	/* ... with 64-bit descriptors (SDHCI 3.00 DMA Select 11b, 96-bit
+	 * descriptors) when CAPABILITIES bit 28 (64-bit System Bus Support)
+	 * also says so; else 32-bit ADMA2 within the first 4 GiB. */
+	bool adma64;
 };
 
 /* An external data mover for the data phase (bcm2835_emmc.c: the BCM2835
@@ -111,10 +116,11 @@ struct sdhci_priv {
 	const struct sdhci_board *board; /* NULL: no UHS-I */
 	uint32_t caps1;       /* CAPABILITIES[63:32] */
 	uint32_t dma_offset;  /* bus address of ARM physical 0 (q->dma_offset) */
-	uint32_t dma_window;  /* ARM memory the DMA master sees */
+	uint64_t dma_window;  /* ARM memory the DMA master sees */
+	bool adma64;          /* 64-bit ADMA2 descriptors (q->adma64 and caps) */
 	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
 	 * a whole number of cache lines so maintenance touches nothing else). */
-	uint32_t adma_tbl[2 * SDHCI_ADMA_MAX_DESC] __attribute__((aligned(64)));
+	uint32_t adma_tbl[3 * SDHCI_ADMA_MAX_DESC] __attribute__((aligned(64)));
 };
 
 struct sdhci_host {
@@ -143,7 +149,7 @@ void sdhci_set_board(struct sdhci_host *sh, const struct sdhci_board *b);
 /* The DMA master's view of ARM memory for this board: ARM physical A is
  * seen at A + offset, for A < window (the SoC revision can change it, see
  * bcm2711_emmc2.c). */
-void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint32_t window);
+void sdhci_set_dma_view(struct sdhci_host *sh, uint32_t offset, uint64_t window);
 
 /* The divider the driver would program for 'hz' and the frequency it gives
  * (for reports and tests). Returns the actual frequency in Hz. */

@@ -33,15 +33,51 @@ int sdhci_adma_build(uint32_t *tbl, uint32_t max_desc, uint32_t addr,
 	return (int)n;
 }
 
+int sdhci_adma_build64(uint32_t *tbl, uint32_t max_desc, uint64_t addr,
+		       uint32_t len)
+{
+	uint32_t n = sdhci_adma_desc_count(len), i;
+
+	if (!len || (addr & 3u) || n > max_desc || addr + len < addr)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		uint32_t chunk = len > SDHCI_ADMA_MAX_LEN ? SDHCI_ADMA_MAX_LEN : len;
+		uint32_t attr = SDHCI_ADMA_VALID | SDHCI_ADMA_ACT_TRAN;
+
+		len -= chunk;
+		if (!len)
+			attr |= SDHCI_ADMA_END;
+		/* attribute + length, then the address low and high words. */
+		tbl[3 * i] = (chunk & 0xFFFFu) << SDHCI_ADMA_LEN_SHIFT | attr;
+		tbl[3 * i + 1] = (uint32_t)addr;
+		tbl[3 * i + 2] = (uint32_t)(addr >> 32);
+		addr += chunk;
+	}
+	return (int)n;
+}
+
+int sdhci_adma_failing_desc_sz(uint32_t adma_err, uint64_t sys_addr,
+			       uint64_t tbl_addr, uint32_t n, uint32_t desc_sz,
+			       uint64_t *desc_addr)
+{
+	uint64_t a = sys_addr;
+
+	if ((adma_err & SDHCI_ADMA_ERR_STATE_MASK) != SDHCI_ADMA_ST_FDS)
+		a -= desc_sz;
+	*desc_addr = a;
+	if (a < tbl_addr || a - tbl_addr >= (uint64_t)desc_sz * n ||
+	    (a - tbl_addr) % desc_sz)
+		return -1;
+	return (int)((a - tbl_addr) / desc_sz);
+}
+
 int sdhci_adma_failing_desc(uint32_t adma_err, uint32_t sys_addr,
 			    uint32_t tbl_addr, uint32_t n, uint32_t *desc_addr)
 {
-	uint32_t a = sys_addr;
+	uint64_t a;
+	int i = sdhci_adma_failing_desc_sz(adma_err, sys_addr, tbl_addr, n,
+					   SDHCI_ADMA_DESC32_SZ, &a);
 
-	if ((adma_err & SDHCI_ADMA_ERR_STATE_MASK) != SDHCI_ADMA_ST_FDS)
-		a -= 8u;
-	*desc_addr = a;
-	if (a < tbl_addr || a - tbl_addr >= 8u * n || ((a - tbl_addr) & 7u))
-		return -1;
-	return (int)((a - tbl_addr) / 8u);
+	*desc_addr = (uint32_t)a;
+	return i;
 }

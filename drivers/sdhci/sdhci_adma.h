@@ -32,4 +32,19 @@ int sdhci_adma_build(uint32_t *tbl, uint32_t max_desc, uint32_t addr,
 int sdhci_adma_failing_desc(uint32_t adma_err, uint32_t sys_addr,
 			    uint32_t tbl_addr, uint32_t n, uint32_t *desc_addr);
 
+/* 64-bit ADMA2 (SDHCI 3.00 §1.13.4, Host Control 1 DMA Select 11b): the
+ * same tables with 96-bit descriptors, three words each (attribute and
+ * length, address [31:0], address [63:32]), packed at a 12-byte stride
+ * (4-byte aligned). Returns the number of descriptors, or -EINVAL when
+ * len is 0, addr is not 4-byte aligned, the range wraps the 64-bit bus,
+ * or more than max_desc descriptors would be needed. */
+int sdhci_adma_build64(uint32_t *tbl, uint32_t max_desc, uint64_t addr,
+		       uint32_t len);
+
+/* sdhci_adma_failing_desc for descriptors of desc_sz bytes
+ * (SDHCI_ADMA_DESC32_SZ or SDHCI_ADMA_DESC64_SZ) and 64-bit addresses. */
+int sdhci_adma_failing_desc_sz(uint32_t adma_err, uint64_t sys_addr,
+			       uint64_t tbl_addr, uint32_t n, uint32_t desc_sz,
+			       uint64_t *desc_addr);
+
 #endif

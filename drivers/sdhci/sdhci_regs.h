@@ -72,6 +72,7 @@
 #define  SDHCI_C0_HCTL_HS_EN SDHCI_BIT(2)     /* high-speed timing */
 #define  SDHCI_C0_HCTL_DMA_MASK (3u << 3)   /* SDHCI: DMA Select */
 #define  SDHCI_C0_HCTL_DMA_ADMA2 (2u << 3)  /* 10b = 32-bit ADMA2 */
+#define  SDHCI_C0_HCTL_DMA_ADMA2_64 (3u << 3) /* 11b = 64-bit ADMA2 (SDHCI 3.00) */
 #define  SDHCI_C0_HCTL_8BIT SDHCI_BIT(5)
 #define  SDHCI_C0_SD_BUS_POWER SDHCI_BIT(8)   /* SDHCI Power Control */
 #define  SDHCI_C0_SD_BUS_VOLT_3V3 (7u << 9)  /* SDHCI: 111b = 3.3 V */
@@ -159,6 +160,7 @@
 #define  SDHCI_CAP1_DDR50 SDHCI_BIT(2)
 #define  SDHCI_CAP1_TUNING_SDR50 SDHCI_BIT(13)
 #define  SDHCI_CAP0_V18 SDHCI_BIT(26)
+#define  SDHCI_CAP0_SYS64 SDHCI_BIT(28) /* 64-bit System Bus Support */
 
 #define SDHCI_FORCE_IRPT 0x50
 
@@ -182,6 +184,8 @@
 #define SDHCI_ADMA_ACT_LINK (3u << 4)
 #define SDHCI_ADMA_LEN_SHIFT 16
 #define SDHCI_ADMA_MAX_LEN 65536u
+#define SDHCI_ADMA_DESC32_SZ 8u  /* bytes per 32-bit descriptor */
+#define SDHCI_ADMA_DESC64_SZ 12u /* bytes per 64-bit (96-bit) descriptor */
 
 #define SDHCI_SLOTISR_VER 0xFC /* SDHCI: Slot Interrupt Status + Host Controller Version */
 #define  SDHCI_VER_SPEC_SHIFT 16      /* SDHCI spec version: 0 = 1.00, 1 = 2.00, 2 = 3.00 */

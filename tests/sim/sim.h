@@ -218,8 +218,12 @@ struct sim_config {
 	 * (sim_dma.c). The DMA master sees ARM physical A at bus address
 	 * A + dma_offset for A < dma_window; anything else is an ADMA error. */
 	bool adma2;
+	/* 64-bit ADMA2 (SDHCI 3.00 DMA Select 11b, 96-bit descriptors, the
+	 * ADMA System Address's high half): CAPABILITIES bit 28 (64-bit
+	 * System Bus Support) says so; the window may then exceed 4 GiB. */
+	bool adma64;
 	uint32_t dma_offset;
-	uint32_t dma_window;
+	uint64_t dma_window;
 	uint32_t dma_word_ns;    /* the master moves one 32-bit word */
 	uint32_t dma_desc_ns;    /* the master fetches one descriptor */
 	bool fast_forward;       /* skip idle polling to the next event */

@@ -66,6 +66,8 @@ static void derive_config(void)
 	}
 	if (conf.adma2)
 		conf.caps |= 1u << 19; /* ADMA2 Support */
+	if (conf.adma2 && conf.adma64)
+		conf.caps |= 1u << 28; /* 64-bit System Bus Support */
 	if (!conf.tick_ns)
 		conf.tick_ns = 1;
 	if (conf.buf_blocks < 1)

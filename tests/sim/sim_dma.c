@@ -64,14 +64,14 @@ void sim_dma_place_next(uint64_t phys)
 	next_phys = phys;
 }
 
-uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n)
+uint8_t *sim_dma_bus_to_host(uint64_t bus, uint32_t n)
 {
 	const struct sim_config *c = sim_get_config();
 	uint64_t phys;
 
 	if (bus < c->dma_offset)
 		return NULL;
-	phys = (uint64_t)bus - c->dma_offset;
+	phys = bus - c->dma_offset;
 	if (phys + n > c->dma_window)
 		return NULL;
 	return sim_dma_phys_to_host(phys, n);

@@ -38,7 +38,7 @@ void sim_store_reset(void);
 void sim_dma_reset(void);
 /* Host memory for bus addresses [bus, bus+n), or NULL when the master
  * cannot reach them (outside its window, or no buffer mapped there). */
-uint8_t *sim_dma_bus_to_host(uint32_t bus, uint32_t n);
+uint8_t *sim_dma_bus_to_host(uint64_t bus, uint32_t n);
 /* Host memory at ARM physical address phys (the memory map only). */
 uint8_t *sim_dma_phys_to_host(uint64_t phys, uint32_t n);
 void sim_dma_count(uint32_t descs, uint32_t bytes);

@@ -158,7 +158,8 @@ static const struct field host_fields[] = {
 	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
 	{ "adma2", F_BOOL, C(adma2), 0, 0, 0, "ADMA2 in CAPABILITIES and modelled" },
 	{ "dma_offset", F_U32, C(dma_offset), 0, 0xffffffffull, 0, "bus address of ARM physical 0" },
-	{ "dma_window", F_U32, C(dma_window), 0, 0xffffffffull, 0, "ARM memory the DMA master sees" },
+	{ "adma64", F_BOOL, C(adma64), 0, 0, 0, "64-bit ADMA2 in CAPABILITIES (bit 28) and modelled" },
+	{ "dma_window", F_U64, C(dma_window), 0, 0x10000000000ull, 0, "ARM memory the DMA master sees" },
 	{ "dma_word", F_NS32, C(dma_word_ns), 0, 0, 0, "DMA master: one 32-bit word" },
 	{ "dma_desc", F_NS32, C(dma_desc_ns), 0, 0, 0, "DMA master: one descriptor fetch" },
 };

@@ -366,8 +366,8 @@ static uint32_t reg_read(uint32_t off)
 	case CAPABILITIES: return cfg()->caps_zero ? 0 : cfg()->caps;
 	case CAPABILITIES_HI: return cfg()->caps_zero ? 0 : cfg()->caps_hi;
 	case ADMA_ERR: return cfg()->adma2 ? sim_hc.adma_err : 0;
-	case ADMA_ADDR: return sim_hc.adma_addr;
-	case ADMA_ADDR_HI: return 0;
+	case ADMA_ADDR: return (uint32_t)sim_hc.adma_addr;
+	case ADMA_ADDR_HI: return cfg()->adma64 ? (uint32_t)(sim_hc.adma_addr >> 32) : 0;
 	case SLOTISR_VER: return cfg()->version;
 	case FORCE_IRPT: case BOOT_TIMEOUT: case DBG_SEL: case EXRDFIFO_CFG:
 	case EXRDFIFO_EN: case TUNE_STEP: case TUNE_STEPS_STD:
@@ -556,11 +556,17 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	case ADMA_ADDR:
 		if (sim_hc.x.active && sim_hc.x.dma)
 			sim_violation("ADMA_ADDR written during a DMA transfer");
-		sim_hc.adma_addr = v;
+		sim_hc.adma_addr = (sim_hc.adma_addr & ~0xFFFFFFFFull) | v;
 		break;
 	case ADMA_ADDR_HI:
-		if (v)
-			sim_violation("ADMA_ADDR_HI 0x%08x: 32-bit ADMA2 only", v);
+		if (!cfg()->adma64) {
+			if (v)
+				sim_violation("ADMA_ADDR_HI 0x%08x: 32-bit ADMA2 only", v);
+			break;
+		}
+		if (sim_hc.x.active && sim_hc.x.dma)
+			sim_violation("ADMA_ADDR_HI written during a DMA transfer");
+		sim_hc.adma_addr = (sim_hc.adma_addr & 0xFFFFFFFFull) | (uint64_t)v << 32;
 		break;
 	case INTERRUPT:
 		sim_hc.irpt &= ~v;

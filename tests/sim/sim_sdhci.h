@@ -196,8 +196,9 @@ struct xfer {
 	bool dma;
 	bool dma_failed;
 	uint64_t dma_free_t;   /* the master finished its last block */
-	uint32_t ad_next;      /* bus address of the next descriptor */
-	uint32_t ad_addr;      /* current "tran": where the next byte goes */
+	uint64_t ad_next;      /* bus address of the next descriptor */
+	uint64_t ad_addr;      /* current "tran": where the next byte goes */
+	bool ad64;             /* 64-bit ADMA2: 12-byte descriptors */
 	uint32_t ad_left;      /* its bytes left */
 	bool ad_end;           /* it carried END */
 	bool ad_int;           /* it carried INT */
@@ -212,7 +213,8 @@ struct xfer {
 struct sim_hc_state {
 	uint32_t arg2, blksizecnt, arg1, cmdtm, resp[4];
 	uint32_t control0, control1, irpt, irpt_mask, irpt_en, control2;
-	uint32_t adma_err, adma_addr;
+	uint32_t adma_err;
+	uint64_t adma_addr;    /* ADMA System Address, both halves */
 	uint32_t other[REG_SPAN / 4]; /* plain storage for the rest */
 	uint32_t bcm2712_cfg[SIM_BCM2712_CFG_SPAN / 4]; /* BCM2712 cfg block */
 	unsigned io_mv;        /* the card's I/O supply */
@@ -310,7 +312,8 @@ uint64_t sim_hc_cmd_line_wait(uint64_t from);
  * processing. */
 uint64_t sim_hc_xfer_next(int *what);
 /* ADMA2: arm the master for the transfer just started (start_data). */
-void sim_hc_adma_start(void);
+/* Start the ADMA2 master at ADMA_ADDR; ad64: 64-bit descriptors. */
+void sim_hc_adma_start(bool ad64);
 void sim_hc_xfer_step(uint64_t e, int what);
 
 /* DDR50 selected in Host Control 2 (at 1.8 V): two bits per clock. */

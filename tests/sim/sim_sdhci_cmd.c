@@ -167,11 +167,13 @@ static void start_data(uint32_t cmdtm, uint8_t idx, const struct sim_cmd_out *o,
 
 		if (!cfg()->adma2)
 			sim_violation("CMD%u: DMA enabled on a controller without DMA", idx);
-		else if (sel != C0_DMA_ADMA2_32)
-			sim_violation("CMD%u: DMA select %u (only 32-bit ADMA2 is modelled)",
-				      idx, sel);
+		else if (sel == C0_DMA_ADMA2_32)
+			sim_hc_adma_start(false);
+		else if (sel == 3u && cfg()->adma64)
+			sim_hc_adma_start(true);
 		else
-			sim_hc_adma_start();
+			sim_violation("CMD%u: DMA select %u (only %s ADMA2 is modelled)",
+				      idx, sel, cfg()->adma64 ? "32- and 64-bit" : "32-bit");
 	}
 }
 

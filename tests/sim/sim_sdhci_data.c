@@ -20,7 +20,9 @@
  * to whatever arrived last - the card, the controller's idle clocks or the
  * CPU.
  *
- * ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors): with DMA enabled the
+ * ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors, and 64-bit ones where the
+ * host has them (cfg adma64): DMA Select 11b, 12-byte descriptors with a
+ * 64-bit address, ADMA System Address in both halves): with DMA enabled the
  * controller's master takes the CPU's place at the buffer. It moves one
  * block at a time, as soon as a read block is in the buffer or a write
  * slot is free, taking dma_word_ns per word plus dma_desc_ns per
@@ -36,7 +38,7 @@
  * the wire truth (it is the host side of the bus, like the CPU in PIO).
  *
  * Not modelled: block-gap stop/continue requested by the driver; SDMA,
- * 64-bit ADMA2, ADMA1; the master's bus contention with the CPU.
+ * SDHCI 4.x 128-bit descriptors (Host Version 4 Enable), ADMA1; the master's bus contention with the CPU.
  */
 #include <string.h>
 
@@ -525,14 +527,15 @@ static bool adma_fault(uint32_t kind)
 	return data_fault(kind, sim_hc.x.ad_index);
 }
 
-void sim_hc_adma_start(void)
+void sim_hc_adma_start(bool ad64)
 {
 	struct xfer *x = &sim_hc.x;
 
 	x->dma = true;
+	x->ad64 = ad64;
 	x->dma_failed = false;
 	x->dma_free_t = sim_hc.cmd_done_t;
-	x->ad_next = sim_hc.adma_addr;
+	x->ad_next = ad64 ? sim_hc.adma_addr : (uint32_t)sim_hc.adma_addr;
 	x->ad_left = 0;
 	x->ad_end = false;
 	x->ad_int = false;
@@ -540,13 +543,13 @@ void sim_hc_adma_start(void)
 	sim_hc.adma_err = AE_ST_STOP;
 }
 
-static void adma_error(uint64_t t, uint32_t state, uint32_t addr_reg,
+static void adma_error(uint64_t t, uint32_t state, uint64_t addr_reg,
 		       const char *why)
 {
 	struct xfer *x = &sim_hc.x;
 
-	sim_violation("ADMA error (%s): descriptor %u, ADMA_ADDR 0x%08x", why,
-		      x->ad_index, addr_reg);
+	sim_violation("ADMA error (%s): descriptor %u, ADMA_ADDR 0x%08llx", why,
+		      x->ad_index, (unsigned long long)addr_reg);
 	sim_hc.adma_err = state;
 	sim_hc.adma_addr = addr_reg;
 	x->dma_failed = true;
@@ -566,8 +569,11 @@ static int adma_fetch(uint64_t t)
 	struct xfer *x = &sim_hc.x;
 	unsigned hops = 0;
 
+	const uint32_t dsz = x->ad64 ? 12u : 8u;
+
 	while (!x->ad_left) {
-		uint32_t at = x->ad_next, w0, w1, attr, act, len;
+		uint64_t at = x->ad_next, w1;
+		uint32_t w0, attr, act, len;
 		const uint8_t *d;
 
 		if (x->ad_end) {
@@ -579,7 +585,7 @@ static int adma_fetch(uint64_t t)
 			adma_error(t, AE_ST_FDS, at, "descriptor loop");
 			return -1;
 		}
-		d = (at & 3u) ? NULL : sim_dma_bus_to_host(at, 8);
+		d = (at & 3u) ? NULL : sim_dma_bus_to_host(at, dsz);
 		if (!d) {
 			adma_error(t, AE_ST_FDS, at, "descriptor address not reachable");
 			return -1;
@@ -588,6 +594,9 @@ static int adma_fetch(uint64_t t)
 		     (uint32_t)d[3] << 24;
 		w1 = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 |
 		     (uint32_t)d[7] << 24;
+		if (x->ad64)
+			w1 |= ((uint64_t)d[8] | (uint64_t)d[9] << 8 | (uint64_t)d[10] << 16 |
+			       (uint64_t)d[11] << 24) << 32;
 		sim_dma_count(1, 0);
 		if (adma_fault(SIM_FAULT_ADMA_DESC))
 			w0 &= ~AD_VALID;
@@ -603,7 +612,7 @@ static int adma_fetch(uint64_t t)
 			return -1;
 		}
 		x->ad_index++;
-		x->ad_next = at + 8u;
+		x->ad_next = at + dsz;
 		sim_hc.adma_addr = x->ad_next;
 		if (act == AD_ACT_LINK) {
 			x->ad_next = w1;
