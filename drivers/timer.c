@@ -35,23 +35,29 @@ static uintptr_t st_base;
 static bool st_stuck;
 static enum src src = SRC_SYSTIMER;
 static struct timer_info info = { "systimer", 1000000, 1000000, 1000, 0, 0 };
-/* ticks -> ns without a division (a 64-bit division is a library call of
- * a few hundred instructions on the ARM1176, and the engine converts
- * several stamps per request): ns = ticks * (ns_hi + ns_lo / 2^32), the
- * factor 10^9 / freq_hz in 32.32 fixed point, rounded down (less than 2 ns
- * short for any 32-bit tick count; exact for 1 MHz and 62.5 MHz). Kept in
- * step with info.freq_hz by set_freq(), with the wrap period. */
-static uint32_t ns_hi = 1000, ns_lo;
-static uint64_t wrap_ns = 0xffffffffull * 1000u;
+static uint32_t ticks_systimer(void);
+
+/* The tick source and ticks -> ns without a division (timer.h: a 64-bit
+ * division is a library call of a few hundred instructions on the ARM1176,
+ * and the engine converts several stamps per request): ns = ticks *
+ * (ns_hi + ns_lo / 2^32), the factor 10^9 / freq_hz in 32.32 fixed point,
+ * rounded down (less than 2 ns short for any 32-bit tick count; exact for
+ * 1 MHz and 62.5 MHz). Kept in step with info.freq_hz by set_freq(), with
+ * the wrap period; the source by set_src(). */
+struct timer_conv timer_conv = { ticks_systimer, 1000, 0, 0xffffffffull * 1000u, 0xfffffu, 0 };
 
 static void set_freq(uint32_t hz)
 {
 	uint64_t f = ((uint64_t)1000000000u << 32) / hz;
 
 	info.freq_hz = hz;
-	ns_hi = (uint32_t)(f >> 32);
-	ns_lo = (uint32_t)f;
-	wrap_ns = (uint64_t)0xffffffffu * ns_hi + (((uint64_t)0xffffffffu * ns_lo) >> 32);
+	timer_conv.ns_hi = (uint32_t)(f >> 32);
+	timer_conv.ns_lo = (uint32_t)f;
+	timer_conv.wrap_ns = (uint64_t)0xffffffffu * timer_conv.ns_hi +
+			     (((uint64_t)0xffffffffu * timer_conv.ns_lo) >> 32);
+	timer_conv.mask30 = 0xffffffffu;
+	while (timer_conv.mask30 && timer_ticks_to_ns(timer_conv.mask30) >= (1u << 30))
+		timer_conv.mask30 >>= 1;
 }
 
 uint64_t timer_now_us(void)
@@ -123,26 +129,27 @@ static inline uint32_t cntfrq_read(void)
 }
 #endif
 
-uint32_t timer_ticks(void)
+static uint32_t ticks_systimer(void)
 {
-	switch (src) {
-	case SRC_CCNT:
-		return ccnt_read();
-	case SRC_CNTPCT:
-		return cntpct_lo();
-	default:
-		return mmio_read32(st_base + ST_CLO);
-	}
+	return mmio_read32(st_base + ST_CLO);
 }
 
-uint64_t timer_ticks_to_ns(uint32_t ticks)
+static uint32_t ticks_ccnt(void)
 {
-	return (uint64_t)ticks * ns_hi + (((uint64_t)ticks * ns_lo) >> 32);
+	return ccnt_read();
 }
 
-uint64_t timer_wrap_ns(void)
+static uint32_t ticks_cntpct(void)
 {
-	return wrap_ns;
+	return cntpct_lo();
+}
+
+/* src and the function timer_ticks() calls, together. */
+static void set_src(enum src s)
+{
+	src = s;
+	timer_conv.ticks = s == SRC_CCNT ? ticks_ccnt :
+			   s == SRC_CNTPCT ? ticks_cntpct : ticks_systimer;
 }
 
 timer_deadline_t timer_deadline_us(uint64_t us)
@@ -222,7 +229,8 @@ int timer_init(uintptr_t periph_base)
 	uint32_t f1, f2, i, best, t0, t1, v[2], c0;
 
 	st_base = periph_base + ST_OFFSET;
-	src = SRC_SYSTIMER;
+	timer_conv.st_clo = st_base + ST_CLO;
+	set_src(SRC_SYSTIMER);
 	info.source = "systimer";
 	info.nominal_hz = 1000000;
 
@@ -238,18 +246,18 @@ int timer_init(uintptr_t periph_base)
 
 	if (cpu_is_armv7()) {
 		if (cpu_probe(cntpct_probe, v)) {
-			src = SRC_CNTPCT;
+			set_src(SRC_CNTPCT);
 			info.source = "cntpct";
 			info.nominal_hz = v[0];
 			if (!source_ticks())
-				src = SRC_SYSTIMER;
+				set_src(SRC_SYSTIMER);
 		}
 	} else if (cpu_probe(ccnt_enable, v)) {
-		src = SRC_CCNT;
+		set_src(SRC_CCNT);
 		info.source = "ccnt";
 		info.nominal_hz = 0;
 		if (!source_ticks())
-			src = SRC_SYSTIMER;
+			set_src(SRC_SYSTIMER);
 	}
 	if (src == SRC_SYSTIMER) {
 		info.source = "systimer";
@@ -263,7 +271,7 @@ int timer_init(uintptr_t periph_base)
 		info.calib_ppm = (uint32_t)((uint64_t)(f1 > f2 ? f1 - f2 : f2 - f1) *
 					    1000000ull / info.freq_hz);
 		if (info.freq_hz < 1000000) {
-			src = SRC_SYSTIMER;
+			set_src(SRC_SYSTIMER);
 			info.source = "systimer";
 			set_freq(1000000);
 		}

@@ -37,12 +37,99 @@ struct timer_info {
 int timer_init(uintptr_t periph_base);
 const struct timer_info *timer_get_info(void);
 
+#ifdef SDB_HOST
+/* Host builds: the simulator's clock (tests/sim) or a test's own. */
 uint32_t timer_ticks(void);
 uint64_t timer_ticks_to_ns(uint32_t ticks);
 uint64_t timer_wrap_ns(void);
 
+/* See below; on the host from timer_ticks_to_ns() (not on a hot path). */
+static inline uint32_t timer_ticks_mask30(void)
+{
+	uint32_t m = 0xffffffffu;
+
+	while (m && timer_ticks_to_ns(m) >= (1u << 30))
+		m >>= 1;
+	return m;
+}
+
+static inline uint32_t timer_ticks_to_ns30(uint32_t ticks)
+{
+	return (uint32_t)timer_ticks_to_ns(ticks);
+}
+#else
+#include "drivers/mmio.h"
+
+/* The target: inline, because the request path stamps every phase (five
+ * readings and as many conversions per request). The tick source is a
+ * function chosen by timer_init() (one indirect call instead of a switch
+ * on the source per reading); the conversion is ns = ticks * (hi + lo /
+ * 2^32), 10^9 / freq_hz in 32.32 fixed point (timer.c), without a
+ * division (a library call of a few hundred instructions on the ARM1176). */
+struct timer_conv {
+	uint32_t (*ticks)(void);
+	uint32_t ns_hi, ns_lo;
+	uint64_t wrap_ns;
+	uint32_t mask30; /* see timer_ticks_mask30() */
+	uintptr_t st_clo; /* the system timer's low word (0 before timer_init) */
+};
+extern struct timer_conv timer_conv;
+
+static inline uint32_t timer_ticks(void)
+{
+	return timer_conv.ticks();
+}
+
+static inline uint64_t timer_ticks_to_ns(uint32_t ticks)
+{
+	return (uint64_t)ticks * timer_conv.ns_hi +
+	       (((uint64_t)ticks * timer_conv.ns_lo) >> 32);
+}
+
+static inline uint64_t timer_wrap_ns(void)
+{
+	return timer_conv.wrap_ns;
+}
+
+/* The largest 2^k - 1 ticks that are less than 2^30 ns (about a second):
+ * a tick count t with (t & ~mask) == 0 converts in 32-bit arithmetic
+ * (timer_ticks_to_ns30), and four such conversions add up without
+ * overflowing 32 bits. */
+static inline uint32_t timer_ticks_mask30(void)
+{
+	return timer_conv.mask30;
+}
+
+/* timer_ticks_to_ns() for tick counts within timer_ticks_mask30(): the
+ * same value, three instructions on 32-bit ARM instead of ten. */
+static inline uint32_t timer_ticks_to_ns30(uint32_t ticks)
+{
+	return ticks * timer_conv.ns_hi +
+	       (uint32_t)(((uint64_t)ticks * timer_conv.ns_lo) >> 32);
+}
+#endif
+
 uint64_t timer_now_us(void);
 uint64_t timer_now_ns(void); /* from the system timer (1 us resolution) */
+
+/* timer_now_us() again, less than 2^32 us (71 minutes) after a reading
+ * 'last' of it: from the system timer's low word alone (one access
+ * instead of three and a loop; the engine reads it at the end of every
+ * operation). */
+#ifdef SDB_HOST
+static inline uint64_t timer_now_us_after(uint64_t last)
+{
+	(void)last;
+	return timer_now_us();
+}
+#else
+static inline uint64_t timer_now_us_after(uint64_t last)
+{
+	if (!timer_conv.st_clo)
+		return timer_now_us();
+	return last + (uint32_t)(mmio_read32(timer_conv.st_clo) - (uint32_t)last);
+}
+#endif
 
 timer_deadline_t timer_deadline_us(uint64_t us);
 bool timer_expired(timer_deadline_t deadline);

@@ -35,31 +35,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
 {
-	uint64_t sum = p->cmd_ns + p->access_ns + p->data_ns + p->busy_ns;
-	uint64_t host;
-
-	a->ops++;
-	a->blocks += blocks;
-	a->bytes += (uint64_t)blocks * blksz;
-	a->total_ns += p->total_ns > sum ? p->total_ns : sum;
-	a->cmd_ns += p->cmd_ns;
-	a->access_ns += p->access_ns;
-	a->data_ns += p->data_ns;
-	/* The CPU's data moving lies inside the access + data window; a
-	 * larger figure is a timestamping error, not more host time. */
-	host = min_u64(p->host_ns, p->access_ns + p->data_ns);
-	a->host_ns += host;
-	/* host / blocks: a 64-bit division is a library call on 32-bit ARM;
-	 * one block and a 32-bit host time (under 4.3 s) are the usual case. */
-	if (blocks <= 1)
-		a->host_serial_ns += host;
-	else if (host <= 0xffffffffu)
-		a->host_serial_ns += (uint32_t)host / blocks;
-	else
-		a->host_serial_ns += host / blocks;
-	a->busy_ns += p->busy_ns;
-	a->gap_ns += gap_ns;
-	a->extra_cmds += p->extra_cmds;
+	phase_acc_add_parts(a, p->cmd_ns, p->access_ns, p->data_ns, p->busy_ns, p->host_ns,
+			    p->total_ns, p->extra_cmds, blocks, blksz, gap_ns);
 }
 
 void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)

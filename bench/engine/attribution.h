@@ -98,6 +98,43 @@ struct phase_split {
 };
 
 void phase_acc_init(struct phase_acc *a);
+/* Add one request from its phases in ns (the one definition of how a
+ * request is accumulated: phase_acc_add_ns() and the timestamp form
+ * phase_acc_add() in phase_ticks.c, the engine's per-operation path, both
+ * come here). total_ns: t_issue .. t_end, 0 = the sum of the phases. */
+static inline void phase_acc_add_parts(struct phase_acc *a, uint64_t cmd_ns,
+				       uint64_t access_ns, uint64_t data_ns,
+				       uint64_t busy_ns, uint64_t host_ns,
+				       uint64_t total_ns, uint32_t extra_cmds,
+				       uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
+{
+	uint64_t sum = cmd_ns + access_ns + data_ns + busy_ns;
+	uint64_t host = access_ns + data_ns;
+
+	/* The CPU's data moving lies inside the access + data window; a
+	 * larger figure is a timestamping error, not more host time. */
+	if (host_ns < host)
+		host = host_ns;
+	a->ops++;
+	a->blocks += blocks;
+	a->bytes += (uint64_t)blocks * blksz;
+	a->total_ns += total_ns > sum ? total_ns : sum;
+	a->cmd_ns += cmd_ns;
+	a->access_ns += access_ns;
+	a->data_ns += data_ns;
+	a->host_ns += host;
+	/* host / blocks: a 64-bit division is a library call on 32-bit ARM;
+	 * one block and a 32-bit host time (under 4.3 s) are the usual case. */
+	if (blocks <= 1)
+		a->host_serial_ns += host;
+	else if (host <= 0xffffffffu)
+		a->host_serial_ns += (uint32_t)host / blocks;
+	else
+		a->host_serial_ns += host / blocks;
+	a->busy_ns += busy_ns;
+	a->gap_ns += gap_ns;
+	a->extra_cmds += extra_cmds;
+}
 /* The same with phases already in ns. */
 void phase_acc_add_ns(struct phase_acc *a, const struct phase_ns *p,
 		      uint32_t blocks, uint32_t blksz, uint64_t gap_ns);

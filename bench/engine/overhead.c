@@ -24,7 +24,7 @@ void wl_measure_overhead(struct wl_ctx *c, struct wl_overhead *o)
 		t.t_end = now + 4;
 		t.host_ticks = 1;
 		t.blk_ready = t.blk_done = 0;
-		phase_acc_add(&m.acc, &t, 1, SD_BLOCK_SIZE, 0);
+		phase_pend_add(&m.pend, &m.acc, &t, 1, SD_BLOCK_SIZE, 0);
 		if (m.nlat < c->lat_max)
 			c->lat[m.nlat++] = now - t0;
 		series_add(&m.ser, wl_now_ns(c), SD_BLOCK_SIZE, 1);

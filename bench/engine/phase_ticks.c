@@ -10,7 +10,7 @@
 #include "bench/engine/phase_ticks.h"
 #include "drivers/timer.h"
 
-static uint64_t span_ns(uint32_t from, uint32_t to)
+static inline uint64_t span_ns(uint32_t from, uint32_t to)
 {
 	if (from == 0 || to == 0)
 		return 0;
@@ -18,31 +18,123 @@ static uint64_t span_ns(uint32_t from, uint32_t to)
 	return timer_ticks_to_ns(to - from);
 }
 
+/* The phases of a request; last: the stamp the request ended at. */
+#define PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total) do { \
+	uint32_t last_ = (t)->t_end ? (t)->t_end : \
+			 (t)->t_data_done ? (t)->t_data_done : (t)->t_cmd_done; \
+	(cmd) = span_ns((t)->t_issue, (t)->t_cmd_done); \
+	if ((t)->t_first_data && (t)->t_data_done) { \
+		(access) = span_ns((t)->t_cmd_done, (t)->t_first_data); \
+		(data) = span_ns((t)->t_first_data, (t)->t_data_done); \
+		(busy) = span_ns((t)->t_data_done, (t)->t_end); \
+	} else { \
+		/* no data phase: the tail is the R1b busy, if any */ \
+		(access) = (data) = 0; \
+		(busy) = span_ns((t)->t_cmd_done, (t)->t_end); \
+	} \
+	(host) = (t)->host_ticks ? timer_ticks_to_ns((t)->host_ticks) : 0; \
+	(total) = span_ns((t)->t_issue, last_); \
+} while (0)
+
 void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out)
 {
-	uint32_t last;
-
-	*out = (struct phase_ns){ 0 };
-	out->cmd_ns = span_ns(t->t_issue, t->t_cmd_done);
-	if (t->t_first_data && t->t_data_done) {
-		out->access_ns = span_ns(t->t_cmd_done, t->t_first_data);
-		out->data_ns = span_ns(t->t_first_data, t->t_data_done);
-		out->busy_ns = span_ns(t->t_data_done, t->t_end);
-	} else {
-		/* no data phase: the tail is the R1b busy, if any */
-		out->busy_ns = span_ns(t->t_cmd_done, t->t_end);
-	}
-	out->host_ns = t->host_ticks ? timer_ticks_to_ns(t->host_ticks) : 0;
+	PHASES_FROM_TIMES(t, out->cmd_ns, out->access_ns, out->data_ns, out->busy_ns,
+			  out->host_ns, out->total_ns);
 	out->extra_cmds = t->extra_cmds;
-	last = t->t_end ? t->t_end : t->t_data_done ? t->t_data_done : t->t_cmd_done;
-	out->total_ns = span_ns(t->t_issue, last);
 }
 
+/* Once per operation of every workload: straight from the stamps into the
+ * accumulator, without the struct phase_ns in between (no memset, no
+ * second pass over it). */
 void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 		   uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
 {
-	struct phase_ns p;
+	uint64_t cmd, access, data, busy, host, total;
 
-	phase_ns_from_times(t, &p);
-	phase_acc_add_ns(a, &p, blocks, blksz, gap_ns);
+	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
+	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
+			    blocks, blksz, gap_ns);
+}
+
+void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
+{
+	if (!p->ops)
+		return;
+	a->ops += p->ops;
+	a->blocks += p->blocks;
+	a->bytes += (uint64_t)p->blocks * p->blksz;
+	a->total_ns += p->total_ns;
+	a->cmd_ns += p->cmd_ns;
+	a->access_ns += p->access_ns;
+	a->data_ns += p->data_ns;
+	a->host_ns += p->host_ns;
+	a->host_serial_ns += p->host_serial_ns;
+	a->busy_ns += p->busy_ns;
+	a->gap_ns += p->gap_ns;
+	a->extra_cmds += p->extra_cmds;
+	*p = (struct phase_pend){ 0 };
+}
+
+static inline uint32_t span_ticks(uint32_t from, uint32_t to)
+{
+	return from && to ? to - from : 0;
+}
+
+void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,
+		    uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
+{
+	/* The spans of PHASES_FROM_TIMES in ticks. */
+	uint32_t is = t->t_issue, cd = t->t_cmd_done, fd = t->t_first_data;
+	uint32_t dd = t->t_data_done, end = t->t_end;
+	uint32_t last = end ? end : dd ? dd : cd;
+	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
+	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32;
+
+	if (fd && dd) {
+		access = span_ticks(cd, fd);
+		data = dd - fd;
+		busy = span_ticks(dd, end);
+	} else {
+		busy = span_ticks(cd, end);
+	}
+	/* Each span under 2^30 ns converts in 32 bits to what
+	 * timer_ticks_to_ns() gives, and four of them add up without
+	 * overflow; anything longer (more than about a second) goes the
+	 * 64-bit way. */
+	if (((cmd | access | data | busy | host | total) & ~timer_ticks_mask30()) ||
+	    (gap_ns >> 32) || blocks > 0xffffu) {
+		phase_pend_flush(p, a);
+		phase_acc_add(a, t, blocks, blksz, gap_ns);
+		return;
+	}
+	cmd = timer_ticks_to_ns30(cmd);
+	access = timer_ticks_to_ns30(access);
+	data = timer_ticks_to_ns30(data);
+	busy = timer_ticks_to_ns30(busy);
+	host = timer_ticks_to_ns30(host);
+	total = timer_ticks_to_ns30(total);
+	sum = cmd + access + data + busy;
+	if (total < sum)
+		total = sum;
+	gap32 = (uint32_t)gap_ns;
+	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
+		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks))
+		phase_pend_flush(p, a);
+	/* as phase_acc_add_parts: the CPU's data moving lies inside the
+	 * access + data window */
+	if (host > access + data)
+		host = access + data;
+	p->blksz = blksz;
+	p->ops++;
+	p->blocks += blocks;
+	p->total_ns += total;
+	p->cmd_ns += cmd;
+	p->access_ns += access;
+	p->data_ns += data;
+	p->host_ns += host;
+	/* the CPU's work on one block */
+	p->host_serial_ns += blocks <= 1 ? host : host / blocks;
+	p->busy_ns += busy;
+	p->gap_ns += gap32;
+	p->extra_cmds += t->extra_cmds;
 }

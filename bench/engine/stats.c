@@ -197,7 +197,7 @@ void series_init(struct series *s, struct series_point *pt, uint32_t max_points,
 		pt[i] = (struct series_point){ 0 };
 }
 
-void series_add(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns)
+void series_add_spread(struct series *s, uint64_t end_ns, uint32_t bytes, uint32_t lat_ns)
 {
 	uint64_t idx = 0, first, k, begin, given = 0;
 	uint64_t span;

@@ -55,6 +55,7 @@ void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,
 	c->last_tick = timer_ticks();
 	c->last_us = timer_now_us();
 	c->clock_ns = 0;
+	c->wrap_half_us = timer_wrap_ns() / 2 / 1000u;
 }
 
 /* The 64-bit clock of the engine: high-resolution ticks, extended between
@@ -69,7 +70,9 @@ static uint64_t clock_at(struct wl_ctx *c, uint32_t now, uint64_t now_us)
 {
 	uint64_t d_us = now_us - c->last_us;
 
-	if (d_us * 1000u > timer_wrap_ns() / 2)
+	/* d_us * 1000 > wrap / 2, without the 64-bit multiplication (a
+	 * chain of shifts and adds on 32-bit ARM, twice per operation). */
+	if (d_us > c->wrap_half_us)
 		c->clock_ns += d_us * 1000u;
 	else
 		c->clock_ns += timer_ticks_to_ns(now - c->last_tick);
@@ -121,6 +124,7 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 	series_init(&m->ser, c->series_pt, c->series_max,
 		    c->quick ? 10000000ull : 100000000ull, 0);
 	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
+	c->wrap_half_us = timer_wrap_ns() / 2 / 1000u;
 	m->start_ns = wl_now_ns(c);
 	m->ser.start_ns = m->start_ns;
 	m->last_end_ns = m->start_ns;
@@ -280,7 +284,11 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		}
 	}
 
-	memset(&t, 0, sizeof(t));
+	/* The card layer fills every stamp of t when the operation
+	 * succeeds (they are read only then; the CMD17/CMD24 loop sets
+	 * t_issue and t_end, all that is read of it): only the optional
+	 * per-block arrays are the caller's. */
+	t.blk_ready = t.blk_done = NULL;
 	acc = op->write && !m->write ? &m->acc_w : &m->acc;
 	/* One tick reading each side: the latency's and the clock's. */
 	before_us = timer_now_us();
@@ -294,7 +302,9 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	else
 		r = run_op(c, op, c->buf, &t);
 	t1 = timer_ticks();
-	end_ns = clock_at(c, t1, timer_now_us());
+	/* The system timer after the operation from its low word: an
+	 * operation takes less than 71 minutes. */
+	end_ns = clock_at(c, t1, timer_now_us_after(c->last_us));
 
 	lat = (uint32_t)timer_ticks_to_ns(t1 - t0);
 	if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */
@@ -331,7 +341,8 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		 * and writes in separate accumulators (attribution.h). */
 		req_ns = t.t_end ? timer_ticks_to_ns(t.t_end - t.t_issue) : lat;
 		gap_ns = pre_ns + (lat > req_ns ? lat - req_ns : 0);
-		phase_acc_add(acc, &t, op->blocks, SD_BLOCK_SIZE, gap_ns);
+		phase_pend_add(acc == &m->acc ? &m->pend : &m->pend_w, acc, &t, op->blocks,
+			       SD_BLOCK_SIZE, gap_ns);
 	}
 
 	if (m->nlat < c->lat_max)
@@ -346,7 +357,10 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	m->last_end_ns = end_ns;
 	m->excluded_at_end_ns = m->excluded_ns;
 	m->end_ns = end_ns;
-	progress(c, m, c->last_us);
+	/* The progress line and the console poll, when one is due (the
+	 * test inline: it is false for almost every operation). */
+	if (c->last_us >= m->progress_due_us || (c->poll_key && c->last_us >= c->poll_due_us))
+		progress(c, m, c->last_us);
 	return 0;
 }
 
@@ -354,6 +368,8 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 {
 	int multi = m->xfer_blocks > 1 && m->cmd != WL_SINGLE_LOOP;
 
+	phase_pend_flush(&m->pend, &m->acc);
+	phase_pend_flush(&m->pend_w, &m->acc_w);
 	if (m->end_ns == 0)
 		m->end_ns = m->last_end_ns;
 	m->elapsed_ns = m->end_ns > m->start_ns + m->excluded_ns ?

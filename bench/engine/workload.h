@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "bench/engine/attribution.h"
+#include "bench/engine/phase_ticks.h"
 #include "bench/engine/stats.h"
 #include "bench/storage/test_area.h"
 #include "bench/storage/write_guard.h"
@@ -113,6 +114,7 @@ struct wl_ctx {
 	uint32_t last_tick;
 	uint64_t last_us;            /* system timer at last_tick (wrap guard) */
 	uint64_t clock_ns;
+	uint64_t wrap_half_us;       /* half the tick counter's wrap period, in whole us */
 	/* Ranges written since the last verify (verify mode). */
 #define WL_MAX_WRITTEN 1024
 	struct lba_range written[WL_MAX_WRITTEN];
@@ -140,6 +142,9 @@ struct wl_meas {
 	uint64_t last_end_ns;
 	struct phase_acc acc;        /* reads (and everything of a pure workload) */
 	struct phase_acc acc_w;      /* writes of a mixed workload */
+	/* Partial sums of acc and acc_w (phase_ticks.h), moved into them by
+	 * wl_end(): acc and acc_w are complete only after it. */
+	struct phase_pend pend, pend_w;
 	struct series ser;
 	uint32_t errors;
 	int first_err;

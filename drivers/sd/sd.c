@@ -144,6 +144,31 @@ static int check_r1(struct sd_card *c, uint8_t cmd, uint32_t arg, uint32_t r1)
 	return c->last_err.code;
 }
 
+/* A request the host failed (ret): last_err, and the card's own reason
+ * when it gave one. Returns the code to report. */
+static int req_failed(struct sd_card *c, struct sd_request *req, int ret)
+{
+	c->last_err = req->err;
+	if (!c->last_err.code)
+		c->last_err.code = ret;
+	c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
+	/* A data transfer that failed after its command was answered:
+	 * the card's R1 may say why (a card that turned read-only
+	 * answers a write with WP_VIOLATION and never takes the data).
+	 * Report that, with the R1 as the status. */
+	if (req->data && req->err.phase && strcmp(req->err.phase, "command") != 0) {
+		uint32_t errs = req->cmd.resp[0] & SD_R1_ERRORS &
+				~(SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND);
+
+		if (errs) {
+			c->last_err.code = r1_code(errs);
+			c->last_err.status = req->cmd.resp[0];
+			ret = c->last_err.code;
+		}
+	}
+	return ret;
+}
+
 /* Issue one request and check what came back. */
 static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 {
@@ -157,27 +182,8 @@ static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 			break;
 		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
 	}
-	if (ret) {
-		c->last_err = req->err;
-		if (!c->last_err.code)
-			c->last_err.code = ret;
-		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
-		/* A data transfer that failed after its command was answered:
-		 * the card's R1 may say why (a card that turned read-only
-		 * answers a write with WP_VIOLATION and never takes the data).
-		 * Report that, with the R1 as the status. */
-		if (req->data && req->err.phase && strcmp(req->err.phase, "command") != 0) {
-			uint32_t errs = req->cmd.resp[0] & SD_R1_ERRORS &
-					~(SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND);
-
-			if (errs) {
-				c->last_err.code = r1_code(errs);
-				c->last_err.status = req->cmd.resp[0];
-				ret = c->last_err.code;
-			}
-		}
-		return ret;
-	}
+	if (ret)
+		return req_failed(c, req, ret);
 	if (CHK_TYPE(chk) == CHK_R1)
 		return check_r1(c, req->cmd.index, req->cmd.arg, req->cmd.resp[0]);
 	if (CHK_TYPE(chk) == CHK_R6)
@@ -186,13 +192,34 @@ static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 	return 0;
 }
 
+/* Everything zero but the command, field by field: GCC clears a struct of
+ * more than a few words (the whole request, or each of its parts) with a
+ * call to memset, a loop; these stores are what is left of it. Every
+ * command, the data path's included, starts here: a field added to
+ * struct sd_request or its parts (sd_host.h) must be added here. */
 static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
 		     uint8_t resp_type)
 {
-	memset(req, 0, sizeof(*req));
-	req->cmd.index = index;
-	req->cmd.arg = arg;
-	req->cmd.resp_type = resp_type;
+	struct sd_cmd *c = &req->cmd;
+	struct sd_req_times *t = &req->t;
+	struct sd_host_err *e = &req->err;
+
+	c->index = index;
+	c->resp_type = resp_type;
+	c->arg = arg;
+	c->resp[0] = c->resp[1] = c->resp[2] = c->resp[3] = 0;
+	c->auto_resp = 0;
+	c->busy_timeout_us = 0;
+	req->data = NULL;
+	t->t_issue = t->t_cmd_done = t->t_first_data = t->t_data_done = 0;
+	t->t_end = t->host_ticks = t->extra_cmds = 0;
+	t->blk_ready = t->blk_done = NULL;
+	e->code = 0;
+	e->cmd = 0;
+	e->arg = e->status = e->block = 0;
+	e->phase = NULL;
+	e->dma_status = e->dma_desc_addr = 0;
+	e->dma_desc = 0;
 }
 
 /* A command without data; *resp gets resp[0] when not NULL. */
@@ -940,8 +967,10 @@ static uint32_t card_addr(const struct sd_card *c, uint32_t lba)
 	return c->high_capacity ? lba : lba * SD_BLOCK_SIZE;
 }
 
-/* One data command (CMD17/18/24/25) with its termination. */
-static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
+/* One data command (CMD17/18/24/25) with its termination. Inlined into
+ * its four callers (the data path: the direction and the command are
+ * constants there). */
+static inline __attribute__((always_inline)) int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		    void *buf, uint8_t dir, enum sd_stop_mode stop,
 		    bool single, struct sd_req_times *times)
 {
@@ -966,12 +995,13 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		return -EROFS;
 	}
 
-	memset(&data, 0, sizeof(data));
+	/* Every field (no memset: see req_init). */
 	data.buf = buf;
 	data.blksz = SD_BLOCK_SIZE;
 	data.blocks = count;
 	data.dir = dir;
 	data.stop = SD_STOP_NONE;
+	data.sbc_arg = 0;
 
 	if (multi) {
 		switch (stop) {
@@ -1015,7 +1045,11 @@ static int transfer(struct sd_card *c, uint32_t lba, uint32_t count,
 		req.t.blk_ready = times->blk_ready;
 		req.t.blk_done = times->blk_done;
 	}
-	ret = do_req(c, &req, CHK_R1);
+	/* do_req(c, &req, CHK_R1) without the call: a data request is never
+	 * retried. */
+	ret = h->ops->request(h, &req);
+	ret = ret ? req_failed(c, &req, ret) :
+		    check_r1(c, req.cmd.index, req.cmd.arg, req.cmd.resp[0]);
 	if (times) {
 		uint32_t *br = times->blk_ready, *bd = times->blk_done;
 

@@ -121,6 +121,8 @@ struct sd_host_err {
 	int32_t dma_desc;
 };
 
+/* drivers/sd/sd.c req_init() clears every field of a request and its parts
+ * one by one (the request path has no memset): add new fields there too. */
 struct sd_request {
 	struct sd_cmd cmd;
 	struct sd_data *data; /* NULL: no data phase */

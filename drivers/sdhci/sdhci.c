@@ -223,11 +223,10 @@ static inline uint32_t wait_irq_more(const struct sdhci_priv *e, uint32_t want,
  * buffer, the port address and the buffer pointer in registers, no call per
  * word. 'words' is the block size / 4 (2, 16 or 128 in practice).
  *
- * Aligned buffers: eight port reads into eight registers, then one STM (and
- * LDM + eight port writes for writes): 11 instructions per 8 words on ARM.
- * GCC does not merge volatile-ordered stores into STM by itself, hence the
- * few lines of assembly on the target; host builds use the C loop (each
- * port access is a call into the simulator there anyway).
+ * Aligned buffers: drivers/pio_port.h, the data-port mover shared with the
+ * SDHOST driver (a few lines of assembly per target: eight port reads and
+ * one STM on ARM, SIMD lane loads and ST1 on AArch64; the C loop in host
+ * builds, where each port access is a call into the simulator anyway).
  *
  * Unaligned buffers: the same loop shape in C with the word split into
  * bytes. On ARMv6+ with SCTLR.U set (boot/cpu.c) GCC turns the four byte
@@ -244,72 +243,10 @@ static __attribute__((noinline)) void pio_read_aligned(uintptr_t port,
 						       uint32_t *p,
 						       uint32_t words)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t n32 = words / 32, n8 = (words / 8) & 3;
-
-	words &= 7;
-	/* 32 words a turn (a 512-byte block is four turns): 38 instructions
-	 * per 32 words instead of 44 with one STM a turn. */
-#define PIO_LD8_STM \
-			"	ldr r4, [%[port]]\n" \
-			"	ldr r5, [%[port]]\n" \
-			"	ldr r6, [%[port]]\n" \
-			"	ldr r7, [%[port]]\n" \
-			"	ldr r8, [%[port]]\n" \
-			"	ldr r9, [%[port]]\n" \
-			"	ldr r10, [%[port]]\n" \
-			"	ldr r12, [%[port]]\n" \
-			"	stmia %[p]!, {r4-r10, r12}\n"
-	if (n32)
-		__asm__ volatile(
-			"1:\n"
-			PIO_LD8_STM PIO_LD8_STM PIO_LD8_STM PIO_LD8_STM
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n32)
-			: [port] "r"(port)
-			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-			  "cc", "memory");
-	if (n8)
-		__asm__ volatile(
-			"1:\n"
-			PIO_LD8_STM
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-			  "cc", "memory");
-#undef PIO_LD8_STM
-#else
-	/* 16 words a turn (AArch64: 16 loads, 8 STPs, 3 for the loop). */
-	for (; words >= 16; words -= 16, p += 16) {
-		uint32_t a = mmio_read32(port), b = mmio_read32(port);
-		uint32_t c = mmio_read32(port), d = mmio_read32(port);
-		uint32_t f = mmio_read32(port), g = mmio_read32(port);
-		uint32_t h = mmio_read32(port), i = mmio_read32(port);
-		uint32_t j = mmio_read32(port), k = mmio_read32(port);
-		uint32_t l = mmio_read32(port), m = mmio_read32(port);
-		uint32_t n = mmio_read32(port), o = mmio_read32(port);
-		uint32_t q = mmio_read32(port), r = mmio_read32(port);
-
-		p[0] = a; p[1] = b; p[2] = c; p[3] = d;
-		p[4] = f; p[5] = g; p[6] = h; p[7] = i;
-		p[8] = j; p[9] = k; p[10] = l; p[11] = m;
-		p[12] = n; p[13] = o; p[14] = q; p[15] = r;
-	}
-	for (; words >= 8; words -= 8, p += 8) {
-		uint32_t a = mmio_read32(port), b = mmio_read32(port);
-		uint32_t c = mmio_read32(port), d = mmio_read32(port);
-		uint32_t f = mmio_read32(port), g = mmio_read32(port);
-		uint32_t h = mmio_read32(port), i = mmio_read32(port);
-
-		p[0] = a; p[1] = b; p[2] = c; p[3] = d;
-		p[4] = f; p[5] = g; p[6] = h; p[7] = i;
-	}
-#endif
-	for (; words; words--)
-		*p++ = mmio_read32(port);
+	if (words == 128)
+		(void)pio_port_read_block128(port, p);
+	else
+		(void)pio_port_read_words(port, p, words);
 }
 
 static __attribute__((noinline)) void pio_write_aligned(uintptr_t port,
@@ -686,7 +623,11 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 
 static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
-	struct sdhci_priv *e = h->priv;
+	/* restrict: nothing but e changes the host's state during a request,
+	 * the register accesses least of all, so e->base and e->wdelay_us
+	 * stay in registers instead of being loaded again after every
+	 * register write. */
+	struct sdhci_priv *const __restrict e = h->priv;
 	struct sd_cmd *cmd = &req->cmd;
 	struct sd_data *data = req->data;
 	uint32_t cmdtm = (uint32_t)(cmd->index & 0x3F) << SDHCI_CMD_INDEX_SHIFT;
@@ -753,7 +694,9 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		inhibit |= SDHCI_STATUS_DAT_INHIBIT;
 	}
 
-	ret = wait_reg(e, SDHCI_STATUS, inhibit, 0, SDHCI_INHIBIT_TIMEOUT_US);
+	/* Usually free at the first look: no call then. */
+	ret = rd(e, SDHCI_STATUS) & inhibit ?
+	      wait_reg(e, SDHCI_STATUS, inhibit, 0, SDHCI_INHIBIT_TIMEOUT_US) : 0;
 	if (ret) {
 		uint32_t st = rd(e, SDHCI_STATUS);
 

@@ -510,3 +510,67 @@ TEST(card_layer_commands_in_the_gaps_are_bus)
 	phase_split(&a, 4, 50000000, 1, 0, &s);
 	CHECK_NEAR(s.bus_pct, 100.0 * (1960 + 21020 + 8000) / 71000, TOL);
 }
+
+/* The engine's 32-bit partial sums (phase_pend_add) give exactly the sums of
+ * phase_acc_add: requests of every shape, short and long (beyond 2^30 ns:
+ * the 64-bit way), stamps across the counter wrap, missing phases, gaps
+ * beyond 32 bits, and enough long requests to overflow the partial sums. */
+static uint32_t xs(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+TEST(partial_sums_equal_the_64_bit_accumulation)
+{
+	struct phase_acc a, b;
+	struct phase_pend p = { 0 };
+	uint32_t seed = 12345, i;
+
+	phase_acc_init(&a);
+	phase_acc_init(&b);
+	for (i = 0; i < 20000; i++) {
+		uint32_t r = xs(&seed), base = xs(&seed);
+		/* mostly short spans; one in four under 2^26 ticks each (a
+		 * request under 2^30 ns, 2^29 on average: the partial sums
+		 * overflow after a few), one in 64 longer (the 64-bit way) */
+		uint32_t lim = (r & 3) == 0 ? (1u << 26) - 1 : (r & 63) == 1 ? 0xffffffffu / 4 : 5000;
+		uint32_t d1 = xs(&seed) % lim, d2 = xs(&seed) % lim, d3 = xs(&seed) % lim;
+		uint32_t d4 = xs(&seed) % lim;
+		struct sd_req_times t = {
+			.t_issue = base, .t_cmd_done = base + d1,
+			.t_first_data = base + d1 + d2, .t_data_done = base + d1 + d2 + d3,
+			.t_end = base + d1 + d2 + d3 + d4, .host_ticks = xs(&seed) % (d3 + 1),
+			.extra_cmds = r >> 30,
+		};
+		uint32_t blocks = (r >> 8) % 4 == 0 ? 1 + (xs(&seed) % 300) : 1;
+		uint64_t gap = (r >> 12) % 500 == 0 ? (uint64_t)xs(&seed) << 3 : xs(&seed) % 100000;
+
+		if ((r >> 16) % 10 == 0)
+			t.t_first_data = t.t_data_done = 0;   /* no data phase */
+		if ((r >> 20) % 20 == 0)
+			t.t_end = 0;                          /* no busy stamp */
+		if ((r >> 24) % 30 == 0)
+			t.host_ticks = 0xfffffff0u;           /* beyond the window */
+		phase_acc_add(&a, &t, blocks, 512, gap);
+		phase_pend_add(&p, &b, &t, blocks, 512, gap);
+	}
+	phase_pend_flush(&p, &b);
+	CHECK_EQ_U(p.ops, 0);
+	CHECK_EQ_U(b.ops, a.ops);
+	CHECK_EQ_U(b.blocks, a.blocks);
+	CHECK_EQ_U(b.bytes, a.bytes);
+	CHECK_EQ_U(b.total_ns, a.total_ns);
+	CHECK_EQ_U(b.cmd_ns, a.cmd_ns);
+	CHECK_EQ_U(b.access_ns, a.access_ns);
+	CHECK_EQ_U(b.data_ns, a.data_ns);
+	CHECK_EQ_U(b.host_ns, a.host_ns);
+	CHECK_EQ_U(b.host_serial_ns, a.host_serial_ns);
+	CHECK_EQ_U(b.busy_ns, a.busy_ns);
+	CHECK_EQ_U(b.gap_ns, a.gap_ns);
+	CHECK_EQ_U(b.extra_cmds, a.extra_cmds);
+	/* the partial sums were used and overflowed on the way */
+	CHECK(a.total_ns > 0xffffffffull);
+}
