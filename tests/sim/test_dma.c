@@ -27,75 +27,13 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "lib/err.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_dma_log.h"
 #include "tests/sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PERIPH (SIM_EMMC_BASE_DEFAULT - 0x300000u)
 #define DMA_REGS (PERIPH + 0x7000u)
 #define PORT_BUS 0x7E300020u
-
-/* ---- one log of cache calls and DMA register writes --------------------- */
-
-enum ev_kind { EV_CLEAN, EV_INVAL, EV_WRITE };
-
-struct ev {
-	enum ev_kind kind;
-	uintptr_t a;       /* address (cache) or register (write) */
-	size_t n;          /* length (cache) */
-	uint32_t v;        /* value (write) */
-	uint32_t words_in; /* model: words read from the data port so far */
-};
-
-static struct ev evs[4096];
-static unsigned nev;
-
-static void log_ev(enum ev_kind k, uintptr_t a, size_t n, uint32_t v)
-{
-	struct sim_dma_stats st;
-
-	if (nev >= sizeof(evs) / sizeof(evs[0]))
-		return;
-	sim_dma_get_stats(&st);
-	evs[nev++] = (struct ev){ k, a, n, v, st.words_from_port };
-}
-
-static void cache_hook(enum cache_op op, uintptr_t a, size_t n)
-{
-	log_ev(op == CACHE_CLEAN ? EV_CLEAN : EV_INVAL, a, n, 0);
-}
-
-static void write_hook(uintptr_t a, uint32_t v)
-{
-	log_ev(EV_WRITE, a, 0, v);
-}
-
-static void log_start(void)
-{
-	nev = 0;
-	cache_test_hook = cache_hook;
-	sim_dma_write_hook = write_hook;
-}
-
-static void log_stop(void)
-{
-	cache_test_hook = NULL;
-	sim_dma_write_hook = NULL;
-}
-
-/* Index of the first event at or after 'from' matching, or -1. */
-static int find(unsigned from, enum ev_kind k, uintptr_t a, uint32_t vmask)
-{
-	unsigned i;
-
-	for (i = from; i < nev; i++) {
-		if (evs[i].kind != k || evs[i].a != a)
-			continue;
-		if (k == EV_WRITE && vmask && !(evs[i].v & vmask))
-			continue;
-		return (int)i;
-	}
-	return -1;
-}
 
 /* ---- set-up ----------------------------------------------------------------- */
 
@@ -128,16 +66,16 @@ TEST(channel_choice)
 	sim_config_default(&cfg);
 	CHECK_EQ_I(sim_setup(&cfg, sim_profile_find("instant-4g")), 0);
 	/* QEMU's answer: channels 2-5. The highest full one. */
-	log_start();
+	sim_dma_log_start();
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, 0x3C), 0);
-	log_stop();
+	sim_dma_log_stop();
 	CHECK_EQ_I(ch.channel, 5);
 	CHECK(!ch.lite);
 	CHECK_EQ_U(ch.max_len, DMA_MAX_LEN_FULL);
 	CHECK_EQ_U(ch.regs, DMA_REGS + 0x500u);
 	/* The channel's enable bit is set, then the channel reset. */
-	CHECK(find(0, EV_WRITE, DMA_REGS + 0xFF0u, 1u << 5) >= 0);
-	CHECK(find(0, EV_WRITE, DMA_REGS + 0x500u, DMA_CS_RESET) >= 0);
+	CHECK(sim_dma_log_find(0, SIM_EV_WRITE, DMA_REGS + 0xFF0u, 1u << 5) >= 0);
+	CHECK(sim_dma_log_find(0, SIM_EV_WRITE, DMA_REGS + 0x500u, DMA_CS_RESET) >= 0);
 	/* A Pi firmware's mask (0,2,4,5,8-14): 5 again, never 15. */
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, 0xFF35), 0);
 	CHECK_EQ_I(ch.channel, 5);
@@ -230,32 +168,32 @@ TEST(control_blocks_chained_on_a_lite_channel)
 static void check_order(bool write, const uint8_t *buf, size_t len, uint32_t words)
 {
 	uintptr_t cs = ch.regs + DMA_CS, ad = ch.regs + DMA_CONBLK_AD;
-	int first = find(0, write ? EV_CLEAN : EV_INVAL, (uintptr_t)buf, 0);
-	int cb = first >= 0 ? find((unsigned)first, EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
-	int conblk = cb >= 0 ? find((unsigned)cb, EV_WRITE, ad, 0) : -1;
-	int start = conblk >= 0 ? find((unsigned)conblk, EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
-	int after = start >= 0 ? find((unsigned)start, EV_INVAL, (uintptr_t)buf, 0) : -1;
+	int first = sim_dma_log_find(0, write ? SIM_EV_CLEAN : SIM_EV_INVAL, (uintptr_t)buf, 0);
+	int cb = first >= 0 ? sim_dma_log_find((unsigned)first, SIM_EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
+	int conblk = cb >= 0 ? sim_dma_log_find((unsigned)cb, SIM_EV_WRITE, ad, 0) : -1;
+	int start = conblk >= 0 ? sim_dma_log_find((unsigned)conblk, SIM_EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
+	int after = start >= 0 ? sim_dma_log_find((unsigned)start, SIM_EV_INVAL, (uintptr_t)buf, 0) : -1;
 
 	CHECK(first >= 0);
 	CHECK(cb > first);
 	CHECK(conblk > cb);
 	CHECK(start > conblk);
 	if (first >= 0)
-		CHECK_EQ_U(evs[first].n, len);
+		CHECK_EQ_U(sim_dma_evs[first].n, len);
 	if (conblk >= 0)
-		CHECK_EQ_U(evs[conblk].v, dma_mem_bus_addr(&ch, &ch.cb[0], sizeof(ch.cb[0])));
+		CHECK_EQ_U(sim_dma_evs[conblk].v, dma_mem_bus_addr(&ch, &ch.cb[0], sizeof(ch.cb[0])));
 	if (write) {
 		/* Nothing invalidated: the CPU's data must reach the card. */
-		CHECK_EQ_I(find(0, EV_INVAL, (uintptr_t)buf, 0), -1);
+		CHECK_EQ_I(sim_dma_log_find(0, SIM_EV_INVAL, (uintptr_t)buf, 0), -1);
 	} else {
 		/* Invalidated again once every word has arrived. */
 		CHECK(after > start);
 		if (after > 0) {
-			CHECK_EQ_U(evs[after].n, len);
-			CHECK_EQ_U(evs[after].words_in, words);
+			CHECK_EQ_U(sim_dma_evs[after].n, len);
+			CHECK_EQ_U(sim_dma_evs[after].words_in, words);
 		}
 		/* Nothing cleaned over the incoming data. */
-		CHECK_EQ_I(find(0, EV_CLEAN, (uintptr_t)buf, 0), -1);
+		CHECK_EQ_I(sim_dma_log_find(0, SIM_EV_CLEAN, (uintptr_t)buf, 0), -1);
 	}
 }
 
@@ -267,15 +205,15 @@ TEST(order_of_maintenance_and_start)
 	CHECK_EQ_I(start_dma_host(&s, "sdhc-c10-16g", 0x3C, 0xC0000000u,
 				  DMA_MEM_ALIAS_BCM2836), 0);
 	memset(buf, 0x5A, sizeof(buf));
-	log_start();
+	sim_dma_log_start();
 	CHECK_EQ_I(sd_write_blocks(&s.card, 1000, 8, buf, SD_STOP_AUTO12, NULL), 0);
-	log_stop();
+	sim_dma_log_stop();
 	check_order(true, buf, sizeof(buf), 0);
 
 	memset(buf, 0, sizeof(buf));
-	log_start();
+	sim_dma_log_start();
 	CHECK_EQ_I(sd_read_blocks(&s.card, 1000, 8, buf, SD_STOP_AUTO12, NULL), 0);
-	log_stop();
+	sim_dma_log_stop();
 	check_order(false, buf, sizeof(buf), sizeof(buf) / 4);
 	CHECK_EQ_U(buf[0], 0x5A);
 	CHECK_EQ_U(buf[sizeof(buf) - 1], 0x5A);

@@ -29,6 +29,7 @@
 #include "drivers/sdhost/bcm2835_sdhost_regs.h"
 #include "lib/err.h"
 #include "tests/sim/sim.h"
+#include "tests/sim/sim_dma_log.h"
 #include "tests/sim/sim_harness.h"
 #include "tests/unit/check.h"
 
@@ -36,67 +37,6 @@
 #define SDHOST_BASE (PERIPH + 0x202000u)
 #define SDDATA_BUS 0x7E202040u
 #define ALIAS 0xC0000000u
-
-/* ---- one log of cache calls and DMA register writes --------------------- */
-
-enum ev_kind { EV_CLEAN, EV_INVAL, EV_WRITE };
-
-struct ev {
-	enum ev_kind kind;
-	uintptr_t a;
-	size_t n;
-	uint32_t v;
-	struct sim_sdhost_stats port; /* who had moved which words by then */
-};
-
-static struct ev evs[1024];
-static unsigned nev;
-
-static void log_ev(enum ev_kind k, uintptr_t a, size_t n, uint32_t v)
-{
-	if (nev >= sizeof(evs) / sizeof(evs[0]))
-		return;
-	evs[nev] = (struct ev){ k, a, n, v, { 0, 0, 0, 0 } };
-	sim_sdhost_get_stats(&evs[nev].port);
-	nev++;
-}
-
-static void cache_hook(enum cache_op op, uintptr_t a, size_t n)
-{
-	log_ev(op == CACHE_CLEAN ? EV_CLEAN : EV_INVAL, a, n, 0);
-}
-
-static void write_hook(uintptr_t a, uint32_t v)
-{
-	log_ev(EV_WRITE, a, 0, v);
-}
-
-static void log_start(void)
-{
-	nev = 0;
-	cache_test_hook = cache_hook;
-	sim_dma_write_hook = write_hook;
-}
-
-static void log_stop(void)
-{
-	cache_test_hook = NULL;
-	sim_dma_write_hook = NULL;
-}
-
-static int find(unsigned from, enum ev_kind k, uintptr_t a, uint32_t vmask)
-{
-	unsigned i;
-
-	for (i = from; i < nev; i++) {
-		if (evs[i].kind != k || evs[i].a != a)
-			continue;
-		if (k == EV_WRITE && vmask && !(evs[i].v & vmask))
-			continue;
-		return (int)i;
-	}
-	return -1;
-}
 
 /* ---- set-up ----------------------------------------------------------------- */
 
@@ -133,9 +73,9 @@ TEST(control_block_and_order_of_a_write)
 
 	CHECK_EQ_I(start(&s, "sdhc-c10-16g", 0x3C), 0);
 	memset(buf, 0xA5, sizeof(buf));
-	log_start();
+	sim_dma_log_start();
 	CHECK_EQ_I(sd_write_blocks(&s.card, 3000, 8, buf, SD_STOP_AUTO12, NULL), 0);
-	log_stop();
+	sim_dma_log_stop();
 	cs = ch.regs + DMA_CS;
 	ad = ch.regs + DMA_CONBLK_AD;
 	CHECK_EQ_U(ch.cb[0].ti, DMA_TI_WAIT_RESP | DMA_TI_NO_WIDE_BURSTS | DMA_TI_SRC_INC |
@@ -145,18 +85,18 @@ TEST(control_block_and_order_of_a_write)
 	CHECK_EQ_U(ch.cb[0].txfr_len, sizeof(buf));
 	CHECK_EQ_U(ch.cb[0].nextconbk, 0);
 	/* clean the buffer -> clean the control block -> CONBLK_AD -> start */
-	clean = find(0, EV_CLEAN, (uintptr_t)buf, 0);
-	cb = clean >= 0 ? find((unsigned)clean, EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
-	conblk = cb >= 0 ? find((unsigned)cb, EV_WRITE, ad, 0) : -1;
-	go = conblk >= 0 ? find((unsigned)conblk, EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
+	clean = sim_dma_log_find(0, SIM_EV_CLEAN, (uintptr_t)buf, 0);
+	cb = clean >= 0 ? sim_dma_log_find((unsigned)clean, SIM_EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
+	conblk = cb >= 0 ? sim_dma_log_find((unsigned)cb, SIM_EV_WRITE, ad, 0) : -1;
+	go = conblk >= 0 ? sim_dma_log_find((unsigned)conblk, SIM_EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
 	CHECK(clean >= 0 && cb > clean && conblk > cb && go > conblk);
 	if (clean >= 0)
-		CHECK_EQ_U(evs[clean].n, sizeof(buf));
+		CHECK_EQ_U(sim_dma_evs[clean].n, sizeof(buf));
 	if (go > 0) /* nothing had reached the port before the start */
-		CHECK_EQ_U(evs[go].port.dma_words_written + evs[go].port.cpu_words_written, 0);
+		CHECK_EQ_U(sim_dma_evs[go].port.dma_words_written + sim_dma_evs[go].port.cpu_words_written, 0);
 	/* A write's buffer is never invalidated (the CPU's data must reach
 	 * the card). */
-	CHECK_EQ_I(find(0, EV_INVAL, (uintptr_t)buf, 0), -1);
+	CHECK_EQ_I(sim_dma_log_find(0, SIM_EV_INVAL, (uintptr_t)buf, 0), -1);
 	{
 		struct sim_sdhost_stats st;
 
@@ -186,9 +126,9 @@ TEST(control_block_and_order_of_a_read)
 	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
 	memset(buf, 0, sizeof(buf));
 	sim_sdhost_get_stats(&st0);
-	log_start();
+	sim_dma_log_start();
 	CHECK_EQ_I(sd_read_blocks(&s.card, 3000, 8, buf, SD_STOP_AUTO12, NULL), 0);
-	log_stop();
+	sim_dma_log_stop();
 	sim_sdhost_get_stats(&st);
 	CHECK(memcmp(buf, ref, sizeof(buf)) == 0);
 	cs = ch.regs + DMA_CS;
@@ -203,22 +143,22 @@ TEST(control_block_and_order_of_a_read)
 	CHECK_EQ_U(st.cpu_words_read - st0.cpu_words_read, 3);
 	/* invalidate -> clean CB -> CONBLK_AD -> start -> invalidate again
 	 * when the engine has ended, then the CPU's last words. */
-	inv = find(0, EV_INVAL, (uintptr_t)buf, 0);
-	cb = inv >= 0 ? find((unsigned)inv, EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
-	conblk = cb >= 0 ? find((unsigned)cb, EV_WRITE, ad, 0) : -1;
-	go = conblk >= 0 ? find((unsigned)conblk, EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
-	after = go >= 0 ? find((unsigned)go, EV_INVAL, (uintptr_t)buf, 0) : -1;
+	inv = sim_dma_log_find(0, SIM_EV_INVAL, (uintptr_t)buf, 0);
+	cb = inv >= 0 ? sim_dma_log_find((unsigned)inv, SIM_EV_CLEAN, (uintptr_t)&ch.cb[0], 0) : -1;
+	conblk = cb >= 0 ? sim_dma_log_find((unsigned)cb, SIM_EV_WRITE, ad, 0) : -1;
+	go = conblk >= 0 ? sim_dma_log_find((unsigned)conblk, SIM_EV_WRITE, cs, DMA_CS_ACTIVE) : -1;
+	after = go >= 0 ? sim_dma_log_find((unsigned)go, SIM_EV_INVAL, (uintptr_t)buf, 0) : -1;
 	CHECK(inv >= 0 && cb > inv && conblk > cb && go > conblk && after > go);
 	if (inv >= 0)
-		CHECK_EQ_U(evs[inv].n, sizeof(buf));
+		CHECK_EQ_U(sim_dma_evs[inv].n, sizeof(buf));
 	if (after > 0) {
 		/* The whole buffer, once the engine had moved its part and
 		 * before the CPU stored a word of its own. */
-		CHECK_EQ_U(evs[after].n, sizeof(buf));
-		CHECK_EQ_U(evs[after].port.dma_words_read - st0.dma_words_read, words - 3);
-		CHECK_EQ_U(evs[after].port.cpu_words_read - st0.cpu_words_read, 0);
+		CHECK_EQ_U(sim_dma_evs[after].n, sizeof(buf));
+		CHECK_EQ_U(sim_dma_evs[after].port.dma_words_read - st0.dma_words_read, words - 3);
+		CHECK_EQ_U(sim_dma_evs[after].port.cpu_words_read - st0.cpu_words_read, 0);
 	}
-	CHECK_EQ_I(find(0, EV_CLEAN, (uintptr_t)buf, 0), -1);
+	CHECK_EQ_I(sim_dma_log_find(0, SIM_EV_CLEAN, (uintptr_t)buf, 0), -1);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
 
