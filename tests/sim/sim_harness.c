@@ -1,6 +1,7 @@
 /*
  * sim_harness.c - see sim_harness.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd_io_pi5.h"
+#include "lib/err.h"
 #include "tests/sim/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
@@ -138,4 +140,42 @@ void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf
 	env->host_error_base = sim_get_config()->base;
 	env->buf = malloc(buf_bytes);
 	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;
+}
+
+int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bool write,
+			   uint32_t blocks, unsigned reps)
+{
+	static uint8_t buf[2048 * 512];
+	static const char *const path_name[] = { "PIO", "ADMA2" };
+	unsigned p, i;
+	int ret;
+
+	if (blocks > sizeof(buf) / 512)
+		return -EINVAL;
+	for (p = SD_PATH_PIO; p <= SD_PATH_DMA; p++) {
+		uint64_t t0, host = 0, span = 0;
+
+		ret = s->host->ops->set_data_path(s->host, p);
+		if (ret)
+			return ret;
+		t0 = sim_now_ns();
+		for (i = 0; i < reps; i++) {
+			struct sd_req_times t;
+
+			memset(&t, 0, sizeof(t));
+			ret = write ? sd_write_blocks(&s->card, 4096 + i * blocks, blocks, buf,
+						      SD_STOP_AUTO12, &t) :
+				      sd_read_blocks(&s->card, 4096 + i * blocks, blocks, buf,
+						     SD_STOP_AUTO12, &t);
+			if (ret)
+				return ret;
+			host += t.host_ticks;
+			span += t.t_end - t.t_issue;
+		}
+		printf("  figure %s%-22s %-5s %7.2f MB/s  CPU moving data %5.1f%% of the requests\n",
+		       tag, what, path_name[p],
+		       (double)blocks * 512 * reps * 1000.0 / (double)(sim_now_ns() - t0),
+		       span ? 100.0 * (double)host / (double)span : 0.0);
+	}
+	return 0;
 }

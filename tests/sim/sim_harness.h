@@ -49,4 +49,12 @@ int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
  * the caller frees env->buf). */
 void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
 
+/* Figures, printed and not asserted: reps transfers of blocks blocks
+ * (reads, or writes when write) by PIO and then by DMA on s's host; per
+ * path the throughput over the requests (virtual time) and the CPU's
+ * data-moving share the driver measured (host_ticks over issue..end), on
+ * a line "  figure <tag><what> PIO|ADMA2 ...". 0, or the first error. */
+int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bool write,
+			   uint32_t blocks, unsigned reps);
+
 #endif

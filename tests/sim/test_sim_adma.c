@@ -410,51 +410,19 @@ TEST(path_selection)
  * throughput over the requests (virtual time) and the CPU's data-moving
  * share the driver measured (host_ticks over issue..end). README's PIO vs
  * ADMA2 figures come from this output. */
-static void figure(struct simh *s, const char *what, bool write, uint32_t blocks,
-		   unsigned reps)
-{
-	static uint8_t buf[2048 * 512];
-	static const char *const path_name[] = { "PIO", "ADMA2" };
-	unsigned p, i;
-
-	for (p = SD_PATH_PIO; p <= SD_PATH_DMA; p++) {
-		uint64_t t0, host = 0, span = 0;
-
-		CHECK_EQ_I(s->host->ops->set_data_path(s->host, p), 0);
-		t0 = sim_now_ns();
-		for (i = 0; i < reps; i++) {
-			struct sd_req_times t;
-			int ret;
-
-			memset(&t, 0, sizeof(t));
-			ret = write ? sd_write_blocks(&s->card, 4096 + i * blocks, blocks, buf,
-						      SD_STOP_AUTO12, &t) :
-				      sd_read_blocks(&s->card, 4096 + i * blocks, blocks, buf,
-						     SD_STOP_AUTO12, &t);
-			CHECK_EQ_I(ret, 0);
-			host += t.host_ticks;
-			span += t.t_end - t.t_issue;
-		}
-		printf("  figure %-22s %-5s %7.2f MB/s  CPU moving data %5.1f%% of the requests\n",
-		       what, path_name[p],
-		       (double)blocks * 512 * reps * 1000.0 / (double)(sim_now_ns() - t0),
-		       span ? 100.0 * (double)host / (double)span : 0.0);
-	}
-}
-
 TEST(figures_pio_vs_adma2)
 {
 	struct simh s;
 
 	if (start(&s, "instant-4g", NULL) || s.init_ret)
 		return;
-	figure(&s, "instant-4g read 64K", false, 128, 16);
-	figure(&s, "instant-4g write 64K", true, 128, 16);
-	figure(&s, "instant-4g read 1M", false, 2048, 4);
-	figure(&s, "instant-4g read 4K", false, 8, 64);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "instant-4g read 64K", false, 128, 16), 0);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "instant-4g write 64K", true, 128, 16), 0);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "instant-4g read 1M", false, 2048, 4), 0);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "instant-4g read 4K", false, 8, 64), 0);
 	if (start(&s, "sdxc-a2-64g", NULL) || s.init_ret)
 		return;
-	figure(&s, "sdxc-a2-64g read 64K", false, 128, 16);
-	figure(&s, "sdxc-a2-64g read 4K", false, 8, 64);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "sdxc-a2-64g read 64K", false, 128, 16), 0);
+	CHECK_EQ_I(simh_figure_pio_vs_dma(&s, "", "sdxc-a2-64g read 4K", false, 8, 64), 0);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
