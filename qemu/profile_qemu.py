@@ -57,11 +57,11 @@ def symbols(elf):
     return syms
 
 
-def run(machine, kernel, size, log, console):
+def run(machine, kernel, size, log, console, extra=()):
     """Boot until the hostcost record of the size after the one profiled
     is printed (the log then holds the whole of it), or the run ends."""
     img = harness.make_image(os.path.join(os.path.dirname(log), "sd.img"), "256M",
-                             kernel=kernel, sdbench=["suite = hostcost", "seed = 1"])
+                             kernel=kernel, sdbench=["suite = hostcost", "seed = 1"] + list(extra))
     args = harness.qemu_command(machine, kernel) + [
         "-display", "none", "-monitor", "none", "-serial", "file:" + console,
         "-semihosting", "-d", "in_asm,exec,nochain", "-D", log] + \
@@ -150,12 +150,15 @@ def main():
     ap.add_argument("--kernel", default=harness.KERNEL)
     ap.add_argument("--size", type=int, default=0, choices=range(len(SIZES)))
     ap.add_argument("--func")
+    ap.add_argument("--host", choices=("emmc", "sdhost"), default="emmc",
+                    help="the controller (sdbench.txt host key)")
     a = ap.parse_args()
     elf = a.kernel[:-4] + ".elf"
     n = requests_for(SIZES[a.size])
     with tempfile.TemporaryDirectory() as td:
         log = os.path.join(td, "exec.log")
-        run(a.machine, a.kernel, a.size, log, os.path.join(td, "console.txt"))
+        run(a.machine, a.kernel, a.size, log, os.path.join(td, "console.txt"),
+            ["host = %s" % a.host] if a.host != "emmc" else [])
         ins, calls, tbs, nins = profile(elf, log, a.size, a.func)
     if not sum(ins[1].values()):
         raise SystemExit("profile-qemu: the hostcost step was not seen in the log")
