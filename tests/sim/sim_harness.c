@@ -179,3 +179,63 @@ int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bo
 	}
 	return 0;
 }
+
+int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_t maxn,
+			  uint32_t (*rnd)(uint32_t n), struct simh_xfers *out)
+{
+	uint8_t *ref = calloc(window, 512);
+	uint8_t *wbuf = malloc((size_t)maxn * 512 + 8), *rbuf = malloc((size_t)maxn * 512 + 8);
+	uint8_t b[512];
+	unsigned i;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!ref || !wbuf || !rbuf) {
+		snprintf(out->why, sizeof(out->why), "out of memory");
+		goto done;
+	}
+	for (i = 0; i < ops; i++) {
+		uint32_t n = 1 + rnd(rnd(5) ? 16 : maxn);
+		uint32_t lba = rnd(window - n + 1), k;
+		unsigned off = 4 * rnd(2); /* any 4-byte alignment */
+		enum sd_stop_mode stop = (enum sd_stop_mode)rnd(s->card.cmd23 ? 3 : 2);
+		int r;
+
+		if (rnd(2)) {
+			for (k = 0; k < n * 512; k++)
+				wbuf[off + k] = (uint8_t)rnd(256);
+			r = sd_write_blocks(&s->card, lba, n, wbuf + off, stop, NULL);
+			if (r) {
+				snprintf(out->why, sizeof(out->why), "write %u+%u: %d", lba, n, r);
+				goto done;
+			}
+			memcpy(ref + (size_t)lba * 512, wbuf + off, (size_t)n * 512);
+			out->writes++;
+		} else {
+			memset(rbuf, 0xEE, (size_t)maxn * 512 + 8);
+			r = sd_read_blocks(&s->card, lba, n, rbuf + off, stop, NULL);
+			if (r) {
+				snprintf(out->why, sizeof(out->why), "read %u+%u: %d", lba, n, r);
+				goto done;
+			}
+			if (memcmp(ref + (size_t)lba * 512, rbuf + off, (size_t)n * 512)) {
+				snprintf(out->why, sizeof(out->why), "read %u+%u differs", lba, n);
+				goto done;
+			}
+			out->reads++;
+		}
+	}
+	for (i = 0; i < window; i++) {
+		sim_card_peek((uint64_t)i * 512, b, 512);
+		if (memcmp(b, ref + (size_t)i * 512, 512)) {
+			snprintf(out->why, sizeof(out->why), "flash block %u differs", i);
+			goto done;
+		}
+	}
+	ret = 0;
+done:
+	free(ref);
+	free(wbuf);
+	free(rbuf);
+	return ret;
+}

@@ -49,6 +49,20 @@ int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
  * the caller frees env->buf). */
 void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
 
+/* What simh_random_transfers did. */
+struct simh_xfers {
+	unsigned writes, reads;
+	char why[128];	/* the first failure, when it returns -1 */
+};
+
+/* ops random reads and writes of 1..maxn blocks (mostly up to 16) at
+ * random LBAs below window, from buffers at a random 4-byte offset, with a
+ * random stop mode (CMD23 where the card has it), drawn with rnd(n) (0..n-1);
+ * each read compared with a reference of what was written, then the card's
+ * flash with the reference. 0, or -1 at the first failure (out->why). */
+int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_t maxn,
+			  uint32_t (*rnd)(uint32_t n), struct simh_xfers *out);
+
 /* Figures, printed and not asserted: reps transfers of blocks blocks
  * (reads, or writes when write) by PIO and then by DMA on s's host; per
  * path the throughput over the requests (virtual time) and the CPU's

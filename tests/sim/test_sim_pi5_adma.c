@@ -127,10 +127,9 @@ TEST(pi5_runs_64bit_adma2)
 
 static void random_sequence(const char *profile, unsigned ops)
 {
-	static uint8_t ref[WINDOW * 512];
-	static uint8_t wbuf[MAXN * 512 + 8], rbuf[MAXN * 512 + 8];
 	struct simh s;
-	unsigned i, fails = 0, nw = 0, nr = 0;
+	struct simh_xfers x;
+	unsigned nw, nr;
 	uint64_t bytes0, d0;
 
 	if (start(&s, profile, true) || s.init_ret) {
@@ -138,51 +137,12 @@ static void random_sequence(const char *profile, unsigned ops)
 		return;
 	}
 	CHECK_EQ_U(s.host->data_path, SD_PATH_DMA);
-	memset(ref, 0, sizeof(ref));
 	bytes0 = sim_dma_bytes();
 	d0 = sim_dma_desc_fetched();
-	for (i = 0; i < ops && fails < 3; i++) {
-		uint32_t n = 1 + rnd(rnd(5) ? 16 : MAXN);
-		uint32_t lba = rnd(WINDOW - n + 1), k;
-		unsigned off = 4 * rnd(2);
-		enum sd_stop_mode stop = (enum sd_stop_mode)rnd(s.card.cmd23 ? 3 : 2);
-		int ret;
-
-		if (rnd(2)) {
-			for (k = 0; k < n * 512; k++)
-				wbuf[off + k] = (uint8_t)rnd(256);
-			ret = sd_write_blocks(&s.card, lba, n, wbuf + off, stop, NULL);
-			CHECK_EQ_I(ret, 0);
-			if (ret) {
-				fails++;
-				continue;
-			}
-			memcpy(ref + (size_t)lba * 512, wbuf + off, (size_t)n * 512);
-			nw++;
-		} else {
-			memset(rbuf, 0xEE, sizeof(rbuf));
-			ret = sd_read_blocks(&s.card, lba, n, rbuf + off, stop, NULL);
-			CHECK_EQ_I(ret, 0);
-			if (ret) {
-				fails++;
-				continue;
-			}
-			if (memcmp(ref + (size_t)lba * 512, rbuf + off, (size_t)n * 512)) {
-				CHECK_FAIL_("%s: read %u+%u differs", profile, lba, n);
-				fails++;
-			}
-			nr++;
-		}
-	}
-	for (i = 0; i < WINDOW && !fails; i++) {
-		uint8_t b[512];
-
-		sim_card_peek((uint64_t)i * 512, b, 512);
-		if (memcmp(b, ref + (size_t)i * 512, 512)) {
-			CHECK_FAIL_("%s: flash block %u differs", profile, i);
-			break;
-		}
-	}
+	if (simh_random_transfers(&s, ops, WINDOW, MAXN, rnd, &x))
+		CHECK_FAIL_("%s: %s", profile, x.why);
+	nw = x.writes;
+	nr = x.reads;
 	CHECK(sim_dma_bytes() - bytes0 > (uint64_t)(nw + nr) * 512);
 	CHECK(sim_dma_desc_fetched() - d0 >= nw + nr);
 	CHECK_EQ_U(sim_violation_count(), 0);
