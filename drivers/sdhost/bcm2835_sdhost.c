@@ -240,21 +240,35 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
 	return 0;
 }
 
+/* SDEDM says the FIFO is full (fill >= 16: bit 4 of the 5-bit fill) or
+ * empty (no fill bit), as immediates for pio_port.h's burst movers, which
+ * address SDEDM from the port. */
+#define SDH_EDM_FIFO_FULL  (SDH_FIFO_WORDS << SDH_EDM_FIFO_SHIFT)
+#define SDH_EDM_FIFO_ANY   (SDH_EDM_FIFO_MASK << SDH_EDM_FIFO_SHIFT)
+#define SDH_EDM_FROM_DATA  ((int32_t)SDH_EDM - (int32_t)SDH_DATA)
+
 /*
  * The PIO loop of one block: move 'words' words between the FIFO and the
  * buffer, as many at a time as the FIFO holds (reads) or has room for
  * (writes), in bursts of at least SDH_BURST_WORDS unless fewer remain. The
- * deadline is only made when the FIFO is not ready (the fast path reads
- * SDEDM once per burst). After the first burst, while the FIFO is full
- * (reads) or empty (writes), whole FIFOs move in a tight loop: one SDEDM
- * read and 16 words, without the general loop's bookkeeping (a block is 8
- * such bursts; that bookkeeping was about half of SDHOST's PIO cost,
- * qemu/profile_qemu.py --host sdhost). Returns 0, or -1 with *hsts the
+ * deadline is only made when the FIFO is not ready. While the FIFO is full
+ * (reads) or empty (writes), whole FIFOs move through pio_port.h's burst
+ * mover: one SDEDM read, a test and the 16 words per burst, nothing else
+ * (a block is 8 bursts; the general loop's bookkeeping around each burst
+ * was most of SDHOST's PIO cost, qemu/profile_qemu.py --host sdhost). As
+ * the Linux driver (bcm2835_transfer_block_pio), the fill is read once per
+ * burst and then that many words move, with no status look per word.
+ *
+ * *t_first: the time the block's first data was ready. With 'stamped' the
+ * caller has put in it a stamp taken a few instructions before (the
+ * previous block's end), which serves when the FIFO is ready at the first
+ * look; after a wait it is stamped here. NULL: the block's first data has
+ * already moved (the rest of a block). Returns 0, or -1 with *hsts the
  * error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first)
+		     uint32_t *hsts, uint32_t *t_first, bool stamped)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
@@ -263,25 +277,6 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	bool armed = false, first = true;
 
 	while (words) {
-		if (!first && aligned) {
-			if (is_read) {
-				while (words >= SDH_FIFO_WORDS &&
-				       fifo_fill(rd(p, SDH_EDM)) >= SDH_FIFO_WORDS) {
-					w32 = pio_port_read_words(port, w32, SDH_FIFO_WORDS);
-					words -= SDH_FIFO_WORDS;
-					armed = false;
-				}
-			} else {
-				while (words >= SDH_FIFO_WORDS && fifo_fill(rd(p, SDH_EDM)) == 0) {
-					w32 = (uint32_t *)(uintptr_t)pio_port_write_words(
-						port, w32, SDH_FIFO_WORDS);
-					words -= SDH_FIFO_WORDS;
-					armed = false;
-				}
-			}
-			if (!words)
-				break;
-		}
 		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
 		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
 		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
@@ -303,13 +298,23 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			}
 			continue;
 		}
+		if (first && t_first) {
+			if (armed || !stamped)
+				*t_first = timer_ticks();
+		}
 		armed = false;
-		if (first) {
-			*t_first = timer_ticks();
-			first = false;
-			/* a full FIFO goes the tight way (above) */
-			if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS)
-				continue;
+		first = false;
+		if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS) {
+			uint32_t k = words / SDH_FIFO_WORDS, left = k;
+
+			if (is_read)
+				w32 = pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+							    SDH_EDM_FIFO_FULL, w32, &left);
+			else
+				w32 = (uint32_t *)(uintptr_t)pio_port_write_fifos16(
+					port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w32, &left);
+			words -= (k - left) * SDH_FIFO_WORDS;
+			continue;
 		}
 		if (n > words)
 			n = words;
@@ -415,7 +420,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first)) {
+			       blk_to, &hsts, &first, false)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
@@ -436,6 +441,11 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
+	const uintptr_t port = p->base + SDH_DATA;
+	/* Whole FIFOs per block, for the streaming path (0: not that path) */
+	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
+		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
+		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
 	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
 	int r;
 
@@ -448,7 +458,35 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 			goto data_end;
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
-		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
+		uint32_t done = 0;
+
+		/* A block whose FIFO is ready at the first look, a few
+		 * instructions after the previous block was moved, starts at
+		 * that block's end stamp t1 (one timestamp per streamed block
+		 * instead of two, as the SDHCI driver does); the first block,
+		 * and any block after a wait, is stamped when its data is
+		 * there. Streaming, a block is whole FIFOs moved straight
+		 * away (pio_port.h's burst mover: SDEDM read once per 16
+		 * words); whatever is left when the FIFO is not full (reads)
+		 * or empty (writes) goes through pio_block, which waits. */
+		t0 = t1;
+		if (blk && bursts) {
+			uint32_t left = bursts;
+
+			if (is_read)
+				(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+							    SDH_EDM_FIFO_FULL,
+							    (uint32_t *)(void *)buf, &left);
+			else
+				(void)pio_port_write_fifos16(port, SDH_EDM_FROM_DATA,
+							     SDH_EDM_FIFO_ANY,
+							     (const uint32_t *)(void *)buf,
+							     &left);
+			done = (bursts - left) * (SDH_FIFO_WORDS * 4);
+		}
+		if (done < data->blksz &&
+		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
+			      &hsts, done ? NULL : &t0, blk != 0)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
