@@ -446,7 +446,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
 		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
 		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, go = 0;
 	int r;
 
 	if (p->dma_on) {
@@ -456,6 +456,16 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		blk = data->blocks;
 		if (!r)
 			goto data_end;
+	}
+	if (bursts) {
+		/* The first block: stamped when its FIFO is ready at the
+		 * first look, else pio_block waits and stamps. */
+		uint32_t e0 = rd(p, SDH_EDM);
+
+		if (is_read ? (e0 & SDH_EDM_FIFO_FULL) : !(e0 & SDH_EDM_FIFO_ANY)) {
+			t1 = timer_ticks();
+			go = bursts;
+		}
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		uint32_t done = 0;
@@ -470,7 +480,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		 * words); whatever is left when the FIFO is not full (reads)
 		 * or empty (writes) goes through pio_block, which waits. */
 		t0 = t1;
-		if (blk && bursts) {
+		if (go) {
 			uint32_t left = bursts;
 
 			if (is_read)
@@ -500,6 +510,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		buf += data->blksz;
+		go = bursts;
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
