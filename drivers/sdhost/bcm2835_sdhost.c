@@ -432,7 +432,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 }
 
 /* The data phase of a request, after the command's response. */
-static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
+static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_request *req)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -450,12 +450,15 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	int r;
 
 	if (p->dma_on) {
-		r = sdh_dma_xfer(p, req, blk_to);
+		/* A small request moves by PIO (h->dma_pio_blocks, the Linux
+		 * driver's PIO_THRESHOLD). */
+		r = data->blocks > h->dma_pio_blocks ? sdh_dma_xfer(p, req, blk_to) : 1;
 		if (r < 0)
 			return r;
 		blk = data->blocks;
 		if (!r)
 			goto data_end;
+		h->dma_pio_reqs++;
 	}
 	if (bursts) {
 		/* The first block: stamped when its FIFO is ready at the
@@ -607,7 +610,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 		cmd->resp[0] = rd(p, SDH_RSP0);
 	}
 	if (data)
-		return sdh_xfer(p, req);
+		return sdh_xfer(h, p, req);
 	if (cmd->resp_type == SD_RESP_R1B) {
 		r = wait_busy(p, req, cmd->busy_timeout_us ? cmd->busy_timeout_us :
 			      SDH_BUSY_TIMEOUT_US, "busy");
@@ -772,6 +775,8 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->cap_auto23 = false;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	h->dma_pio_blocks = 0;
+	h->dma_pio_reqs = 0;
 	return 0;
 }
 
@@ -782,6 +787,8 @@ void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c)
 	s->priv.dma = c && c->channel >= 0 ? c : NULL;
 	s->priv.dma_on = false;
 	h->data_paths = 1u << SD_PATH_PIO;
+	h->dma_pio_blocks = s->priv.dma ? SD_DMA_PIO_BLOCKS : 0;
+	h->dma_pio_reqs = 0;
 	if (s->priv.dma)
 		h->data_paths |= 1u << SD_PATH_DMA;
 	h->data_path = SD_PATH_PIO;

@@ -49,8 +49,10 @@ def test_selftest_through_sdhost(tmp_path, machine, path):
     reads = [(0, 1), (sds.BOOT_END_LBA + 100, 40), (blocks - 17, 17)]
     write = (sds.BOOT_END_LBA + 2048, 48)
     img = str(tmp_path / "sd.img")
+    # dma_pio_blocks = 0: the single-block read goes through the engine
+    # too (by default a request of one block moves by PIO on the DMA path)
     harness.make_image(img, size=size, sdbench=[
-        "suite=selftest", "host = sdhost", "data_path = " + path,
+        "suite=selftest", "host = sdhost", "data_path = " + path, "dma_pio_blocks = 0",
         "selftest_lbas=" + ",".join("%d:%d" % r for r in reads),
         "selftest_write=%d+%d" % write])
     expect = {}
@@ -67,6 +69,7 @@ def test_selftest_through_sdhost(tmp_path, machine, path):
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert run.status == 0
     assert_on_sdhost(run, path)
+    assert run.one("data_path")["dma_pio_blocks"] == 0
     card = run.of_type("card")[-1]
     assert card["capacity_bytes"] == sds.harness_size_bytes(size)
     assert card["width"] == 4 and card["timing"] == "HS"
@@ -102,6 +105,8 @@ def test_quick_suite_through_sdhost(tmp_path, machine, kernel):
     assert run.guest_errors == ""
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert_on_sdhost(run, "dma")
+    # the driver's default: a one-block request moves by PIO on the DMA path
+    assert run.one("data_path")["dma_pio_blocks"] == 1
     res = run.of_type("result")
     assert len(res) > 30 and all(r["errors"] == 0 for r in res)
     assert {r["data_path"] for r in res} == {"dma"}
