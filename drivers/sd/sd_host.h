@@ -122,7 +122,10 @@ struct sd_host_err {
 };
 
 /* drivers/sd/sd.c req_init() clears every field of a request and its parts
- * one by one (the request path has no memset): add new fields there too. */
+ * one by one (the request path has no memset): add new fields there too.
+ * A host's request() finds the responses, the stamps (t) and the error
+ * (err) cleared (req_init, again before a retry) and sets only what
+ * happens: err.cmd and err.arg always, the rest as the request goes. */
 struct sd_request {
 	struct sd_cmd cmd;
 	struct sd_data *data; /* NULL: no data phase */

@@ -639,19 +639,11 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	int adma_n = 0;
 	int ret;
 
-	req->err.code = 0;
+	/* The rest of err, the stamps and the responses: cleared by the
+	 * card layer (req_init, sd_host.h). */
 	req->err.cmd = cmd->index;
 	req->err.arg = cmd->arg;
-	req->err.status = 0;
-	req->err.block = 0;
-	req->err.phase = NULL;
-	req->err.dma_status = 0;
-	req->err.dma_desc_addr = 0;
 	req->err.dma_desc = -1;
-	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
-	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
-	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
-	cmd->auto_resp = 0;
 
 	switch (cmd->resp_type) {
 	case SD_RESP_NONE:

@@ -586,16 +586,10 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	uint32_t c, hsts = 0;
 	int r;
 
-	req->err.code = 0;
+	/* The rest of err, the stamps and the responses: cleared by the
+	 * card layer (req_init, sd_host.h). */
 	req->err.cmd = cmd->index;
 	req->err.arg = cmd->arg;
-	req->err.status = 0;
-	req->err.block = 0;
-	req->err.phase = NULL;
-	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
-	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
-	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
-	cmd->auto_resp = 0;
 
 	if (cmd->resp_type > SD_RESP_R3)
 		return fail(req, -EINVAL, 0, "setup", 0);
