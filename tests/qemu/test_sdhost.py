@@ -36,13 +36,17 @@ def assert_on_sdhost(run, path):
 
 # Every Pi 0-3 machine by DMA (the default, data_path = auto, on a board
 # with a DMA channel: the engine with DREQ 13 at SDDATA's bus address
-# 0x7E202040, a read's last words by the CPU); PIO on two of them.
-SELFTEST_CASES = [(m, "dma") for m in MACHINES] + [("raspi0", "pio"), ("raspi3b", "pio")]
+# 0x7E202040, a read's last words by the CPU); PIO on two of them, and with
+# the AArch64 kernel8.img (its own FIFO burst mover, drivers/pio_port.h).
+SELFTEST_CASES = [(m, "dma", harness.KERNEL) for m in MACHINES] + \
+    [("raspi0", "pio", harness.KERNEL), ("raspi3b", "pio", harness.KERNEL),
+     ("raspi3b", "pio", harness.KERNEL8)]
 
 
-@pytest.mark.parametrize("machine,path", SELFTEST_CASES,
-                         ids=["%s-%s" % c for c in SELFTEST_CASES])
-def test_selftest_through_sdhost(tmp_path, machine, path):
+@pytest.mark.parametrize("machine,path,kernel", SELFTEST_CASES,
+                         ids=["%s-%s-%s" % (m, p, os.path.basename(k)[:-4])
+                              for m, p, k in SELFTEST_CASES])
+def test_selftest_through_sdhost(tmp_path, machine, path, kernel):
     harness.require_machine(machine)
     size = "128M"
     blocks = sds.card_blocks(size)
@@ -51,7 +55,7 @@ def test_selftest_through_sdhost(tmp_path, machine, path):
     img = str(tmp_path / "sd.img")
     # dma_pio_blocks = 0: the single-block read goes through the engine
     # too (by default a request of one block moves by PIO on the DMA path)
-    harness.make_image(img, size=size, sdbench=[
+    harness.make_image(img, size=size, kernel=kernel, sdbench=[
         "suite=selftest", "host = sdhost", "data_path = " + path, "dma_pio_blocks = 0",
         "selftest_lbas=" + ",".join("%d:%d" % r for r in reads),
         "selftest_write=%d+%d" % write])
@@ -63,7 +67,7 @@ def test_selftest_through_sdhost(tmp_path, machine, path):
             expect[(lba, count)] = sds.read_blocks(img, lba, count)
     before = img + ".before"
     sds.sparse_copy(img, before)
-    run = harness.boot(machine, img, timeout=180)
+    run = harness.boot(machine, img, kernel=kernel, timeout=180)
     sds.assert_clean(run)
     assert run.guest_errors == ""
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
