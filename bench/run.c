@@ -210,6 +210,10 @@ static void apply_data_path(const struct bench_env *env, const struct config *cf
 	struct json *j;
 	int r = 0;
 
+	/* Small requests on the DMA path: the driver's threshold unless
+	 * sdbench.txt sets one. */
+	if (config_has(cfg, CFG_DMA_PIO_BLOCKS))
+		h->dma_pio_blocks = (uint32_t)config_u64(cfg, CFG_DMA_PIO_BLOCKS);
 	if (h->ops->set_data_path)
 		r = h->ops->set_data_path(h, path);
 	else if (path != SD_PATH_PIO)
@@ -232,6 +236,8 @@ static void apply_data_path(const struct bench_env *env, const struct config *cf
 	if (has_dma)
 		json_str(j, NULL, "dma");
 	json_arr_end(j);
+	if (has_dma)
+		json_u64(j, "dma_pio_blocks", h->dma_pio_blocks);
 	if (why)
 		json_str(j, "refused", why);
 	else if (!has_dma && env->dma_note)

@@ -216,4 +216,108 @@ static inline const uint32_t *pio_port_write_words(uintptr_t port, const uint32_
 	return p;
 }
 
+
+/*
+ * Whole 16-word FIFO bursts for a controller whose FIFO fill is in a
+ * status register next to the port (SDHOST: SDEDM, SDDATA - 12). Before
+ * each burst the status word is read once, and the loop ends when it does
+ * not say full (read: (status & mask) != 0) or empty (write: (status &
+ * mask) == 0). At most *n bursts (n > 0); *n is left with the bursts not
+ * moved. One status read, a test and a branch per burst
+ * around the 16 port accesses: the Linux SDHOST driver also reads the
+ * fill once and then moves that many words, with no status look per word.
+ * off and mask must be compile-time constants (an immediate offset and an
+ * immediate test: no register for them in the loop, whose 16 words use
+ * eight).
+ */
+#define PIO_PORT_AI static inline __attribute__((always_inline))
+PIO_PORT_AI uint32_t *pio_port_read_fifos16(uintptr_t port, int32_t off, uint32_t mask,
+					    uint32_t *p, uint32_t *n)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t s, k = *n;
+
+	__asm__ volatile(
+		"1:	ldr %[s], [%[port], %[off]]\n"
+		"	tst %[s], %[mask]\n"
+		"	beq 3f\n"
+		PIO_PORT_LD8_STM PIO_PORT_LD8_STM
+		"	subs %[n], %[n], #1\n"
+		"	bne 1b\n"
+		"3:\n"
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
+		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
+		: PIO_PORT_CLOBBERS);
+	*n = k;
+#elif defined(__aarch64__) && !defined(SDB_HOST)
+	uint32_t s;
+	uint64_t k = *n;
+
+	__asm__ volatile(
+		"1:	ldur %w[s], [%[port], %[off]]\n"
+		"	tst %w[s], %[mask]\n"
+		"	b.eq 3f\n"
+		PIO_PORT_LD16("v0", "v1", "v2", "v3")
+		"	subs %[n], %[n], #1\n"
+		"	b.ne 1b\n"
+		"3:\n"
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
+		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
+		: PIO_PORT_CLOBBERS);
+	*n = (uint32_t)k;
+#else
+	uint32_t k = *n;
+
+	for (; k && (mmio_read32(port + off) & mask); k--)
+		p = pio_port_read_words(port, p, 16);
+	*n = k;
+#endif
+	return p;
+}
+
+PIO_PORT_AI const uint32_t *pio_port_write_fifos16(uintptr_t port, int32_t off,
+						   uint32_t mask, const uint32_t *p,
+						   uint32_t *n)
+{
+#if defined(__arm__) && !defined(SDB_HOST)
+	uint32_t s, k = *n;
+
+	__asm__ volatile(
+		"1:	ldr %[s], [%[port], %[off]]\n"
+		"	tst %[s], %[mask]\n"
+		"	bne 3f\n"
+		PIO_PORT_LDM8_ST PIO_PORT_LDM8_ST
+		"	subs %[n], %[n], #1\n"
+		"	bne 1b\n"
+		"3:\n"
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
+		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
+		: PIO_PORT_CLOBBERS);
+	*n = k;
+#elif defined(__aarch64__) && !defined(SDB_HOST)
+	uint32_t s;
+	uint64_t k = *n;
+
+	__asm__ volatile(
+		"1:	ldur %w[s], [%[port], %[off]]\n"
+		"	tst %w[s], %[mask]\n"
+		"	b.ne 3f\n"
+		PIO_PORT_ST16("v0", "v1", "v2", "v3")
+		"	subs %[n], %[n], #1\n"
+		"	b.ne 1b\n"
+		"3:\n"
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
+		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
+		: PIO_PORT_CLOBBERS);
+	*n = (uint32_t)k;
+#else
+	uint32_t k = *n;
+
+	for (; k && !(mmio_read32(port + off) & mask); k--)
+		p = pio_port_write_words(port, p, 16);
+	*n = k;
+#endif
+	return p;
+}
+
 #endif

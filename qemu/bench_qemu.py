@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""bench_qemu.py - what a read request costs the CPU, in guest instructions
-(`make bench-qemu`).
+"""bench_qemu.py - what a read or write request costs the CPU, in guest
+instructions (`make bench-qemu`).
 
 Boots build/kernel.img (and build/kernel8.img on raspi3b) under QEMU with
 -icount shift=0,sleep=off, where every guest instruction is 1 ns of guest
@@ -9,9 +9,12 @@ time and the SD controller models answer without delay, with
 with its own clock over many requests (bench/workloads/hostcost.c) and
 prints "overhead" and "hostcost" records (docs/records.md); this script
 only collects them into one table: per machine, image, data path (every
-path the host offers: the rows follow host->data_paths) and request size,
-the instructions per whole request, per 512-byte block, of the card layer
-and host driver alone, and what the engine adds per operation.
+path the host offers: the rows follow host->data_paths), direction (reads,
+then writes into the test area of the image) and request size, the
+instructions per whole request, per 512-byte block, of the card layer and
+host driver alone, what the engine adds per operation, and what actually
+moved the data (the DMA path moves small requests by PIO: "moved by").
+The targets apply to reads.
 
   --markdown        print the table as Markdown
   --doc FILE        rewrite the table between the markers in FILE
@@ -74,11 +77,15 @@ def run_one(spec):
         raise SystemExit("bench-qemu: %s: no valid hostcost records:\n%s"
                          % (spec, run.console[-3000:]))
     hosts = run.of_type("host")
+    skipped = [r["reason"] for r in run.of_type("skipped") if r["workload"] == "hostcost-write"]
     return dict(machine=machine, image=os.path.basename(kernel), overhead=over,
-                rows=rows, wall=wall, host=hosts[-1]["name"] if hosts else "?")
+                rows=rows, wall=wall, host=hosts[-1]["name"] if hosts else "?",
+                skipped=skipped)
 
 
 def check(r):
+    if r.get("op", "read") != "read":
+        return ""
     if r["blocks"] == 1:
         return "ok" if r["request_ns"] <= TARGET_SINGLE else "over"
     if r["xfer_bytes"] >= 65536:
@@ -87,15 +94,16 @@ def check(r):
 
 
 def table(results, markdown):
-    head = ["machine", "image", "host", "path", "request", "instr/request", "instr/block",
-            "driver instr/request", "engine instr/op", "target"]
+    head = ["machine", "image", "host", "path", "op", "request", "instr/request",
+            "instr/block", "driver instr/request", "engine instr/op", "moved by", "target"]
     lines = []
     for res in results:
         for r in res["rows"]:
-            lines.append([res["machine"], res["image"], res["host"], r["path"],
+            lines.append([res["machine"], res["image"], res["host"], r["path"], r["op"],
                           size_name(r["xfer_bytes"]),
                           "%.0f" % r["request_ns"], "%.1f" % r["block_ns"],
-                          "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"], check(r)])
+                          "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"],
+                          r["moved_by"], check(r)])
     out = []
     if markdown:
         out.append("| " + " | ".join(head) + " |")
@@ -104,7 +112,8 @@ def table(results, markdown):
     else:
         w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
         out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-        out += ["  ".join(c.rjust(w[i]) if i >= 5 else c.ljust(w[i]) for i, c in enumerate(l))
+        out += ["  ".join(c.rjust(w[i]) if 6 <= i <= 9 else c.ljust(w[i])
+                          for i, c in enumerate(l))
                 for l in lines]
     out.append("")
     books = ", ".join("%s %s %s: %s ns (%s)" % (r["machine"], r["image"], r["host"],
@@ -112,8 +121,12 @@ def table(results, markdown):
                                             r["overhead"]["timer"]) for r in results)
     out.append("engine bookkeeping per operation (overhead record, bookkeeping_ns_per_op): "
                + books)
-    out.append("targets: a whole single-block read <= %d instructions, <= %d per block at "
-               "64 KiB and above" % (TARGET_SINGLE, TARGET_BLOCK))
+    for r in results:
+        for why in r["skipped"]:
+            out.append("%s %s %s: write rows skipped: %s" % (r["machine"], r["image"],
+                                                            r["host"], why))
+    out.append("targets (reads): a whole single-block read <= %d instructions, <= %d per "
+               "block at 64 KiB and above" % (TARGET_SINGLE, TARGET_BLOCK))
     return "\n".join(out)
 
 
@@ -133,8 +146,7 @@ def main():
         results.append(res)
     ver = harness.describe()
     text = table(results, a.markdown or bool(a.doc))
-    print("hostcost: instructions per read request under %s, -icount shift=0,sleep=off"
-          % ver)
+    print("hostcost: instructions per request under %s, -icount shift=0,sleep=off" % ver)
     print(text)
     if a.doc:
         doc = open(a.doc).read()

@@ -7,9 +7,10 @@
 
 #include "bench/engine/workload.h"
 
-/* Sequential reads of 1, 8, 128 and 8192 blocks through every data path
- * the host offers (host->data_paths): a table and one "hostcost" record
- * per path and size. Reads only. */
+/* Sequential reads, then writes (into the test area, through the write
+ * guard; skipped without one), of 1, 8, 128 and 8192 blocks through every
+ * data path the host offers (host->data_paths): a table and one "hostcost"
+ * record per path, direction and size. */
 void wl_hostcost(struct wl_ctx *c);
 
 #endif

@@ -10,12 +10,13 @@
 void hostcost_report_heading(const char *host, const char *timer, uint32_t resolution_ns,
 			     bool emulated)
 {
-	con_printf("\nrequest-path cost (%s): sequential reads, each size timed over many "
+	con_printf("\nrequest-path cost (%s): sequential reads and writes, each size timed over many "
 		   "requests with the %s clock (resolution %u ns)%s\n", host, timer,
 		   (unsigned)resolution_ns,
 		   emulated ? "; under QEMU -icount shift=0 1 ns is one guest instruction" : "");
-	con_printf("  %-5s %8s %-10s %8s %12s %10s %12s %10s\n", "path", "blocks", "command",
-		   "requests", "ns/request", "ns/block", "driver ns/rq", "engine ns");
+	con_printf("  %-5s %-5s %8s %-10s %8s %12s %10s %12s %10s %s\n", "path", "op", "blocks",
+		   "command", "requests", "ns/request", "ns/block", "driver ns/rq", "engine ns",
+		   "moved by");
 }
 
 void hostcost_report_row(const char *host, const struct hostcost_row *r)
@@ -23,16 +24,17 @@ void hostcost_report_row(const char *host, const struct hostcost_row *r)
 	struct json *j;
 
 	if (r->error)
-		con_printf("  %-5s %8u %-10s failed (%d)\n", r->path, (unsigned)r->blocks, r->cmd,
-			   r->error);
+		con_printf("  %-5s %-5s %8u %-10s failed (%d)\n", r->path, r->op,
+			   (unsigned)r->blocks, r->cmd, r->error);
 	else
-		con_printf("  %-5s %8u %-10s %8u %12.0f %10.1f %12.0f %10.0f\n", r->path,
-			   (unsigned)r->blocks, r->cmd, (unsigned)r->requests, r->op_ns,
-			   r->op_ns / r->blocks, r->driver_ns, r->op_ns - r->driver_ns);
+		con_printf("\r  %-5s %-5s %8u %-10s %8u %12.0f %10.1f %12.0f %10.0f %s\n", r->path,
+			   r->op, (unsigned)r->blocks, r->cmd, (unsigned)r->requests, r->op_ns,
+			   r->op_ns / r->blocks, r->driver_ns, r->op_ns - r->driver_ns,
+			   r->moved_by);
 	j = record_begin("hostcost");
 	json_str(j, "host", host);
 	json_str(j, "path", r->path);
-	json_str(j, "op", "read");
+	json_str(j, "op", r->op);
 	json_str(j, "cmd", r->cmd);
 	json_u64(j, "blocks", r->blocks);
 	json_u64(j, "xfer_bytes", (uint64_t)r->blocks * SD_BLOCK_SIZE);
@@ -45,6 +47,8 @@ void hostcost_report_row(const char *host, const struct hostcost_row *r)
 		json_double(j, "driver_request_ns", r->driver_ns, 1);
 		json_double(j, "driver_block_ns", r->driver_ns / r->blocks, 1);
 		json_double(j, "engine_ns", r->op_ns - r->driver_ns, 1);
+		json_str(j, "moved_by", r->moved_by);
+		json_u64(j, "pio_requests", r->pio_requests);
 	}
 	record_end();
 }

@@ -12,7 +12,8 @@
 
 struct hostcost_row {
 	const char *path;          /* "pio", "dma" */
-	const char *cmd;           /* "single" (CMD17) or "auto-cmd12" (CMD18) */
+	const char *op;            /* "read", "write" */
+	const char *cmd;           /* "single" (CMD17/24) or "auto-cmd12" (CMD18/25) */
 	uint32_t blocks;           /* per request */
 	uint32_t requests;         /* how many were timed together */
 	int error;                 /* 0, or the first -errno (the row is not valid) */
@@ -21,6 +22,11 @@ struct hostcost_row {
 	 * and statistics), and the card-layer call alone. */
 	double op_ns;
 	double driver_ns;
+	/* What actually moved the data: "pio", "dma", or "mixed" (on the DMA
+	 * path, small requests and buffers the engine cannot use go by PIO);
+	 * pio_requests: how many of the 2 x requests did so. */
+	const char *moved_by;
+	uint32_t pio_requests;
 };
 
 /* The heading: what is measured, with which clock. */

@@ -169,10 +169,14 @@ static int req_failed(struct sd_card *c, struct sd_request *req, int ret)
 	return ret;
 }
 
+static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
+		     uint8_t resp_type);
+
 /* Issue one request and check what came back. */
 static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 {
 	struct sd_host *h = c->host;
+	uint32_t busy;
 	int ret, tries = 0;
 
 	for (;;) {
@@ -181,6 +185,11 @@ static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
 		    !retry_safe(req->cmd.index, chk))
 			break;
 		c->r1_ignore = SD_R1_COM_CRC_ERROR | SD_R1_ILLEGAL_COMMAND;
+		/* The host finds the request as req_init left it (the drivers
+		 * do not clear what req_init cleared, sd_host.h). */
+		busy = req->cmd.busy_timeout_us;
+		req_init(req, req->cmd.index, req->cmd.arg, req->cmd.resp_type);
+		req->cmd.busy_timeout_us = busy;
 	}
 	if (ret)
 		return req_failed(c, req, ret);

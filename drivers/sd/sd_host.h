@@ -122,7 +122,10 @@ struct sd_host_err {
 };
 
 /* drivers/sd/sd.c req_init() clears every field of a request and its parts
- * one by one (the request path has no memset): add new fields there too. */
+ * one by one (the request path has no memset): add new fields there too.
+ * A host's request() finds the responses, the stamps (t) and the error
+ * (err) cleared (req_init, again before a retry) and sets only what
+ * happens: err.cmd and err.arg always, the rest as the request goes. */
 struct sd_request {
 	struct sd_cmd cmd;
 	struct sd_data *data; /* NULL: no data phase */
@@ -164,6 +167,10 @@ struct sd_host_ops {
 	int (*execute_tuning)(struct sd_host *h, uint8_t cmd_index, uint32_t *tries);
 };
 
+/* The BCM2835 DMA engine's hosts: requests of at most this many blocks
+ * move by PIO on the DMA path (struct sd_host.dma_pio_blocks). */
+#define SD_DMA_PIO_BLOCKS 1u
+
 struct sd_host {
 	const struct sd_host_ops *ops;
 	const char *name;        /* "emmc", "sdhost", "emmc2", "sim-sdhci" */
@@ -189,6 +196,17 @@ struct sd_host {
 	bool tuning_sdr50;
 	uint16_t signal_mv;      /* 3300 or 1800 */
 	uint32_t caps_hi;        /* raw CAPABILITIES[63:32], for reports */
+	/* The DMA path's small requests: a request of at most dma_pio_blocks
+	 * blocks moves by PIO on the DMA path (as the Linux BCM2835 SDHOST
+	 * driver's PIO_THRESHOLD of 1 block: starting the BCM2835 DMA engine,
+	 * its control block and the cache maintenance, costs the CPU more
+	 * than moving one block's 128 words). Set by the host driver when it
+	 * attaches such an engine (SD_DMA_PIO_BLOCKS), 0 elsewhere; the
+	 * sdbench.txt key dma_pio_blocks overrides it (0: every request by
+	 * DMA). dma_pio_reqs counts the DMA-path requests that moved by PIO,
+	 * for this reason or because the engine cannot use the buffer. */
+	uint32_t dma_pio_blocks;
+	uint32_t dma_pio_reqs;
 	void *priv;
 };
 

@@ -352,7 +352,7 @@ static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
 }
 
 /* The data phase of a request, after the command completed. */
-static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
+static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -368,7 +368,8 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 	uint32_t blk, irq, t0, t1 = 0, host = 0;
 
 	if (e->dma_on) {
-		int r = sdhci_dma_xfer(e, req, blk_to);
+		/* A small request moves by PIO (h->dma_pio_blocks). */
+		int r = data->blocks > h->dma_pio_blocks ? sdhci_dma_xfer(e, req, blk_to) : 1;
 
 		if (r <= 0) {
 			if (r)
@@ -376,6 +377,7 @@ static int sdhci_xfer(struct sdhci_priv *e, struct sd_request *req)
 			blk = data->blocks;
 			goto data_end;
 		}
+		h->dma_pio_reqs++;
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		/* A block that is ready at the first look, a few instructions
@@ -637,19 +639,11 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	int adma_n = 0;
 	int ret;
 
-	req->err.code = 0;
+	/* The rest of err, the stamps and the responses: cleared by the
+	 * card layer (req_init, sd_host.h). */
 	req->err.cmd = cmd->index;
 	req->err.arg = cmd->arg;
-	req->err.status = 0;
-	req->err.block = 0;
-	req->err.phase = NULL;
-	req->err.dma_status = 0;
-	req->err.dma_desc_addr = 0;
 	req->err.dma_desc = -1;
-	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
-	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
-	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
-	cmd->auto_resp = 0;
 
 	switch (cmd->resp_type) {
 	case SD_RESP_NONE:
@@ -751,7 +745,7 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	if (data && adma_n > 0)
 		return sdhci_xfer_adma(e, req, adma_tbl, (uint32_t)adma_n);
 	if (data)
-		return sdhci_xfer(e, req);
+		return sdhci_xfer(h, e, req);
 
 	if (cmd->resp_type == SD_RESP_R1B) {
 		irq = wait_irq(e, SDHCI_INT_DATA_DONE, cmd->busy_timeout_us ?
@@ -1214,6 +1208,8 @@ void sdhci_attach_dma(struct sdhci_host *sh, const struct sdhci_ext_dma *ops,
 	sh->priv.dma_ctx = ctx;
 	sh->priv.dma_on = false;
 	sh->priv.dma_pio = 0;
+	sh->host.dma_pio_blocks = ops ? SD_DMA_PIO_BLOCKS : 0;
+	sh->host.dma_pio_reqs = 0;
 	if (ops)
 		sh->host.data_paths |= 1u << SD_PATH_DMA;
 	else
@@ -1313,6 +1309,8 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	 * TM_AUTO_CMD_EN field). QEMU's model ignores it, but QEMU's card
 	 * does not support CMD23 either, so it is never asked for there. */
 	h->cap_auto23 = e->v3;
+	h->dma_pio_blocks = 0;
+	h->dma_pio_reqs = 0;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
 	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&

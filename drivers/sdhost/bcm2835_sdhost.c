@@ -102,15 +102,13 @@ static inline uint32_t fifo_fill(uint32_t edm)
 	return (edm >> SDH_EDM_FIFO_SHIFT) & SDH_EDM_FIFO_MASK;
 }
 
-/* Wait until NEW has cleared in SDCMD; returns SDCMD, NEW still set on
- * timeout. */
-static uint32_t wait_cmd(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us)
+/* The rest of wait_cmd, after a first look that found NEW set. */
+static __attribute__((noinline)) uint32_t wait_cmd_more(const struct bcm2835_sdhost_priv *p,
+							uint32_t timeout_us)
 {
-	uint32_t c = rd(p, SDH_CMD);
+	uint32_t c;
 	timer_deadline_t d;
 
-	if (!(c & SDH_CMD_NEW))
-		return c;
 	d = timer_deadline_us(timeout_us);
 	for (;;) {
 		c = rd(p, SDH_CMD);
@@ -119,6 +117,16 @@ static uint32_t wait_cmd(const struct bcm2835_sdhost_priv *p, uint32_t timeout_u
 		if (timer_expired(d))
 			return rd(p, SDH_CMD);
 	}
+}
+
+/* Wait until NEW has cleared in SDCMD; returns SDCMD, NEW still set on
+ * timeout. The first look inline: on the request path NEW has usually
+ * cleared by then (no call). */
+static inline uint32_t wait_cmd(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us)
+{
+	uint32_t c = rd(p, SDH_CMD);
+
+	return (c & SDH_CMD_NEW) ? wait_cmd_more(p, timeout_us) : c;
 }
 
 /* Wait for any of 'want' or an error in SDHSTS; 0 on timeout. */
@@ -146,8 +154,8 @@ static uint32_t wait_hsts(const struct bcm2835_sdhost_priv *p, uint32_t want,
  * or data mode), it is waiting for a block that will not come (forced back
  * to data mode), or it is busy (programming, CRC): wait for it. 0, or
  * -ETIMEDOUT with the last SDEDM in *edm_out. */
-static int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
-		     uint32_t *edm_out)
+static __attribute__((noinline)) int wait_idle_more(const struct bcm2835_sdhost_priv *p,
+						    uint32_t timeout_us, uint32_t *edm_out)
 {
 	timer_deadline_t d = 0;
 	bool armed = false;
@@ -173,6 +181,19 @@ static int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
 	}
 }
 
+/* wait_idle with its first look inline: after a read's last block the
+ * state machine is usually idle already. */
+static inline int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
+			    uint32_t *edm_out)
+{
+	uint32_t edm = rd(p, SDH_EDM), fsm = edm & SDH_EDM_FSM_MASK;
+
+	*edm_out = edm;
+	if (fsm == SDH_EDM_FSM_IDENT || fsm == SDH_EDM_FSM_DATA)
+		return 0;
+	return wait_idle_more(p, timeout_us, edm_out);
+}
+
 /* After an error: the state machine back to idle, a read's FIFO emptied, the
  * block count cleared, the status cleared. Never touches the card's power
  * (a reset of this controller would). */
@@ -191,8 +212,9 @@ static void recover(const struct bcm2835_sdhost_priv *p, bool was_read)
 }
 
 /* Issue one command and wait for NEW to clear. Returns 0, or an error
- * code with *hsts_out the status bits. */
-static int issue(const struct bcm2835_sdhost_priv *p, uint32_t sdcmd, uint32_t arg,
+ * code with *hsts_out the status bits. Inline: two callers, and the
+ * request path's call and argument shuffling cost more than the body. */
+static inline __attribute__((always_inline)) int issue(const struct bcm2835_sdhost_priv *p, uint32_t sdcmd, uint32_t arg,
 		 uint8_t resp_type, uint32_t *hsts_out)
 {
 	uint32_t c, s;
@@ -240,21 +262,35 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
 	return 0;
 }
 
+/* SDEDM says the FIFO is full (fill >= 16: bit 4 of the 5-bit fill) or
+ * empty (no fill bit), as immediates for pio_port.h's burst movers, which
+ * address SDEDM from the port. */
+#define SDH_EDM_FIFO_FULL  (SDH_FIFO_WORDS << SDH_EDM_FIFO_SHIFT)
+#define SDH_EDM_FIFO_ANY   (SDH_EDM_FIFO_MASK << SDH_EDM_FIFO_SHIFT)
+#define SDH_EDM_FROM_DATA  ((int32_t)SDH_EDM - (int32_t)SDH_DATA)
+
 /*
  * The PIO loop of one block: move 'words' words between the FIFO and the
  * buffer, as many at a time as the FIFO holds (reads) or has room for
  * (writes), in bursts of at least SDH_BURST_WORDS unless fewer remain. The
- * deadline is only made when the FIFO is not ready (the fast path reads
- * SDEDM once per burst). After the first burst, while the FIFO is full
- * (reads) or empty (writes), whole FIFOs move in a tight loop: one SDEDM
- * read and 16 words, without the general loop's bookkeeping (a block is 8
- * such bursts; that bookkeeping was about half of SDHOST's PIO cost,
- * qemu/profile_qemu.py --host sdhost). Returns 0, or -1 with *hsts the
+ * deadline is only made when the FIFO is not ready. While the FIFO is full
+ * (reads) or empty (writes), whole FIFOs move through pio_port.h's burst
+ * mover: one SDEDM read, a test and the 16 words per burst, nothing else
+ * (a block is 8 bursts; the general loop's bookkeeping around each burst
+ * was most of SDHOST's PIO cost, qemu/profile_qemu.py --host sdhost). As
+ * the Linux driver (bcm2835_transfer_block_pio), the fill is read once per
+ * burst and then that many words move, with no status look per word.
+ *
+ * *t_first: the time the block's first data was ready. With 'stamped' the
+ * caller has put in it a stamp taken a few instructions before (the
+ * previous block's end), which serves when the FIFO is ready at the first
+ * look; after a wait it is stamped here. NULL: the block's first data has
+ * already moved (the rest of a block). Returns 0, or -1 with *hsts the
  * error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first)
+		     uint32_t *hsts, uint32_t *t_first, bool stamped)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
@@ -263,25 +299,6 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	bool armed = false, first = true;
 
 	while (words) {
-		if (!first && aligned) {
-			if (is_read) {
-				while (words >= SDH_FIFO_WORDS &&
-				       fifo_fill(rd(p, SDH_EDM)) >= SDH_FIFO_WORDS) {
-					w32 = pio_port_read_words(port, w32, SDH_FIFO_WORDS);
-					words -= SDH_FIFO_WORDS;
-					armed = false;
-				}
-			} else {
-				while (words >= SDH_FIFO_WORDS && fifo_fill(rd(p, SDH_EDM)) == 0) {
-					w32 = (uint32_t *)(uintptr_t)pio_port_write_words(
-						port, w32, SDH_FIFO_WORDS);
-					words -= SDH_FIFO_WORDS;
-					armed = false;
-				}
-			}
-			if (!words)
-				break;
-		}
 		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
 		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
 		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
@@ -303,13 +320,23 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			}
 			continue;
 		}
+		if (first && t_first) {
+			if (armed || !stamped)
+				*t_first = timer_ticks();
+		}
 		armed = false;
-		if (first) {
-			*t_first = timer_ticks();
-			first = false;
-			/* a full FIFO goes the tight way (above) */
-			if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS)
-				continue;
+		first = false;
+		if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS) {
+			uint32_t k = words / SDH_FIFO_WORDS, left = k;
+
+			if (is_read)
+				w32 = pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+							    SDH_EDM_FIFO_FULL, w32, &left);
+			else
+				w32 = (uint32_t *)(uintptr_t)pio_port_write_fifos16(
+					port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w32, &left);
+			words -= (k - left) * SDH_FIFO_WORDS;
+			continue;
 		}
 		if (n > words)
 			n = words;
@@ -415,7 +442,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first)) {
+			       blk_to, &hsts, &first, false)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
@@ -427,7 +454,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 }
 
 /* The data phase of a request, after the command's response. */
-static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
+static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_request *req)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -436,19 +463,66 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
+	const uintptr_t port = p->base + SDH_DATA;
+	/* Whole FIFOs per block, for the streaming path (0: not that path) */
+	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
+		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
+		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, go = 0;
+	bool idle;
 	int r;
 
 	if (p->dma_on) {
-		r = sdh_dma_xfer(p, req, blk_to);
+		/* A small request moves by PIO (h->dma_pio_blocks, the Linux
+		 * driver's PIO_THRESHOLD). */
+		r = data->blocks > h->dma_pio_blocks ? sdh_dma_xfer(p, req, blk_to) : 1;
 		if (r < 0)
 			return r;
 		blk = data->blocks;
 		if (!r)
 			goto data_end;
+		h->dma_pio_reqs++;
+	}
+	if (bursts) {
+		/* The first block: stamped when its FIFO is ready at the
+		 * first look, else pio_block waits and stamps. */
+		uint32_t e0 = rd(p, SDH_EDM);
+
+		if (is_read ? (e0 & SDH_EDM_FIFO_FULL) : !(e0 & SDH_EDM_FIFO_ANY)) {
+			t1 = timer_ticks();
+			go = bursts;
+		}
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
-		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
+		uint32_t done = 0;
+
+		/* A block whose FIFO is ready at the first look, a few
+		 * instructions after the previous block was moved, starts at
+		 * that block's end stamp t1 (one timestamp per streamed block
+		 * instead of two, as the SDHCI driver does); the first block,
+		 * and any block after a wait, is stamped when its data is
+		 * there. Streaming, a block is whole FIFOs moved straight
+		 * away (pio_port.h's burst mover: SDEDM read once per 16
+		 * words); whatever is left when the FIFO is not full (reads)
+		 * or empty (writes) goes through pio_block, which waits. */
+		t0 = t1;
+		if (go) {
+			uint32_t left = bursts;
+
+			if (is_read)
+				(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+							    SDH_EDM_FIFO_FULL,
+							    (uint32_t *)(void *)buf, &left);
+			else
+				(void)pio_port_write_fifos16(port, SDH_EDM_FROM_DATA,
+							     SDH_EDM_FIFO_ANY,
+							     (const uint32_t *)(void *)buf,
+							     &left);
+			done = (bursts - left) * (SDH_FIFO_WORDS * 4);
+		}
+		if (done < data->blksz &&
+		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
+			      &hsts, done ? NULL : &t0, blk != 0)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
@@ -462,13 +536,21 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		buf += data->blksz;
+		go = bursts;
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
 
 data_end:
-	/* The last block's CRC (read) or CRC status and busy (write). */
-	r = wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
+	/* The last block's CRC (read) or CRC status and busy (write). A
+	 * state machine that is idle at the first look, a few instructions
+	 * after the data's end stamp: that stamp serves as the request's end
+	 * (as a block ready at the first look starts at the previous one's
+	 * end; one timestamp fewer per request), unless a CMD12 follows. */
+	edm = rd(p, SDH_EDM);
+	idle = (edm & SDH_EDM_FSM_MASK) == SDH_EDM_FSM_IDENT ||
+	       (edm & SDH_EDM_FSM_MASK) == SDH_EDM_FSM_DATA;
+	r = idle ? 0 : wait_idle_more(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
 	hsts = rd(p, SDH_HSTS);
 	if (r || (hsts & SDH_HSTS_ERRS)) {
 		t->t_end = timer_ticks();
@@ -491,7 +573,7 @@ data_end:
 		t->t_end = timer_ticks();
 		return r;
 	}
-	t->t_end = timer_ticks();
+	t->t_end = idle ? t->t_data_done : timer_ticks();
 	return 0;
 }
 
@@ -504,16 +586,10 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	uint32_t c, hsts = 0;
 	int r;
 
-	req->err.code = 0;
+	/* The rest of err, the stamps and the responses: cleared by the
+	 * card layer (req_init, sd_host.h). */
 	req->err.cmd = cmd->index;
 	req->err.arg = cmd->arg;
-	req->err.status = 0;
-	req->err.block = 0;
-	req->err.phase = NULL;
-	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
-	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
-	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
-	cmd->auto_resp = 0;
 
 	if (cmd->resp_type > SD_RESP_R3)
 		return fail(req, -EINVAL, 0, "setup", 0);
@@ -558,7 +634,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 		cmd->resp[0] = rd(p, SDH_RSP0);
 	}
 	if (data)
-		return sdh_xfer(p, req);
+		return sdh_xfer(h, p, req);
 	if (cmd->resp_type == SD_RESP_R1B) {
 		r = wait_busy(p, req, cmd->busy_timeout_us ? cmd->busy_timeout_us :
 			      SDH_BUSY_TIMEOUT_US, "busy");
@@ -723,6 +799,8 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->cap_auto23 = false;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	h->dma_pio_blocks = 0;
+	h->dma_pio_reqs = 0;
 	return 0;
 }
 
@@ -733,6 +811,8 @@ void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c)
 	s->priv.dma = c && c->channel >= 0 ? c : NULL;
 	s->priv.dma_on = false;
 	h->data_paths = 1u << SD_PATH_PIO;
+	h->dma_pio_blocks = s->priv.dma ? SD_DMA_PIO_BLOCKS : 0;
+	h->dma_pio_reqs = 0;
 	if (s->priv.dma)
 		h->data_paths |= 1u << SD_PATH_DMA;
 	h->data_path = SD_PATH_PIO;

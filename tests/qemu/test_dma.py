@@ -36,8 +36,10 @@ def test_selftest_through_dma(tmp_path, machine, kernel):
     reads = [(0, 1), (sds.BOOT_END_LBA + 100, 40), (blocks - 17, 17)]
     write = (sds.BOOT_END_LBA + 2048, 48)
     img = str(tmp_path / "sd.img")
+    # dma_pio_blocks = 0: the single-block read goes through the engine
+    # too (by default a request of one block moves by PIO on the DMA path)
     harness.make_image(img, size=size, sdbench=[
-        "suite=selftest", "data_path = dma",
+        "suite=selftest", "data_path = dma", "dma_pio_blocks = 0",
         "selftest_lbas=" + ",".join("%d:%d" % r for r in reads),
         "selftest_write=%d+%d" % write])
     expect = {}
@@ -54,6 +56,7 @@ def test_selftest_through_dma(tmp_path, machine, kernel):
     dp = data_path_record(run)
     assert dp["path"] == "dma" and dp["requested"] == "dma", dp
     assert dp["available"] == ["pio", "dma"] and dp["host"] == "emmc"
+    assert dp["dma_pio_blocks"] == 0, dp
     assert "data path: DMA" in run.console
     sds.check_reads(run, expect)
     sds.check_write(run, img, before, write)

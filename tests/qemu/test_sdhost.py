@@ -36,21 +36,27 @@ def assert_on_sdhost(run, path):
 
 # Every Pi 0-3 machine by DMA (the default, data_path = auto, on a board
 # with a DMA channel: the engine with DREQ 13 at SDDATA's bus address
-# 0x7E202040, a read's last words by the CPU); PIO on two of them.
-SELFTEST_CASES = [(m, "dma") for m in MACHINES] + [("raspi0", "pio"), ("raspi3b", "pio")]
+# 0x7E202040, a read's last words by the CPU); PIO on two of them, and with
+# the AArch64 kernel8.img (its own FIFO burst mover, drivers/pio_port.h).
+SELFTEST_CASES = [(m, "dma", harness.KERNEL) for m in MACHINES] + \
+    [("raspi0", "pio", harness.KERNEL), ("raspi3b", "pio", harness.KERNEL),
+     ("raspi3b", "pio", harness.KERNEL8)]
 
 
-@pytest.mark.parametrize("machine,path", SELFTEST_CASES,
-                         ids=["%s-%s" % c for c in SELFTEST_CASES])
-def test_selftest_through_sdhost(tmp_path, machine, path):
+@pytest.mark.parametrize("machine,path,kernel", SELFTEST_CASES,
+                         ids=["%s-%s-%s" % (m, p, os.path.basename(k)[:-4])
+                              for m, p, k in SELFTEST_CASES])
+def test_selftest_through_sdhost(tmp_path, machine, path, kernel):
     harness.require_machine(machine)
     size = "128M"
     blocks = sds.card_blocks(size)
     reads = [(0, 1), (sds.BOOT_END_LBA + 100, 40), (blocks - 17, 17)]
     write = (sds.BOOT_END_LBA + 2048, 48)
     img = str(tmp_path / "sd.img")
-    harness.make_image(img, size=size, sdbench=[
-        "suite=selftest", "host = sdhost", "data_path = " + path,
+    # dma_pio_blocks = 0: the single-block read goes through the engine
+    # too (by default a request of one block moves by PIO on the DMA path)
+    harness.make_image(img, size=size, kernel=kernel, sdbench=[
+        "suite=selftest", "host = sdhost", "data_path = " + path, "dma_pio_blocks = 0",
         "selftest_lbas=" + ",".join("%d:%d" % r for r in reads),
         "selftest_write=%d+%d" % write])
     expect = {}
@@ -61,12 +67,13 @@ def test_selftest_through_sdhost(tmp_path, machine, path):
             expect[(lba, count)] = sds.read_blocks(img, lba, count)
     before = img + ".before"
     sds.sparse_copy(img, before)
-    run = harness.boot(machine, img, timeout=180)
+    run = harness.boot(machine, img, kernel=kernel, timeout=180)
     sds.assert_clean(run)
     assert run.guest_errors == ""
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert run.status == 0
     assert_on_sdhost(run, path)
+    assert run.one("data_path")["dma_pio_blocks"] == 0
     card = run.of_type("card")[-1]
     assert card["capacity_bytes"] == sds.harness_size_bytes(size)
     assert card["width"] == 4 and card["timing"] == "HS"
@@ -102,6 +109,8 @@ def test_quick_suite_through_sdhost(tmp_path, machine, kernel):
     assert run.guest_errors == ""
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert_on_sdhost(run, "dma")
+    # the driver's default: a one-block request moves by PIO on the DMA path
+    assert run.one("data_path")["dma_pio_blocks"] == 1
     res = run.of_type("result")
     assert len(res) > 30 and all(r["errors"] == 0 for r in res)
     assert {r["data_path"] for r in res} == {"dma"}

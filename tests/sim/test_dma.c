@@ -222,7 +222,11 @@ TEST(order_of_maintenance_and_start)
 
 /* ---- byte for byte against the reference -------------------------------- */
 
-static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
+/* pio_blocks: the host's dma_pio_blocks for the run (requests of at most
+ * that many blocks move by PIO on the DMA path; 0: every aligned one by
+ * DMA, single blocks included). */
+static void random_transfers(const char *profile, uint32_t mask, unsigned ops,
+			     uint32_t pio_blocks)
 {
 	enum { MAXB = 64, SPAN = 4096 };
 	static uint8_t ref[SPAN * 512];
@@ -232,13 +236,17 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 	struct simh s;
 	uint32_t seed = 777, i, k, lba, n, pio0;
 	uint64_t dma_bytes = 0;
-	unsigned fails = 0;
+	unsigned fails = 0, pio_reqs = 0;
 
 	CHECK_EQ_I(start_dma_host(&s, profile, mask, 0xC0000000u, DMA_MEM_ALIAS_BCM2836), 0);
 	if (s.init_ret)
 		return;
 	memset(ref, sim_get_profile()->erase_ff ? 0xff : 0, sizeof(ref));
 	memset(ref, 0, sizeof(ref));
+	/* the driver's own threshold: one block, as the Linux SDHOST
+	 * driver's PIO_THRESHOLD */
+	CHECK_EQ_U(s.host->dma_pio_blocks, 1);
+	s.host->dma_pio_blocks = pio_blocks;
 	pio0 = s.emmc.priv.dma_pio;
 	for (i = 0; i < ops && fails < 3; i++) {
 		bool wr, odd;
@@ -269,7 +277,9 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 				continue;
 			}
 		}
-		if (!odd)
+		if (n <= pio_blocks || odd)
+			pio_reqs++;
+		else
 			dma_bytes += (uint64_t)n * 512;
 	}
 	for (k = 0; k < SPAN && !fails; k++) {
@@ -286,20 +296,21 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 	 * odd buffers went by PIO. */
 	CHECK_EQ_U((uint64_t)(st.words_from_port + st.words_to_port) * 4, dma_bytes);
 	CHECK(s.emmc.priv.dma_pio > pio0);
+	CHECK_EQ_U(s.host->dma_pio_reqs, pio_reqs);
 	CHECK_EQ_U(sim_violation_count(), 0);
-	printf("  %-20s channel %d: %u starts, %u control blocks, %llu bytes by DMA, "
-	       "%u requests by PIO\n", profile, ch.channel, st.starts, st.cbs,
+	printf("  %-20s dma_pio_blocks %u, channel %d: %u starts, %u control blocks, %llu bytes by DMA, "
+	       "%u requests by PIO\n", profile, (unsigned)pio_blocks, ch.channel, st.starts, st.cbs,
 	       (unsigned long long)dma_bytes, s.emmc.priv.dma_pio - pio0);
 }
 
 TEST(random_transfers_full_channel)
 {
-	random_transfers("sdhc-c10-16g", 0x3C, 300);
+	random_transfers("sdhc-c10-16g", 0x3C, 300, 0);
 }
 
 TEST(random_transfers_lite_channel)
 {
-	random_transfers("sdsc-v2-2g", 0x4000, 150);
+	random_transfers("sdsc-v2-2g", 0x4000, 150, 1);
 }
 
 /* More than one run of control blocks on a lite channel (> 16 x 65532). */

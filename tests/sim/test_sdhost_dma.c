@@ -164,7 +164,11 @@ TEST(control_block_and_order_of_a_read)
 
 /* ---- byte for byte against the reference -------------------------------- */
 
-static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
+/* pio_blocks: the host's dma_pio_blocks for the run (requests of at most
+ * that many blocks move by PIO on the DMA path; 0: every aligned one by
+ * DMA, single blocks included). */
+static void random_transfers(const char *profile, uint32_t mask, unsigned ops,
+			     uint32_t pio_blocks)
 {
 	enum { MAXB = 48, SPAN = 3000 };
 	static uint8_t ref[SPAN * 512];
@@ -174,7 +178,7 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 	struct simh s;
 	uint32_t seed = 4242, i, k, lba, n, pio0;
 	uint64_t dma_bytes = 0;
-	unsigned fails = 0, reads = 0;
+	unsigned fails = 0, pio_reqs = 0, reads = 0;
 
 	CHECK_EQ_I(start(&s, profile, mask), 0);
 	if (s.init_ret)
@@ -182,6 +186,10 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 	/* The span starts as the card's flash holds it. */
 	for (k = 0; k < SPAN; k++)
 		sim_card_peek((uint64_t)k * 512, ref + (size_t)k * 512, 512);
+	/* the driver's own threshold: one block, as the Linux SDHOST
+	 * driver's PIO_THRESHOLD */
+	CHECK_EQ_U(s.host->dma_pio_blocks, 1);
+	s.host->dma_pio_blocks = pio_blocks;
 	pio0 = s.sdhost.priv.dma_pio;
 	for (i = 0; i < ops && fails < 3; i++) {
 		bool wr, odd;
@@ -215,7 +223,9 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 				continue;
 			}
 		}
-		if (!odd)
+		if (n <= pio_blocks || odd)
+			pio_reqs++;
+		else
 			dma_bytes += (uint64_t)n * 512;
 	}
 	for (k = 0; k < SPAN && !fails; k++) {
@@ -234,20 +244,21 @@ static void random_transfers(const char *profile, uint32_t mask, unsigned ops)
 	CHECK((uint64_t)(st.dma_words_read + st.dma_words_written) * 4 < dma_bytes);
 	CHECK((uint64_t)(st.dma_words_read + st.dma_words_written) * 4 + 12u * reads >= dma_bytes);
 	CHECK(s.sdhost.priv.dma_pio > pio0);
+	CHECK_EQ_U(s.host->dma_pio_reqs, pio_reqs);
 	CHECK_EQ_U(sim_violation_count(), 0);
-	printf("  %-20s channel %d: %llu bytes by DMA (%u words by the engine), %u requests by PIO\n",
-	       profile, ch.channel, (unsigned long long)dma_bytes,
+	printf("  %-20s dma_pio_blocks %u, channel %d: %llu bytes by DMA (%u words by the engine), %u requests by PIO\n",
+	       profile, (unsigned)pio_blocks, ch.channel, (unsigned long long)dma_bytes,
 	       st.dma_words_read + st.dma_words_written, s.sdhost.priv.dma_pio - pio0);
 }
 
 TEST(random_transfers_full_channel)
 {
-	random_transfers("sdhc-c10-16g", 0x3C, 200);
+	random_transfers("sdhc-c10-16g", 0x3C, 200, 0);
 }
 
 TEST(random_transfers_lite_channel_sdsc)
 {
-	random_transfers("sdsc-v2-2g", 0x4000, 100);
+	random_transfers("sdsc-v2-2g", 0x4000, 100, 1);
 }
 
 /* ---- faults during DMA transfers ------------------------------------------ */
