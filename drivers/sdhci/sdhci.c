@@ -1313,17 +1313,17 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	h->cap_auto23 = e->v3;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	h->auto_path = SD_PATH_PIO;
 	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&
 		    (caps & SDHCI_CAP0_SYS64);
 	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
-	/* ADMA2 where the integration has it and the controller says so; it
-	 * is then the default path (the fastest; set_data_path(PIO) to
-	 * compare). */
+	/* ADMA2 is offered where the integration has it and the controller
+	 * says so; the host starts on PIO all the same: which path to use is
+	 * the platform's choice (host.auto_path, set_data_path), not the
+	 * driver's. */
 	if (q->adma2 && e->v3 && !e->caps_missing && (caps & SDHCI_CAP0_ADMA2) &&
-	    e->dma_window) {
+	    e->dma_window)
 		h->data_paths |= 1u << SD_PATH_DMA;
-		h->data_path = SD_PATH_DMA;
-	}
 	h->f_max_hz = base_clock_hz;
 	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
 	if (h->f_min_hz < q->f_min_hz)

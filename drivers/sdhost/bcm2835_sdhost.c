@@ -709,6 +709,7 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->cap_auto23 = false;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	h->auto_path = SD_PATH_PIO; /* the platform's choice (sd_host.h) */
 	return 0;
 }
 
