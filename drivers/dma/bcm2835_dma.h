@@ -30,9 +30,10 @@
  *   dma_chan_init(&ch, periph_base, DMA_MEM_ALIAS_BCM2836, mask);
  *   dma_periph_to_mem(&ch, DMA_DREQ_EMMC, dma_periph_bus_addr(&ch, port),
  *                     buf, len, timeout_us);
- * or, to watch the peripheral's own errors while the engine runs:
- *   dma_start(...); while ((r = dma_poll(&ch)) > 0) { ...; if (bad)
- *   dma_abort(&ch); }
+ * or, for a controller's data phase (the EMMC's and SDHOST's DMA paths):
+ *   dma_start(...); r = dma_wait_progress(&ch, &watch);
+ * which watches the controller's error bits while the engine runs and
+ * bounds the time without progress rather than the whole transfer.
  * Every wait is bounded; a failed transfer leaves the channel reset and a
  * message naming the channel with its CS and DEBUG bits in dma_error().
  */
