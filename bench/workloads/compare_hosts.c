@@ -7,14 +7,24 @@
  * the stop the host offers), random 4 KiB reads and writes (queue depth
  * 1), on the same LBAs for every configuration (the same seed), so the
  * card sees the same requests and only the host differs.
+ *
+ * A host that runs UHS-I on this board (host->uhs_modes: the Pi 4's EMMC2,
+ * the Pi 5's SD slot) is compared in every bus mode both sides accept
+ * (wl_mode_accepted, as the modes step), per data path: the card is
+ * initialised again in each (sd_init_mode: a power cycle where the signal
+ * voltage changes), and afterwards in the mode it had. Under QEMU only the
+ * mode the card is in (its controller has DS and HS only).
  */
 #include <string.h>
 
+#include "bench/engine/record.h"
 #include "bench/workloads/analysis.h"
 #include "bench/workloads/compare_hosts.h"
 #include "bench/workloads/compare_hosts_report.h"
+#include "bench/workloads/modes.h"
 #include "bench/engine/workload_report.h"
 #include "drivers/sd/sd.h"
+#include "drivers/sd/sd_modes.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
@@ -82,7 +92,8 @@ static void measure(struct wl_ctx *c, struct hosts_row *r, unsigned k, uint32_t 
 		(double)m.split.wall_ns / ((double)m.bytes / SD_BLOCK_SIZE) : 0;
 }
 
-static struct hosts_row *add_row(const char *host, const char *path, unsigned k)
+static struct hosts_row *add_row(const char *host, const char *path, const char *mode,
+				 unsigned k)
 {
 	struct hosts_row *r;
 
@@ -92,14 +103,104 @@ static struct hosts_row *add_row(const char *host, const char *path, unsigned k)
 	memset(r, 0, sizeof(*r));
 	r->host = host;
 	r->path = path;
+	r->mode = mode;
 	r->workload = wl_names[k];
 	return r;
+}
+
+static void fail_rows(const char *host, const char *path, const char *mode, int err,
+		      const char *why)
+{
+	unsigned k;
+
+	for (k = 0; k < NWL; k++) {
+		struct hosts_row *row = add_row(host, path, mode, k);
+
+		if (row) {
+			row->error = err;
+			row->why = why;
+		}
+	}
 }
 
 static const char *path_name(unsigned p)
 {
 	return p == SD_PATH_PIO ? "pio" : p == SD_PATH_DMA ? "dma" : "?";
 }
+
+/* The mode the card runs in now (sdbench.txt bus_mode names). */
+static const char *mode_now(const struct wl_ctx *c)
+{
+	return sd_bus_mode_name(sd_timing_mode(c->card->timing));
+}
+
+static void measure_rows(struct wl_ctx *c, const char *host, const char *path,
+			 uint32_t seed)
+{
+	const char *mode = mode_now(c);
+	unsigned k;
+
+	con_printf("  %s, %s, %s\n", host, path, mode);
+	for (k = 0; k < NWL && !c->abort_all; k++) {
+		struct hosts_row *row = add_row(host, path, mode, k);
+
+		if (row)
+			measure(c, row, k, seed + k);
+	}
+}
+
+/* Every accepted bus mode of a UHS-I host, on data path 'path' of
+ * controller 'name'; the card ends in mode 'orig'. Returns -errno when the
+ * card could not be initialised again in 'orig' (the run stops). */
+static int measure_modes(struct wl_ctx *c, const struct wl_host_switch *sw, const char *name,
+			 unsigned path, uint8_t orig, uint32_t seed)
+{
+	struct sd_card *card = c->card;
+	struct sd_host *h = card->host;
+	bool acc[SD_MODE_COUNT];
+	const struct sd_host *ph;
+	const char *why;
+	unsigned m;
+	int r;
+
+	for (m = SD_MODE_DS; m < SD_MODE_COUNT; m++)
+		acc[m] = wl_mode_accepted(card, h, m);
+	for (m = SD_MODE_DS; m < SD_MODE_COUNT && !c->abort_all; m++) {
+		if (!acc[m])
+			continue;
+		r = sd_init_mode(card, h, m);
+		if (!r && sd_timing_mode(card->timing) != m)
+			r = -EIO; /* fell back (the card's mode_note says why) */
+		if (!r) {
+			why = NULL;
+			r = sw->use(sw->ctx, name, path, &ph, &why);
+			if (r) {
+				fail_rows(name, path_name(path), sd_bus_mode_name(m), r,
+					  why ? why : "data path refused");
+				continue;
+			}
+		}
+		if (r) {
+			fail_rows(name, path_name(path), sd_bus_mode_name(m), r,
+				  card->mode_note[0] ? card->mode_note :
+				  "the card did not initialise in this mode");
+			continue;
+		}
+		measure_rows(c, name, path_name(path), seed);
+	}
+	r = sd_init_mode(card, h, orig);
+	if (r) {
+		const struct sd_host_err *e = &card->last_err;
+
+		record_error_cmd("compare_hosts", -EIO, e->cmd, e->arg, e->status,
+				 "could not initialise the card again in bus_mode %s",
+				 sd_bus_mode_name(orig));
+		c->abort_all = true;
+		return r;
+	}
+	return sw->use(sw->ctx, name, path, &ph, &why);
+}
+
 
 void wl_compare_hosts(struct wl_ctx *c, const struct wl_host_switch *sw)
 {
@@ -115,47 +216,33 @@ void wl_compare_hosts(struct wl_ctx *c, const struct wl_host_switch *sw)
 	for (n = 0; sw->names && sw->names[n]; n++) {
 		const struct sd_host *h = NULL;
 		const char *why = NULL;
-		uint8_t paths;
+		uint8_t paths, orig;
 
 		if (c->abort_all)
 			break;
 		r = sw->use(sw->ctx, sw->names[n], SD_PATH_PIO, &h, &why);
 		if (r || !h) {
-			for (k = 0; k < NWL; k++) {
-				struct hosts_row *row = add_row(sw->names[n], "pio", k);
-
-				if (row) {
-					row->error = r ? r : -ENODEV;
-					row->why = why ? why : "the card did not initialise there";
-				}
-			}
+			fail_rows(sw->names[n], "pio", NULL, r ? r : -ENODEV,
+				  why ? why : "the card did not initialise there");
 			continue;
 		}
 		paths = h->data_paths;
-		for (p = 0; p < 8; p++) {
+		orig = c->card->mode_want;
+		for (p = 0; p < 8 && !c->abort_all; p++) {
 			if (!(paths & (1u << p)))
 				continue;
 			if (p != SD_PATH_PIO) {
 				r = sw->use(sw->ctx, sw->names[n], p, &h, &why);
 				if (r) {
-					for (k = 0; k < NWL; k++) {
-						struct hosts_row *row = add_row(sw->names[n],
-										path_name(p), k);
-						if (row) {
-							row->error = r;
-							row->why = why ? why : "data path refused";
-						}
-					}
+					fail_rows(sw->names[n], path_name(p), NULL, r,
+						  why ? why : "data path refused");
 					continue;
 				}
 			}
-			con_printf("  %s, %s\n", sw->names[n], path_name(p));
-			for (k = 0; k < NWL && !c->abort_all; k++) {
-				struct hosts_row *row = add_row(sw->names[n], path_name(p), k);
-
-				if (row)
-					measure(c, row, k, seed + k);
-			}
+			if (!c->emulated && h->uhs_modes)
+				measure_modes(c, sw, sw->names[n], p, orig, seed);
+			else
+				measure_rows(c, sw->names[n], path_name(p), seed);
 		}
 	}
 	r = sw->restore(sw->ctx);

@@ -13,18 +13,18 @@ void hosts_table_report(const struct hosts_table *t)
 
 	con_printf("\nhost comparison%s\n", t->emulated ?
 		   " (QEMU: emulation speed, not card or controller speed)" : "");
-	con_printf("  %-7s %-4s %-14s %9s %9s %10s %6s %12s\n", "host", "path", "workload",
-		   "MB/s", "IOPS", "p99 us", "host%", "CPU ns/blk");
+	con_printf("  %-7s %-4s %-6s %-14s %9s %9s %10s %6s %12s\n", "host", "path", "mode",
+		   "workload", "MB/s", "IOPS", "p99 us", "host%", "CPU ns/blk");
 	for (i = 0; i < t->nrows; i++) {
 		const struct hosts_row *r = &t->rows[i];
 
 		if (r->error) {
-			con_printf("  %-7s %-4s %-14s  not measured: %s\n", r->host, r->path,
-				   r->workload, r->why ? r->why : "error");
+			con_printf("  %-7s %-4s %-6s %-14s  not measured: %s\n", r->host, r->path,
+				   r->mode ? r->mode : "-", r->workload, r->why ? r->why : "error");
 			continue;
 		}
-		con_printf("  %-7s %-4s %-14s %9.3f %9.1f %10.1f %5.1f%% %12.0f%s\n", r->host,
-			   r->path, r->workload, r->mbs, r->iops, r->p99_ns / 1000.0, r->host_pct,
+		con_printf("  %-7s %-4s %-6s %-14s %9.3f %9.1f %10.1f %5.1f%% %12.0f%s\n", r->host,
+			   r->path, r->mode ? r->mode : "-", r->workload, r->mbs, r->iops, r->p99_ns / 1000.0, r->host_pct,
 			   r->cpu_ns_per_block, r->best ? "  *" : "");
 	}
 	con_printf("  (* the fastest configuration for that workload)\n");
@@ -39,6 +39,8 @@ void hosts_table_report(const struct hosts_table *t)
 		json_str(j, "host", r->host);
 		json_str(j, "data_path", r->path);
 		json_str(j, "workload", r->workload);
+		if (r->mode)
+			json_str(j, "bus_mode", r->mode);
 		if (r->error) {
 			json_i64(j, "error", r->error);
 			json_str(j, "reason", r->why ? r->why : "error");

@@ -1,7 +1,7 @@
 /*
  * compare_hosts_report.h - what the host comparison (compare_hosts.c)
  * measured, and how it is shown: one table, a row per host configuration
- * (controller x data path) and workload, and the "hosts" record
+ * (controller x data path x bus mode) and workload, and the "hosts" record
  * (docs/records.md). compare_hosts.c measures into struct hosts_table;
  * the functions here only print it (workload.h: measure, decide, report).
  */
@@ -11,11 +11,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HOSTS_MAX_ROWS 24
+/* Pi 0-3: 2 controllers x 2 data paths x 4 workloads; a UHS-I host:
+ * 2 data paths x 7 bus modes x 4 workloads. */
+#define HOSTS_MAX_ROWS 72
 
 struct hosts_row {
 	const char *host;        /* "emmc", "sdhost", "emmc2" */
 	const char *path;        /* "pio", "dma" */
+	const char *mode;        /* the bus mode it ran in ("hs", "sdr104"); NULL
+				    when the configuration could not be set up */
 	const char *workload;    /* "seq-read-64k", "rand-write-4k", ... */
 	uint32_t ops;
 	double mbs, iops;

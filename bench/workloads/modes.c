@@ -21,7 +21,7 @@
 #define MODES_OPS 64u            /* 4 MiB per mode */
 #define MODES_QUICK_OPS 16u      /* 1 MiB */
 
-static bool accepted(const struct sd_card *card, const struct sd_host *h, unsigned m)
+bool wl_mode_accepted(const struct sd_card *card, const struct sd_host *h, unsigned m)
 {
 	unsigned t = sd_mode_timing(m);
 
@@ -74,7 +74,7 @@ void wl_modes(struct wl_ctx *c)
 		return;
 	}
 	for (m = SD_MODE_DS; m < SD_MODE_COUNT; m++)
-		acc[m] = accepted(card, h, m);
+		acc[m] = wl_mode_accepted(card, h, m);
 	r.n = 0;
 	r.xfer_bytes = MODES_XFER_BLOCKS * SD_BLOCK_SIZE;
 	r.total_bytes = nops * r.xfer_bytes;

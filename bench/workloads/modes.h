@@ -11,4 +11,9 @@
 
 void wl_modes(struct wl_ctx *c);
 
+/* Whether both sides accept bus mode m (enum sd_bus_mode): the card's CMD6
+ * group 1 and 1.8 V support, the host's uhs_modes on this board and cap_hs.
+ * DS always. Used by the host comparison too. */
+bool wl_mode_accepted(const struct sd_card *card, const struct sd_host *h, unsigned m);
+
 #endif

@@ -1,5 +1,6 @@
 """Foundation: kernel.img boots on every QEMU Pi, describes the board in a
 `board` record, ends with a `done` record and makes QEMU exit by itself."""
+import json
 import os
 import subprocess
 
@@ -67,8 +68,10 @@ def test_without_semihosting_stops_cleanly():
 
 def test_run_script_main_job():
     """qemu/run.sh, what `make run` calls: makes its own SD image, boots it,
-    prints to the terminal and exits by itself with the run's status."""
-    env = dict(os.environ, SDB_SDBENCH="suite = none", SDB_IMAGE_SIZE="128M", SDB_TIMEOUT="120")
+    prints to the terminal and exits by itself with the run's status. Its
+    default sdbench.txt runs the quick suite and the host comparison."""
+    env = dict(os.environ, SDB_IMAGE_SIZE="128M", SDB_TIMEOUT="300")
+    env.pop("SDB_SDBENCH", None)
     p = subprocess.run([os.path.join(harness.ROOT, "qemu", "run.sh"), "raspi0"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                        env=env, timeout=180, cwd=harness.ROOT)
@@ -77,4 +80,12 @@ def test_run_script_main_job():
     assert "sdbench 0.1 - SD card benchmark" in out
     assert '@ {"type":"done","errors":0' in out
     assert "QEMU reported guest errors" not in p.stderr.decode()
+    recs = [json.loads(l[2:]) for l in out.splitlines() if l.startswith("@ ")]
+    assert [r["profile"] for r in recs if r["type"] == "suite"] == ["quick"]
+    rows = [r for r in recs if r["type"] == "hosts"][0]["rows"]
+    # raspi0: EMMC and SDHOST, each by PIO and DMA, four workloads each
+    assert sorted({(r["host"], r["data_path"]) for r in rows}) == [
+        ("emmc", "dma"), ("emmc", "pio"), ("sdhost", "dma"), ("sdhost", "pio")]
+    assert len(rows) == 16 and all(r.get("mbs", 0) > 0 for r in rows), rows
+    assert "host comparison (QEMU" in out
     assert os.path.getsize(os.path.join(harness.ROOT, "build", "qemu", "sd-raspi0.img")) == 128 << 20

@@ -657,26 +657,27 @@ TEST(hosts_table_prints_rows_and_the_record)
 	memset(&t, 0, sizeof(t));
 	t.emulated = true;
 	t.nrows = 3;
-	t.rows[0] = (struct hosts_row){ "emmc", "pio", "seq-read-64k", 16, 7.25, 110.6,
+	t.rows[0] = (struct hosts_row){ "emmc", "pio", "hs", "seq-read-64k", 16, 7.25, 110.6,
 					15685000u, 43.5, 28639.0, 0, NULL, true };
-	t.rows[1] = (struct hosts_row){ "sdhost", "pio", "seq-read-64k", 16, 3.885, 59.3,
+	t.rows[1] = (struct hosts_row){ "sdhost", "pio", "ds", "seq-read-64k", 16, 3.885, 59.3,
 					25623000u, 84.2, 108861.0, 0, NULL, false };
-	t.rows[2] = (struct hosts_row){ "sdhost", "dma", "seq-read-64k", 0, 0, 0, 0, 0, 0,
+	t.rows[2] = (struct hosts_row){ "sdhost", "dma", NULL, "seq-read-64k", 0, 0, 0, 0, 0, 0,
 					-ENOTSUP, "the host has no such data path", false };
 	capture_start();
 	hosts_table_report(&t);
 	capture_stop();
 	CHECK(strstr(out, "host comparison (QEMU: emulation speed") != NULL);
-	CHECK(strstr(out, "  emmc    pio  seq-read-64k       7.250     110.6    15685.0  43.5%"
+	CHECK(strstr(out, "  emmc    pio  hs     seq-read-64k       7.250     110.6    15685.0  43.5%"
 		      "        28639  *\r\n") != NULL);
-	CHECK(strstr(out, "  sdhost  pio  seq-read-64k       3.885      59.3    25623.0  84.2%"
+	CHECK(strstr(out, "  sdhost  pio  ds     seq-read-64k       3.885      59.3    25623.0  84.2%"
 		      "       108861\r\n") != NULL);
-	CHECK(strstr(out, "  sdhost  dma  seq-read-64k    not measured: the host has no such "
+	CHECK(strstr(out, "  sdhost  dma  -      seq-read-64k    not measured: the host has no such "
 		      "data path\r\n") != NULL);
 	CHECK(strstr(out, "@ {\"type\":\"hosts\",\"emulated\":true,\"rows\":[{\"host\":\"emmc\","
-		      "\"data_path\":\"pio\",\"workload\":\"seq-read-64k\",\"ops\":16,\"mbs\":7.250,"
+		      "\"data_path\":\"pio\",\"workload\":\"seq-read-64k\",\"bus_mode\":\"hs\","
+		      "\"ops\":16,\"mbs\":7.250,"
 		      "\"iops\":110.6,\"p99_ns\":15685000,\"host_pct\":43.5,"
 		      "\"cpu_ns_per_block\":28639,\"best\":true}") != NULL);
 	CHECK(strstr(out, "{\"host\":\"sdhost\",\"data_path\":\"dma\",\"workload\":"
-		      "\"seq-read-64k\",\"error\":-") != NULL);
+		      "\"seq-read-64k\",\"error\":-") != NULL); /* no bus_mode: never set up */
 }
