@@ -23,10 +23,6 @@ struct bench_env {
 	const char *host_error_what;
 	uintptr_t host_error_base;
 	const char *dma_note;     /* why the host offers no DMA path, if it does not */
-	/* data_path = auto selects DMA: the host's DMA path is known to work
-	 * here (the platform says; a host whose driver already chose DMA keeps
-	 * it too). */
-	bool dma_auto;
 	uint8_t *buf;             /* scratch memory for transfers (cacheable) */
 	uint32_t buf_bytes;
 	/* Non-NULL when this board's SD slot is on a controller sdbench does

@@ -192,9 +192,10 @@ static void apply_max_clock(const struct config *cfg)
 			   (unsigned)card.clock_hz, (unsigned)hz);
 }
 
-/* data_path (sdbench.txt), once the configuration is read: auto = DMA where
- * the platform knows it works (env->dma_auto: the BCM2835 EMMC with a DMA
- * channel) or the host's driver already chose it, else PIO; a path the host lacks is refused with the
+/* data_path (sdbench.txt), once the configuration is read: auto = the path
+ * the platform chose for this host on this board (host->auto_path, set
+ * where the slot is built: docs/config.md says which on each board) when
+ * the host has it, else PIO; a path the host lacks is refused with the
  * reason, and data keeps moving by PIO. The "data_path" record says what
  * runs; every "result" record repeats it. */
 static void apply_data_path(const struct bench_env *env, const struct config *cfg)
@@ -203,7 +204,7 @@ static void apply_data_path(const struct bench_env *env, const struct config *cf
 	const char *want = config_enum_name(cfg, CFG_DATA_PATH);
 	bool has_dma = (h->data_paths & (1u << SD_PATH_DMA)) && h->ops->set_data_path;
 	bool is_auto = !want || !strcmp(want, "auto");
-	bool auto_dma = has_dma && (env->dma_auto || h->data_path == SD_PATH_DMA);
+	bool auto_dma = has_dma && h->auto_path == SD_PATH_DMA;
 	unsigned path = is_auto ? (auto_dma ? SD_PATH_DMA : SD_PATH_PIO) :
 		!strcmp(want, "dma") ? SD_PATH_DMA : SD_PATH_PIO;
 	const char *why = NULL;

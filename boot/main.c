@@ -206,7 +206,6 @@ void kmain(void)
 	env.host_error_what = slot.error_what;
 	env.host_error_base = slot.error_base;
 	env.dma_note = slot.dma_note;
-	env.dma_auto = slot.dma_auto;
 	env.sd_unsupported = slot.unsupported;
 	env.switch_host = switch_host;
 	{

@@ -94,14 +94,20 @@ static bool take_dma_channel(struct sd_slot *slot, const struct board_info *b)
 		slot->dma_note = dma_error(&slot->dma);
 		return false;
 	}
-	slot->dma_auto = true;
 	return true;
 }
 
+/* What data_path = auto selects on Pi 0-3 (the EMMC and SDHOST alike): the
+ * DMA engine when the slot took a channel for it. It runs under QEMU on
+ * every Pi 0-3 machine (tests/qemu/test_dma.py, test_sdhost.py) and takes
+ * the per-word work off the CPU; the Raspberry Pi Linux kernel's
+ * bcm2835-mmc and bcm2835-sdhost drivers used the same engine. */
 static void attach_emmc_dma(struct sd_slot *slot, const struct board_info *b)
 {
-	if (take_dma_channel(slot, b))
+	if (take_dma_channel(slot, b)) {
 		bcm2835_emmc_attach_dma(&slot->sdhci, &slot->dma);
+		slot->sdhci.host.auto_path = SD_PATH_DMA;
+	}
 }
 
 static void clear(struct sd_slot *slot)
@@ -112,7 +118,6 @@ static void clear(struct sd_slot *slot)
 	slot->error_what = NULL;
 	slot->error_base = 0;
 	slot->dma_note = "no DMA engine path on this controller";
-	slot->dma_auto = false;
 	slot->sdr104_allowed = false;
 }
 
@@ -148,9 +153,12 @@ static int build_sdhost(struct sd_slot *slot, const struct board_info *b)
 	if (r)
 		return fail(slot, r, "could not route GPIO 48-53 to the SDHOST controller", base);
 	slot->host = &slot->sdhost.host;
-	/* The DMA engine as its data path too (DREQ 13). */
-	if (take_dma_channel(slot, b))
+	/* The DMA engine as its data path too (DREQ 13), what auto selects
+	 * (as on the EMMC, attach_emmc_dma). */
+	if (take_dma_channel(slot, b)) {
 		bcm2835_sdhost_attach_dma(&slot->sdhost, &slot->dma);
+		slot->sdhost.host.auto_path = SD_PATH_DMA;
+	}
 	return 0;
 }
 
@@ -192,9 +200,10 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 		slot->sdr104_allowed = true;
 		sdhci_set_board(&slot->sdhci, &sd_io_pi5_board);
 		slot->host = &slot->sdhci.host;
-		/* ADMA2 (64-bit) has run on the simulator only: PIO stays the
-		 * default, ADMA2 when data_path = dma asks for it. */
-		slot->host->ops->set_data_path(slot->host, SD_PATH_PIO);
+		/* data_path = auto: PIO. ADMA2 (64-bit) has run on the
+		 * simulator only, so it is used only when data_path = dma
+		 * asks for it. */
+		slot->host->auto_path = SD_PATH_PIO;
 		return 0;
 	}
 #endif
@@ -216,12 +225,12 @@ int sd_slot_build(struct sd_slot *slot, const struct board_info *b)
 		if (!b->emulated)
 			sdhci_set_board(&slot->sdhci, &sd_io_pi4_board);
 		slot->host = &slot->sdhci.host;
-		/* Its DMA master's view of ARM memory depends on the SoC
-		 * stepping (bcm2711_emmc2.c), which the board revision does not
-		 * tell: on hardware PIO stays the default and ADMA2 is only
-		 * used when asked for (data_path). */
-		if (!b->emulated)
-			slot->host->ops->set_data_path(slot->host, SD_PATH_PIO);
+		/* data_path = auto: its DMA master's view of ARM memory
+		 * depends on the SoC stepping (bcm2711_emmc2.c), which the
+		 * board revision does not tell: on hardware PIO, ADMA2 only
+		 * when data_path = dma asks for it; under QEMU (flat memory,
+		 * no stepping) ADMA2 where the emulated controller offers it. */
+		slot->host->auto_path = b->emulated ? SD_PATH_DMA : SD_PATH_PIO;
 		return 0;
 	}
 	base = b->periph_base + BCM2835_EMMC_ARM_OFFSET;

@@ -32,7 +32,6 @@ struct sd_slot {
 	struct sdhci_host sdhci;  /* the controller's state, owned by the slot */
 	struct dma_chan dma;      /* BCM2835/6/7: the DMA engine channel of the EMMC's or SDHOST's DMA path */
 	const char *dma_note;     /* why the host has no DMA path (NULL: it has one) */
-	bool dma_auto;            /* data_path = auto selects the DMA path here */
 	struct bcm2835_sdhost sdhost; /* SDHOST's state (Pi 0-3), when chosen */
 	const char *unsupported;  /* the slot is on a controller not driven yet */
 	int error;                /* 0, or what building the host returned */

@@ -90,3 +90,21 @@ def test_bad_profile_file_names_the_line_and_key(tmp_path):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert p.returncode == 2
     assert ("%s:2: data_read: unknown unit 'fortnight'" % hostf) in p.stderr.decode()
+
+
+def test_auto_data_path_is_the_platform_choice(runs):
+    """data_path = auto is what the simulator's platform chose for its host
+    (tests/sim/sim_harness.c, as drivers/sd_slot.c chooses for a board):
+    the controller's ADMA2 where the host profile offers it (the Pi 4's
+    EMMC2, the Pi 5's SDHCI), PIO where it does not (the BCM2835 EMMC,
+    whose DMA engine path sdbsim does not attach)."""
+    for combo, want in ((("pi4-emmc2", "sdxc-a2-64g"), "dma"),
+                        (("pi5", "sdxc-u3-128g"), "dma"),
+                        (("pi3", "sdhc-c10-16g"), "pio")):
+        code, recs, out = runs[combo]
+        assert code == 0, out[-3000:]
+        dp = [r for r in recs if r["type"] == "data_path"]
+        assert len(dp) == 1 and dp[0]["requested"] == "auto", dp
+        assert dp[0]["path"] == want, (combo, dp)
+        res = [r for r in recs if r["type"] == "result"]
+        assert res and {r["data_path"] for r in res} == {want}, combo

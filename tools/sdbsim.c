@@ -438,8 +438,8 @@ int main(int argc, char **argv)
 		env.host_error_what = "the simulated SDHOST controller did not initialise";
 		env.host_error_base = sim_get_config()->base;
 		/* Its DMA path: a channel of the simulated DMA engine (data_path
-		 * = dma; auto stays PIO, as nothing tells the simulator which
-		 * board it is). */
+		 * = dma; auto stays PIO, host.auto_path as the driver leaves
+		 * it: nothing tells the simulator which board it is). */
 		if (!env.host_error &&
 		    !dma_chan_init(&sdhost_dma, sim_get_config()->base - BCM2835_SDHOST_ARM_OFFSET,
 				   DMA_MEM_ALIAS_BCM2835, 0x3C))

@@ -279,6 +279,51 @@ int dma_wait(struct dma_chan *c, uint32_t timeout_us)
 	return r;
 }
 
+/* Looks at the engine's position per block bound (dma_wait_progress). */
+#define DMA_WAIT_LOOKS 4u
+
+int dma_wait_progress(struct dma_chan *c, struct dma_watch *w)
+{
+	const uint32_t looks = w->block_us >= DMA_WAIT_LOOKS ? DMA_WAIT_LOOKS : 1u;
+	const uint32_t period = w->block_us / looks;
+	uint32_t pos = dma_position(c), now, still = 0, err;
+	timer_deadline_t d = timer_deadline_us(period);
+	char why[48];
+	int r;
+
+	w->errors = 0;
+	for (;;) {
+		w->t_poll = timer_ticks();
+		r = dma_poll(c);
+		if (r <= 0)
+			return r;
+		if (w->host_errors && (err = w->host_errors(w->ctx)) != 0) {
+			w->errors = err;
+			dma_abort(c, "the controller reported an error");
+			return DMA_WAIT_HOST_ERROR;
+		}
+		if (!timer_expired(d))
+			continue;
+		d = timer_deadline_us(period);
+		now = dma_position(c);
+		if (now != pos) { /* it moved: the count starts again */
+			pos = now;
+			still = 0;
+			continue;
+		}
+		if (++still < looks)
+			continue;
+		/* It may have ended just now. */
+		r = dma_poll(c);
+		if (r <= 0)
+			return r;
+		fmt_snprintf(why, sizeof(why), "timed out, no data moved in %u us",
+			     (unsigned)w->block_us);
+		dma_abort(c, why);
+		return -ETIMEDOUT;
+	}
+}
+
 int dma_periph_to_mem(struct dma_chan *c, unsigned dreq, uint32_t periph,
 		      void *buf, uint32_t len, uint32_t timeout_us)
 {

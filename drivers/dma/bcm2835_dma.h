@@ -30,9 +30,10 @@
  *   dma_chan_init(&ch, periph_base, DMA_MEM_ALIAS_BCM2836, mask);
  *   dma_periph_to_mem(&ch, DMA_DREQ_EMMC, dma_periph_bus_addr(&ch, port),
  *                     buf, len, timeout_us);
- * or, to watch the peripheral's own errors while the engine runs:
- *   dma_start(...); while ((r = dma_poll(&ch)) > 0) { ...; if (bad)
- *   dma_abort(&ch); }
+ * or, for a controller's data phase (the EMMC's and SDHOST's DMA paths):
+ *   dma_start(...); r = dma_wait_progress(&ch, &watch);
+ * which watches the controller's error bits while the engine runs and
+ * bounds the time without progress rather than the whole transfer.
  * Every wait is bounded; a failed transfer leaves the channel reset and a
  * message naming the channel with its CS and DEBUG bits in dma_error().
  */
@@ -202,6 +203,38 @@ uint32_t dma_position(const struct dma_chan *c);
 /* dma_poll until it is not 1, at most timeout_us; -ETIMEDOUT after that
  * (the channel is aborted and reset). */
 int dma_wait(struct dma_chan *c, uint32_t timeout_us);
+
+/* A controller's data phase through the engine (dma_wait_progress): how
+ * long the engine may go without moving data, and the controller's error
+ * bits, watched while it runs. */
+struct dma_watch {
+	/* One block's bound (the card's read access time or write busy):
+	 * a transfer that keeps moving is never cut, however long it is in
+	 * all; one that stops is cut after this long without progress. */
+	uint32_t block_us;
+	/* Optional: called on every poll while the engine runs; returns the
+	 * controller's status when it shows an error, 0 otherwise. */
+	uint32_t (*host_errors)(void *ctx);
+	void *ctx;
+	/* Out: what host_errors returned when it ended the wait (else 0), and
+	 * timer_ticks() before the last poll (the one that saw the end: the
+	 * CPU's part of the wait). */
+	uint32_t errors;
+	uint32_t t_poll;
+};
+
+#define DMA_WAIT_HOST_ERROR 1 /* dma_wait_progress: the controller's error */
+
+/* Wait for the transfer in flight, bounded by progress: the engine's
+ * position (dma_position) is looked at every quarter of w->block_us (the
+ * polling loop reads nothing more), and the wait fails when it has not
+ * changed for four looks in a row: after between one and one and a quarter
+ * block bounds without data moving. Returns 0 (ended), -EIO (the engine's
+ * error; the channel is reset), -ETIMEDOUT (no progress: the channel is
+ * aborted, dma_error() says "timed out, no data moved in N us" with CS and
+ * DEBUG) or DMA_WAIT_HOST_ERROR (host_errors saw an error: the channel is
+ * aborted, w->errors holds the controller's status). */
+int dma_wait_progress(struct dma_chan *c, struct dma_watch *w);
 
 /* Stop the transfer in flight, reset the channel; a read's buffer is
  * invalidated (its content is undefined). Records CS/DEBUG in dma_error(). */

@@ -189,6 +189,11 @@ struct sd_host {
 	uint32_t version;        /* raw version register */
 	uint8_t data_paths;      /* mask of 1u << enum sd_data_path; PIO always */
 	uint8_t data_path;       /* the current enum sd_data_path */
+	/* What sdbench.txt's data_path = auto selects for this host on this
+	 * board (enum sd_data_path, used when data_paths has it): chosen by
+	 * the platform that built the host (drivers/sd_slot.c, the
+	 * simulator's harness); the drivers leave it at PIO. */
+	uint8_t auto_path;
 	/* UHS-I: mask of 1u << enum sd_timing the host and board accept
 	 * beyond DS/HS (0: none, no S18R is ever sent), whether SDR50 needs
 	 * tuning, and the signalling voltage now in effect (mV). */

@@ -50,14 +50,9 @@ static int emmc_dma_start(void *ctx, const struct sd_data *data, uintptr_t port)
 			 DMA_DREQ_EMMC, dma_periph_bus_addr(c, port), data->buf, len);
 }
 
-static int emmc_dma_poll(void *ctx)
+static int emmc_dma_wait(void *ctx, struct dma_watch *w)
 {
-	return dma_poll(ctx);
-}
-
-static void emmc_dma_abort(void *ctx, const char *why)
-{
-	dma_abort(ctx, why);
+	return dma_wait_progress(ctx, w);
 }
 
 static const char *emmc_dma_error(void *ctx)
@@ -67,8 +62,7 @@ static const char *emmc_dma_error(void *ctx)
 
 static const struct sdhci_ext_dma emmc_dma_ops = {
 	.start = emmc_dma_start,
-	.poll = emmc_dma_poll,
-	.abort = emmc_dma_abort,
+	.wait = emmc_dma_wait,
 	.error = emmc_dma_error,
 };
 

@@ -291,9 +291,21 @@ static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
 		mmio_write32(port, PIO_GET_BYTES(p));
 }
 
+/* The controller's error bits for the mover's wait (dma_wait_progress). */
+static uint32_t sdhci_dma_host_errors(void *ctx)
+{
+	const struct sdhci_priv *e = ctx;
+	uint32_t irq = rd(e, SDHCI_INTERRUPT);
+
+	return irq & SDHCI_INT_ERR_MASK ? irq : 0;
+}
+
 /* The data phase through the external mover (sdhci_attach_dma): it moves
  * every block between the data port and the buffer while the CPU watches
- * it and the controller's error bits, within the blocks' summed bound.
+ * it and the controller's error bits. The wait is bounded by the per-block
+ * timeout since the mover last moved data (dma_wait_progress, as SDHOST's
+ * DMA path): a long transfer that keeps moving is not cut, one that stops
+ * fails after about one block's bound, not the sum of all blocks'.
  * host_ticks is the CPU's part: starting the mover (its cache maintenance
  * and control blocks) and the poll that saw the end. Returns 1 when the
  * mover sends the request back to PIO. */
@@ -303,9 +315,9 @@ static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
 	const bool rd_dir = data->dir == SD_DATA_READ;
-	uint64_t bound = (uint64_t)blk_to * data->blocks;
-	uint32_t t0 = timer_ticks(), t1, irq;
-	timer_deadline_t d;
+	struct dma_watch w = { .block_us = blk_to, .host_errors = sdhci_dma_host_errors,
+			       .ctx = e };
+	uint32_t t0 = timer_ticks(), t1;
 	int r = e->dma->start(e->dma_ctx, data, e->base + SDHCI_DATA);
 
 	if (r == -EAGAIN) {
@@ -314,39 +326,25 @@ static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
 	}
 	if (r) {
 		recover(e, true);
-		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+		return fail(req, r, rd(e, SDHCI_INTERRUPT), e->dma->error(e->dma_ctx), 0);
 	}
 	t1 = timer_ticks();
 	t->host_ticks = t1 - t0;
 	t->t_first_data = t1;
-	d = timer_deadline_us(bound > 0x7FFFFFFFu ? 0x7FFFFFFFu : (uint32_t)bound);
-	for (;;) {
-		t0 = timer_ticks();
-		r = e->dma->poll(e->dma_ctx);
-		if (r <= 0)
-			break;
-		irq = rd(e, SDHCI_INTERRUPT);
-		if (irq & SDHCI_INT_ERR_MASK) {
-			e->dma->abort(e->dma_ctx, "the controller reported an error");
-			recover(e, true);
-			return fail(req, irq_to_err(irq), irq, rd_dir ?
-				    "read data (DMA)" : "write data (DMA)", 0);
-		}
-		if (timer_expired(d)) {
-			r = e->dma->poll(e->dma_ctx);
-			if (r <= 0)
-				break;
-			e->dma->abort(e->dma_ctx, "timed out");
-			recover(e, true);
-			return fail(req, -ETIMEDOUT, irq, e->dma->error(e->dma_ctx), 0);
-		}
-	}
+	r = e->dma->wait(e->dma_ctx, &w);
 	t1 = timer_ticks();
-	if (r < 0) {
+	if (r == DMA_WAIT_HOST_ERROR) {
 		recover(e, true);
-		return fail(req, r, 0, e->dma->error(e->dma_ctx), 0);
+		return fail(req, irq_to_err(w.errors), w.errors, rd_dir ?
+			    "read data (DMA)" : "write data (DMA)", 0);
 	}
-	t->host_ticks += t1 - t0;
+	if (r < 0) {
+		uint32_t irq = rd(e, SDHCI_INTERRUPT);
+
+		recover(e, true);
+		return fail(req, r, irq, e->dma->error(e->dma_ctx), 0);
+	}
+	t->host_ticks += t1 - w.t_poll;
 	t->t_data_done = t1;
 	return 0;
 }
@@ -1313,17 +1311,17 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	h->dma_pio_reqs = 0;
 	h->data_paths = 1u << SD_PATH_PIO;
 	h->data_path = SD_PATH_PIO;
+	h->auto_path = SD_PATH_PIO;
 	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&
 		    (caps & SDHCI_CAP0_SYS64);
 	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
-	/* ADMA2 where the integration has it and the controller says so; it
-	 * is then the default path (the fastest; set_data_path(PIO) to
-	 * compare). */
+	/* ADMA2 is offered where the integration has it and the controller
+	 * says so; the host starts on PIO all the same: which path to use is
+	 * the platform's choice (host.auto_path, set_data_path), not the
+	 * driver's. */
 	if (q->adma2 && e->v3 && !e->caps_missing && (caps & SDHCI_CAP0_ADMA2) &&
-	    e->dma_window) {
+	    e->dma_window)
 		h->data_paths |= 1u << SD_PATH_DMA;
-		h->data_path = SD_PATH_DMA;
-	}
 	h->f_max_hz = base_clock_hz;
 	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
 	if (h->f_min_hz < q->f_min_hz)

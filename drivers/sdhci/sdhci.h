@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "drivers/sd/sd_host.h"
+#include "drivers/dma/bcm2835_dma.h"
 
 /* What one SoC's integration of the controller needs (all fields static). */
 struct sdhci_quirks {
@@ -76,8 +77,10 @@ struct sdhci_ext_dma {
 	 * the data port at ARM address 'port'. 0: started; -EAGAIN: this
 	 * buffer goes by PIO; another -errno: failed (text from error()). */
 	int (*start)(void *ctx, const struct sd_data *data, uintptr_t port);
-	int (*poll)(void *ctx);                  /* 1 running, 0 done, -errno */
-	void (*abort)(void *ctx, const char *why);
+	/* Wait for the end, bounded by progress (dma_wait_progress: w says
+	 * one block's bound and watches the controller's error bits): 0, or
+	 * as dma_wait_progress fails, the mover stopped. */
+	int (*wait)(void *ctx, struct dma_watch *w);
 	const char *(*error)(void *ctx);         /* the last failure, for req->err.phase */
 };
 

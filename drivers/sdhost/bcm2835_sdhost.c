@@ -367,13 +367,22 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	return 0;
 }
 
+/* The controller's error bits for the engine's wait (dma_wait_progress). */
+static uint32_t sdh_dma_host_errors(void *ctx)
+{
+	const struct bcm2835_sdhost_priv *p = ctx;
+	uint32_t hsts = rd(p, SDH_HSTS);
+
+	return hsts & SDH_HSTS_ERRS ? hsts : 0;
+}
+
 /*
  * The data phase through the DMA engine. The CPU starts the engine (cache
  * maintenance and control blocks: its part of the work), then watches the
  * engine and SDHSTS, and reads a read's last words from the FIFO itself.
  * The wait is bounded by the per-block timeout since the engine last moved
- * data (looked at only when that timeout expires: the polling loop reads
- * nothing more), as the PIO path bounds each FIFO burst. Returns 0 (data moved), 1 (this buffer
+ * data (dma_wait_progress, shared with the EMMC's DMA path), as the PIO
+ * path bounds each FIFO burst. Returns 0 (data moved), 1 (this buffer
  * goes by PIO) or the error code with req->err filled in.
  */
 static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
@@ -385,8 +394,9 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	const bool is_read = data->dir == SD_DATA_READ;
 	const uint32_t len = data->blksz * data->blocks;
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, pos;
-	timer_deadline_t d;
+	struct dma_watch w = { .block_us = blk_to, .host_errors = sdh_dma_host_errors,
+			       .ctx = p };
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
 	int r;
 
 	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len)) {
@@ -403,36 +413,12 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	t1 = timer_ticks();
 	t->host_ticks = t1 - t0;
 	t->t_first_data = t1;
-	pos = dma_position(c);
-	d = timer_deadline_us(blk_to);
-	for (;;) {
-		t0 = timer_ticks();
-		r = dma_poll(c);
-		if (r <= 0)
-			break;
-		hsts = rd(p, SDH_HSTS);
-		if (hsts & SDH_HSTS_ERRS) {
-			dma_abort(c, "the controller reported an error");
-			recover(p, is_read);
-			return fail(req, hsts_to_err(hsts), hsts, is_read ?
-				    "read data (DMA)" : "write data (DMA)", 0);
-		}
-		if (timer_expired(d)) {
-			uint32_t now = dma_position(c);
-
-			if (now != pos) { /* it moved: another period */
-				pos = now;
-				d = timer_deadline_us(blk_to);
-				continue;
-			}
-			r = dma_poll(c);
-			if (r <= 0)
-				break;
-			hsts = rd(p, SDH_HSTS);
-			dma_abort(c, "timed out");
-			recover(p, is_read);
-			return fail(req, -ETIMEDOUT, hsts, dma_error(c), 0);
-		}
+	r = dma_wait_progress(c, &w);
+	t0 = w.t_poll;
+	if (r == DMA_WAIT_HOST_ERROR) {
+		recover(p, is_read);
+		return fail(req, hsts_to_err(w.errors), w.errors, is_read ?
+			    "read data (DMA)" : "write data (DMA)", 0);
 	}
 	if (r < 0) {
 		hsts = rd(p, SDH_HSTS);
@@ -801,6 +787,7 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->data_path = SD_PATH_PIO;
 	h->dma_pio_blocks = 0;
 	h->dma_pio_reqs = 0;
+	h->auto_path = SD_PATH_PIO; /* the platform's choice (sd_host.h) */
 	return 0;
 }
 

@@ -4,7 +4,8 @@ DREQ 11, bus addresses) instead of the CPU. The self-test's read and write
 checks, the quick suite with its integrity checks and the safety byte-compare
 must pass through it with zero SD lines in -d guest_errors, on raspi0
 (BCM2835: memory alias 0x40000000), raspi2b and raspi3b (0xC0000000; the
-AArch64 kernel8.img too). QEMU's DMA model ignores DREQ and has no caches,
+AArch64 kernel8.img too); the quick suite and the byte-compare also on
+raspi1ap (BCM2835, the Model A+ board). QEMU's DMA model ignores DREQ and has no caches,
 so the ordering and the cache maintenance are tested on the simulator
 (tests/sim/test_dma.c); this checks the addresses, the control blocks and
 the data against QEMU's engine and card.
@@ -62,7 +63,7 @@ def test_selftest_through_dma(tmp_path, machine, kernel):
     sds.check_write(run, img, before, write)
 
 
-QUICK_CASES = [("raspi0", harness.KERNEL), ("raspi2b", harness.KERNEL),
+QUICK_CASES = [("raspi0", harness.KERNEL), ("raspi1ap", harness.KERNEL), ("raspi2b", harness.KERNEL),
                ("raspi3b", harness.KERNEL8)]
 
 

@@ -361,6 +361,9 @@ enum sim_dma_fault {
 	SIM_DMA_HANG,       /* the next started run never moves a word */
 };
 void sim_dma_fault(enum sim_dma_fault f);
+/* The next started run moves 'words' words, then stays active without
+ * moving more (a DREQ that stops mid-transfer); the run after is normal. */
+void sim_dma_stall_after(uint32_t words);
 
 struct sim_dma_stats {
 	uint32_t starts;          /* channel starts (CS.ACTIVE 0 -> 1) */

@@ -21,7 +21,9 @@
  *
  * Faults for tests: sim_dma_fault(SIM_DMA_READ_ERROR) ends the next run
  * with CS.ERROR and DEBUG.READ_ERROR; SIM_DMA_HANG leaves the next run
- * active without moving anything (a DREQ that never comes).
+ * active without moving anything (a DREQ that never comes);
+ * sim_dma_stall_after(n) lets the next run move n words, then leaves it
+ * active without moving more (a DREQ that stops coming mid-transfer).
  */
 #include <string.h>
 
@@ -68,6 +70,8 @@ struct chan {
 	uint32_t nextconbk, debug;
 	bool fault_hang;
 	bool fault_error;
+	bool fault_stall;      /* moves stall_left more words, then none */
+	uint32_t stall_left;
 };
 
 static struct {
@@ -77,6 +81,8 @@ static struct {
 	uint32_t last_cs;
 	uint64_t idle_quantum;
 	enum sim_dma_fault pending;
+	bool pending_stall;
+	uint32_t pending_stall_words;
 	struct sim_dma_stats st;
 } d;
 
@@ -141,12 +147,19 @@ void sim_bdma_reset(void)
 	d.same_cs_reads = 0;
 	d.idle_quantum = 1000;
 	d.pending = SIM_DMA_NO_FAULT;
+	d.pending_stall = false;
 	memset(&d.st, 0, sizeof(d.st));
 }
 
 void sim_dma_fault(enum sim_dma_fault f)
 {
 	d.pending = f;
+}
+
+void sim_dma_stall_after(uint32_t words)
+{
+	d.pending_stall = true;
+	d.pending_stall_words = words;
 }
 
 void sim_dma_get_stats(struct sim_dma_stats *s)
@@ -274,6 +287,8 @@ static void run_chan(unsigned n)
 			uint32_t v;
 			uint8_t *m;
 
+			if (c->fault_stall && !c->stall_left)
+				return; /* its DREQ stopped coming */
 			if (src_port && !port_dreq_up(false))
 				return;
 			if (dst_port && !port_dreq_up(true))
@@ -315,6 +330,8 @@ static void run_chan(unsigned n)
 			if (c->ti & DMA_TI_DEST_INC)
 				c->dest_ad += 4;
 			c->txfr_len -= 4;
+			if (c->fault_stall)
+				c->stall_left--;
 		}
 		c->txfr_len = 0;
 		c->cs |= DMA_CS_END;
@@ -457,6 +474,11 @@ void sim_bdma_mmio_write(uintptr_t addr, uint32_t v)
 			else if (d.pending == SIM_DMA_READ_ERROR)
 				c->fault_error = true;
 			d.pending = SIM_DMA_NO_FAULT;
+			if (d.pending_stall) {
+				c->fault_stall = true;
+				c->stall_left = d.pending_stall_words;
+				d.pending_stall = false;
+			}
 			run_chan(n);
 		}
 		break;

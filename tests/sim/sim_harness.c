@@ -19,6 +19,21 @@
  * and, on a board with the switchable I/O regulator (host key sdr104), the
  * Pi 5's regulator lines (drivers/sd_io_pi5.c, on the simulated AON GPIO
  * block), as drivers/sd_slot.c builds the slot. */
+/* The simulator's choice of data path, as drivers/sd_slot.c makes a
+ * board's: data_path = auto selects the controller's ADMA2 wherever the
+ * host profile offers it (the simulated memory is flat and every ADMA2
+ * test runs there), and the host starts on it, so that a test's requests
+ * take ADMA2 unless it asks for PIO. */
+static int sim_platform_path(struct sdhci_host *sh, int ret)
+{
+	if (ret)
+		return ret;
+	sh->host.auto_path = SD_PATH_DMA;
+	if (sh->host.data_paths & (1u << SD_PATH_DMA))
+		return sh->host.ops->set_data_path(&sh->host, SD_PATH_DMA);
+	return 0;
+}
+
 static int host_init(struct sdhci_host *sh)
 {
 	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712) {
@@ -28,11 +43,11 @@ static int host_init(struct sdhci_host *sh)
 
 		if (!ret && sim_get_config()->sdr104)
 			sdhci_set_board(sh, &sd_io_pi5_board);
-		return ret;
+		return sim_platform_path(sh, ret);
 	}
 	if (!strcmp(sim_get_config()->controller, "emmc2"))
-		return bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
-	return bcm2835_emmc_init(sh, sim_get_config()->base, 0);
+		return sim_platform_path(sh, bcm2711_emmc2_init(sh, sim_get_config()->base, 0));
+	return sim_platform_path(sh, bcm2835_emmc_init(sh, sim_get_config()->base, 0));
 }
 
 int simh_host_only(struct simh *s, const char *profile,
@@ -103,7 +118,7 @@ int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
 		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
 	if (!ret)
 		sdhci_set_board(sh, &simh_board);
-	return ret;
+	return sim_platform_path(sh, ret);
 }
 
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,

@@ -14,7 +14,10 @@
  *    going by PIO;
  *  - errors: an engine error, an engine that never finishes, a data CRC
  *    error of the controller during the transfer: each a clear error, and
- *    the next transfer works.
+ *    the next transfer works;
+ *  - the wait's bound is progress: an engine that stops mid-transfer fails
+ *    after about one block's bound, a slow transfer that keeps moving is
+ *    not cut however long it takes in all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +378,99 @@ TEST(errors_are_clear_and_recovered)
 	CHECK_EQ_I(sd_read_blocks(&s.card, 200, 16, buf, SD_STOP_AUTO12, NULL), 0);
 	/* The violations: none but what the faults caused on purpose. */
 	sim_violation_clear();
+}
+
+/* ---- the wait is bounded by progress -------------------------------------- */
+
+static void show(const char *what, const struct simh *s, uint64_t ns)
+{
+	printf("  %-28s %.3f s, CMD%u status 0x%08x, %s\n", what, ns / 1e9,
+	       s->card.last_err.cmd, (unsigned)s->card.last_err.status,
+	       s->card.last_err.phase ? s->card.last_err.phase : "?");
+}
+
+/* The engine stops moving data mid-transfer (its DREQ stops coming after
+ * a few blocks): the request fails after about one block's bound without
+ * progress (a read: 0.5 s; a write: 1 s of busy; the wait looks every
+ * quarter bound, so 1 to 1.25 bounds, then the recovery), not after the 16
+ * blocks' summed bound (8 s / 16 s); the error names the command, the
+ * controller's status and the channel's CS/DEBUG; the next request works. */
+TEST(an_engine_that_stops_mid_transfer_fails_after_one_block_bound)
+{
+	static uint8_t a[16 * 512] __attribute__((aligned(64)));
+	static uint8_t b[16 * 512] __attribute__((aligned(64)));
+	struct simh s;
+	uint64_t t0, ns;
+	uint32_t k;
+	int r;
+
+	CHECK_EQ_I(start_dma_host(&s, "sdhc-c10-16g", 0x3C, 0xC0000000u, DMA_MEM_ALIAS_BCM2836), 0);
+	for (k = 0; k < sizeof(a); k++)
+		a[k] = (uint8_t)(k * 7 + (k >> 9));
+	CHECK_EQ_I(sd_write_blocks(&s.card, 300, 16, a, SD_STOP_AUTO12, NULL), 0);
+
+	/* A read that stops after 3 of 16 blocks. */
+	sim_dma_stall_after(3 * 128);
+	t0 = sim_now_ns();
+	r = sd_read_blocks(&s.card, 300, 16, b, SD_STOP_AUTO12, NULL);
+	ns = sim_now_ns() - t0;
+	CHECK_EQ_I(r, -ETIMEDOUT);
+	CHECK(ns >= 500000000ull);
+	CHECK(ns < 900000000ull);
+	CHECK_EQ_U(s.card.last_err.cmd, 18);
+	/* The controller holds the next block for the engine. */
+	CHECK(s.card.last_err.status & (1u << 5)); /* Buffer Read Ready (SDHCI §2.2.17) */
+	CHECK(s.card.last_err.phase &&
+	      strstr(s.card.last_err.phase, "DMA channel 5: timed out, no data moved in 500000 us: CS 0x"));
+	CHECK(s.card.last_err.phase && strstr(s.card.last_err.phase, " DEBUG 0x"));
+	show("read stalled after 3 blocks:", &s, ns);
+	memset(b, 0, sizeof(b));
+	CHECK_EQ_I(sd_read_blocks(&s.card, 300, 16, b, SD_STOP_AUTO12, NULL), 0);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+
+	/* A write that stops after 5 of 16 blocks: bounded by the busy bound. */
+	sim_dma_stall_after(5 * 128);
+	t0 = sim_now_ns();
+	r = sd_write_blocks(&s.card, 300, 16, b, SD_STOP_AUTO12, NULL);
+	ns = sim_now_ns() - t0;
+	CHECK_EQ_I(r, -ETIMEDOUT);
+	CHECK(ns >= 1000000000ull);
+	CHECK(ns < 1700000000ull);
+	CHECK_EQ_U(s.card.last_err.cmd, 25);
+	CHECK(s.card.last_err.phase &&
+	      strstr(s.card.last_err.phase, "DMA channel 5: timed out, no data moved in 1000000 us"));
+	show("write stalled after 5 blocks:", &s, ns);
+	CHECK_EQ_I(sd_write_blocks(&s.card, 300, 16, a, SD_STOP_AUTO12, NULL), 0);
+	memset(b, 0, sizeof(b));
+	CHECK_EQ_I(sd_read_blocks(&s.card, 300, 16, b, SD_STOP_AUTO12, NULL), 0);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+	/* The violations: none but what the stalls caused on purpose. */
+	sim_violation_clear();
+}
+
+/* A transfer longer in all than one block's bound that moves all the time
+ * is not cut: 120 blocks at 400 kHz on one data line (about 10 ms each,
+ * more than 1 s in all; the read bound is 0.5 s). */
+TEST(a_long_slow_transfer_is_not_cut)
+{
+	static uint8_t a[120 * 512] __attribute__((aligned(64)));
+	static uint8_t b[120 * 512] __attribute__((aligned(64)));
+	struct simh s;
+	uint64_t t0, ns;
+	uint32_t k;
+
+	CHECK_EQ_I(start_dma_host(&s, "sdhc-c10-16g", 0x3C, 0xC0000000u, DMA_MEM_ALIAS_BCM2836), 0);
+	for (k = 0; k < sizeof(a); k++)
+		a[k] = (uint8_t)(k * 31 + (k >> 9));
+	CHECK_EQ_I(sd_write_blocks(&s.card, 7000, 120, a, SD_STOP_AUTO12, NULL), 0);
+	CHECK_EQ_I(sd_set_bus(&s.card, 400000, 1), 0);
+	t0 = sim_now_ns();
+	CHECK_EQ_I(sd_read_blocks(&s.card, 7000, 120, b, SD_STOP_AUTO12, NULL), 0);
+	ns = sim_now_ns() - t0;
+	CHECK(ns > 1000000000ull);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+	printf("  120 blocks at 400 kHz, 1 bit: %.3f s by DMA\n", ns / 1e9);
+	CHECK_EQ_U(sim_violation_count(), 0);
 }
 
 /* ---- what the model catches ------------------------------------------------ */
