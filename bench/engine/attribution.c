@@ -130,6 +130,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
 	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
 	uint64_t pipe, cpu_work, cpu_wait, bus_pipe, pipe_rest, host_pipe, bus_hidden;
+	uint64_t first_left;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
@@ -162,6 +163,12 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 		host_ser = min_u64(a->host_serial_ns, a->data_ns);
 		pipe = a->data_ns - host_ser;
 	}
+	/* A read's first frames that did not fit in the access phase are in
+	 * the data phase: a controller whose data phase starts before the
+	 * first block is complete (the DMA engine started at the response;
+	 * SDHOST's 16-word FIFO, whose first burst is not the whole block)
+	 * still had them on the bus. */
+	first_left = is_write ? 0 : first_frames - bus_acc;
 	/* The pipeline: the other blocks' frames, the CPU working in parallel
 	 * on the neighbouring block. Where the bus idles (pipe_rest), it
 	 * waited either for the card or for the CPU. The CPU's timestamps
@@ -176,7 +183,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	 * finds space at once while the bus waits for the card.) */
 	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
 			   a->host_ns - a->host_serial_ns : 0, pipe);
-	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz);
+	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz) + first_left;
 	bus_pipe = min_u64(bus_exp, pipe);
 	pipe_rest = pipe - bus_pipe;
 	/* Between blocks the CPU also checks the status and keeps its books,

@@ -249,18 +249,26 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * (reads) or empty (writes), whole FIFOs move in a tight loop: one SDEDM
  * read and 16 words, without the general loop's bookkeeping (a block is 8
  * such bursts; that bookkeeping was about half of SDHOST's PIO cost,
- * qemu/profile_qemu.py --host sdhost). Returns 0, or -1 with *hsts the
- * error status (0 = timeout).
+ * qemu/profile_qemu.py --host sdhost). *waited: the ticks the CPU spent
+ * after the first burst waiting for the FIFO (words still on the bus, or
+ * the card not ready): the FIFO holds 16 words, so a block is not in it
+ * when the CPU starts; the time between the block's first burst and its
+ * last word is the CPU's work only without these waits (one timer read at
+ * each end of a wait, none on the fast path). Returns 0, or -1 with *hsts
+ * the error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first)
+		     uint32_t *hsts, uint32_t *t_first, uint32_t *waited)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
 	uint32_t *w32 = (uint32_t *)(void *)buf;
 	timer_deadline_t d = 0;
 	bool armed = false, first = true;
+	uint32_t w0 = 0;
+
+	*waited = 0;
 
 	while (words) {
 		if (!first && aligned) {
@@ -295,6 +303,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				return -1;
 			}
 			if (!armed) {
+				if (!first)
+					w0 = timer_ticks();
 				d = timer_deadline_us(timeout_us);
 				armed = true;
 			} else if (timer_expired(d)) {
@@ -303,6 +313,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			}
 			continue;
 		}
+		if (armed && !first)
+			*waited += timer_ticks() - w0;
 		armed = false;
 		if (first) {
 			*t_first = timer_ticks();
@@ -358,7 +370,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	const bool is_read = data->dir == SD_DATA_READ;
 	const uint32_t len = data->blksz * data->blocks;
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, pos;
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, pos, waited = 0;
 	timer_deadline_t d;
 	int r;
 
@@ -415,7 +427,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first)) {
+			       blk_to, &hsts, &first, &waited)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
@@ -436,7 +448,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, waited;
 	int r;
 
 	if (p->dma_on) {
@@ -448,7 +460,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 			goto data_end;
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
-		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0)) {
+		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0, &waited)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
@@ -458,7 +470,8 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		if (t->blk_ready)
 			t->blk_ready[blk] = t0;
 		t1 = timer_ticks();
-		host += t1 - t0;
+		/* the CPU's work on the block: its waits for the FIFO left out */
+		host += t1 - t0 - waited;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		buf += data->blksz;
