@@ -424,6 +424,12 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 		recover(p, is_read);
 		return fail(req, r, hsts, dma_error(c), 0);
 	}
+	/* A read's data phase ends when the poll that saw the engine's end
+	 * began: what follows is the CPU's alone (the buffer's invalidation,
+	 * the last words from the FIFO), serial after the bus, as after a
+	 * PIO read's last word (the split books it as host). */
+	if (is_read)
+		t->t_data_done = t0;
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
@@ -433,8 +439,10 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 			    "read data (DMA, last words)", data->blocks - 1);
 	}
 	t1 = timer_ticks();
-	t->host_ticks += t1 - t0;
-	t->t_data_done = t1;
+	if (!is_read) {
+		t->host_ticks += t1 - t0;
+		t->t_data_done = t1;
+	}
 	return 0;
 }
 

@@ -400,12 +400,16 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr)
 				d.idle_quantum *= 2;
 		}
 		if (to > sim_clk_now) {
+			/* The polls skipped saw nothing new; this one returns
+			 * what it read, the next one sees the change (a
+			 * driver's stamp before its last poll is then taken
+			 * after the event, as on the hardware, not before a
+			 * jump over the whole wait). */
 			sim_wire_cpu_wait(sim_clk_now, to);
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			ctrl_advance();
 			sim_bdma_service();
-			v = reg_read(off);
 		}
 	} else if (v != d.last_cs || (off & 0xFFu) != DMA_CS) {
 		d.same_cs_reads = (off & 0xFFu) == DMA_CS ? 1 : d.same_cs_reads;

@@ -223,6 +223,27 @@ static uint32_t fifo_pop(void)
 	return v;
 }
 
+/* ---- the DMA engine at the FIFO's edge ------------------------------------------ */
+
+static bool in_dma;
+
+/* The DMA engine runs by itself: when DREQ 13 rises (a word entered the
+ * FIFO of a read, one left the FIFO of a write) a channel paced by it
+ * moves what it can then, not when the CPU next touches a register (when
+ * the model is evaluated). */
+static void dma_follow(uint64_t t)
+{
+	uint64_t saved = sim_clk_now;
+
+	if (in_dma)
+		return;
+	in_dma = true;
+	sim_clk_now = t;
+	sim_bdma_service();
+	sim_clk_now = saved;
+	in_dma = false;
+}
+
 /* ---- reads: the card's blocks into the FIFO ----------------------------------- */
 
 /* The wait for block bk's start bit from wait_from: N_AC, the card's
@@ -304,6 +325,8 @@ static void read_advance(uint64_t now)
 			if (!fault(SIM_FAULT_DATA_CRC, h.bk))
 				fifo_push(v, t);
 			h.bw++;
+			if (h.fn >= ((h.edm >> SDH_EDM_RD_THR_SHIFT) & SDH_EDM_THR_MASK))
+				dma_follow(t); /* DREQ: the engine takes words now */
 			if (h.fn == SDH_FIFO_WORDS)
 				h.room_t = SIM_NEVER;
 			if (h.bw == block_words()) {
@@ -475,6 +498,8 @@ static void write_advance(uint64_t now)
 			t = h.anc + clk_ns(h.anc_clk);
 			if (t > now)
 				return;
+			if (!h.fn)
+				dma_follow(t);
 			if (!h.fn) {
 				/* Empty: the clock is held until the CPU writes. */
 				dat(t, SIM_W_DATA);
@@ -485,6 +510,7 @@ static void write_advance(uint64_t now)
 			v = fifo_pop();
 			memcpy(h.bblk + h.bw * 4u, &v, 4);
 			h.bw++;
+			dma_follow(t); /* DREQ: room for the engine's words */
 			if (h.bw == block_words()) {
 				h.frame_end = h.anc + clk_ns(h.anc_clk + word_clocks() + TAIL_CLOCKS);
 				h.tail_end = h.frame_end + clk_ns(NCRC + CRC_TOKEN);
@@ -754,6 +780,8 @@ static uint64_t next_event(void)
 
 static void update(void)
 {
+	if (in_dma)
+		return; /* the engine asks for DREQ at an event being processed */
 	if ((h.cmd & SDH_CMD_NEW) && sim_clk_now >= h.cmd_done) {
 		h.cmd &= ~SDH_CMD_NEW;
 		if (h.cmd_fail_bits) {
