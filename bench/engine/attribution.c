@@ -169,6 +169,12 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	 * SDHOST's 16-word FIFO, whose first burst is not the whole block)
 	 * still had them on the bus. */
 	first_left = is_write ? 0 : first_frames - bus_acc;
+	/* Likewise a write's last frames that are not after the CPU's last
+	 * word (SDHOST's FIFO holds 16 words, not a block: most of the last
+	 * block is on the bus while the CPU or the DMA engine still fills
+	 * it) are in the data window. */
+	if (is_write && a->busy_ns < first_frames)
+		first_left = first_frames - a->busy_ns;
 	/* The pipeline: the other blocks' frames, the CPU working in parallel
 	 * on the neighbouring block. Where the bus idles (pipe_rest), it
 	 * waited either for the card or for the CPU. The CPU's timestamps
@@ -205,7 +211,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	if (is_write) {
 		/* the last block of each request is on the bus after the CPU is
 		 * done, and so is what the window could not hold */
-		tail_data = min_u64(first_frames + (bus_exp - bus_pipe), a->busy_ns);
+		tail_data = min_u64(first_frames - first_left + (bus_exp - bus_pipe), a->busy_ns);
 		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
 	} else {
 		bus_tail = min_u64(stop_ns, a->busy_ns);
