@@ -917,7 +917,13 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 	/* Polling: the same status three times: jump to the next event,
 	 * never past a driver deadline. */
 	if (h.last_reads[off / 4] == v) {
-		if (++h.same[off / 4] >= 3 && conf()->fast_forward &&
+		/* Not while the FIFO waits for the CPU (words to take on a
+		 * read, room on a write): what the CPU polls here may not
+		 * show it (SDHSTS), the next look at SDEDM will. */
+		bool cpu_owes = !h.stopped && ((h.xfer == XK_READ && h.fn) ||
+					       (h.xfer == XK_WRITE && fifo_fill() < SDH_FIFO_WORDS));
+
+		if (++h.same[off / 4] >= 3 && conf()->fast_forward && !cpu_owes &&
 		    !sim_clk_deadline_hit()) {
 			uint64_t e = next_event(), d = sim_clk_next_deadline();
 
