@@ -254,12 +254,14 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * the card not ready): the FIFO holds 16 words, so a block is not in it
  * when the CPU starts; the time between the block's first burst and its
  * last word is the CPU's work only without these waits (one timer read at
- * each end of a wait, none on the fast path). Returns 0, or -1 with *hsts
- * the error status (0 = timeout).
+ * each end of a wait, none on the fast path). *t_all (read, may be NULL):
+ * when the block's remaining words were first all in the FIFO (the bus is
+ * done with it; what follows is the CPU's alone). Returns 0, or -1 with
+ * *hsts the error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first, uint32_t *waited)
+		     uint32_t *hsts, uint32_t *t_first, uint32_t *waited, uint32_t *t_all)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
@@ -275,6 +277,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			if (is_read) {
 				while (words >= SDH_FIFO_WORDS &&
 				       fifo_fill(rd(p, SDH_EDM)) >= SDH_FIFO_WORDS) {
+					if (words == SDH_FIFO_WORDS && t_all && !*t_all)
+						*t_all = timer_ticks();
 					w32 = pio_port_read_words(port, w32, SDH_FIFO_WORDS);
 					words -= SDH_FIFO_WORDS;
 					armed = false;
@@ -294,6 +298,9 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
 		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
 					       SDH_FIFO_WORDS - fill : 0);
+
+		if (is_read && t_all && !*t_all && fill >= words)
+			*t_all = timer_ticks();
 
 		if (n < need) {
 			uint32_t s = rd(p, SDH_HSTS);
@@ -433,7 +440,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first, &waited)) {
+			       blk_to, &hsts, &first, &waited, NULL)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
@@ -456,7 +463,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, waited;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, waited, t_all = 0;
 	int r;
 
 	if (p->dma_on) {
@@ -468,7 +475,9 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 			goto data_end;
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
-		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0, &waited)) {
+		t_all = 0;
+		if (pio_block(p, buf, data->blksz / 4, is_read, blk_to, &hsts, &t0, &waited,
+			      &t_all)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
@@ -486,6 +495,11 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
+	/* A read's serial part: the last block's drain after the bus (the
+	 * FIFO holds 16 words, so the CPU's work on a block overlaps its
+	 * frame up to then). */
+	if (is_read && t_all)
+		t->host_tail_ticks = t1 - t_all;
 
 data_end:
 	/* The last block's CRC (read) or CRC status and busy (write). */
@@ -533,6 +547,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	req->err.phase = NULL;
 	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
 	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
+	req->t.host_tail_ticks = 0;
 	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
 	cmd->auto_resp = 0;
 
