@@ -199,7 +199,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	cpu_wait = pipe - cpu_work;
 	if (100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe)
 		cpu_wait = 0;
-	host_pipe = overlapped > 0 && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
+	host_pipe = (overlapped > 0 || first_left) && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
 	/* The frames hide behind the CPU when its work took longer than
 	 * everything else in the pipeline (the frames and the card's part of
 	 * the idle bus): then the CPU is the critical path there and a faster
