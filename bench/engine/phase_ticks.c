@@ -55,8 +55,8 @@ void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns);
 	/* A measured serial drain replaces host / blocks (sd_host.h). */
-	if (t->host_tail_ticks) {
-		uint64_t tail = timer_ticks_to_ns(t->host_tail_ticks);
+	if (t->host_serial_ticks) {
+		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
 
 		if (host > access + data)
 			host = access + data;
@@ -141,10 +141,10 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	p->data_ns += data;
 	p->host_ns += host;
 	/* the CPU's work that nothing overlaps: measured by the driver
-	 * (sd_host.h host_tail_ticks), or one block's */
-	if (t->host_tail_ticks) {
-		uint32_t tail = t->host_tail_ticks & ~timer_ticks_mask30() ? host :
-				timer_ticks_to_ns30(t->host_tail_ticks);
+	 * (sd_host.h host_serial_ticks), or one block's */
+	if (t->host_serial_ticks) {
+		uint32_t tail = t->host_serial_ticks & ~timer_ticks_mask30() ? host :
+				timer_ticks_to_ns30(t->host_serial_ticks);
 
 		p->host_serial_ns += tail < host ? tail : host;
 	} else {

@@ -254,10 +254,11 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * the card not ready): the FIFO holds 16 words, so a block is not in it
  * when the CPU starts; the time between the block's first burst and its
  * last word is the CPU's work only without these waits (one timer read at
- * each end of a wait, none on the fast path). *t_all (read, may be NULL):
+ * each end of a wait, none on the fast path). *t_all (may be NULL): read:
  * when the block's remaining words were first all in the FIFO (the bus is
- * done with it; what follows is the CPU's alone). Returns 0, or -1 with
- * *hsts the error status (0 = timeout).
+ * done with it; what follows is the CPU's alone); write: when the first
+ * burst is in the FIFO (the bus can start). Returns 0, or -1 with *hsts
+ * the error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
@@ -288,6 +289,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 					w32 = (uint32_t *)(uintptr_t)pio_port_write_words(
 						port, w32, SDH_FIFO_WORDS);
 					words -= SDH_FIFO_WORDS;
+					if (t_all && !*t_all)
+						*t_all = timer_ticks();
 					armed = false;
 				}
 			}
@@ -355,6 +358,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				}
 			}
 		}
+		if (!is_read && t_all && !*t_all)
+			*t_all = timer_ticks(); /* the first burst is in: the bus can start */
 	}
 	return 0;
 }
@@ -463,7 +468,7 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, waited, t_all = 0;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, waited, t_all = 0, first_fill = 0;
 	int r;
 
 	if (p->dma_on) {
@@ -482,8 +487,10 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
 		}
-		if (blk == 0)
+		if (blk == 0) {
 			t->t_first_data = t0;
+			first_fill = t_all ? t_all - t0 : 0;
+		}
 		if (t->blk_ready)
 			t->blk_ready[blk] = t0;
 		t1 = timer_ticks();
@@ -495,11 +502,13 @@ static int sdh_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req)
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
-	/* A read's serial part: the last block's drain after the bus (the
-	 * FIFO holds 16 words, so the CPU's work on a block overlaps its
-	 * frame up to then). */
+	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
+	 * block overlaps its frame): a read's last block's drain after the
+	 * bus, a write's first burst before the bus can start. */
 	if (is_read && t_all)
-		t->host_tail_ticks = t1 - t_all;
+		t->host_serial_ticks = t1 - t_all;
+	else if (!is_read && first_fill)
+		t->host_serial_ticks = first_fill;
 
 data_end:
 	/* The last block's CRC (read) or CRC status and busy (write). */
@@ -547,7 +556,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	req->err.phase = NULL;
 	req->t.t_issue = req->t.t_cmd_done = req->t.t_first_data = 0;
 	req->t.t_data_done = req->t.t_end = req->t.host_ticks = 0;
-	req->t.host_tail_ticks = 0;
+	req->t.host_serial_ticks = 0;
 	cmd->resp[0] = cmd->resp[1] = cmd->resp[2] = cmd->resp[3] = 0;
 	cmd->auto_resp = 0;
 
