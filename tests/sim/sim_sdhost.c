@@ -849,6 +849,16 @@ void sim_sdhost_dma_port_write(uint32_t v)
 	write_word(v);
 }
 
+uint32_t sim_sdhost_clock_hz(void)
+{
+	return sd_hz();
+}
+
+uint8_t sim_sdhost_width(void)
+{
+	return (uint8_t)width();
+}
+
 void sim_sdhost_update(void)
 {
 	update();
