@@ -12,6 +12,12 @@
  * enters the verdict; in that case card gaps between blocks hide behind the
  * CPU and count as host.
  *
+ * Controllers that do not hold whole blocks (SDHOST's 16-word FIFO, a DMA
+ * engine started at the response) have frames outside the phase a whole-
+ * block buffer puts them in: those are taken from the data window, and
+ * such a driver measures the CPU's serial part itself (host_serial_ticks,
+ * docs/attribution.md §3).
+ *
  * Not modelled: auto-CMD23 (its command time counts as host overhead), the
  * card's N_CR beyond 2 clocks (host overhead), mixed read/write
  * accumulators (split reads and writes into separate accumulators).
