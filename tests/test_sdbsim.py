@@ -14,7 +14,8 @@ import simtruth  # noqa: E402
 
 # Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), the
 # Pi 4's EMMC2 moving data by ADMA2, 1-bit, card-side gaps, a controller
-# with gaps of its own, flash features.
+# with gaps of its own, flash features; SDHOST by PIO and by the DMA
+# engine (host, card, controller).
 COMBOS = [
     ("pi1", "sdhc-c10-16g"),
     ("pi0", "sdxc-a2-64g"),
@@ -26,7 +27,15 @@ COMBOS = [
     ("pi3", "sdhc-gaps-16g"),
     ("test-gaps", "sdhc-c10-16g"),
     ("sim", "sdhc-flash-2g"),
+    # the SDHOST controller by PIO and by the DMA engine
+    ("pi3", "sdhc-c10-16g", "sdhost"),
+    ("pi3", "sdhc-c10-16g", "sdhost-dma"),
 ]
+
+
+def label(c):
+    """host/card as the known failures name them (test_bench_accuracy.c)."""
+    return "%s%s/%s" % (c[0], "+" + c[2] if len(c) > 2 else "", c[1])
 MIN_WORKLOADS = 40  # compared per run
 
 
@@ -35,16 +44,17 @@ def runs():
     if not os.path.exists(simtruth.SDBSIM):
         pytest.skip("build/host/sdbsim not built: run make first")
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = {c: ex.submit(simtruth.run, c[1], c[0]) for c in COMBOS}
+        futs = {c: ex.submit(simtruth.run, c[1], c[0],
+                             controller=c[2] if len(c) > 2 else None) for c in COMBOS}
         return {c: f.result() for c, f in futs.items()}
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=["%s/%s" % c for c in COMBOS])
+@pytest.mark.parametrize("combo", COMBOS, ids=[label(c) for c in COMBOS])
 def test_split_against_the_wire_truth(runs, combo):
     code, recs, out = runs[combo]
     assert code == 0, out[-3000:]
     assert recs[-1]["type"] == "done" and recs[-1]["errors"] == 0
-    rows = simtruth.compare(recs, "%s/%s" % combo)
+    rows = simtruth.compare(recs, label(combo))
     phases = [r for r in recs if r["type"] == "phases"]
     # every workload that printed its split has its truth
     assert len(rows) == len(phases) >= MIN_WORKLOADS
@@ -52,12 +62,12 @@ def test_split_against_the_wire_truth(runs, combo):
     lines, unexpected, seen = simtruth.judge(rows, known)
     for l in lines:
         print(l)
-    mine = [k for k in known if ("%s/%s/suite:" % combo) in k]
+    mine = [k for k in known if ("%s/suite:" % label(combo)) in k]
     stale = [k for k in mine if k not in seen]
     assert not stale, "listed but no longer run: %s" % stale
     worst = max(rows, key=lambda r: r["err"])
-    print("%s/%s: %d workloads, %d within %.0f pp, worst %.2f pp (%s)" % (
-        combo[0], combo[1], len(rows), sum(r["share_ok"] for r in rows), simtruth.TOL_PP,
+    print("%s: %d workloads, %d within %.0f pp, worst %.2f pp (%s)" % (
+        label(combo), len(rows), sum(r["share_ok"] for r in rows), simtruth.TOL_PP,
         worst["err"], worst["workload"]))
     assert not unexpected, "\n".join(["not in tests/sim/accuracy_known_failures.h:"] +
                                      unexpected)

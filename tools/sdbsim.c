@@ -59,8 +59,8 @@ static void usage(FILE *f)
 		   "Runs sdbench on a simulated card and prints its console output and records,\n"
 		   "with a \"truth\" record per workload. The host defaults to \"sim\"; the\n"
 		   "controller is the host profile's SDHCI (emmc), or with --controller sdhost the\n"
-		   "SDHOST model (no wire truth there; data_path = dma moves its data through the\n"
-		   "simulated DMA engine).\n");
+		   "SDHOST model (data_path = dma moves its data through the simulated DMA\n"
+		   "engine).\n");
 }
 
 /* ---- the truth per workload ------------------------------------------------
@@ -160,10 +160,6 @@ static void print_truth(const struct window *w, bool records)
 	struct sim_wire_sum d;
 	struct json *j;
 	double wall, cc, cb, ch;
-
-	/* The SDHOST model records no wire truth. */
-	if (sim_get_config()->sdhost)
-		return;
 
 	sim_wire_diff(&w->last, &w->first, &d);
 	wall = (double)(d.t_to - d.t_from);

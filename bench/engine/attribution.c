@@ -12,6 +12,12 @@
  * enters the verdict; in that case card gaps between blocks hide behind the
  * CPU and count as host.
  *
+ * Controllers that do not hold whole blocks (SDHOST's 16-word FIFO, a DMA
+ * engine started at the response) have frames outside the phase a whole-
+ * block buffer puts them in: those are taken from the data window, and
+ * such a driver measures the CPU's serial part itself (host_serial_ticks,
+ * docs/attribution.md §3).
+ *
  * Not modelled: auto-CMD23 (its command time counts as host overhead), the
  * card's N_CR beyond 2 clocks (host overhead), mixed read/write
  * accumulators (split reads and writes into separate accumulators).
@@ -130,6 +136,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
 	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
 	uint64_t pipe, cpu_work, cpu_wait, bus_pipe, pipe_rest, host_pipe, bus_hidden;
+	uint64_t first_left;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;
@@ -162,6 +169,18 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 		host_ser = min_u64(a->host_serial_ns, a->data_ns);
 		pipe = a->data_ns - host_ser;
 	}
+	/* A read's first frames that did not fit in the access phase are in
+	 * the data phase: a controller whose data phase starts before the
+	 * first block is complete (the DMA engine started at the response;
+	 * SDHOST's 16-word FIFO, whose first burst is not the whole block)
+	 * still had them on the bus. */
+	first_left = is_write ? 0 : first_frames - bus_acc;
+	/* Likewise a write's last frames that are not after the CPU's last
+	 * word (SDHOST's FIFO holds 16 words, not a block: most of the last
+	 * block is on the bus while the CPU or the DMA engine still fills
+	 * it) are in the data window. */
+	if (is_write && a->busy_ns < first_frames)
+		first_left = first_frames - a->busy_ns;
 	/* The pipeline: the other blocks' frames, the CPU working in parallel
 	 * on the neighbouring block. Where the bus idles (pipe_rest), it
 	 * waited either for the card or for the CPU. The CPU's timestamps
@@ -176,7 +195,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	 * finds space at once while the bus waits for the card.) */
 	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
 			   a->host_ns - a->host_serial_ns : 0, pipe);
-	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz);
+	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz) + first_left;
 	bus_pipe = min_u64(bus_exp, pipe);
 	pipe_rest = pipe - bus_pipe;
 	/* Between blocks the CPU also checks the status and keeps its books,
@@ -186,7 +205,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	cpu_wait = pipe - cpu_work;
 	if (100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe)
 		cpu_wait = 0;
-	host_pipe = overlapped > 0 && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
+	host_pipe = (overlapped > 0 || first_left) && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
 	/* The frames hide behind the CPU when its work took longer than
 	 * everything else in the pipeline (the frames and the card's part of
 	 * the idle bus): then the CPU is the critical path there and a faster
@@ -198,7 +217,7 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	if (is_write) {
 		/* the last block of each request is on the bus after the CPU is
 		 * done, and so is what the window could not hold */
-		tail_data = min_u64(first_frames + (bus_exp - bus_pipe), a->busy_ns);
+		tail_data = min_u64(first_frames - first_left + (bus_exp - bus_pipe), a->busy_ns);
 		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
 	} else {
 		bus_tail = min_u64(stop_ns, a->busy_ns);

@@ -23,6 +23,7 @@ void wl_measure_overhead(struct wl_ctx *c, struct wl_overhead *o)
 		t.t_data_done = now + 3;
 		t.t_end = now + 4;
 		t.host_ticks = 1;
+		t.host_serial_ticks = 0;
 		t.blk_ready = t.blk_done = 0;
 		phase_pend_add(&m.pend, &m.acc, &t, 1, SD_BLOCK_SIZE, 0);
 		if (m.nlat < c->lat_max)

@@ -49,11 +49,19 @@ void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out)
 void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 		   uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
 {
-	uint64_t cmd, access, data, busy, host, total;
+	uint64_t cmd, access, data, busy, host, total, serial0 = a->host_serial_ns;
 
 	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns);
+	/* A measured serial drain replaces host / blocks (sd_host.h). */
+	if (t->host_serial_ticks) {
+		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
+
+		if (host > access + data)
+			host = access + data;
+		a->host_serial_ns = serial0 + (tail < host ? tail : host);
+	}
 }
 
 void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
@@ -132,8 +140,16 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	p->access_ns += access;
 	p->data_ns += data;
 	p->host_ns += host;
-	/* the CPU's work on one block */
-	p->host_serial_ns += blocks <= 1 ? host : host / blocks;
+	/* the CPU's work that nothing overlaps: measured by the driver
+	 * (sd_host.h host_serial_ticks), or one block's */
+	if (t->host_serial_ticks) {
+		uint32_t tail = t->host_serial_ticks & ~timer_ticks_mask30() ? host :
+				timer_ticks_to_ns30(t->host_serial_ticks);
+
+		p->host_serial_ns += tail < host ? tail : host;
+	} else {
+		p->host_serial_ns += blocks <= 1 ? host : host / blocks;
+	}
 	p->busy_ns += busy;
 	p->gap_ns += gap32;
 	p->extra_cmds += t->extra_cmds;

@@ -74,6 +74,12 @@ struct sd_req_times {
 	uint32_t t_data_done;  /* CPU moved the last word of the last block */
 	uint32_t t_end;        /* transfer complete (write: busy ended) */
 	uint32_t host_ticks;   /* sum of ticks the CPU spent moving data */
+	/* Optional: the CPU's data moving that nothing overlaps, measured by
+	 * a controller that does not hold whole blocks (SDHOST's FIFO): a
+	 * read's drain from the moment the last block's words were all in the
+	 * FIFO, a write's first fill before its bus can start. 0 = not
+	 * measured: the split takes host_ticks / blocks (one block's work). */
+	uint32_t host_serial_ticks;
 	/* Set by the card layer: commands it sent outside this request for
 	 * the same operation (an explicit CMD23 before it, CMD13 status polls
 	 * after a write). Their bus time is part of the operation's cost. */

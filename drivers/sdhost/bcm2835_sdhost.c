@@ -285,18 +285,33 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * caller has put in it a stamp taken a few instructions before (the
  * previous block's end), which serves when the FIFO is ready at the first
  * look; after a wait it is stamped here. NULL: the block's first data has
- * already moved (the rest of a block). Returns 0, or -1 with *hsts the
- * error status (0 = timeout).
+ * already moved (the rest of a block).
+ *
+ * *waited: the ticks the CPU spent waiting for the FIFO inside the block
+ * (after its first data; words still on the bus, or the card not ready):
+ * the FIFO holds 16 words, so a block is not in it when the CPU starts,
+ * and the time between the block's first data and its last word is the
+ * CPU's work only without these waits (one timer read at each end of a
+ * wait, none when the FIFO is ready). *t_all (NULL: not wanted): a read:
+ * when the remaining words were first all in the FIFO (the bus is done
+ * with the block; what follows is the CPU's alone); a write: when the
+ * first burst is in the FIFO (the bus can start). Returns 0, or -1 with
+ * *hsts the error status (0 = timeout).
  */
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first, bool stamped)
+		     uint32_t *hsts, uint32_t *t_first, bool stamped,
+		     uint32_t *waited, uint32_t *t_all)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
 	uint32_t *w32 = (uint32_t *)(void *)buf;
 	timer_deadline_t d = 0;
 	bool armed = false, first = true;
+	/* a wait at the first look is inside the block when its first data
+	 * has already moved (t_first NULL) */
+	bool inside = t_first == NULL;
+	uint32_t w0 = 0;
 
 	while (words) {
 		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
@@ -304,6 +319,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
 					       SDH_FIFO_WORDS - fill : 0);
 
+		if (is_read && t_all && !*t_all && fill >= words)
+			*t_all = timer_ticks();
 		if (n < need) {
 			uint32_t s = rd(p, SDH_HSTS);
 
@@ -312,6 +329,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				return -1;
 			}
 			if (!armed) {
+				if (inside)
+					w0 = timer_ticks();
 				d = timer_deadline_us(timeout_us);
 				armed = true;
 			} else if (timer_expired(d)) {
@@ -320,14 +339,25 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			}
 			continue;
 		}
+		if (armed && inside)
+			*waited += timer_ticks() - w0;
 		if (first && t_first) {
 			if (armed || !stamped)
 				*t_first = timer_ticks();
 		}
 		armed = false;
 		first = false;
+		inside = true;
 		if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS) {
-			uint32_t k = words / SDH_FIFO_WORDS, left = k;
+			/* a write that wants its first burst's time moves one; a
+			 * read that wants t_all leaves its last burst to the
+			 * look above */
+			const bool one = !is_read && t_all && !*t_all;
+			uint32_t k = one ? 1 : words / SDH_FIFO_WORDS, left;
+
+			if (is_read && t_all && !*t_all && k > 1)
+				k--;
+			left = k;
 
 			if (is_read)
 				w32 = pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
@@ -336,6 +366,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				w32 = (uint32_t *)(uintptr_t)pio_port_write_fifos16(
 					port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w32, &left);
 			words -= (k - left) * SDH_FIFO_WORDS;
+			if (one && left == 0)
+				*t_all = timer_ticks(); /* the first burst is in: the bus can start */
 			continue;
 		}
 		if (n > words)
@@ -363,6 +395,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				}
 			}
 		}
+		if (!is_read && t_all && !*t_all)
+			*t_all = timer_ticks(); /* the first burst is in: the bus can start */
 	}
 	return 0;
 }
@@ -396,7 +430,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
 	struct dma_watch w = { .block_us = blk_to, .host_errors = sdh_dma_host_errors,
 			       .ctx = p };
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, waited = 0;
 	int r;
 
 	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len)) {
@@ -425,17 +459,25 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 		recover(p, is_read);
 		return fail(req, r, hsts, dma_error(c), 0);
 	}
+	/* A read's data phase ends when the poll that saw the engine's end
+	 * began: what follows is the CPU's alone (the buffer's invalidation,
+	 * the last words from the FIFO), serial after the bus, as after a
+	 * PIO read's last word (the split books it as host). */
+	if (is_read)
+		t->t_data_done = t0;
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first, false)) {
+			       blk_to, &hsts, &first, false, &waited, NULL)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
 	}
-	t1 = timer_ticks();
-	t->host_ticks += t1 - t0;
-	t->t_data_done = t1;
+	if (!is_read) {
+		t1 = timer_ticks();
+		t->host_ticks += t1 - t0;
+		t->t_data_done = t1;
+	}
 	return 0;
 }
 
@@ -455,6 +497,7 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
 		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
 	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, go = 0;
+	uint32_t waited, t_all = 0, first_fill = 0;
 	bool idle;
 	int r;
 
@@ -481,6 +524,13 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		uint32_t done = 0;
+		/* The serial part of the CPU's work (host_serial_ticks): a
+		 * read's last block from the moment its words were all in the
+		 * FIFO, a write's first burst. */
+		uint32_t *want_all = (is_read ? blk + 1 == data->blocks : blk == 0) ?
+			&t_all : NULL;
+
+		waited = 0;
 
 		/* A block whose FIFO is ready at the first look, a few
 		 * instructions after the previous block was moved, starts at
@@ -493,9 +543,13 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		 * or empty (writes) goes through pio_block, which waits. */
 		t0 = t1;
 		if (go) {
-			uint32_t left = bursts;
+			/* with want_all: a read's last burst, and a write's
+			 * bursts after the first, go through pio_block */
+			uint32_t n = want_all ? (is_read ? bursts - 1 : 1) : bursts, left = n;
 
-			if (is_read)
+			if (!n)
+				;
+			else if (is_read)
 				(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
 							    SDH_EDM_FIFO_FULL,
 							    (uint32_t *)(void *)buf, &left);
@@ -504,21 +558,27 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 							     SDH_EDM_FIFO_ANY,
 							     (const uint32_t *)(void *)buf,
 							     &left);
-			done = (bursts - left) * (SDH_FIFO_WORDS * 4);
+			done = (n - left) * (SDH_FIFO_WORDS * 4);
+			if (want_all && !is_read && done)
+				t_all = timer_ticks(); /* the first burst is in */
 		}
 		if (done < data->blksz &&
 		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
-			      &hsts, done ? NULL : &t0, blk != 0)) {
+			      &hsts, done ? NULL : &t0, blk != 0, &waited, want_all)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
 		}
-		if (blk == 0)
+		if (blk == 0) {
 			t->t_first_data = t0;
+			if (!is_read && t_all)
+				first_fill = t_all - t0;
+		}
 		if (t->blk_ready)
 			t->blk_ready[blk] = t0;
 		t1 = timer_ticks();
-		host += t1 - t0;
+		/* the CPU's work on the block: its waits for the FIFO left out */
+		host += t1 - t0 - waited;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		buf += data->blksz;
@@ -526,6 +586,13 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
+	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
+	 * block overlaps its frame): a read's last block's drain after the
+	 * bus, a write's first burst before the bus can start. */
+	if (is_read && t_all)
+		t->host_serial_ticks = t1 - t_all;
+	else if (!is_read && first_fill)
+		t->host_serial_ticks = first_fill;
 
 data_end:
 	/* The last block's CRC (read) or CRC status and busy (write). A

@@ -5,10 +5,12 @@ Every figure about the split's accuracy or the suite's length in README.md
 and docs/ comes from this output.
 
   1. tests/sim/test_bench_accuracy (workloads run by the engine directly,
-     48 host / card combinations): per host, pairs within the tolerance
-     and the worst error; verdicts checked.
-  2. The whole quick suite under build/host/sdbsim on every host and a set
-     of cards: each workload's measured split against its truth record.
+     host / card combinations, SDHOST by PIO and by the DMA engine and
+     the EMMC by the DMA engine among them): per host, pairs within the
+     tolerance and the worst error; verdicts checked.
+  2. The whole quick suite under build/host/sdbsim on every host (SDHOST
+     by PIO and DMA too) and a set of cards: each workload's measured
+     split against its truth record.
   3. The full suite (suite = full) under sdbsim on a few cards: how long it
      takes in simulated time (what a Pi would take with that card and
      host) and in host time.
@@ -35,7 +37,16 @@ import simtruth  # noqa: E402
 
 ROOT = simtruth.ROOT
 ACCURACY = os.path.join(ROOT, "build", "host", "tests", "test_bench_accuracy")
-HOSTS = ["pi0", "pi1", "pi2", "pi3", "pi4", "sim", "test-gaps"]
+# "+sdhost" / "+sdhost-dma": the host profile with the SDHOST controller
+# by PIO / by the DMA engine (sdbsim --controller sdhost).
+HOSTS = ["pi0", "pi1", "pi2", "pi3", "pi4", "sim", "test-gaps",
+         "pi1+sdhost", "pi3+sdhost", "pi1+sdhost-dma", "pi3+sdhost-dma"]
+
+
+def run_host(card, label, **kw):
+    """simtruth.run for a HOSTS label."""
+    host, _, ctrl = label.partition("+")
+    return simtruth.run(card, host, controller=ctrl or None, **kw)
 CARDS = ["sdhc-c10-16g", "sdxc-a2-64g", "sdhc-1bit-4g", "sdhc-c4-8g", "sdhc-gaps-16g"]
 FULL = "pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g"
 JOBS = int(os.environ.get("BENCH_SIM_JOBS", "2"))
@@ -57,11 +68,11 @@ def part2():
     combos = [(h, c) for h in HOSTS for c in CARDS]
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
-        futs = {cb: ex.submit(simtruth.run, cb[1], cb[0]) for cb in combos}
+        futs = {cb: ex.submit(run_host, cb[1], cb[0]) for cb in combos}
         res = {cb: f.result() for cb, f in futs.items()}
     known = simtruth.known_failures()
     total = dict(n=0, ok=0, v=0, vok=0, worst=0.0, what="")
-    print("  %-10s %9s %9s %9s  %-28s %9s" % ("host", "workloads", "within", "worst pp",
+    print("  %-15s %9s %9s %9s  %-28s %9s" % ("host", "workloads", "within", "worst pp",
                                               "(workload)", "verdicts"))
     for h in HOSTS:
         n = ok = v = vok = 0
@@ -76,7 +87,7 @@ def part2():
                 vok += r["verdict_ok"]
                 if not r["err"] <= worst:
                     worst, what = r["err"], "%s/%s" % (c, r["workload"])
-        print("  %-10s %9d %9d %9.2f  %-28s %4d/%-4d" % (h, n, ok, worst, what[:28], vok, v))
+        print("  %-15s %9d %9d %9.2f  %-28s %4d/%-4d" % (h, n, ok, worst, what[:28], vok, v))
         total["n"] += n
         total["ok"] += ok
         total["v"] += v

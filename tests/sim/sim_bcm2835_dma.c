@@ -397,6 +397,12 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr)
 	ctrl_advance();
 	sim_bdma_service();
 	v = reg_read(off);
+	/* The truth's critical path: the CPU looking again at a channel
+	 * that has not changed is waiting for it, anything else is work. */
+	if ((off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs)
+		sim_wire_cpu_wait(sim_clk_now - cfg()->mmio_read_ns, sim_clk_now);
+	else
+		sim_wire_cpu_work(sim_clk_now);
 	if ((off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs &&
 	    ++d.same_cs_reads >= 3 && !sim_clk_deadline_hit()) {
 		/* The CPU polls a channel that waits for DREQ: jump to the next
@@ -411,11 +417,16 @@ uint32_t sim_bdma_mmio_read(uintptr_t addr)
 				d.idle_quantum *= 2;
 		}
 		if (to > sim_clk_now) {
+			/* The polls skipped saw nothing new; this one returns
+			 * what it read, the next one sees the change (a
+			 * driver's stamp before its last poll is then taken
+			 * after the event, as on the hardware, not before a
+			 * jump over the whole wait). */
+			sim_wire_cpu_wait(sim_clk_now, to);
 			sim_clk_now = to;
 			sim_clk_charge(0);
 			ctrl_advance();
 			sim_bdma_service();
-			v = reg_read(off);
 		}
 	} else if (v != d.last_cs || (off & 0xFFu) != DMA_CS) {
 		d.same_cs_reads = (off & 0xFFu) == DMA_CS ? 1 : d.same_cs_reads;
@@ -434,6 +445,7 @@ void sim_bdma_mmio_write(uintptr_t addr, uint32_t v)
 
 	sim_clk_note_mmio();
 	sim_clk_charge(cfg()->mmio_write_ns);
+	sim_wire_cpu_work(sim_clk_now);
 	ctrl_advance();
 	sim_bdma_service();
 	d.same_cs_reads = 0;

@@ -212,6 +212,8 @@ uint32_t sim_sdhost_dma_port_read(void);
 void sim_sdhost_dma_port_write(uint32_t v);
 void sim_sdhost_update(void);
 uint64_t sim_sdhost_next_event(void);
+uint32_t sim_sdhost_clock_hz(void);  /* core / (CDIV + 2) */
+uint8_t sim_sdhost_width(void);      /* 1 or 4 (SDHCFG WIDE_EXT_BUS) */
 
 /* ---- wire truth (sim_wire.c) ---- */
 enum sim_lane { SIM_LANE_CMD = 0, SIM_LANE_DAT, SIM_NLANES };

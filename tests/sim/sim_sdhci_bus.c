@@ -30,11 +30,15 @@ uint8_t sim_sdhci_width(void)
 
 uint32_t sim_sd_clock_hz(void)
 {
+	if (cfg()->sdhost)
+		return sim_sdhost_clock_hz();
 	return sim_hc_clock_running(sim_clk_now) ? sim_sdhci_clock_hz() : 0;
 }
 
 uint8_t sim_bus_width(void)
 {
+	if (cfg()->sdhost)
+		return sim_sdhost_width();
 	return sim_sdhci_width();
 }
 

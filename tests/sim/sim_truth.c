@@ -97,6 +97,8 @@ void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out)
 	unsigned i, k;
 
 	/* Records closed just now get their split at the next commit. */
+	if (sim_get_config()->sdhost)
+		sim_sdhost_update();
 	sim_sdhci_advance(sim_clk_now);
 
 	memset(out, 0, sizeof(*out));

@@ -13,7 +13,7 @@
  * describes is host software time (nothing pending on the bus).
  *
  * This file defines no timing: it only books what the controller model
- * (sim_sdhci*.c) says happened, and the frame lengths on the wires.
+ * (sim_sdhci*.c, or sim_sdhost.c) says happened, and the frame lengths on the wires.
  */
 #include <math.h>
 #include <stdio.h>
@@ -405,6 +405,8 @@ void sim_wire_totals(struct sim_wire_sum *out)
 	/* Asked from outside the CPU's poll loops: what it did since its
 	 * last register access was work. */
 	sim_wire_cpu_work(sim_clk_now);
+	if (sim_get_config()->sdhost)
+		sim_sdhost_update();
 	sim_sdhci_advance(sim_clk_now);
 	sim_wire_commit(sim_clk_now);
 	memset(out, 0, sizeof(*out));

@@ -29,8 +29,12 @@ CEILING = 90.0     # ATTR_CEILING_BUS_PCT
 PARTS = ("card", "bus", "host")
 
 
-def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900):
-    """Run sdbsim; return (exit status, records, console text)."""
+def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900, controller=None):
+    """Run sdbsim; return (exit status, records, console text). controller:
+    None (the host profile's SDHCI), "sdhost" or "sdhost-dma" (SDHOST by
+    PIO / by the DMA engine)."""
+    if controller == "sdhost-dma":
+        config += "data_path = dma\n"
     # a file of its own: under pytest-xdist two workers may run the same
     # host and card at once
     d = os.path.join(ROOT, "build", "host")
@@ -41,6 +45,8 @@ def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900):
     cmd = [SDBSIM, "--profile", card, "--host", host, "--config", cfg]
     if seed is not None:
         cmd += ["--seed", str(seed)]
+    if controller:
+        cmd += ["--controller", "sdhost"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=timeout)
     out = p.stdout.decode("utf-8", "replace")
