@@ -497,7 +497,11 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
 		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
 	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, go = 0;
-	uint32_t waited, t_all = 0, first_fill = 0;
+	/* The serial part of the CPU's work (host_serial_ticks) is measured
+	 * on one block: a read's last, from the moment its words were all in
+	 * the FIFO; a write's first burst. */
+	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
+	uint32_t waited = 0, t_all = 0, first_fill = 0;
 	bool idle;
 	int r;
 
@@ -524,13 +528,6 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
 		uint32_t done = 0;
-		/* The serial part of the CPU's work (host_serial_ticks): a
-		 * read's last block from the moment its words were all in the
-		 * FIFO, a write's first burst. */
-		uint32_t *want_all = (is_read ? blk + 1 == data->blocks : blk == 0) ?
-			&t_all : NULL;
-
-		waited = 0;
 
 		/* A block whose FIFO is ready at the first look, a few
 		 * instructions after the previous block was moved, starts at
@@ -543,28 +540,40 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		 * or empty (writes) goes through pio_block, which waits. */
 		t0 = t1;
 		if (go) {
-			/* with want_all: a read's last burst, and a write's
-			 * bursts after the first, go through pio_block */
-			uint32_t n = want_all ? (is_read ? bursts - 1 : 1) : bursts, left = n;
+			uint32_t *w = (uint32_t *)(void *)buf;
+			uint32_t n = bursts, left;
 
-			if (!n)
-				;
-			else if (is_read)
-				(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
-							    SDH_EDM_FIFO_FULL,
-							    (uint32_t *)(void *)buf, &left);
-			else
-				(void)pio_port_write_fifos16(port, SDH_EDM_FROM_DATA,
-							     SDH_EDM_FIFO_ANY,
-							     (const uint32_t *)(void *)buf,
-							     &left);
+			/* want_blk's serial part is stamped between bursts:
+			 * before a read's last (its 16 words all in the FIFO),
+			 * after a write's first (the bus can start; the write's
+			 * other bursts go through pio_block, which looks at
+			 * SDHSTS when the FIFO is not empty) */
+			if (blk == want_blk)
+				n = is_read ? bursts - 1 : 1;
+			left = n;
+			if (n)
+				w = is_read ? pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+								    SDH_EDM_FIFO_FULL, w, &left)
+					    : (uint32_t *)(uintptr_t)pio_port_write_fifos16(
+						      port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w,
+						      &left);
 			done = (n - left) * (SDH_FIFO_WORDS * 4);
-			if (want_all && !is_read && done)
-				t_all = timer_ticks(); /* the first burst is in */
+			if (blk == want_blk && !left) {
+				if (!is_read)
+					t_all = timer_ticks(); /* the rest by pio_block */
+				else if (rd(p, SDH_EDM) & SDH_EDM_FIFO_FULL) {
+					t_all = timer_ticks();
+					left = 1;
+					(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+								    SDH_EDM_FIFO_FULL, w, &left);
+					done += (1 - left) * (SDH_FIFO_WORDS * 4);
+				}
+			}
 		}
 		if (done < data->blksz &&
 		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
-			      &hsts, done ? NULL : &t0, blk != 0, &waited, want_all)) {
+			      &hsts, done ? NULL : &t0, blk != 0, &waited,
+			      blk == want_blk ? &t_all : NULL)) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
@@ -577,15 +586,16 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		if (t->blk_ready)
 			t->blk_ready[blk] = t0;
 		t1 = timer_ticks();
-		/* the CPU's work on the block: its waits for the FIFO left out */
-		host += t1 - t0 - waited;
+		host += t1 - t0;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		buf += data->blksz;
 		go = bursts;
 	}
 	t->t_data_done = t1;
-	t->host_ticks = host;
+	/* the CPU's work on the blocks: its waits for the FIFO inside them
+	 * (pio_block adds them up) left out */
+	t->host_ticks = host - waited;
 	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
 	 * block overlaps its frame): a read's last block's drain after the
 	 * bus, a write's first burst before the bus can start. */
