@@ -49,6 +49,14 @@ def test_quick_suite_on_sdhost(tmp_path):
     assert all(r["host"] == "sdhost" and r["mbs"] > 0 for r in table["rows"])
     assert sorted({r["data_path"] for r in table["rows"]}) == ["dma", "pio"]
     assert hosts[0]["data_paths"] == ["pio", "dma"]
+    # The CPU's own time per block: PIO moves every word, the engine moves
+    # the words of a DMA row (the CPU sets it up and reads a read's last 3).
+    cpu = {(r["data_path"], r["workload"]): r["cpu_ns_per_block"] for r in table["rows"]}
+    for wl in ("seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"):
+        assert 0 < cpu[("dma", wl)] < cpu[("pio", wl)] / 4, (wl, cpu)
+        # at least the 128 port accesses the simulated pi3 charges a block
+        # (tests/sim/hosts/pi3.txt: data_read 100 ns, data_write 50 ns)
+        assert cpu[("pio", wl)] >= 128 * (100 if "read" in wl else 50), (wl, cpu)
     assert {r["data_path"] for r in res} == {"pio"}
     integ = [r for r in recs if r["type"] == "integrity" and r["workload"] == "host-comparison"]
     assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0

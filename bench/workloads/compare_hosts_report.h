@@ -25,7 +25,8 @@ struct hosts_row {
 	double mbs, iops;
 	uint32_t p99_ns;
 	double host_pct;         /* the host's share of the operations' time */
-	double cpu_ns_per_block; /* CPU time moving data, per 512-byte block */
+	double cpu_ns_per_block; /* the CPU's time in the data phases (the
+				    driver's host_ticks), per 512-byte block */
 	int error;               /* 0, or why the row has no numbers */
 	const char *why;         /* when error: what happened */
 	bool best;               /* highest MB/s of this workload (decided) */
