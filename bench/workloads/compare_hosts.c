@@ -175,19 +175,17 @@ static int measure_modes(struct wl_ctx *c, const struct wl_host_switch *sw, cons
 		r = sd_init_mode(card, h, m);
 		if (!r && sd_timing_mode(card->timing) != m)
 			r = -EIO; /* fell back (the card's mode_note says why) */
-		if (!r) {
-			why = NULL;
-			r = sw->use(sw->ctx, name, path, &ph, &why);
-			if (r) {
-				fail_rows(name, path_name(path), sd_bus_mode_name(m), r,
-					  why ? why : "data path refused");
-				continue;
-			}
-		}
 		if (r) {
 			fail_rows(name, path_name(path), sd_bus_mode_name(m), r,
 				  card->mode_note[0] ? card->mode_note :
 				  "the card did not initialise in this mode");
+			continue;
+		}
+		why = NULL;
+		r = sw->use(sw->ctx, name, path, &ph, &why);
+		if (r) {
+			fail_rows(name, path_name(path), sd_bus_mode_name(m), r,
+				  why ? why : "data path refused");
 			continue;
 		}
 		measure_rows(c, name, path_name(path), seed);

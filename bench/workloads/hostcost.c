@@ -163,10 +163,11 @@ void wl_hostcost(struct wl_ctx *c)
 		wwindow = c->ta->count < 131072u ? c->ta->count : 131072u;
 	}
 	hostcost_report_heading(h->name, ti->source, ti->resolution_ns, c->emulated);
-	if (!wwindow)
-		wl_skip("hostcost-write", c->card->write_protected ? "the card is write-protected" :
-			!wl_writes_possible(c) ? "no test area: nowhere safe to write "
-			"(see the test-area message)" : "the test area is empty");
+	if (!wwindow) {
+		const char *why = write_guard_why_not(c->guard);
+
+		wl_skip("hostcost-write", why ? why : "the test area is empty");
+	}
 	c->verify = false;
 	for (p = 0; p < sizeof(path_names) / sizeof(path_names[0]) && !c->abort_all; p++) {
 		if (!(h->data_paths & (1u << p)))

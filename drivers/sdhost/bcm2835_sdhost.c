@@ -150,12 +150,21 @@ static uint32_t wait_hsts(const struct bcm2835_sdhost_priv *p, uint32_t want,
 	}
 }
 
-/* Bring the data state machine back to idle: it is there (identification
- * or data mode), it is waiting for a block that will not come (forced back
- * to data mode), or it is busy (programming, CRC): wait for it. 0, or
- * -ETIMEDOUT with the last SDEDM in *edm_out. */
-static __attribute__((noinline)) int wait_idle_more(const struct bcm2835_sdhost_priv *p,
-						    uint32_t timeout_us, uint32_t *edm_out)
+/* The data state machine is idle: identification or data mode. */
+static inline bool fsm_idle(uint32_t edm)
+{
+	uint32_t fsm = edm & SDH_EDM_FSM_MASK;
+
+	return fsm == SDH_EDM_FSM_IDENT || fsm == SDH_EDM_FSM_DATA;
+}
+
+/* Bring the data state machine back to idle: it is there (fsm_idle), it
+ * is waiting for a block that will not come (forced back to data mode), or
+ * it is busy (programming, CRC): wait for it. 0, or -ETIMEDOUT with the
+ * last SDEDM in *edm_out. Out of line: the request path looks once itself
+ * (sdh_xfer) and calls this only when the state machine is not idle. */
+static __attribute__((noinline)) int wait_idle(const struct bcm2835_sdhost_priv *p,
+					       uint32_t timeout_us, uint32_t *edm_out)
 {
 	timer_deadline_t d = 0;
 	bool armed = false;
@@ -165,7 +174,7 @@ static __attribute__((noinline)) int wait_idle_more(const struct bcm2835_sdhost_
 		uint32_t fsm = edm & SDH_EDM_FSM_MASK;
 
 		*edm_out = edm;
-		if (fsm == SDH_EDM_FSM_IDENT || fsm == SDH_EDM_FSM_DATA)
+		if (fsm_idle(edm))
 			return 0;
 		if (fsm == SDH_EDM_FSM_READWAIT || fsm == SDH_EDM_FSM_READDATA ||
 		    fsm == SDH_EDM_FSM_WRITESTART1) {
@@ -179,19 +188,6 @@ static __attribute__((noinline)) int wait_idle_more(const struct bcm2835_sdhost_
 			return -ETIMEDOUT;
 		}
 	}
-}
-
-/* wait_idle with its first look inline: after a read's last block the
- * state machine is usually idle already. */
-static inline int wait_idle(const struct bcm2835_sdhost_priv *p, uint32_t timeout_us,
-			    uint32_t *edm_out)
-{
-	uint32_t edm = rd(p, SDH_EDM), fsm = edm & SDH_EDM_FSM_MASK;
-
-	*edm_out = edm;
-	if (fsm == SDH_EDM_FSM_IDENT || fsm == SDH_EDM_FSM_DATA)
-		return 0;
-	return wait_idle_more(p, timeout_us, edm_out);
 }
 
 /* After an error: the state machine back to idle, a read's FIFO emptied, the
@@ -611,9 +607,8 @@ data_end:
 	 * (as a block ready at the first look starts at the previous one's
 	 * end; one timestamp fewer per request), unless a CMD12 follows. */
 	edm = rd(p, SDH_EDM);
-	idle = (edm & SDH_EDM_FSM_MASK) == SDH_EDM_FSM_IDENT ||
-	       (edm & SDH_EDM_FSM_MASK) == SDH_EDM_FSM_DATA;
-	r = idle ? 0 : wait_idle_more(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
+	idle = fsm_idle(edm);
+	r = idle ? 0 : wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
 	hsts = rd(p, SDH_HSTS);
 	if (r || (hsts & SDH_HSTS_ERRS)) {
 		t->t_end = timer_ticks();
