@@ -8,6 +8,17 @@
 
 #include "tests/sim/sim.h"
 
+/* Times on the simulated clock (ns), for every model. */
+static inline uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 #define SIM_NEVER UINT64_MAX
 
 /* The protocol's minimum command gap (N_RC, N_CC) and write gap (N_WR). */

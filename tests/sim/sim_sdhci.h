@@ -263,16 +263,6 @@ static inline const struct sim_config *cfg(void)
 	return sim_get_config();
 }
 
-static inline uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static inline uint64_t max64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
 /* sim_sdhci_bus.c */
 bool sim_hc_clock_running(uint64_t t);
 /* n SD clocks at the programmed clock, in ns. */

@@ -142,16 +142,6 @@ static uint32_t block_words(void)
 	return h.blksz / 4u;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 void sim_sdhost_reset(void)
 {
 	memset(&h, 0, sizeof(h));
@@ -178,7 +168,7 @@ static void rec_close(uint64_t t, uint32_t flags)
 {
 	if (!h.rec)
 		return;
-	h.rec->t_end_ns = max_u64(t, h.rec->t_issue_ns);
+	h.rec->t_end_ns = max64(t, h.rec->t_issue_ns);
 	h.rec->flags |= flags;
 	sim_truth_close(h.rec);
 	sim_wire_record_closed(h.rec);
@@ -192,7 +182,7 @@ static void dat_end(uint64_t t, uint32_t flags)
 {
 	if (sim_wire_held(SIM_LANE_DAT)) {
 		if (flags & (SIM_T_ERROR | SIM_T_ABORTED))
-			sim_wire_truncate(SIM_LANE_DAT, max_u64(t, h.dat_t));
+			sim_wire_truncate(SIM_LANE_DAT, max64(t, h.dat_t));
 		sim_wire_release(SIM_LANE_DAT);
 	}
 	h.bph = B_NONE;
@@ -261,7 +251,7 @@ static uint64_t read_start_t(void)
 {
 	if (h.card_ready == SIM_NEVER || h.fn >= SDH_FIFO_WORDS)
 		return SIM_NEVER;
-	return max_u64(max_u64(h.card_ready, h.proto_ready), h.room_t);
+	return max64(max64(h.card_ready, h.proto_ready), h.room_t);
 }
 
 static void read_block_start(uint64_t s)
@@ -269,9 +259,9 @@ static void read_block_start(uint64_t s)
 	/* Whoever came last held the bus (ties: protocol, card, CPU). */
 	enum sim_wcat who = h.card_ready > h.proto_ready ? SIM_W_CARD : SIM_W_GAP;
 
-	if (h.room_t > max_u64(h.card_ready, h.proto_ready))
+	if (h.room_t > max64(h.card_ready, h.proto_ready))
 		who = SIM_W_HOST_CPU;
-	dat(min_u64(h.proto_ready, s), SIM_W_GAP);
+	dat(min64(h.proto_ready, s), SIM_W_GAP);
 	dat(s, who);
 	if (h.mem)
 		sim_card_read_data(h.bk, h.bblk, h.blksz);
@@ -405,14 +395,14 @@ static void write_wait_setup(uint64_t from)
 {
 	h.bph = B_WAIT;
 	h.wait_from = from;
-	h.proto_ready = max_u64(from, h.busy_end) + clk_ns(NWR_MIN);
+	h.proto_ready = max64(from, h.busy_end) + clk_ns(NWR_MIN);
 }
 
 static uint64_t write_start_t(void)
 {
 	if (!h.fn || h.busy_end == SIM_NEVER)
 		return SIM_NEVER;
-	return max_u64(h.proto_ready, h.ft[h.fh]);
+	return max64(h.proto_ready, h.ft[h.fh]);
 }
 
 static void write_block_end(void)
@@ -583,7 +573,7 @@ static uint64_t data_next(void)
 			return h.anc + clk_ns(h.anc_clk + (uint64_t)(m - 1) * word_clocks());
 		}
 		/* the FIFO empty, or the block's last word gone */
-		return h.anc + clk_ns(h.anc_clk + (uint64_t)min_u64(h.fn, left - 1) *
+		return h.anc + clk_ns(h.anc_clk + (uint64_t)min64(h.fn, left - 1) *
 				      word_clocks());
 	case B_TAIL:
 		return h.tail_end;
@@ -688,7 +678,7 @@ static void command(void)
 		uint64_t rs = end + clk_ns(ncr);
 
 		h.cmd_done = end + clk_ns(ncr + (o.rsp == RSP_136 ? 136 : 48));
-		sim_wire_emit(SIM_LANE_CMD, end, min_u64(end + clk_ns(2), rs), SIM_W_GAP);
+		sim_wire_emit(SIM_LANE_CMD, end, min64(end + clk_ns(2), rs), SIM_W_GAP);
 		sim_wire_emit(SIM_LANE_CMD, end + clk_ns(2), rs, SIM_W_CARD);
 		sim_wire_emit(SIM_LANE_CMD, rs, h.cmd_done, SIM_W_CMD);
 		if (o.rsp == RSP_136) {
@@ -772,9 +762,9 @@ static uint64_t next_event(void)
 		e = h.cmd_done;
 	if (h.busy_cmd && sim_card.busy_until > sim_clk_now && sim_card.busy_until < e)
 		e = sim_card.busy_until;
-	e = min_u64(e, data_next());
+	e = min64(e, data_next());
 	if (h.rec && h.rec_close > sim_clk_now)
-		e = min_u64(e, h.rec_close);
+		e = min64(e, h.rec_close);
 	return e;
 }
 
