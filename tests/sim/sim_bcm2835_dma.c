@@ -391,20 +391,22 @@ static uint32_t reg_read(uint32_t off)
 uint32_t sim_bdma_mmio_read(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - dma_base()), v;
+	bool same_poll;
 
 	sim_clk_note_mmio();
 	sim_clk_charge(cfg()->mmio_read_ns);
 	ctrl_advance();
 	sim_bdma_service();
 	v = reg_read(off);
-	/* The truth's critical path: the CPU looking again at a channel
-	 * that has not changed is waiting for it, anything else is work. */
-	if ((off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs)
+	/* The CPU looking again at an active channel that has not changed. */
+	same_poll = (off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs;
+	/* The truth's critical path: such a look is the CPU waiting for the
+	 * channel, anything else is work. */
+	if (same_poll)
 		sim_wire_cpu_wait(sim_clk_now - cfg()->mmio_read_ns, sim_clk_now);
 	else
 		sim_wire_cpu_work(sim_clk_now);
-	if ((off & 0xFFu) == DMA_CS && (v & DMA_CS_ACTIVE) && v == d.last_cs &&
-	    ++d.same_cs_reads >= 3 && !sim_clk_deadline_hit()) {
+	if (same_poll && ++d.same_cs_reads >= 3 && !sim_clk_deadline_hit()) {
 		/* The CPU polls a channel that waits for DREQ: jump to the next
 		 * moment the controller can change, never past a deadline. */
 		uint64_t to = min64(ctrl_next_event(), sim_clk_next_deadline());
