@@ -27,7 +27,8 @@
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
-#   tests/sim                  host only: simulated controller, card and clock
+#   sim/                       host only: the register-level simulator (controllers, card, clock),
+#                              the engine of build/host/sdbsim and of the accuracy checks
 #   tests/unit, tests/sim/test_*.c   host test programs (one binary per file)
 #   tools/                     host tools for users
 
@@ -90,9 +91,9 @@ BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
 TARGET64_SRCS := $(wildcard boot/aarch64/*.S boot/aarch64/*.c) \
                  $(filter-out $(BOOT32_ONLY),$(TARGET_SRCS))
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
-SIM_SRCS      := $(filter-out tests/sim/test_%.c,$(wildcard tests/sim/*.c))
-SIM_CARD_TXT  := $(sort $(wildcard tests/sim/profiles/*.txt))
-SIM_HOST_TXT  := $(sort $(wildcard tests/sim/hosts/*.txt))
+SIM_SRCS      := $(wildcard sim/*.c)
+SIM_CARD_TXT  := $(sort $(wildcard sim/profiles/*.txt))
+SIM_HOST_TXT  := $(sort $(wildcard sim/hosts/*.txt))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
 TOOL_SRCS     := $(filter-out tools/sdbsim.c,$(wildcard tools/*.c))
 
@@ -233,12 +234,12 @@ $(BH)/libsim.a: $(SIM_HOBJS) $(BH)/obj/gen/sim_builtin.o $(BH)/obj/empty.o
 	ar rcs $@ $^
 
 # The simulator's built-in card and host profiles: the text files as strings.
-$(BH)/gen/sim_builtin.c: $(SIM_CARD_TXT) $(SIM_HOST_TXT) tests/sim/embed.awk
+$(BH)/gen/sim_builtin.c: $(SIM_CARD_TXT) $(SIM_HOST_TXT) sim/embed.awk
 	@mkdir -p $(dir $@)
 	@echo "  EMBED   $@"
-	@{ echo '/* generated from tests/sim/profiles and tests/sim/hosts by tests/sim/embed.awk */'; \
-	   awk -v sym=card -f tests/sim/embed.awk $(SIM_CARD_TXT); \
-	   awk -v sym=host -f tests/sim/embed.awk $(SIM_HOST_TXT); } > $@.tmp && mv $@.tmp $@
+	@{ echo '/* generated from sim/profiles and sim/hosts by sim/embed.awk */'; \
+	   awk -v sym=card -f sim/embed.awk $(SIM_CARD_TXT); \
+	   awk -v sym=host -f sim/embed.awk $(SIM_HOST_TXT); } > $@.tmp && mv $@.tmp $@
 
 $(BH)/obj/gen/sim_builtin.o: $(BH)/gen/sim_builtin.c
 	@mkdir -p $(dir $@)
@@ -397,7 +398,7 @@ screenshot: $(BH)/sdbreport
 # truth, and the full suite's duration on simulated cards (figures for the
 # docs; takes several minutes).
 bench-sim: all
-	$(PYTHON) tests/sim/bench_sim.py
+	$(PYTHON) sim/bench_sim.py
 
 # What a read request costs the CPU, in guest instructions under QEMU
 # -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.

@@ -22,7 +22,7 @@
  * SDHCI core adds the 5 ms of the switch sequence itself.
  *
  * Not verified on a Pi 5 (no emulator models one; this ran only against
- * the simulator's model of the block, tests/sim/sim_gio_aon.c): that the
+ * the simulator's model of the block, sim/sim_gio_aon.c): that the
  * firmware leaves AON GPIO 3 and 4 in their GPIO function (pinctrl_aon)
  * and the block clocked, that DATA reads back the level of an output line
  * (Linux's gpio-brcmstb reads it so), that no firmware agent writes bank 0

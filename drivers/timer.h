@@ -14,7 +14,7 @@
  *     while (!cond) if (timer_expired(d)) return -ETIMEDOUT;
  *
  * Host builds implement this API on the simulator's virtual clock
- * (tests/sim), so every timestamp taken there is virtual and exact.
+ * (sim/), so every timestamp taken there is virtual and exact.
  */
 #ifndef SDB_DRIVERS_TIMER_H
 #define SDB_DRIVERS_TIMER_H
@@ -38,7 +38,7 @@ int timer_init(uintptr_t periph_base);
 const struct timer_info *timer_get_info(void);
 
 #ifdef SDB_HOST
-/* Host builds: the simulator's clock (tests/sim) or a test's own. */
+/* Host builds: the simulator's clock (sim/) or a test's own. */
 uint32_t timer_ticks(void);
 uint64_t timer_ticks_to_ns(uint32_t ticks);
 uint64_t timer_wrap_ns(void);

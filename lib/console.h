@@ -4,7 +4,7 @@
  * The firmware sends characters to the PL011 UART; host builds (tests, the
  * simulator, tools) send them to stdout or to a capture buffer. The backend is
  * one function, console_backend_putc(), provided by drivers/uart.c on the
- * target and by tests/sim/host_console.c on the host.
+ * target and by sim/ (host builds) on the host.
  *
  * Only bench/ and boot/ print. Drivers below bench report errors upwards.
  */

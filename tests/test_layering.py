@@ -92,8 +92,8 @@ DECL = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([a-z_][a-z0-9_]*)\s*\([^;{]*\)\s*(__
 
 # Seams: headers whose functions another layer implements on purpose (the
 # host build's simulator and console; the target's UART behind the console).
-SEAMS = {"drivers/mmio.h": ("tests/sim/",),
-         "drivers/timer.h": ("tests/sim/",),
+SEAMS = {"drivers/mmio.h": ("sim/",),
+         "drivers/timer.h": ("sim/",),
          "lib/console.h": ("lib/host/", "drivers/uart")}
 
 

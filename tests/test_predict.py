@@ -1,7 +1,7 @@
 """`sdbreport --predict` checked on the simulator: a card profile runs under
 build/host/sdbsim at one bus setting, the prediction for another setting is
 made from that run's records alone, the other setting runs, and every
-workload's MB/s, IOPS and mean latency are compared (tests/sim/simpredict.py:
+workload's MB/s, IOPS and mean latency are compared (sim/simpredict.py:
 the cases, CPU-paced and fast hosts, slow and fast cards, 1-bit and 4-bit).
 Sequential and random 4 KiB workloads must be within 10%; the others are
 printed. The command line's own checks need no simulator."""
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "sim"))
 import simpredict  # noqa: E402
 
 CASES = simpredict.CASES

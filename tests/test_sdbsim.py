@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "sim"))
 import simtruth  # noqa: E402
 
 # Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), the
@@ -104,7 +104,7 @@ def test_bad_profile_file_names_the_line_and_key(tmp_path):
 
 def test_auto_data_path_is_the_platform_choice(runs):
     """data_path = auto is what the simulator's platform chose for its host
-    (tests/sim/sim_harness.c, as drivers/sd_slot.c chooses for a board):
+    (sim/sim_harness.c, as drivers/sd_slot.c chooses for a board):
     the controller's ADMA2 where the host profile offers it (the Pi 4's
     EMMC2, the Pi 5's SDHCI), PIO where it does not (the BCM2835 EMMC,
     whose DMA engine path sdbsim does not attach)."""

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "sim"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "sim"))
 import simtruth  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def test_quick_suite_on_pi5():
     assert modes["restore_ok"] is True
 
 
-# The modes step on a UHS-I card (the quick suite of tests/sim/uhs-quick.txt):
+# The modes step on a UHS-I card (the quick suite of sim/uhs-quick.txt):
 # every mode both sides accept, SDR104 at 200 MHz with CMD19 tuning.
 EXPECT_MODES = [("ds", 25000000, 3300), ("hs", 50000000, 3300),
                 ("sdr12", 25000000, 1800), ("sdr25", 50000000, 1800),

@@ -55,7 +55,7 @@ def test_quick_suite_on_sdhost(tmp_path):
     for wl in ("seq-read-64k", "seq-write-64k", "rand-read-4k", "rand-write-4k"):
         assert 0 < cpu[("dma", wl)] < cpu[("pio", wl)] / 4, (wl, cpu)
         # at least the 128 port accesses the simulated pi3 charges a block
-        # (tests/sim/hosts/pi3.txt: data_read 100 ns, data_write 50 ns)
+        # (sim/hosts/pi3.txt: data_read 100 ns, data_write 50 ns)
         assert cpu[("pio", wl)] >= 128 * (100 if "read" in wl else 50), (wl, cpu)
     assert {r["data_path"] for r in res} == {"pio"}
     integ = [r for r in recs if r["type"] == "integrity" and r["workload"] == "host-comparison"]

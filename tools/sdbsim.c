@@ -1,7 +1,7 @@
 /*
  * sdbsim - run sdbench's whole program on the host against a simulated
  * card: the real card layer, host driver, storage rules, configuration and
- * benchmark suite, over the register-level simulator (tests/sim). It prints
+ * benchmark suite, over the register-level simulator (sim/). It prints
  * the same console text and "@ " records a Pi prints, so every host tool
  * reads its output like a real run.
  *
@@ -9,9 +9,9 @@
  *          [--config sdbench.txt] [--seed N] [--seed-per-workload]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
  *
- * Card profiles and host profiles are the simulator's (tests/sim/profiles,
- * tests/sim/hosts, built in) or text files in the same format
- * (tests/sim/README.md, "Profile files"). The simulated card gets a
+ * Card profiles and host profiles are the simulator's (sim/profiles,
+ * sim/hosts, built in) or text files in the same format
+ * (sim/README.md, "Profile files"). The simulated card gets a
  * Pi-style layout: an MBR with a 64 MiB FAT32 boot partition holding the
  * given sdbench.txt, the rest unpartitioned (the test area).
  *
@@ -36,8 +36,8 @@
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)

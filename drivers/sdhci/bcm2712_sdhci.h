@@ -6,7 +6,7 @@
  * quirk set and the cfg set-up.
  *
  * Not verified on hardware: no emulator models a Pi 5; the simulator's
- * BCM2712 platform (tests/sim) is where this code runs.
+ * BCM2712 platform (sim/) is where this code runs.
  */
 #ifndef SDB_DRIVERS_SDHCI_BCM2712_SDHCI_H
 #define SDB_DRIVERS_SDHCI_BCM2712_SDHCI_H

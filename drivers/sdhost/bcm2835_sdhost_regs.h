@@ -3,7 +3,7 @@
  * controller (ARM peripheral base + 0x202000). Not in the public BCM2835
  * datasheet; the names and bits follow what the Linux, U-Boot and Circle
  * drivers and QEMU's model agree on. Shared by the driver and the
- * simulator's model (tests/sim/sim_sdhost.c).
+ * simulator's model (sim/sim_sdhost.c).
  */
 #ifndef SDB_DRIVERS_SDHOST_BCM2835_SDHOST_REGS_H
 #define SDB_DRIVERS_SDHOST_BCM2835_SDHOST_REGS_H

@@ -4,7 +4,7 @@
  *
  * The real engine (bench/wl_core.c) and attribution (bench/attribution.c)
  * run workloads on the real drivers over simulated cards and hosts. The
- * simulator's truth (sim_wire.c, tests/sim/README.md "Ground truth") is
+ * simulator's truth (sim_wire.c, sim/README.md "Ground truth") is
  * not computed with the firmware's bus model or split rules: it books what
  * the wires carried and what they waited for, including what the firmware
  * does not know about (the controller's own gaps, clock-edge waits, the
@@ -37,8 +37,8 @@
 #include "drivers/dma/bcm2835_dma.h"
 #include "bench/workloads/clock_sweep.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 /* ---- the tolerances and minimums, stated once ------------------------------- */
@@ -54,8 +54,8 @@
 /* ---- what runs ---------------------------------------------------------------- */
 
 struct combo {
-	const char *host;  /* tests/sim/hosts */
-	const char *card;  /* tests/sim/profiles */
+	const char *host;  /* sim/hosts */
+	const char *card;  /* sim/profiles */
 	uint8_t width;     /* 0 = the card's best, 1 = force 1-bit */
 	uint8_t mode;      /* UHS-I hosts: enum sd_bus_mode (0 = auto) */
 	bool sdhost;       /* the SDHOST controller (sim_sdhost.c) instead of the SDHCI */

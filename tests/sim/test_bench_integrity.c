@@ -15,8 +15,8 @@
 #include "bench/engine/workload.h"
 #include "lib/err.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)

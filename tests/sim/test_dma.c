@@ -1,7 +1,7 @@
 /*
  * test_dma.c - the BCM2835 DMA engine driver (drivers/dma/bcm2835_dma.c)
  * and the EMMC's DMA data path, on the simulator's DMA model
- * (tests/sim/sim_bcm2835_dma.c) with the real drivers:
+ * (sim/sim_bcm2835_dma.c) with the real drivers:
  *  - channel choice from the firmware's mask (full before lite, none);
  *  - control blocks: addresses (memory alias, the data port's bus
  *    address), TI bits, lengths, stride, chaining on a lite channel;
@@ -29,9 +29,9 @@
 #include "drivers/sd/sd.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_dma_log.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_dma_log.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PERIPH (SIM_EMMC_BASE_DEFAULT - 0x300000u)

@@ -1,7 +1,7 @@
 /*
  * test_sdhost_dma.c - SDHOST's DMA data path (drivers/sdhost/bcm2835_sdhost.c
  * with drivers/dma/bcm2835_dma.c) on the simulator's SDHOST model
- * (tests/sim/sim_sdhost.c) and DMA engine model (sim_bcm2835_dma.c), with
+ * (sim/sim_sdhost.c) and DMA engine model (sim_bcm2835_dma.c), with
  * the real drivers and card layer:
  *  - the control block: SDDATA's bus address 0x7E202040 on the port side,
  *    DREQ 13 (PERMAP, SRC_DREQ / DEST_DREQ), the memory alias, a read's
@@ -28,9 +28,9 @@
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sdhost/bcm2835_sdhost_regs.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_dma_log.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_dma_log.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PERIPH 0x20000000u

@@ -14,7 +14,7 @@
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/unit/check.h"
 
 static char err[400];

@@ -12,8 +12,8 @@
 
 #include "drivers/sd/sd.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PROFILE "sdhc-c10-32g-cmd23"

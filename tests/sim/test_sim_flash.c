@@ -1,6 +1,6 @@
 /*
  * test_sim_flash.c - the flash workloads end to end, against the values in
- * the card profiles (tests/sim/profiles): the erase-block size the
+ * the card profiles (sim/profiles): the erase-block size the
  * alignment test finds, the open-AU limit the round-robin test finds, the
  * effect of ACMD23 pre-erase, the erase time per AU, and the bus time the
  * clock sweep's fit recovers (compared with the wire truth, on a host
@@ -19,9 +19,9 @@
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/sustained.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
-#include "tests/sim/sim_records.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
+#include "sim/sim_records.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)

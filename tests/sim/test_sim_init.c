@@ -10,8 +10,8 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sd/sd.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 static void check_profile(const struct sim_profile *p)

@@ -16,8 +16,8 @@
 #include "drivers/sdhci/sdhci_adma.h"
 #include "drivers/sdhci/sdhci_regs.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 static uint64_t rs = 0x5ada64;

@@ -17,8 +17,8 @@
 #include "drivers/sd_io_pi5.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define CFG(off) (sim_get_config()->base + SIM_BCM2712_CFG_OFFSET + (off))

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/sim/sim.h"
+#include "sim/sim.h"
 #include "tests/unit/check.h"
 
 static char err[400];

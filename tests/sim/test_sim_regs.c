@@ -14,13 +14,13 @@
 
 #include "drivers/mmio.h"
 #include "drivers/sd/sd_regs.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_sdhci.h"
+#include "sim/sim.h"
+#include "sim/sim_sdhci.h"
 #include "tests/unit/check.h"
 
 #define B SIM_EMMC_BASE_DEFAULT
 
-/* The register map is the simulator's own copy (tests/sim/sim_sdhci.h,
+/* The register map is the simulator's own copy (sim/sim_sdhci.h,
  * independent of the driver's on purpose); short names for what is used
  * here. */
 #define CAPS CAPABILITIES

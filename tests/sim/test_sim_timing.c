@@ -24,8 +24,8 @@
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define NBLK 32

@@ -14,8 +14,8 @@
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/mmio.h"
 #include "lib/err.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 static const char *const uhs_profiles[] = {

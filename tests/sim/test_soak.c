@@ -23,8 +23,8 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define BUF_BYTES (16u << 20)

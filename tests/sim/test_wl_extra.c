@@ -17,9 +17,9 @@
 #include "bench/workloads/sustained.h"
 #include "bench/engine/workload.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
-#include "tests/sim/sim_records.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
+#include "sim/sim_records.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)

@@ -18,8 +18,8 @@
 #include "bench/storage/config.h"
 #include "bench/suite.h"
 #include "lib/host/host_console.h"
-#include "tests/sim/sim.h"
-#include "tests/sim/sim_harness.h"
+#include "sim/sim.h"
+#include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)

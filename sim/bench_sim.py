@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""bench_sim.py - the accuracy figures of the card / bus / host split and
+the full-suite durations, measured on the simulator (`make bench-sim`).
+Every figure about the split's accuracy or the suite's length in README.md
+and docs/ comes from this output.
+
+  1. tests/sim/test_bench_accuracy (workloads run by the engine directly,
+     host / card combinations, SDHOST by PIO and by the DMA engine and
+     the EMMC by the DMA engine among them): per host, pairs within the
+     tolerance and the worst error; verdicts checked.
+  2. The whole quick suite under build/host/sdbsim on every host (SDHOST
+     by PIO and DMA too) and a set of cards: each workload's measured
+     split against its truth record.
+  3. The full suite (suite = full) under sdbsim on a few cards: how long it
+     takes in simulated time (what a Pi would take with that card and
+     host) and in host time.
+  4. Prediction (`sdbreport --predict`): a profile run at one bus setting,
+     the other setting predicted from its records and then run; the error
+     of the predicted MB/s per workload (sim/simpredict.py, the cases
+     of tests/test_predict.py).
+
+Environment: BENCH_SIM_FULL = comma-separated HOST/CARD pairs for part 3
+("none" skips it; default pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g),
+BENCH_SIM_PREDICT = "none" skips part 4,
+BENCH_SIM_JOBS = parallel sdbsim runs (default 2).
+"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simpredict  # noqa: E402
+import simtruth  # noqa: E402
+
+ROOT = simtruth.ROOT
+ACCURACY = os.path.join(ROOT, "build", "host", "tests", "test_bench_accuracy")
+# "+sdhost" / "+sdhost-dma": the host profile with the SDHOST controller
+# by PIO / by the DMA engine (sdbsim --controller sdhost).
+HOSTS = ["pi0", "pi1", "pi2", "pi3", "pi4", "sim", "test-gaps",
+         "pi1+sdhost", "pi3+sdhost", "pi1+sdhost-dma", "pi3+sdhost-dma"]
+
+
+def run_host(card, label, **kw):
+    """simtruth.run for a HOSTS label."""
+    host, _, ctrl = label.partition("+")
+    return simtruth.run(card, host, controller=ctrl or None, **kw)
+CARDS = ["sdhc-c10-16g", "sdxc-a2-64g", "sdhc-1bit-4g", "sdhc-c4-8g", "sdhc-gaps-16g"]
+FULL = "pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g"
+JOBS = int(os.environ.get("BENCH_SIM_JOBS", "2"))
+
+
+def part1():
+    print("== 1. engine workloads against the wire truth (tests/sim/test_bench_accuracy)")
+    p = subprocess.run([ACCURACY], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode("utf-8", "replace")
+    for line in out.splitlines():
+        if re.match(r"\s+(host |tolerance |\d+ workload pairs)", line):
+            print(line)
+    print("  (the check %s)" % ("passes" if p.returncode == 0 else "FAILS"))
+    print()
+
+
+def part2():
+    print("== 2. the quick suite under build/host/sdbsim, every workload against its truth record")
+    combos = [(h, c) for h in HOSTS for c in CARDS]
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = {cb: ex.submit(run_host, cb[1], cb[0]) for cb in combos}
+        res = {cb: f.result() for cb, f in futs.items()}
+    known = simtruth.known_failures()
+    total = dict(n=0, ok=0, v=0, vok=0, worst=0.0, what="")
+    print("  %-15s %9s %9s %9s  %-28s %9s" % ("host", "workloads", "within", "worst pp",
+                                              "(workload)", "verdicts"))
+    for h in HOSTS:
+        n = ok = v = vok = 0
+        worst, what = 0.0, ""
+        for c in CARDS:
+            code, recs, out = res[(h, c)]
+            rows = simtruth.compare(recs, "%s/%s" % (h, c))
+            for r in rows:
+                n += 1
+                ok += r["share_ok"]
+                v += 1
+                vok += r["verdict_ok"]
+                if not r["err"] <= worst:
+                    worst, what = r["err"], "%s/%s" % (c, r["workload"])
+        print("  %-15s %9d %9d %9.2f  %-28s %4d/%-4d" % (h, n, ok, worst, what[:28], vok, v))
+        total["n"] += n
+        total["ok"] += ok
+        total["v"] += v
+        total["vok"] += vok
+        if not worst <= total["worst"]:
+            total["worst"], total["what"] = worst, "%s/%s" % (h, what)
+    print("  %-22s %9s %9s %9s" % ("card", "workloads", "within", "worst pp"))
+    for c in CARDS:
+        rows = []
+        for h in HOSTS:
+            rows += simtruth.compare(res[(h, c)][1], "%s/%s" % (h, c))
+        print("  %-22s %9d %9d %9.2f" % (c, len(rows), sum(r["share_ok"] for r in rows),
+                                         max([r["err"] for r in rows] or [0])))
+    print("  all: %d workloads on %d hosts x %d cards, %d within %.0f pp of the truth "
+          "(%.1f%%), worst %.2f pp (%s); verdicts right %d of %d; %.0f s" % (
+              total["n"], len(HOSTS), len(CARDS), total["ok"], simtruth.TOL_PP,
+              100.0 * total["ok"] / max(total["n"], 1), total["worst"], total["what"],
+              total["vok"], total["v"], time.time() - t0))
+    print("  (known failures listed in tests/sim/accuracy_known_failures.h: %d)" % len(known))
+    print()
+
+
+def part3():
+    spec = os.environ.get("BENCH_SIM_FULL", FULL)
+    if spec == "none":
+        return
+    pairs = [tuple(x.split("/", 1)) for x in spec.split(",") if x]
+    print("== 3. the full suite (suite = full) under build/host/sdbsim")
+
+    def one(hc):
+        t0 = time.time()
+        code, recs, out = simtruth.run(hc[1], hc[0], config="suite = full\n", timeout=3600)
+        return code, recs, time.time() - t0
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = {hc: ex.submit(one, hc) for hc in pairs}
+        for hc in pairs:
+            code, recs, wall = futs[hc].result()
+            suite = [r for r in recs if r["type"] == "suite"]
+            done = [r for r in recs if r["type"] == "done"]
+            wl = sum(1 for r in recs if r["type"] == "result")
+            if not suite or not done:
+                print("  %-4s %-22s did not finish (exit %d)" % (hc[0], hc[1], code))
+                continue
+            print("  %-4s %-22s suite %6.1f s simulated (%4.1f min), whole run %6.1f s; "
+                  "%d workloads; errors %d; host time %.0f s" % (
+                      hc[0], hc[1], suite[-1]["elapsed_us"] / 1e6,
+                      suite[-1]["elapsed_us"] / 6e7, done[-1]["elapsed_us"] / 1e6, wl,
+                      done[-1]["errors"], wall))
+    print()
+
+
+def part4():
+    if os.environ.get("BENCH_SIM_PREDICT") == "none":
+        return
+    print("== 4. prediction: sdbreport --predict from one run, against the run at that setting")
+    print("  error of the predicted MB/s, %; IOPS has the same error, the mean latency the "
+          "opposite one")
+    cols = [("seq-read-4k", "sr4k"), ("seq-write-4k", "sw4k"), ("rand-read-4k", "rr4k"),
+            ("rand-write-4k", "rw4k"), ("seq-read-1m", "sr1m"), ("seq-write-1m", "sw1m"),
+            ("mix70-4k", "mix4k")]
+    print("  %-36s %-15s %s %8s %6s  %s" % ("case (host/card, from->to)", "predicted at",
+                                            " ".join("%6s" % c[1] for c in cols),
+                                            "within", "worst", "(workload)"))
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        futs = [ex.submit(simpredict.do_case, c) for c in simpredict.CASES]
+        res = [f.result() for f in futs]
+    n = ok = nc = okc = 0
+    top = (0.0, "")
+    for c, (clock, width, notes, rows) in zip(simpredict.CASES, res):
+        by = {r["workload"]: r for r in rows}
+        w = max(rows, key=simpredict.worst)
+        within = [r for r in rows if simpredict.worst(r) <= simpredict.TOL_PCT]
+        n += len(rows)
+        ok += len(within)
+        nc += sum(r["checked"] for r in rows)
+        okc += sum(r["checked"] for r in within)
+        if not simpredict.worst(w) <= top[0]:
+            top = (simpredict.worst(w), "%s %s" % (c.id, w["workload"]))
+        nb = sum(1 for r in rows if r.get("bound"))
+        print("  %-36s %-15s %s %4d/%-3d %6.2f  %s%s" % (
+            c.id, "%.2f MHz %d-bit" % (clock / 1e6, width),
+            " ".join("%+6.2f" % by[k]["err_mbs"] if k in by else "%6s" % "-" for k, _ in cols),
+            len(within), len(rows), simpredict.worst(w), w["workload"],
+            "; %d upper bounds, up to %+.1f%%" % (nb, max(r["err_mbs"] for r in rows
+                                                         if r.get("bound"))) if nb else ""))
+    print("  all: %d workloads in %d cases, %d within %.0f%% (MB/s, IOPS and mean latency); "
+          "sequential and random 4 KiB: %d of %d; worst %.2f%% (%s); %.0f s" % (
+              n, len(simpredict.CASES), ok, simpredict.TOL_PCT, okc, nc, top[0], top[1],
+              time.time() - t0))
+    c = simpredict.CASES[3]
+    clock, width, notes, rows = simpredict.do_case(c, per_workload=False)
+    w = max(rows, key=simpredict.worst)
+    print("  %s without --seed-per-workload (one random stream: a card stall can fall into "
+          "another workload in the other run): %d of %d within %.0f%%, worst %.1f%% (%s)" % (
+              c.id, sum(simpredict.worst(r) <= simpredict.TOL_PCT for r in rows), len(rows),
+              simpredict.TOL_PCT, simpredict.worst(w), w["workload"]))
+    print()
+
+
+def main():
+    if not os.path.exists(ACCURACY) or not os.path.exists(simtruth.SDBSIM):
+        sys.exit("bench_sim: build first (make)")
+    part1()
+    part2()
+    part3()
+    part4()
+
+
+if __name__ == "__main__":
+    main()

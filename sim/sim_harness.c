@@ -1,0 +1,256 @@
+/*
+ * sim_harness.c - see sim_harness.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/sdhci/bcm2711_emmc2.h"
+#include "drivers/sdhci/bcm2712_sdhci.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/sd_io_pi5.h"
+#include "lib/err.h"
+#include "sim/sim_harness.h"
+
+/* The quirk set of the host profile's controller; base clock 0: taken from
+ * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
+ * its quirk set with the cfg block, the clock passed in as the firmware
+ * does on a Pi 5 (card detect then counts as broken, as on the hardware),
+ * and, on a board with the switchable I/O regulator (host key sdr104), the
+ * Pi 5's regulator lines (drivers/sd_io_pi5.c, on the simulated AON GPIO
+ * block), as drivers/sd_slot.c builds the slot. */
+/* The simulator's choice of data path, as drivers/sd_slot.c makes a
+ * board's: data_path = auto selects the controller's ADMA2 wherever the
+ * host profile offers it (the simulated memory is flat and every ADMA2
+ * test runs there), and the host starts on it, so that a test's requests
+ * take ADMA2 unless it asks for PIO. */
+static int sim_platform_path(struct sdhci_host *sh, int ret)
+{
+	if (ret)
+		return ret;
+	sh->host.auto_path = SD_PATH_DMA;
+	if (sh->host.data_paths & (1u << SD_PATH_DMA))
+		return sh->host.ops->set_data_path(&sh->host, SD_PATH_DMA);
+	return 0;
+}
+
+static int host_init(struct sdhci_host *sh)
+{
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712) {
+		int ret = bcm2712_sdhci_init(sh, sim_get_config()->base,
+					     sim_get_config()->base + SIM_BCM2712_CFG_OFFSET,
+					     sim_get_config()->base_clock_hz);
+
+		if (!ret && sim_get_config()->sdr104)
+			sdhci_set_board(sh, &sd_io_pi5_board);
+		return sim_platform_path(sh, ret);
+	}
+	if (!strcmp(sim_get_config()->controller, "emmc2"))
+		return sim_platform_path(sh, bcm2711_emmc2_init(sh, sim_get_config()->base, 0));
+	return sim_platform_path(sh, bcm2835_emmc_init(sh, sim_get_config()->base, 0));
+}
+
+int simh_host_only(struct simh *s, const char *profile,
+		   const struct sim_config *cfg)
+{
+	const struct sim_profile *p = sim_profile_find(profile);
+
+	memset(s, 0, sizeof(*s));
+	if (!p || sim_setup(cfg, p))
+		return -1000;
+	if (sim_get_config()->sdhost) {
+		/* SDHOST: the core clock, as the mailbox gives it. */
+		s->host = &s->sdhost.host;
+		return bcm2835_sdhost_init(&s->sdhost, sim_get_config()->base,
+					   sim_get_config()->base_clock_hz);
+	}
+	s->host = &s->emmc.host;
+	return host_init(&s->emmc);
+}
+
+int simh_start(struct simh *s, const char *profile,
+	       const struct sim_config *cfg)
+{
+	int ret = simh_host_only(s, profile, cfg);
+
+	if (ret)
+		return s->init_ret = ret;
+	return s->init_ret = sd_init(&s->card, s->host);
+}
+
+static int board_io_mv(void *ctx, unsigned mv)
+{
+	(void)ctx;
+	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
+}
+
+static int board_power(void *ctx, bool on)
+{
+	(void)ctx;
+	return sim_board_set_card_power(on);
+}
+
+const struct sdhci_board simh_board = {
+	.name = "sim",
+	.set_io_mv = board_io_mv,
+	.set_card_power = board_power,
+	.ctx = NULL,
+};
+
+static const struct sdhci_quirks uhs_generic_quirks = {
+	.name = "sim-uhs",
+	.f_min_hz = 200000u,
+	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
+		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
+		     1u << SD_TIMING_DDR50,
+	.uhs_max_hz = 208000000u,
+};
+
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
+{
+	int ret;
+
+	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
+		return host_init(sh); /* the Pi 5's own board hooks */
+	if (!strcmp(host, "pi4-uhs") || !strcmp(sim_get_config()->controller, "emmc2"))
+		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
+	else
+		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
+	if (!ret)
+		sdhci_set_board(sh, &simh_board);
+	return sim_platform_path(sh, ret);
+}
+
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want)
+{
+	const struct sim_profile *p = sim_profile_find(profile);
+	struct sim_config c;
+	char err[160];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	sim_config_default(&c);
+	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
+		return s->init_ret = -1000;
+	s->host = &s->emmc.host;
+	ret = simh_build_uhs_host(&s->emmc, host);
+	if (ret)
+		return s->init_ret = ret;
+	return s->init_ret = sd_init_mode(&s->card, s->host, want);
+}
+
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes)
+{
+	memset(env, 0, sizeof(*env));
+	env->board_model = "simulator";
+	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
+	 * UHS-I controller with the simulated board's regulator. */
+	env->host_error = sim_get_config()->caps_hi &&
+			  sim_get_config()->platform != SIM_PLATFORM_BCM2712 ?
+			  simh_build_uhs_host(emmc, sim_get_config()->host_name) :
+			  host_init(emmc);
+	env->host = env->host_error ? NULL : &emmc->host;
+	env->host_error_what = "the simulated EMMC host controller did not initialise";
+	env->host_error_base = sim_get_config()->base;
+	env->buf = malloc(buf_bytes);
+	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;
+}
+
+int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bool write,
+			   uint32_t blocks, unsigned reps)
+{
+	static uint8_t buf[2048 * 512];
+	static const char *const path_name[] = { "PIO", "ADMA2" };
+	unsigned p, i;
+	int ret;
+
+	if (blocks > sizeof(buf) / 512)
+		return -EINVAL;
+	for (p = SD_PATH_PIO; p <= SD_PATH_DMA; p++) {
+		uint64_t t0, host = 0, span = 0;
+
+		ret = s->host->ops->set_data_path(s->host, p);
+		if (ret)
+			return ret;
+		t0 = sim_now_ns();
+		for (i = 0; i < reps; i++) {
+			struct sd_req_times t;
+
+			memset(&t, 0, sizeof(t));
+			ret = write ? sd_write_blocks(&s->card, 4096 + i * blocks, blocks, buf,
+						      SD_STOP_AUTO12, &t) :
+				      sd_read_blocks(&s->card, 4096 + i * blocks, blocks, buf,
+						     SD_STOP_AUTO12, &t);
+			if (ret)
+				return ret;
+			host += t.host_ticks;
+			span += t.t_end - t.t_issue;
+		}
+		printf("  figure %s%-22s %-5s %7.2f MB/s  CPU moving data %5.1f%% of the requests\n",
+		       tag, what, path_name[p],
+		       (double)blocks * 512 * reps * 1000.0 / (double)(sim_now_ns() - t0),
+		       span ? 100.0 * (double)host / (double)span : 0.0);
+	}
+	return 0;
+}
+
+int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_t maxn,
+			  uint32_t (*rnd)(uint32_t n), struct simh_xfers *out)
+{
+	uint8_t *ref = calloc(window, 512);
+	uint8_t *wbuf = malloc((size_t)maxn * 512 + 8), *rbuf = malloc((size_t)maxn * 512 + 8);
+	uint8_t b[512];
+	unsigned i;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!ref || !wbuf || !rbuf) {
+		snprintf(out->why, sizeof(out->why), "out of memory");
+		goto done;
+	}
+	for (i = 0; i < ops; i++) {
+		uint32_t n = 1 + rnd(rnd(5) ? 16 : maxn);
+		uint32_t lba = rnd(window - n + 1), k;
+		unsigned off = 4 * rnd(2); /* any 4-byte alignment */
+		enum sd_stop_mode stop = (enum sd_stop_mode)rnd(s->card.cmd23 ? 3 : 2);
+		int r;
+
+		if (rnd(2)) {
+			for (k = 0; k < n * 512; k++)
+				wbuf[off + k] = (uint8_t)rnd(256);
+			r = sd_write_blocks(&s->card, lba, n, wbuf + off, stop, NULL);
+			if (r) {
+				snprintf(out->why, sizeof(out->why), "write %u+%u: %d", lba, n, r);
+				goto done;
+			}
+			memcpy(ref + (size_t)lba * 512, wbuf + off, (size_t)n * 512);
+			out->writes++;
+		} else {
+			memset(rbuf, 0xEE, (size_t)maxn * 512 + 8);
+			r = sd_read_blocks(&s->card, lba, n, rbuf + off, stop, NULL);
+			if (r) {
+				snprintf(out->why, sizeof(out->why), "read %u+%u: %d", lba, n, r);
+				goto done;
+			}
+			if (memcmp(ref + (size_t)lba * 512, rbuf + off, (size_t)n * 512)) {
+				snprintf(out->why, sizeof(out->why), "read %u+%u differs", lba, n);
+				goto done;
+			}
+			out->reads++;
+		}
+	}
+	for (i = 0; i < window; i++) {
+		sim_card_peek((uint64_t)i * 512, b, 512);
+		if (memcmp(b, ref + (size_t)i * 512, 512)) {
+			snprintf(out->why, sizeof(out->why), "flash block %u differs", i);
+			goto done;
+		}
+	}
+	ret = 0;
+done:
+	free(ref);
+	free(wbuf);
+	free(rbuf);
+	return ret;
+}

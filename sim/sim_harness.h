@@ -1,0 +1,74 @@
+/*
+ * sim_harness.h - glue for the simulator tests: set the simulator up with
+ * a profile and bring the real drivers (drivers/sdhci + drivers/sd) up on
+ * it, exactly as the firmware does on hardware.
+ */
+#ifndef SDB_TESTS_SIM_HARNESS_H
+#define SDB_TESTS_SIM_HARNESS_H
+
+#include <stddef.h>
+
+#include "bench/env.h"
+#include "drivers/sdhci/bcm2835_emmc.h"
+#include "drivers/sdhost/bcm2835_sdhost.h"
+#include "drivers/sd/sd.h"
+#include "sim/sim.h"
+
+struct simh {
+	struct sdhci_host emmc;
+	struct bcm2835_sdhost sdhost; /* when the config asks for SDHOST */
+	struct sd_host *host; /* &emmc.host or &sdhost.host */
+	struct sd_card card;
+	int init_ret;
+};
+
+/* sim_setup(cfg, profile) + bcm2835_emmc_init + sd_init. Returns sd_init's
+ * result (also in s->init_ret); -1000 when the profile is unknown. */
+int simh_start(struct simh *s, const char *profile,
+	       const struct sim_config *cfg);
+/* The same with the host only (no sd_init). */
+int simh_host_only(struct simh *s, const char *profile,
+		   const struct sim_config *cfg);
+
+/* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
+ * sim_board_*) as a struct sdhci_board. */
+extern const struct sdhci_board simh_board;
+/* A UHS-I host on host profile 'host' (sim/hosts): "pi4-uhs" builds
+ * the BCM2711 EMMC2 quirk set, anything else a generic SDHCI 3.00 quirk
+ * set that runs every UHS-I mode (the shape of the Pi 5's), both with
+ * simh_board; then sd_init_mode(want). Returns its result. */
+int simh_start_uhs(struct simh *s, const char *profile, const char *host,
+		   unsigned want);
+/* Only the host of simh_start_uhs, on the simulator already set up with
+ * host profile 'host'. Returns sdhci_host_init's result. */
+int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
+/* What start-up hands the whole program (bench_main) on the simulated
+ * platform: its controller built on emmc with the quirk set of the host
+ * profile's controller (bcm2835_emmc, or bcm2711_emmc2 for "emmc2"; the
+ * base clock from the capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
+ * the caller frees env->buf). */
+void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
+
+/* What simh_random_transfers did. */
+struct simh_xfers {
+	unsigned writes, reads;
+	char why[128];	/* the first failure, when it returns -1 */
+};
+
+/* ops random reads and writes of 1..maxn blocks (mostly up to 16) at
+ * random LBAs below window, from buffers at a random 4-byte offset, with a
+ * random stop mode (CMD23 where the card has it), drawn with rnd(n) (0..n-1);
+ * each read compared with a reference of what was written, then the card's
+ * flash with the reference. 0, or -1 at the first failure (out->why). */
+int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_t maxn,
+			  uint32_t (*rnd)(uint32_t n), struct simh_xfers *out);
+
+/* Figures, printed and not asserted: reps transfers of blocks blocks
+ * (reads, or writes when write) by PIO and then by DMA on s's host; per
+ * path the throughput over the requests (virtual time) and the CPU's
+ * data-moving share the driver measured (host_ticks over issue..end), on
+ * a line "  figure <tag><what> PIO|ADMA2 ...". 0, or the first error. */
+int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bool write,
+			   uint32_t blocks, unsigned reps);
+
+#endif

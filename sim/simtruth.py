@@ -1,0 +1,137 @@
+"""simtruth.py - run the whole program on the simulator (build/host/sdbsim)
+and compare each workload's measured split and verdict with the
+simulator's wire truth (its `truth` records). Used by tests/test_sdbsim.py
+and by sim/bench_sim.py (`make bench-sim`).
+
+The rules are those of tests/sim/test_bench_accuracy.c: a share is right
+within TOL_PP points of the truth; a named verdict must name the critical
+path's largest part, dominant within the tolerance (the ceiling rule: the
+wires busy at least 90% - TOL_PP); a mixed verdict must have no dominant
+part and name the two largest. Known failures live in one place,
+tests/sim/accuracy_known_failures.h; the entries for whole-suite workloads
+have the form "share HOST/CARD/suite:WORKLOAD" or "verdict ...".
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+SDBSIM = os.path.join(ROOT, "build", "host", "sdbsim")
+KNOWN = os.path.join(ROOT, "tests", "sim", "accuracy_known_failures.h")
+
+TOL_PP = 5.0       # as in test_bench_accuracy.c
+DOMINANT = 60.0    # ATTR_DOMINANT_PCT
+CEILING = 90.0     # ATTR_CEILING_BUS_PCT
+
+PARTS = ("card", "bus", "host")
+
+
+def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900, controller=None):
+    """Run sdbsim; return (exit status, records, console text). controller:
+    None (the host profile's SDHCI), "sdhost" or "sdhost-dma" (SDHOST by
+    PIO / by the DMA engine)."""
+    if controller == "sdhost-dma":
+        config += "data_path = dma\n"
+    # a file of its own: under pytest-xdist two workers may run the same
+    # host and card at once
+    d = os.path.join(ROOT, "build", "host")
+    os.makedirs(d, exist_ok=True)
+    fd, cfg = tempfile.mkstemp(prefix="sdbsim-%s-%s-" % (os.path.basename(host), os.path.basename(card)), suffix=".txt", dir=d)
+    with os.fdopen(fd, "w") as f:
+        f.write(config)
+    cmd = [SDBSIM, "--profile", card, "--host", host, "--config", cfg]
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
+    if controller:
+        cmd += ["--controller", "sdhost"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=timeout)
+    out = p.stdout.decode("utf-8", "replace")
+    recs = []
+    for line in out.splitlines():
+        if line.startswith("@ "):
+            recs.append(json.loads(line[2:]))
+    os.unlink(cfg)
+    return p.returncode, recs, out
+
+
+def known_failures():
+    """{what: why} from the one list."""
+    text = open(KNOWN).read()
+    return dict(re.findall(r'\{\s*"([^"]+)",\s*"([^"]*)"\s*\}', text))
+
+
+def _verdict_parts(text):
+    """(kind, top, second, ceiling) from a verdict line."""
+    m = re.match(r"mixed (\w+)/(\w+) - ", text)
+    if m:
+        return "mixed", m.group(1), m.group(2), False
+    kind = text.split("-bound")[0]
+    ceiling = bool(re.match(r"bus-bound - [0-9.]+% of the ", text))
+    return kind, kind, None, ceiling
+
+
+def compare(recs, tag):
+    """One dict per workload that printed phases and truth."""
+    phases, verdicts, out = {}, {}, []
+    for r in recs:
+        if r["type"] == "phases":
+            phases[r["workload"]] = r
+        elif r["type"] == "verdict":
+            verdicts[r["workload"]] = r
+        elif r["type"] == "truth" and r["result_printed"] and r["workload"] in phases:
+            w = r["workload"]
+            p = phases[w]
+            me = [p["card_pct"], p["bus_pct"], p["host_pct"]]
+            tr = [r["card_pct"], r["bus_pct"], r["host_pct"]]
+            cr = [r["crit_card_pct"], r["crit_bus_pct"], r["crit_host_pct"]]
+            err = max(abs(a - b) for a, b in zip(me, tr))
+            if any(math.isnan(x) for x in me + tr):
+                err = float("nan")
+            v = verdicts.get(w, {}).get("text", "")
+            kind, top, second, ceiling = _verdict_parts(v)
+            order = sorted(range(3), key=lambda i: -cr[i])
+            idx = {n: i for i, n in enumerate(PARTS)}
+            if kind == "mixed":
+                top_ok = cr[order[0]] < DOMINANT + TOL_PP
+                t, s = idx.get(top, 0), idx.get(second, 0)
+                two_ok = ((t == order[0] or cr[t] >= cr[order[0]] - TOL_PP) and
+                          (s == order[1] or s == order[0] or
+                           abs(cr[s] - cr[order[1]]) <= TOL_PP))
+                v_ok = top_ok and two_ok
+            elif ceiling:
+                v_ok = tr[1] >= CEILING - TOL_PP
+            elif kind in idx:
+                k = idx[kind]
+                v_ok = ((order[0] == k or cr[k] >= cr[order[0]] - TOL_PP) and
+                        cr[k] >= DOMINANT - TOL_PP)
+            else:
+                v_ok = False
+            out.append(dict(id="%s/suite:%s" % (tag, w), workload=w, measured=me, truth=tr,
+                            critical=cr, err=err, share_ok=err <= TOL_PP, verdict=v,
+                            verdict_ok=v_ok))
+    return out
+
+
+def judge(rows, known):
+    """(lines for people, unexpected failures, stale entries seen) for rows."""
+    lines, unexpected, seen = [], [], set()
+    for r in rows:
+        for kind, ok, detail in (
+                ("share", r["share_ok"], "error %.1f pp (measured %.1f/%.1f/%.1f, truth "
+                 "%.1f/%.1f/%.1f)" % tuple([r["err"]] + r["measured"] + r["truth"])),
+                ("verdict", r["verdict_ok"], "%s; critical truth %.1f/%.1f/%.1f" %
+                 tuple([r["verdict"]] + r["critical"]))):
+            what = "%s %s" % (kind, r["id"])
+            if what in known:
+                seen.add(what)
+            if not ok and what in known:
+                lines.append("XFAIL %s: %s (known: %s)" % (what, detail, known[what]))
+            elif not ok:
+                unexpected.append('{ "%s", "%s" },' % (what, detail))
+            elif what in known:
+                unexpected.append("%s now passes (%s): remove it from the list" % (what, detail))
+    return lines, unexpected, seen
