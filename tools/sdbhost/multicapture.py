@@ -76,6 +76,12 @@ class PortRecorder(threading.Thread):
         wait = self.wait
         while True:
             code = self._one(wait)
+            if self.code is not None and code in (cap.EXIT_PORT, cap.EXIT_NOTHING):
+                # After finished runs, a port that goes away (the rig is
+                # unplugged) ends the recording; it is not a failed run.
+                self.con.message("the port is gone after %d run(s): stopped recording it"
+                                 % len(self.results))
+                return
             self.code = code if self.code is None else max(self.code, code)
             if not (self.keep_going and code in (cap.EXIT_OK, cap.EXIT_RUN_ERRORS)):
                 return
@@ -102,6 +108,9 @@ class PortRecorder(threading.Thread):
             self.con.message(str(e))
             return e.code
         final = state["path"]
+        if _empty(final):
+            os.remove(final)    # nothing arrived: no log to keep
+            return code
         note = None
         if code in (cap.EXIT_OK, cap.EXIT_RUN_ERRORS) and self.db:
             note, ok = add_to_db(self.db, final)
@@ -111,6 +120,13 @@ class PortRecorder(threading.Thread):
         self.con.message("log %s" % final)
         self.results.append((final, code, note))
         return code
+
+
+def _empty(path):
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False
 
 
 def add_to_db(target, path):
