@@ -383,6 +383,29 @@ def test_the_connection_lost_mid_add_stores_nothing_of_the_run(db_target, tmp_pa
     assert rc == 0 and "stored as run" in out
 
 
+def test_the_server_shut_down_mid_add_stores_nothing_of_the_run(pg_server, tmp_path):
+    if isinstance(pg_server, str):
+        pytest.skip("PostgreSQL: " + pg_server)
+    url = pg_server.new_database()
+    with Store.open(url) as st:
+        assert [a.status for a in st.add_log(QUICK)] == ["added"]
+    before = counts(url)
+    st = Store.open(url)
+    _break_before_records(st, pg_server.halt)
+    log = dblogs.write(tmp_path / "new.log", 556, {"seq-read-64k": 12.0})
+    try:
+        with pytest.raises(DbError) as e:
+            st.add_log(log)
+    finally:
+        st.close()
+        assert pg_server.launch() is None
+    assert "the PostgreSQL server postgresql:///" in str(e.value)
+    assert "went away" in str(e.value) and "the transaction was not committed" in str(e.value)
+    assert counts(url) == before
+    rc, out, err = sdbdb(url, "add", log)     # (PostgreSQL's ids are not reused)
+    assert rc == 0 and "stored as run" in out
+
+
 def test_an_unreachable_server(tmp_path):
     url = "postgresql:///cards?host=%s&user=nobody" % (tmp_path / "nosuchdir")
     rc, out, err = sdbdb(url, "add", QUICK)
