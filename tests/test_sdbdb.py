@@ -406,6 +406,14 @@ def test_the_server_shut_down_mid_add_stores_nothing_of_the_run(pg_server, tmp_p
     assert rc == 0 and "stored as run" in out
 
 
+def test_reading_a_database_that_does_not_exist_creates_none(tmp_path):
+    path = tmp_path / "typo.db"
+    for args in (["list"], ["show", "1"], ["export"]):
+        rc, out, err = sdbdb(str(path), *args)
+        assert rc == 2 and "no database %s (sdbdb add LOG... creates it" % path in err
+    assert not path.exists()
+
+
 def test_an_unreachable_server(tmp_path):
     url = "postgresql:///cards?host=%s&user=nobody" % (tmp_path / "nosuchdir")
     rc, out, err = sdbdb(url, "add", QUICK)

@@ -34,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sdbhost.db import DbError, Store  # noqa: E402
+from sdbhost.db import DbError, Store, is_url  # noqa: E402
 from sdbhost.db import export, queries as Q, text  # noqa: E402
 
 DEFAULT_DB = "sdbench.db"
@@ -161,6 +161,9 @@ def parser():
 def main(argv=None):
     a = parser().parse_args(argv)
     target = getattr(a, "db", None) or os.environ.get("SDBDB") or DEFAULT_DB
+    if a.cmd != "add" and not is_url(target) and not os.path.exists(target):
+        return fail("no database %s (sdbdb add LOG... creates it; --db names another)"
+                    % target)
     try:
         st = Store.open(target)
     except DbError as e:
@@ -169,6 +172,10 @@ def main(argv=None):
         return a.fn(st, a)
     except DbError as e:
         return fail(str(e))
+    except BrokenPipeError:
+        # the reader stopped early (sdbdb list | head): not an error
+        sys.stderr.close()
+        return 0
     except OSError as e:
         return fail("%s: %s" % (getattr(e, "filename", None) or "output", e.strerror or e))
     finally:
