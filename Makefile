@@ -385,7 +385,7 @@ test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
 
 # Console logs of real QEMU runs for the host tools' tests (tests/data/).
-fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
 # The report screenshot in the README, from a committed emulated-run log.
