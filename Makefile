@@ -283,7 +283,6 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
-$(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
 # The parsers of what sdbench reads but did not write, built with clang's
