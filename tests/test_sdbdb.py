@@ -128,8 +128,7 @@ def _rank_example(tmp_path, target):
     runs = [(101, 20.0, {}), (102, 10.0, {}), (103, 28.0, {}), (103, 32.0, {}),
             (104, 10.0, {}), (105, 36.0, {}), (105, 40.0, {}), (105, 90.0, {}),
             (106, 100.0, {"board": dblogs.PI4_QEMU, "pnm": "QEMU!"}),
-            (107, 1000.0, {"bus_mode": "sdr50", "pnm": "EB32G"}),
-            (101, 5.0, {"linux": True})]
+            (107, 1000.0, {"bus_mode": "sdr50", "pnm": "EB32G"})]
     paths = []
     for i, (serial, v, kw) in enumerate(runs):
         mdt = "2014-09" if serial in (101, 102) else "2015-03"
@@ -138,7 +137,10 @@ def _rank_example(tmp_path, target):
                                   mdt=mdt, **kw))
     rc, out, err = sdbdb(target, "add", *paths)
     assert rc == 0, err
-    assert count(target, "runs") == len(runs)
+    linux = dblogs.write_linux(tmp_path / "linux.log", {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(target, "add", "--card", "101", linux)
+    assert rc == 0, err
+    assert count(target, "runs") == len(runs) + 1
 
 
 def _group(groups, method="sdbench", bus_mode="hs"):
@@ -157,7 +159,8 @@ def test_rank_and_percentile_hand_computed(db_target, tmp_path):
         assert (w["median"], w["best"]) == (20.0, 40.0)
         w = ws["rand-read-4k"]                  # 101: 2.0 among 3.0, 1.0, 1.0, 1.0
         assert (w["rank"], w["n"], w["percentile"]) == (2, 5, 75.0)
-        ws, _ = _group(Q.compare(st.db, c1), method="linux")
+        ws, g = _group(Q.compare(st.db, c1), method="linux", bus_mode=None)
+        assert (g["family"], g["source"]) == ("Pi 4 (BCM2711)", "linux")
         assert (ws["seq-read-64k"]["value"], ws["seq-read-64k"]["rank"],
                 ws["seq-read-64k"]["n"]) == (5.0, 1, 1)
         w = _group(Q.compare(st.db, Q.find_card(st.db, "102")))[0]["seq-read-64k"]
@@ -266,6 +269,26 @@ def test_a_log_that_does_not_parse(db_target, tmp_path):
     assert count(db_target, "runs") == before["runs"] + 1
     rc, out, err = sdbdb(db_target, "add", tmp_path / "missing.log")
     assert rc == 1 and "cannot read it: No such file or directory" in err
+
+
+def test_linux_runs_need_the_card_named(db_target, tmp_path):
+    linux = dblogs.write_linux(tmp_path / "linux.log", {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(db_target, "add", linux)
+    assert rc == 1 and "not stored: it has no card record" in err
+    assert "the Linux companion reads no CID: --card CARD names the card" in err
+    assert sdbdb(db_target, "add", QUICK)[0] == 0
+    rc, out, err = sdbdb(db_target, "add", "--card", "0x00000001", linux)
+    assert rc == 2 and "no card '0x00000001' in the database" in err
+    other = dblogs.write(tmp_path / "other.log", 77, {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(db_target, "add", "--card", "0xdeadbeef", linux, other)
+    assert rc == 1 and "not stored: its card record is of another card (serial " \
+                       "0x0000004d, not 0xdeadbeef)" in err
+    with Store.open(db_target) as st:
+        (r,) = [r for r in Q.runs(st.db) if r["source"] == "linux"]
+        assert (r["measured"], r["family"], r["board_model"], r["bus_mode"]) == \
+            (1, "Pi 4 (BCM2711)", "Raspberry Pi 4 Model B Rev 1.4", None)
+        assert Q.card(st.db, r["card_id"])["pnm"] == "QEMU!"
+        assert [w["mbs"] for w in Q.workloads(st.db, r["id"])] == [5.0]
 
 
 def test_a_run_without_a_card_record_or_an_end(db_target, tmp_path):
