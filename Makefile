@@ -107,9 +107,10 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbdb \
                  $(BH)/sdbsim
 
 .PHONY: bench-qemu bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
@@ -270,7 +271,7 @@ $(BH)/sdbhost/%.py: tools/sdbhost/%.py
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 
-$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
+$(BH)/sdbreport $(BH)/sdbcapture $(BH)/sdbdb: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -282,7 +283,6 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
-$(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
 # The parsers of what sdbench reads but did not write, built with clang's
@@ -331,7 +331,14 @@ IMAGE ?= $(B)/sdbench.img
 image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
-run-image: image $(B)/shim64.bin
+# A card image that exists is booted as it is (its firmware files, its
+# sdbench.txt); one that does not, or FIRMWARE=, is made first.
+run-image: $(B)/shim64.bin
+	@if [ -n "$(FIRMWARE)" ] || [ ! -f "$(IMAGE)" ]; then \
+		$(MAKE) --no-print-directory image IMAGE="$(IMAGE)" $(if $(FIRMWARE),FIRMWARE="$(FIRMWARE)"); \
+	else \
+		echo "make run-image: $(IMAGE) as it is (make image rebuilds it from this build)"; \
+	fi
 	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
 
 install: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
@@ -386,7 +393,7 @@ test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
 
 # Console logs of real QEMU runs for the host tools' tests (tests/data/).
-fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
 # The report screenshot in the README, from a committed emulated-run log.
