@@ -202,7 +202,7 @@ static void apply_data_path(const struct bench_env *env, const struct config *cf
 {
 	struct sd_host *h = card.host ? card.host : env->host; /* after the host key */
 	const char *want = config_enum_name(cfg, CFG_DATA_PATH);
-	bool has_dma = (h->data_paths & (1u << SD_PATH_DMA)) && h->ops->set_data_path;
+	bool has_dma = sd_host_has_path(h, SD_PATH_DMA);
 	bool is_auto = !want || !strcmp(want, "auto");
 	bool auto_dma = has_dma && h->auto_path == SD_PATH_DMA;
 	unsigned path = is_auto ? (auto_dma ? SD_PATH_DMA : SD_PATH_PIO) :
@@ -215,16 +215,14 @@ static void apply_data_path(const struct bench_env *env, const struct config *cf
 	 * sdbench.txt sets one. */
 	if (config_has(cfg, CFG_DMA_PIO_BLOCKS))
 		h->dma_pio_blocks = (uint32_t)config_u64(cfg, CFG_DMA_PIO_BLOCKS);
-	if (h->ops->set_data_path)
-		r = h->ops->set_data_path(h, path);
-	else if (path != SD_PATH_PIO)
-		r = -ENOTSUP;
+	r = sd_host_set_data_path(h, path);
+	if (r == -ENOTSUP && path == SD_PATH_PIO)
+		r = 0; /* a host without the operation moves data by PIO */
 	if (r) {
 		why = env->dma_note ? env->dma_note : "the host has no DMA data path";
 		con_printf("\ndata_path = %s refused: %s (%s); data moves by PIO\n",
 			   want, why, err_name(r));
-		if (h->ops->set_data_path)
-			(void)h->ops->set_data_path(h, SD_PATH_PIO);
+		(void)sd_host_set_data_path(h, SD_PATH_PIO);
 	}
 	con_printf("\ndata path: %s%s\n", h->data_path == SD_PATH_DMA ? "DMA" : "PIO",
 		   is_auto ? " (auto)" : "");

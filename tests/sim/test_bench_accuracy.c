@@ -451,10 +451,10 @@ static void run_combo(const struct combo *cb)
 		CHECK_EQ_I(dma_chan_init(&dch, cfg.base - (cb->sdhost ? 0x202000u : 0x300000u),
 					 DMA_MEM_ALIAS_BCM2835, 0x3C), 0);
 		if (cb->sdhost)
-			bcm2835_sdhost_attach_dma(&s.sdhost, &dch);
+			bcm2835_sdhost_attach_dma(&s.sdhost, &dch, DMA_DREQ_SDHOST);
 		else
-			bcm2835_emmc_attach_dma(&s.emmc, &dch);
-		CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
+			bcm2835_emmc_attach_dma(&s.emmc, &dch, DMA_DREQ_EMMC);
+		CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), 0);
 	}
 	if (cb->width == 1)
 		CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
