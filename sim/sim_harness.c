@@ -31,7 +31,7 @@ static int sim_platform_path(struct sdhci_host *sh, int ret)
 		return ret;
 	sh->host.auto_path = SD_PATH_DMA;
 	if (sh->host.data_paths & (1u << SD_PATH_DMA))
-		return sh->host.ops->set_data_path(&sh->host, SD_PATH_DMA);
+		return sd_host_set_data_path(&sh->host, SD_PATH_DMA);
 	return 0;
 }
 
@@ -54,8 +54,12 @@ static int host_init(struct sdhci_host *sh)
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg)
 {
-	const struct sim_profile *p = sim_profile_find(profile);
+	return simh_host_only_p(s, sim_profile_find(profile), cfg);
+}
 
+int simh_host_only_p(struct simh *s, const struct sim_profile *p,
+		     const struct sim_config *cfg)
+{
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
@@ -72,7 +76,12 @@ int simh_host_only(struct simh *s, const char *profile,
 int simh_start(struct simh *s, const char *profile,
 	       const struct sim_config *cfg)
 {
-	int ret = simh_host_only(s, profile, cfg);
+	return simh_start_p(s, sim_profile_find(profile), cfg);
+}
+
+int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_config *cfg)
+{
+	int ret = simh_host_only_p(s, p, cfg);
 
 	if (ret)
 		return s->init_ret = ret;
@@ -118,11 +127,21 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 	const struct sim_profile *p = sim_profile_find(profile);
 	struct sim_config c;
 	char err[160];
-	int ret;
 
 	memset(s, 0, sizeof(*s));
 	sim_config_default(&c);
-	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
+	if (!p || sim_host_load(host, &c, err, sizeof(err)))
+		return s->init_ret = -1000;
+	return simh_start_uhs_p(s, p, &c, want);
+}
+
+int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
+		     unsigned want)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!p || sim_setup(c, p))
 		return s->init_ret = -1000;
 	s->host = &s->emmc.host;
 	ret = build_uhs_host(&s->emmc);

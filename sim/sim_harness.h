@@ -27,6 +27,10 @@ struct simh {
  * result (also in s->init_ret); -1000 when the profile is unknown. */
 int simh_start(struct simh *s, const char *profile,
 	       const struct sim_config *cfg);
+/* The same with a profile given whole (a generated card, sim_gen.h). */
+int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_config *cfg);
+int simh_host_only_p(struct simh *s, const struct sim_profile *p,
+		     const struct sim_config *cfg);
 /* The same with the host only (no sd_init). */
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
@@ -41,6 +45,9 @@ extern const struct sdhci_board simh_board;
  * regulator lines); then sd_init_mode(want). Returns its result. */
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want);
+/* The same with the card profile and the host configuration given whole. */
+int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
+		     unsigned want);
 /* What start-up hands the whole program (bench_main) on the simulated
  * platform: the simulator's board (platform/sim.c) built by the slot
  * builder (platform/slot.c) into bs, which must outlive the run; its
