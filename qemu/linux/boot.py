@@ -29,7 +29,7 @@ SDBLINUX = os.path.join(ROOT, "build", "sdblinux", "sdblinux-arm64")
 MODULES = ("sdhci", "sdhci-pltfm", "sdhci-iproc", "bcm2835", "bcm2835_wdt")
 APPLETS = ("sh", "mount", "insmod", "sleep", "grep", "dmesg", "poweroff", "cat", "sync",
            "head", "tail")
-APPEND = "console=ttyAMA0 nosmp panic=-1"
+APPEND = os.environ.get("SDB_LINUX_APPEND", "console=ttyAMA0 nosmp panic=-1")
 # (machine, controller): the device tree and how the tree is changed.
 CONTROLLERS = {
     ("raspi3b", "sdhost"): ("bcm2837-rpi-3-b.dtb", []),
@@ -42,7 +42,11 @@ CONTROLLERS = {
     ]),
     # EMMC2's regulators sit on the firmware's GPIO expander, which QEMU
     # does not model: the MMC core then takes the voltages from the host.
+    # The HDMI block's L2 interrupt controller is not modelled either (its
+    # driver's first register write faults and kills init): disabled.
     ("raspi4b", "emmc2"): ("bcm2711-rpi-4-b.dtb", [
+        ["fdtput", "-t", "s", "{dtb}", "/soc/interrupt-controller@7ef00100", "status",
+         "disabled"],
         ["fdtput", "-t", "s", "{dtb}", "/soc/mmc@7e300000", "status", "disabled"],
         ["fdtput", "-d", "{dtb}", "/emmc2bus/mmc@7e340000", "vqmmc-supply"],
         ["fdtput", "-d", "{dtb}", "/emmc2bus/mmc@7e340000", "vmmc-supply"],
