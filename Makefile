@@ -110,9 +110,10 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbdb \
                  $(BH)/sdbsim
 
 # sdblinux (see its rules below)
@@ -279,7 +280,7 @@ $(BH)/sdbhost/%.py: tools/sdbhost/%.py
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 
-$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
+$(BH)/sdbreport $(BH)/sdbcapture $(BH)/sdbdb: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -291,7 +292,6 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
-$(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
 
 # ---- sdblinux: sdbench's workloads through Linux (tools/sdblinux) -----------
 # A static Linux program for the Pi's own OS (armhf: 32-bit Raspberry Pi OS;
@@ -415,7 +415,7 @@ test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
 
 # Console logs of real QEMU runs for the host tools' tests (tests/data/).
-fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
 # The report screenshot in the README, from a committed emulated-run log.
