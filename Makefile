@@ -25,6 +25,8 @@
 #                   DOC=docs/request-cost.md rewrites the table there)
 #   make bench-linux the same requests through Debian's arm64 kernel under QEMU, next to
 #                   sdbench's (qemu/linux/; DOC=docs/linux-cost.md rewrites the table there)
+#   make bench-linux-commands  the SD commands of sdbench and of Linux side by side (QEMU's
+#                   trace; DOC=docs/linux-commands.md rewrites the tables there)
 #   make sdblinux   build/sdblinux/sdblinux-{arm64,armhf}: the companion for Raspberry Pi OS
 #
 # Layout of the sources:
@@ -122,7 +124,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: bench-qemu bench-linux sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: bench-qemu bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -439,6 +441,11 @@ bench-qemu: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
 # hostcost figures (qemu/linux/bench_linux.py). A benchmark, not a test.
 bench-linux: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
 	$(PYTHON) qemu/linux/bench_linux.py $(if $(DOC),--doc $(DOC))
+
+# The commands each sends to the card, from QEMU's SD trace events, every
+# difference explained (qemu/linux/compare_commands.py).
+bench-linux-commands: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
+	$(PYTHON) qemu/linux/compare_commands.py $(if $(DOC),--doc $(DOC))
 
 clean:
 	rm -rf $(B)

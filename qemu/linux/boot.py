@@ -29,7 +29,11 @@ SDBLINUX = os.path.join(ROOT, "build", "sdblinux", "sdblinux-arm64")
 MODULES = ("sdhci", "sdhci-pltfm", "sdhci-iproc", "bcm2835", "bcm2835_wdt")
 APPLETS = ("sh", "mount", "insmod", "sleep", "grep", "dmesg", "poweroff", "cat", "sync",
            "head", "tail")
-APPEND = os.environ.get("SDB_LINUX_APPEND", "console=ttyAMA0 nosmp panic=-1")
+APPEND = "console=ttyAMA0 nosmp panic=-1"
+# The console from the first line on (a fault before the PL011 driver
+# registers would otherwise leave the log empty).
+EARLYCON = {"raspi3b": "earlycon=pl011,mmio32,0x3f201000",
+            "raspi4b": "earlycon=pl011,mmio32,0xfe201000"}
 # (machine, controller): the device tree and how the tree is changed.
 CONTROLLERS = {
     ("raspi3b", "sdhost"): ("bcm2837-rpi-3-b.dtb", []),
@@ -42,11 +46,11 @@ CONTROLLERS = {
     ]),
     # EMMC2's regulators sit on the firmware's GPIO expander, which QEMU
     # does not model: the MMC core then takes the voltages from the host.
-    # The HDMI block's L2 interrupt controller is not modelled either (its
-    # driver's first register write faults and kills init): disabled.
+    # The HDMI block at 0x7ef00000 is not modelled either (its interrupt
+    # controller's and I2C drivers' first register access faults and kills
+    # init): every /soc node there is disabled ("disable-under").
     ("raspi4b", "emmc2"): ("bcm2711-rpi-4-b.dtb", [
-        ["fdtput", "-t", "s", "{dtb}", "/soc/interrupt-controller@7ef00100", "status",
-         "disabled"],
+        ["disable-under", "/soc", "@7ef0"],
         ["fdtput", "-t", "s", "{dtb}", "/soc/mmc@7e300000", "status", "disabled"],
         ["fdtput", "-d", "{dtb}", "/emmc2bus/mmc@7e340000", "vqmmc-supply"],
         ["fdtput", "-d", "{dtb}", "/emmc2bus/mmc@7e340000", "vmmc-supply"],
@@ -121,17 +125,27 @@ def make_initramfs(path, linux, sdblinux, args):
 def make_dtb(path, linux, machine, controller):
     name, edits = CONTROLLERS[(machine, controller)]
     shutil.copyfile(os.path.join(linux, "dtbs", "broadcom", name), path)
+    todo = []
     for cmd in edits:
+        if cmd[0] != "disable-under":
+            todo.append(cmd)
+            continue
+        nodes = subprocess.run(["fdtget", "-l", path, cmd[1]], stdout=subprocess.PIPE,
+                               check=True).stdout.decode().split()
+        todo += [["fdtput", "-t", "s", "{dtb}", "%s/%s" % (cmd[1], n), "status", "disabled"]
+                 for n in nodes if cmd[2] in n]
+    for cmd in todo:
         p = subprocess.run([c.format(dtb=path) for c in cmd], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT)
         if p.returncode != 0:
             raise RuntimeError("%s: %s" % (" ".join(cmd), p.stdout.decode().strip()))
 
 
-def boot(machine, controller, image, args, timeout=900, trace=False, icount=True,
+def boot(machine, controller, image, args, timeout=900, trace=(), icount=True,
          linux=None, sdblinux=SDBLINUX):
     """Boot the kernel with sdblinux ARGS on image; a harness.Run. trace:
-    QEMU's sdcard_* trace events go to run.trace (text)."""
+    QEMU trace events to enable (e.g. sdcard_normal_command); they go to
+    run.trace (text) with the guest errors."""
     linux = linux or fetch()
     harness.require_machine(machine)
     binary = harness.qemu_binary("qemu-system-aarch64")
@@ -140,14 +154,15 @@ def boot(machine, controller, image, args, timeout=900, trace=False, icount=True
         make_dtb(dtb, linux, machine, controller)
         make_initramfs(rd, linux, sdblinux, args)
         cmd = [binary, "-M", machine, "-kernel", os.path.join(linux, "Image"),
-               "-dtb", dtb, "-initrd", rd, "-append", APPEND, "-no-reboot",
+               "-dtb", dtb, "-initrd", rd, "-append", APPEND + " " + EARLYCON[machine],
+               "-no-reboot",
                "-display", "none", "-monitor", "none", "-serial", "stdio",
                "-d", "guest_errors", "-D", log]
         cmd += harness.card_options(machine if controller == "emmc2" else "raspi3b", image)
         if icount:
             cmd += ["-icount", "shift=0,sleep=off"]
-        if trace:
-            cmd += ["-trace", "sdcard_normal_command", "-trace", "sdcard_app_command"]
+        for event in trace or ():
+            cmd += ["-trace", event]
         timed_out = False
         try:
             p = subprocess.run(["nice", "-n", "15"] + cmd, stdout=subprocess.PIPE,
