@@ -51,7 +51,7 @@ def workload(name, mbs, xfer=65536, op="read"):
 
 
 def log_text(serial, values, board=PI4, nonce=0, simulated=False,
-             summary=True, with_card=True, end=True, **card_kw):
+             summary=True, with_card=True, end=True, headline=None, **card_kw):
     """A run's console text; values: {workload name: MB/s} in order."""
     b = dict(type="board", **board)
     if simulated:
@@ -68,6 +68,8 @@ def log_text(serial, values, board=PI4, nonce=0, simulated=False,
         first = next(iter(values))
         lines.append(rec(type="summary", emulated=bool(board.get("emulated")),
                          seq_read={"workload": first, "mbs": values[first]}))
+    if headline:
+        lines.append(rec(type="headline", **headline))
     if end:
         lines.append(rec(type="done", errors=0, elapsed_us=1000000 + nonce))
     return "\n".join(lines) + "\n"

@@ -84,7 +84,8 @@ class Server:
         data = os.path.join(self.dir, "data")
         rc, out = self._call([os.path.join(self.bindir, "pg_ctl"), "-D", data, "-l",
                               os.path.join(self.dir, "server.log"), "-w", "-t", "60", "-o",
-                              "-k %s -c listen_addresses='' -F -c max_connections=60"
+                              "-k %s -c listen_addresses='' -F -c max_connections=60 "
+                              "-c shared_buffers=16MB"
                               % self.dir, "start"])
         if rc != 0:
             log = ""

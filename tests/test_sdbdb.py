@@ -242,8 +242,22 @@ def test_list_export_and_html_come_from_the_same_rows(db_target, tmp_path):
     text = page.read_text()
     assert text.count("<tr") == 1 + 7 and "QEMU!" not in text
     assert "data:image/png;base64," in text
-    rc, out, err = sdbdb(db_target, "html", "-o", page, "--include-emulated")
-    assert "(9 cards, a chart)" in err and 'class="emulated"' in page.read_text()
+    from sdbhost.db import page as P         # the same, in this process (faster)
+    with Store.open(db_target) as st:
+        text, n, chart = P.render(st.db, include_emulated=True)
+    assert (n, chart) == (9, True) and text.count('class="emulated"') == 2
+
+
+def test_the_headline_record_is_kept(db_target, tmp_path):
+    head = {"card": "SanDisk SD SU04G", "text": "card-bound: a faster card would help",
+            "parts": [{"what": "sequential read", "limit": "card"}]}
+    log = dblogs.write(tmp_path / "h.log", 9, {"seq-read-64k": 20.0}, headline=head)
+    assert sdbdb(db_target, "add", log)[0] == 0
+    rc, out, err = sdbdb(db_target, "show", "9")
+    assert "  card-bound: a faster card would help\n  figures: seq read 20.00 MB/s" in out
+    rc, out, err = sdbdb(db_target, "export")
+    (run,) = json.loads(out)["cards"][0]["runs"]
+    assert run["headline"] == dict(head, type="headline")
 
 
 def test_card_names(db_target, tmp_path):
@@ -252,6 +266,12 @@ def test_card_names(db_target, tmp_path):
     assert rc == 2 and "'SU04G' names 5 cards" in err
     rc, out, err = sdbdb(db_target, "show", "0x0000006b")
     assert rc == 0 and "card #" in out and "EB32G" in out
+    # card #3, and the serial 3 of the card added next (#8)
+    assert sdbdb(db_target, "add", dblogs.write(tmp_path / "s3.log", 3, {"x": 1.0}))[0] == 0
+    rc, out, err = sdbdb(db_target, "show", "3")
+    assert rc == 2 and "'3' names 2 cards: #3 SanDisk SD SU04G serial 0x00000067; #8 " in err
+    rc, out, err = sdbdb(db_target, "show", "#3")
+    assert rc == 0 and out.startswith("card #3: SanDisk SD SU04G")
     rc, out, err = sdbdb(db_target, "show", "nosuchcard")
     assert rc == 2 and "no card 'nosuchcard' in the database" in err
 

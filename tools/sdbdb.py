@@ -9,8 +9,8 @@ workload (docs/database.md).
 
   sdbdb add run.log ...          store every run of the logs
   sdbdb list                     the cards, one line per card and source
-  sdbdb show CARD                a card and its runs (CARD: its number, serial
-                                 0x1c0c0c0c, CID hex or product name)
+  sdbdb show CARD                a card and its runs (CARD: its number #12,
+                                 serial 0x1c0c0c0c, CID hex or product name)
   sdbdb compare CARD             rank and percentile per workload among the
                                  cards run on the same board family and bus mode,
                                  and the same model's batches
