@@ -331,7 +331,14 @@ IMAGE ?= $(B)/sdbench.img
 image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
-run-image: image $(B)/shim64.bin
+# A card image that exists is booted as it is (its firmware files, its
+# sdbench.txt); one that does not, or FIRMWARE=, is made first.
+run-image: $(B)/shim64.bin
+	@if [ -n "$(FIRMWARE)" ] || [ ! -f "$(IMAGE)" ]; then \
+		$(MAKE) --no-print-directory image IMAGE="$(IMAGE)" $(if $(FIRMWARE),FIRMWARE="$(FIRMWARE)"); \
+	else \
+		echo "make run-image: $(IMAGE) as it is (make image rebuilds it from this build)"; \
+	fi
 	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
 
 install: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
