@@ -124,8 +124,8 @@ EXPLAINED = {
         "page cache (pages and readahead windows), before sdblinux runs."),
     "only:linux:split-pair": (
         "A few of the 512 KiB pieces reach the card as two commands whose blocks add up to "
-        "1024 (1016 + 8 or 1008 + 16, varying from boot to boot; the small part is "
-        "counted in its own row above): the block layer also splits a request at the "
+        "1024 (1016 + 8 or 1008 + 16, varying from boot to boot; a small part of a "
+        "size sdbench also uses is counted in that size's row): the block layer also splits a request at the "
         "queue's segment limits (SDHOST's driver declares 128 segments), and sdblinux's "
         "buffer pages fall differently in memory from boot to boot. Which limit cut these "
         "was not traced. Each part is a complete CMD18/CMD25 transaction: right for both, "
@@ -173,7 +173,7 @@ def request_diffs(pa, pb):
         if da[0] is None:
             if blocks == 1024:
                 keys.append("only:linux:1024")
-            elif 512 < blocks < 1024:
+            elif 512 < blocks < 1024 or (op, 1024 - blocks) in pb:
                 keys.append("only:linux:split-pair")
             else:
                 keys.append("only:linux:other")
