@@ -22,6 +22,7 @@
 #include "bench/hosts.h"
 #include "bench/storage/mbr.h"
 #include "bench/engine/record.h"
+#include "bench/results_log.h"
 #include "bench/run.h"
 #include "bench/storage/storage.h"
 #include "bench/storage/test_area.h"
@@ -293,6 +294,15 @@ static int apply_host_key(struct bench_env *env)
 	return 0;
 }
 
+/* SDBENCH.LOG: found read-only, then written only through the guard. */
+static void open_results_file(const struct blkdev *dev)
+{
+	static struct results_file rf;
+	int r = results_file_find(&rf, dev, &st.mbr);
+
+	results_log_open(&rf, r, config_bool(&st.cfg, CFG_RESULTS_FILE), &guard);
+}
+
 unsigned bench_main(const struct bench_env *env_in)
 {
 	static struct bench_env cur;
@@ -336,6 +346,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	/* The one decision where writes may go, for the whole run (the
 	 * console rebuilds it from its effective configuration). */
 	write_guard_init(&guard, &card, &st.area, config_bool(&st.cfg, CFG_WRITE_TESTS));
+	open_results_file(&dev);
 	run_or_console(env, &dev);
 	return record_error_count();
 }

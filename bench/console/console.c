@@ -166,7 +166,7 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 {
 	struct wl_ctx *c = &ctx;
 
-	write_guard_init(io->guard, io->card, &io->st->area, config_bool(&a->cfg, CFG_WRITE_TESTS));
+	write_guard_rebuild(io->guard, &io->st->area, config_bool(&a->cfg, CFG_WRITE_TESTS));
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;
 	if (a->wl < 0) {
