@@ -107,9 +107,10 @@ PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbdb \
                  $(BH)/sdbsim
 
 .PHONY: bench-qemu bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
@@ -270,7 +271,7 @@ $(BH)/sdbhost/%.py: tools/sdbhost/%.py
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 
-$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
+$(BH)/sdbreport $(BH)/sdbcapture $(BH)/sdbdb: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -386,7 +387,7 @@ test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 	SDB_HW_PORT=$(PORT) SDB_HW_BAUD=$(or $(BAUD),115200) $(PYTHON) -m pytest -q -rs -p no:cacheprovider tests/hw
 
 # Console logs of real QEMU runs for the host tools' tests (tests/data/).
-fixtures: $(B)/kernel.img $(B)/fault/kernel.img
+fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
 # The report screenshot in the README, from a committed emulated-run log.

@@ -1,6 +1,7 @@
 """Bounded random-mutation fuzzing of the host tools' record parser
-(tools/sdbhost/records.py) and everything that renders its result (text,
-CSV, the HTML report's tables), over the committed logs in tests/data.
+(tools/sdbhost/records.py) and the text, comparison and CSV outputs, over
+the committed logs in tests/data (the HTML report, --predict, JSON and
+sdbcapture's reader: tests/test_tools_hypothesis.py).
 
 Where tests/test_sdblog.py spoils whole lines, this mutates inside the
 records: values replaced by values of every other JSON type, numbers made

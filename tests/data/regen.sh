@@ -6,6 +6,7 @@
 #   qemu-raspi0-quick-4g.log    make run MACHINE=raspi0 with a 4 GiB SDHC card
 #   qemu-raspi2b-selftest.log   suite = selftest with reads and a write in the test area
 #   qemu-raspi0-exception.log   the deliberate-fault build (an exception ends the run)
+#   sim-sdhost-hosts.log        build/host/sdbsim: quick suite + host comparison through SDHOST
 #
 # Every number in them is QEMU's emulation speed; the tests check how the
 # tools read and present records, never the figures themselves.
@@ -31,3 +32,11 @@ timeout 60 qemu-system-arm -M raspi0 -bios build/fault/kernel.img -display none 
 	-monitor none -serial stdio -semihosting >"$out/qemu-raspi0-exception.log.tmp" || status=$?
 [ "$status" = 3 ] || { echo "regen.sh: fault run ended with $status, expected 3" >&2; exit 1; }
 mv "$out/qemu-raspi0-exception.log.tmp" "$out/qemu-raspi0-exception.log"
+# The host comparison on the simulator (SDHOST by PIO and by DMA), after
+# the quick suite: build/host/sdbsim, no QEMU.
+echo "tests/data/regen.sh: sim-sdhost-hosts.log" >&2
+printf 'suite = quick\nseed = 3\ncompare_hosts = on\n' >"$out/sim-sdhost-hosts.txt.tmp"
+build/host/sdbsim --profile sdhc-c10-16g --controller sdhost \
+	--config "$out/sim-sdhost-hosts.txt.tmp" >"$out/sim-sdhost-hosts.log.tmp"
+rm -f "$out/sim-sdhost-hosts.txt.tmp"
+mv "$out/sim-sdhost-hosts.log.tmp" "$out/sim-sdhost-hosts.log"

@@ -535,3 +535,69 @@ def sustained(runs):
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
     return Chart(fig, "sustained", "Sustained write: rate against the amount written", series)
+
+
+# --- host comparison ---------------------------------------------------------
+
+def host_comparison(rec, name, title, emulated):
+    """One hosts record: MB/s per workload with a bar per configuration
+    (controller, data path, bus mode), and beside it each configuration's
+    host share (bars, left axis) and CPU time per block (dots, right axis)."""
+    from . import hosts as H
+    cfgs, wls = H.configs(rec), H.workloads(rec)
+    rows = [r for r in H.rows(rec) if H.measured(r)]
+    if not rows or not cfgs or not wls:
+        return None
+    fig = _fig(12, 3.2 + 0.12 * len(cfgs), emulated, left=0.7)
+    ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    w = 0.8 / len(cfgs)
+    # tab10 while it lasts: tab20 pairs a dark and a light shade of one hue
+    cmap = matplotlib.colormaps["tab10" if len(cfgs) <= 10 else "tab20"]
+    colour = {c: cmap(i % cmap.N) for i, c in enumerate(cfgs)}
+    by = {}
+    for r in rows:
+        by[(H.config_name(r), r.get("workload") if isinstance(r.get("workload"), str)
+            else F.text(r.get("workload")))] = r
+    for i, c in enumerate(cfgs):
+        xs, ys = [], []
+        for j, wl in enumerate(wls):
+            r = by.get((c, wl))
+            if r:
+                xs.append(j + (i - (len(cfgs) - 1) / 2.0) * w)
+                ys.append(r["mbs"])
+        if xs:
+            ax.bar(xs, ys, width=w, color=colour[c], label=c)
+    ax.set_xticks(range(len(wls)), wls, fontsize=8)
+    ax.set_ylabel("MB/s (10^6 B/s)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2, title="host path mode", title_fontsize=7)
+    ax.set_title("throughput per workload", fontsize=9)
+    # per configuration: the mean over its workloads
+    share, cpu = [], []
+    for c in cfgs:
+        rs = [r for r in rows if H.config_name(r) == c]
+        hp = [r.get("host_pct") for r in rs if is_num(r.get("host_pct"))]
+        cp = [r.get("cpu_ns_per_block") for r in rs if is_num(r.get("cpu_ns_per_block"))]
+        share.append(sum(hp) / len(hp) if hp else 0)
+        cpu.append(sum(cp) / len(cp) if cp else None)
+    xs = range(len(cfgs))
+    b = ax2.bar(xs, [min(max(s, 0), 100) for s in share], color=[colour[c] for c in cfgs],
+                label="host% (bars, left axis)")
+    ax2.set_ylim(0, 100)
+    ax2.set_ylabel("host share of the time, %")
+    ax2.set_xticks(list(xs), cfgs, rotation=30, ha="right", fontsize=7)
+    ax3 = ax2.twinx()
+    pts = [(x, v) for x, v in zip(xs, cpu) if is_num(v)]
+    d = None
+    if pts:
+        d = ax3.plot([p[0] for p in pts], [p[1] for p in pts], "kD", markersize=5,
+                     label="CPU ns/blk (dots, right axis)")[0]
+        ax3.set_ylim(bottom=0, top=max(max(p[1] for p in pts) * 1.15, 1))
+    ax3.set_ylabel("CPU ns per 512-byte block")
+    ax2.legend(handles=[b] + ([d] if d else []), fontsize=7, loc="lower center",
+               bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
+    ax2.set_title("host share and CPU time (mean over the workloads)", fontsize=9, pad=18)
+    fig.subplots_adjust(bottom=min(0.45, 1.3 / (3.2 + 0.12 * len(cfgs))), wspace=0.35,
+                        right=0.93, top=0.84)
+    return Chart(fig, name, title, cfgs)

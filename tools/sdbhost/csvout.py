@@ -6,7 +6,9 @@ Nested objects are flattened with dots (timer.freq_hz, cid.pnm). Records
 made of parallel lists (histogram, series, au, open_au, sustained's rate
 list) become one row per point, with an index column "i" and the list
 fields holding that point's value (series adds t_s, the end of the
-interval in seconds; sustained adds written_bytes). Any other list is one
+interval in seconds; sustained adds written_bytes). The host comparison
+(hosts) is one row per configuration and workload, and modes one row per
+bus mode: index "i", then the row object's fields. Any other list is one
 cell, its items separated by spaces; a list of objects is one cell of
 JSON. Booleans are true/false, a missing or null value is an empty cell.
 """
@@ -20,6 +22,10 @@ from .records import PARALLEL
 # Point-per-row lists beyond PARALLEL.
 EXPLODE = dict(PARALLEL)
 EXPLODE["sustained"] = ("rate_mbs",)
+# Lists of objects that become one row per object (the object's fields as
+# columns): the host comparison, one row per configuration and workload;
+# the bus modes, one row per mode.
+ROWS = {"hosts": "rows", "modes": "modes"}
 
 SKIP = ("type",)
 
@@ -55,6 +61,16 @@ def _flatten(rec, prefix="", out=None):
 
 def rows_of(rtype, rec):
     """The rows (ordered dicts) one record gives."""
+    key = ROWS.get(rtype)
+    if key and isinstance(rec.get(key), list) and rec[key]:
+        rest = _flatten({k: v for k, v in rec.items() if k != key})
+        rows = []
+        for i, item in enumerate(rec[key]):
+            row = dict(rest)
+            row["i"] = i
+            row.update(_flatten(item) if isinstance(item, dict) else {key: item})
+            rows.append(row)
+        return rows
     flat = _flatten(rec)
     lists = [k for k in EXPLODE.get(rtype, ()) if isinstance(flat.get(k), list)]
     if not lists:

@@ -10,6 +10,7 @@ import os
 
 from . import charts as C
 from . import fmt as F
+from . import hosts as H
 from . import model
 from .records import is_num
 
@@ -62,6 +63,7 @@ SECTIONS = [
     ("open-au", "Open AUs"),
     ("erase", "Erase time per AU"),
     ("sustained", "Sustained write"),
+    ("hosts", "Host comparison"),
     ("integrity", "Integrity"),
     ("selftest", "SD stack self-test"),
     ("problems", "Errors, skipped workloads, log warnings"),
@@ -617,6 +619,24 @@ class Report:
         self.figure(C.sustained(self.runs), "dashed: the knee where the card's cache filled")
         self.end()
 
+    def hosts(self):
+        have = [(lab, run, rec) for lab, run in self.runs for rec in run.all("hosts")]
+        if not have:
+            return
+        self.section("hosts")
+        self.p("The same workloads (same blocks, same seed) through every host configuration "
+               "of the board: controller, data path (PIO: the CPU moves every word; DMA: an "
+               "engine does) and bus mode. host% is the host's share of the operations' time; "
+               "CPU ns/blk the CPU's own time per 512-byte block.", "note")
+        for k, (lab, run, rec) in enumerate(have):
+            name = "hosts" if len(have) == 1 else "hosts-%d" % (k + 1)
+            title = "Host comparison" + (" (%s)" % lab if len(self.runs) > 1 else "") + \
+                ("" if len(have) == 1 else " %d" % (k + 1))
+            self.figure(C.host_comparison(rec, name, title, run.emulated or
+                                          rec.get("emulated") is True))
+            self.table(H.HEAD, H.table(rec), num_cols=(4, 5, 6, 7, 8))
+        self.end()
+
     def integrity(self):
         if not any(r.all("integrity") for _, r in self.runs):
             return
@@ -713,7 +733,7 @@ class Report:
         body_start = len(self.parts)
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
                    self.latency, self.series, self.phases, self.sweep, self.prediction, self.card_class, self.au,
-                   self.open_au, self.erase, self.sustained, self.integrity, self.selftest,
+                   self.open_au, self.erase, self.sustained, self.hosts, self.integrity, self.selftest,
                    self.problems):
             fn()
         body = self.parts[body_start:]

@@ -152,8 +152,20 @@ END_TYPES = ("done", "exception")
 
 
 def is_num(v):
-    """A JSON number that can be computed with (not a boolean, finite)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A JSON number that can be computed with (not a boolean, finite, and
+    within a float's range: 10**400 parses as a Python int but fits none)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(v) and abs(v) <= _NUM_MAX
+    except OverflowError:
+        return False
+
+
+# Larger numbers are not measurements (and overflow float arithmetic).
+_NUM_MAX = 1e300
+# Records nested deeper than this are not sdbench's (its deepest is 4).
+MAX_DEPTH = 24
 
 
 def _kind_ok(kind, v):
@@ -185,6 +197,39 @@ _KIND_NAMES = {_N: "a number", _S: "a string", _B: "true or false", _LN: "a list
 def _short(v, n=40):
     s = json.dumps(v) if not isinstance(v, str) else repr(v)
     return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def _has_surrogate(s):
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in s)
+
+
+def _clean_text(s):
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s)
+
+
+def sanitize(v, where, warn, depth=0):
+    """The value with every lone surrogate (a "\\ud800" escape, which no
+    output encoding accepts) replaced by U+FFFD, warned with its field;
+    raises ValueError when nested deeper than MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        raise ValueError("nested deeper than %d levels" % MAX_DEPTH)
+    if isinstance(v, str):
+        if _has_surrogate(v):
+            warn("%s: a lone surrogate (\\ud800-\\udfff) in the text, replaced by U+FFFD"
+                 % where)
+            return _clean_text(v)
+        return v
+    if isinstance(v, list):
+        return [sanitize(x, "%s[%d]" % (where, i), warn, depth + 1) for i, x in enumerate(v)]
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            if _has_surrogate(k):
+                warn("%s: a lone surrogate in a field name, replaced by U+FFFD" % where)
+                k = _clean_text(k)
+            out[k] = sanitize(x, "%s.%s" % (where, k), warn, depth + 1)
+        return out
+    return v
 
 
 def _check_fields(rec, schema, where, warn):
@@ -343,7 +388,8 @@ def _records_in_line(line):
         nxt = line.find("@ {", pos + 2)
         try:
             obj, end = dec.raw_decode(line, pos + 2)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # (RecursionError: brackets nested deeper than the decoder goes)
             # Cut short: by the line end, or by the next record whose
             # line end was lost.
             yield pos, None, "cut" if nxt < 0 else "cut-by-next"
@@ -400,6 +446,12 @@ def read_text(text, path="<log>"):
                 log.bad_lines += 1
                 log.warn(n, "record is not a JSON object, skipped")
                 continue
+            try:
+                obj = sanitize(obj, "record", lambda msg, n=n: log.warn(n, msg))
+            except ValueError as e:
+                log.bad_lines += 1
+                log.warn(n, "record %s, skipped" % e)
+                continue
             if not validate(obj, lambda msg, n=n: log.warn(n, msg)):
                 log.bad_lines += 1
                 continue
@@ -426,7 +478,8 @@ def read_text(text, path="<log>"):
     for r in log.runs:
         if not r.ended_by:
             last = r.records[-1]
-            what = last["type"] + (" " + last["workload"] if "workload" in last else "")
+            wl = last.get("workload")
+            what = last["type"] + (" " + wl if isinstance(wl, str) else "")
             log.warn(r.last_line, "%s was cut short: no done record after its last record "
                                   "(%s)" % (r.describe(), what))
     return log

@@ -1,6 +1,7 @@
 """The text report: every record type as a person reads it, and the
 side-by-side comparison of several runs."""
 from . import fmt as F
+from . import hosts as H
 from . import model
 from .records import is_num
 
@@ -260,6 +261,18 @@ def sustained_lines(s):
     return out
 
 
+def hosts_lines(rec):
+    fmt = "  %-7s %-4s %-6s %-14s %9s %9s %10s %6s %10s  %s"
+    out = [(fmt % tuple(H.HEAD)).rstrip()]
+    for row in H.table(rec):
+        out.append((fmt % tuple(row)).rstrip())
+    if not H.rows(rec):
+        out.append("  (no rows)")
+    out.append("  host% = the host's share of the operations' time; CPU ns/blk = the CPU's "
+               "own time moving one 512-byte block")
+    return out
+
+
 def integrity_lines(recs):
     out = ["  %-22s %8s %8s %8s %11s %6s %9s %11s" % (
         "workload", "blocks", "ok", "changed", "overwritten", "stale", "corrupted",
@@ -354,6 +367,11 @@ def render_run(run, out, log=None):
             _w(out, "\n%s" % title)
             for line in fn(r):
                 _w(out, line)
+    for rec in run.all("hosts"):
+        _w(out, "\nhost comparison (the same workloads on every host configuration%s)"
+           % (": emulation speed" if rec.get("emulated") else ""))
+        for line in hosts_lines(rec):
+            _w(out, line)
     if run.all("integrity"):
         _w(out, "\nintegrity (every written block read back)")
         for line in integrity_lines(run.all("integrity")):
