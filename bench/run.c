@@ -294,13 +294,12 @@ static int apply_host_key(struct bench_env *env)
 	return 0;
 }
 
-/* SDBENCH.LOG: found read-only, then written only through the guard. */
-static void open_results_file(const struct blkdev *dev)
+/* SDBENCH.LOG: found read-only by storage_probe(), then written only
+ * through the guard. */
+static void open_results_file(void)
 {
-	static struct results_file rf;
-	int r = results_file_find(&rf, dev, &st.mbr);
-
-	results_log_open(&rf, r, config_bool(&st.cfg, CFG_RESULTS_FILE), &guard);
+	results_log_open(&st.results, st.results_status,
+			 config_bool(&st.cfg, CFG_RESULTS_FILE), &guard);
 }
 
 unsigned bench_main(const struct bench_env *env_in)
@@ -346,7 +345,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	/* The one decision where writes may go, for the whole run (the
 	 * console rebuilds it from its effective configuration). */
 	write_guard_init(&guard, &card, &st.area, config_bool(&st.cfg, CFG_WRITE_TESTS));
-	open_results_file(&dev);
+	open_results_file();
 	run_or_console(env, &dev);
 	return record_error_count();
 }

@@ -8,23 +8,23 @@
 #include "lib/err.h"
 #include "lib/fmt.h"
 
-int results_file_find(struct results_file *rf, const struct blkdev *dev,
-		      const struct mbr_info *mi)
+int results_file_find(struct results_file *rf, struct fat_vol *vol)
 {
-	static struct fat_vol vol;	/* 4.6 KiB with its cache: off the stack */
 	struct fat_dirent de;
 	int ret;
 
 	memset(rf, 0, sizeof(*rf));
-	ret = fat_mount_boot(&vol, dev, mi);
-	if (!ret)
-		ret = fat_find_root(&vol, RESULTS_FILE_NAME, &de);
+	if (!vol) {
+		fmt_snprintf(rf->reason, sizeof(rf->reason), "no FAT boot partition");
+		return -ENOENT;
+	}
+	ret = fat_find_root(vol, RESULTS_FILE_NAME, &de);
 	if (!ret) {
 		rf->size = de.size;
-		ret = fat_file_chain(&vol, &de, rf->ext, WRITE_GUARD_LOG_RUNS, &rf->n);
+		ret = fat_file_chain(vol, &de, rf->ext, WRITE_GUARD_LOG_RUNS, &rf->n);
 	}
 	if (ret) {
-		fmt_snprintf(rf->reason, sizeof(rf->reason), "%s", vol.why);
+		fmt_snprintf(rf->reason, sizeof(rf->reason), "%s", vol->why);
 		rf->n = 0;
 		return ret;
 	}

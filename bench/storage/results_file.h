@@ -17,7 +17,7 @@
 #include "bench/storage/blkdev.h"
 #include "bench/storage/write_guard.h"
 
-struct mbr_info;
+struct fat_vol;
 
 #define RESULTS_FILE_NAME	"SDBENCH.LOG"
 /* Smaller than this is refused: a run's output would not fit. */
@@ -32,9 +32,10 @@ struct results_file {
 	char reason[192];	/* why not ("" when usable) */
 };
 
-/* Fill rf from dev (partition table in mi). 0 when usable, else -errno with
- * rf->reason (-ENOENT: no such file). */
-int results_file_find(struct results_file *rf, const struct blkdev *dev,
-		      const struct mbr_info *mi);
+/* Fill rf from the mounted boot volume (NULL: there is none). 0 when
+ * usable, else -errno with rf->reason (-ENOENT: no such file). Reads the
+ * card only where the volume's cache does not hold the blocks already
+ * (the root directory sdbench.txt was just read from usually is). */
+int results_file_find(struct results_file *rf, struct fat_vol *vol);
 
 #endif
