@@ -175,7 +175,7 @@ void results_log_open(const struct results_file *rf, int status, bool on,
 	const char *why = NULL;
 
 	if (!on)
-		why = "results_file = off in sdbench.txt";
+		why = "results_file is off (or its value in sdbench.txt could not be read)";
 	else if (status == -ENOENT && !rf->reason[0])
 		why = "no " RESULTS_FILE_NAME " in the boot partition";
 	else if (status || !rf->usable)

@@ -152,6 +152,17 @@ struct sim_profile {
 	bool preerase;               /* ACMD23 changes the busy (below) */
 	struct sim_dist write_next_preerased; /* CMD25 busy per pre-erased block */
 	struct sim_dist write_last_preerased; /* end of a pre-erased CMD25 */
+	/* Garbage collection every N blocks written (card-wide count; 0 = none):
+	 * the block that completes each N pays periodic_stall on its busy. */
+	uint32_t periodic_stall_blocks;
+	struct sim_dist periodic_stall;
+	/* A write block that starts an erase block (erase_block_bytes) after
+	 * the first block of a write: extra busy (a new block is opened). */
+	struct sim_dist write_cross_eb;
+	/* A write of at most 8 blocks (4 KiB) that does not continue where
+	 * the previous write ended: extra busy at its end (the card's
+	 * read-modify-write of a partial page outside its sequential stream). */
+	struct sim_dist write_isolated;
 };
 
 /* Built-in profiles: sim/profiles/NAME.txt, compiled in (the loader

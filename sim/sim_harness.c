@@ -53,8 +53,12 @@ static int host_init(struct sdhci_host *sh)
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg)
 {
-	const struct sim_profile *p = sim_profile_find(profile);
+	return simh_host_only_p(s, sim_profile_find(profile), cfg);
+}
 
+int simh_host_only_p(struct simh *s, const struct sim_profile *p,
+		     const struct sim_config *cfg)
+{
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(cfg, p))
 		return -1000;
@@ -71,7 +75,12 @@ int simh_host_only(struct simh *s, const char *profile,
 int simh_start(struct simh *s, const char *profile,
 	       const struct sim_config *cfg)
 {
-	int ret = simh_host_only(s, profile, cfg);
+	return simh_start_p(s, sim_profile_find(profile), cfg);
+}
+
+int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_config *cfg)
+{
+	int ret = simh_host_only_p(s, p, cfg);
 
 	if (ret)
 		return s->init_ret = ret;
@@ -127,11 +136,22 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 	const struct sim_profile *p = sim_profile_find(profile);
 	struct sim_config c;
 	char err[160];
-	int ret;
 
 	memset(s, 0, sizeof(*s));
 	sim_config_default(&c);
-	if (!p || sim_host_load(host, &c, err, sizeof(err)) || sim_setup(&c, p))
+	if (!p || sim_host_load(host, &c, err, sizeof(err)))
+		return s->init_ret = -1000;
+	return simh_start_uhs_p(s, p, &c, want);
+}
+
+int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
+		     unsigned want)
+{
+	const char *host = c->host_name;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!p || sim_setup(c, p))
 		return s->init_ret = -1000;
 	s->host = &s->emmc.host;
 	ret = simh_build_uhs_host(&s->emmc, host);

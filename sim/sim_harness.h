@@ -26,6 +26,10 @@ struct simh {
  * result (also in s->init_ret); -1000 when the profile is unknown. */
 int simh_start(struct simh *s, const char *profile,
 	       const struct sim_config *cfg);
+/* The same with a profile given whole (a generated card, sim_gen.h). */
+int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_config *cfg);
+int simh_host_only_p(struct simh *s, const struct sim_profile *p,
+		     const struct sim_config *cfg);
 /* The same with the host only (no sd_init). */
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
@@ -39,6 +43,9 @@ extern const struct sdhci_board simh_board;
  * simh_board; then sd_init_mode(want). Returns its result. */
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want);
+/* The same with the card profile and the host configuration given whole. */
+int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
+		     unsigned want);
 /* Only the host of simh_start_uhs, on the simulator already set up with
  * host profile 'host'. Returns sdhci_host_init's result. */
 int simh_build_uhs_host(struct sdhci_host *sh, const char *host);

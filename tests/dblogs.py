@@ -50,15 +50,13 @@ def workload(name, mbs, xfer=65536, op="read"):
     ]
 
 
-def log_text(serial, values, board=PI4, nonce=0, simulated=False, linux=False,
-             summary=True, with_card=True, end=True, **card_kw):
+def log_text(serial, values, board=PI4, nonce=0, simulated=False,
+             summary=True, with_card=True, end=True, headline=None, **card_kw):
     """A run's console text; values: {workload name: MB/s} in order."""
     b = dict(type="board", **board)
     if simulated:
         b = dict(type="board", model="simulator", soc="sim", profile="made-up", host="pi4",
                  simulated=True, emulated=False)
-    if linux:
-        b["source"] = "linux"       # the companion tool's records say so
     lines = ["sdbench 0.1 - SD card benchmark at the protocol layer", rec(**b)]
     if with_card:
         lines.append(rec(**card(serial, **card_kw)))
@@ -70,6 +68,8 @@ def log_text(serial, values, board=PI4, nonce=0, simulated=False, linux=False,
         first = next(iter(values))
         lines.append(rec(type="summary", emulated=bool(board.get("emulated")),
                          seq_read={"workload": first, "mbs": values[first]}))
+    if headline:
+        lines.append(rec(type="headline", **headline))
     if end:
         lines.append(rec(type="done", errors=0, elapsed_us=1000000 + nonce))
     return "\n".join(lines) + "\n"
@@ -78,4 +78,28 @@ def log_text(serial, values, board=PI4, nonce=0, simulated=False, linux=False,
 def write(path, serial, values, **kw):
     with open(path, "w") as f:
         f.write(log_text(serial, values, **kw))
+    return str(path)
+
+
+def linux_text(values, nonce=0, model="Raspberry Pi 4 Model B Rev 1.4"):
+    """What the Linux companion prints: the same records with "source":
+    "linux" (test_area's own "source" says where the area is), a board
+    record from the device tree's model, and no card record (no CID)."""
+    lines = ["sdblinux: %s, Linux 6.1.0-rpi7 aarch64, device /dev/mmcblk0" % model,
+             rec(type="board", source="linux", model=model, kernel="6.1.0-rpi7-rpi-v8",
+                 arch="aarch64", device="/dev/mmcblk0", emulated=False),
+             rec(type="test_area", usable=True, source="unpartitioned", first_lba=1056768,
+                 count=2097152)]
+    for name, mbs in values.items():
+        for line in workload(name, mbs):
+            r = json.loads(line[2:])
+            if r["type"] in ("result", "latency"):
+                lines.append(rec(source="linux", **r))
+    lines.append(rec(type="done", source="linux", errors=0, elapsed_us=2000000 + nonce))
+    return "\n".join(lines) + "\n"
+
+
+def write_linux(path, values, **kw):
+    with open(path, "w") as f:
+        f.write(linux_text(values, **kw))
     return str(path)

@@ -77,9 +77,15 @@ class Server:
                               "-U", SUPERUSER, "-E", "UTF8", "--locale=C", "--no-sync"])
         if rc != 0:
             return "initdb failed (%d): %s" % (rc, out.strip()[-500:])
+        return self.launch()
+
+    def launch(self):
+        """Start the server (again); None or why it did not start."""
+        data = os.path.join(self.dir, "data")
         rc, out = self._call([os.path.join(self.bindir, "pg_ctl"), "-D", data, "-l",
                               os.path.join(self.dir, "server.log"), "-w", "-t", "60", "-o",
-                              "-k %s -c listen_addresses='' -F -c max_connections=60"
+                              "-k %s -c listen_addresses='' -F -c max_connections=60 "
+                              "-c shared_buffers=16MB"
                               % self.dir, "start"])
         if rc != 0:
             log = ""
@@ -113,11 +119,16 @@ class Server:
             c.close()
         return self.url(name)
 
-    def stop(self):
+    def halt(self):
+        """Stop the server (fast shutdown: sessions are ended, open
+        transactions rolled back), keeping its data."""
         if self.running:
             self._call([os.path.join(self.bindir, "pg_ctl"), "-D",
                         os.path.join(self.dir, "data"), "-m", "fast", "-w", "stop"])
             self.running = False
+
+    def stop(self):
+        self.halt()
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None

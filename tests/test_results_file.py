@@ -199,7 +199,10 @@ def test_missing_too_small_off_write_protected(tmp_path):
     refused(tmp_path, make(tmp_path, NONE, results="16K", name="b.img"),
             "SDBENCH.LOG is only 16384 bytes")
     refused(tmp_path, make(tmp_path, NONE + ["results_file = off"], name="c.img"),
-            "results_file = off")
+            "results_file is off")
+    # It gates writes: a value that cannot be read is off, not the default.
+    refused(tmp_path, make(tmp_path, NONE + ["results_file = of"], name="e.img"),
+            "results_file is off")
     refused(tmp_path, make(tmp_path, NONE, name="d.img"), "write-protected",
             profile="csd-tmp-wp-4g")
 

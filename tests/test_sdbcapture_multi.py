@@ -108,3 +108,37 @@ def test_keep_going_records_card_after_card_on_one_port(sim_logs, tmp_path):
     with Store.open(db) as st:
         assert st.db.row("SELECT count(*) AS n FROM runs")["n"] == 2
         assert sorted(r["log_name"] for r in Q.runs(st.db)) == logs
+
+
+def test_one_port_adds_its_run_and_a_database_that_fails_keeps_the_log(sim_logs, tmp_path):
+    data = open(sim_logs["sdhc-a1-32g"], "rb").read()
+    for db, status in ((tmp_path / "cards.db", 0), (tmp_path / "notadb.db", 6)):
+        if status:
+            db.write_bytes(b"not a database\n" * 100)
+        log = tmp_path / ("run%d.log" % status)
+        b = Board()
+        try:
+            p = start([b], "-o", log, "--db", db, "--quiet")
+            wait_until(lambda: holds(p, b.path), p, "the capture did not open " + b.path)
+            b.feed(data)
+            code, _, err = finish(p)
+        finally:
+            b.close()
+        assert code == status, err
+        assert log.read_bytes() == data
+        if status:
+            assert "not added to the database: %s is not an sdbench database" % db in err
+            assert "(the log is kept: sdbdb add %s)" % log in err
+        else:
+            assert "database: run 1 (lines 6-54): stored as run 1 (0 workloads)" in err
+
+
+def test_several_ports_bad_command_lines(tmp_path):
+    for args, msg in ((["--port", "/dev/null", "--port", "/dev/null"], "a port is given twice"),
+                      (["--port", "/dev/a", "--port", "/dev/b", "-o", tmp_path / "x.log"],
+                       "-o names one log; with --dir or several ports each run gets its own"),
+                      (["--port", "/dev/a", "--dir", tmp_path / "nodir"],
+                       "is not a directory")):
+        p = subprocess.run([TOOL] + [str(a) for a in args], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=30)
+        assert p.returncode == 2 and msg in p.stderr.decode(), p.stderr

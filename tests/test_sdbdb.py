@@ -128,8 +128,7 @@ def _rank_example(tmp_path, target):
     runs = [(101, 20.0, {}), (102, 10.0, {}), (103, 28.0, {}), (103, 32.0, {}),
             (104, 10.0, {}), (105, 36.0, {}), (105, 40.0, {}), (105, 90.0, {}),
             (106, 100.0, {"board": dblogs.PI4_QEMU, "pnm": "QEMU!"}),
-            (107, 1000.0, {"bus_mode": "sdr50", "pnm": "EB32G"}),
-            (101, 5.0, {"linux": True})]
+            (107, 1000.0, {"bus_mode": "sdr50", "pnm": "EB32G"})]
     paths = []
     for i, (serial, v, kw) in enumerate(runs):
         mdt = "2014-09" if serial in (101, 102) else "2015-03"
@@ -138,7 +137,10 @@ def _rank_example(tmp_path, target):
                                   mdt=mdt, **kw))
     rc, out, err = sdbdb(target, "add", *paths)
     assert rc == 0, err
-    assert count(target, "runs") == len(runs)
+    linux = dblogs.write_linux(tmp_path / "linux.log", {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(target, "add", "--card", "101", linux)
+    assert rc == 0, err
+    assert count(target, "runs") == len(runs) + 1
 
 
 def _group(groups, method="sdbench", bus_mode="hs"):
@@ -157,7 +159,8 @@ def test_rank_and_percentile_hand_computed(db_target, tmp_path):
         assert (w["median"], w["best"]) == (20.0, 40.0)
         w = ws["rand-read-4k"]                  # 101: 2.0 among 3.0, 1.0, 1.0, 1.0
         assert (w["rank"], w["n"], w["percentile"]) == (2, 5, 75.0)
-        ws, _ = _group(Q.compare(st.db, c1), method="linux")
+        ws, g = _group(Q.compare(st.db, c1), method="linux", bus_mode=None)
+        assert (g["family"], g["source"]) == ("Pi 4 (BCM2711)", "linux")
         assert (ws["seq-read-64k"]["value"], ws["seq-read-64k"]["rank"],
                 ws["seq-read-64k"]["n"]) == (5.0, 1, 1)
         w = _group(Q.compare(st.db, Q.find_card(st.db, "102")))[0]["seq-read-64k"]
@@ -239,8 +242,22 @@ def test_list_export_and_html_come_from_the_same_rows(db_target, tmp_path):
     text = page.read_text()
     assert text.count("<tr") == 1 + 7 and "QEMU!" not in text
     assert "data:image/png;base64," in text
-    rc, out, err = sdbdb(db_target, "html", "-o", page, "--include-emulated")
-    assert "(9 cards, a chart)" in err and 'class="emulated"' in page.read_text()
+    from sdbhost.db import page as P         # the same, in this process (faster)
+    with Store.open(db_target) as st:
+        text, n, chart = P.render(st.db, include_emulated=True)
+    assert (n, chart) == (9, True) and text.count('class="emulated"') == 2
+
+
+def test_the_headline_record_is_kept(db_target, tmp_path):
+    head = {"card": "SanDisk SD SU04G", "text": "card-bound: a faster card would help",
+            "parts": [{"what": "sequential read", "limit": "card"}]}
+    log = dblogs.write(tmp_path / "h.log", 9, {"seq-read-64k": 20.0}, headline=head)
+    assert sdbdb(db_target, "add", log)[0] == 0
+    rc, out, err = sdbdb(db_target, "show", "9")
+    assert "  card-bound: a faster card would help\n  figures: seq read 20.00 MB/s" in out
+    rc, out, err = sdbdb(db_target, "export")
+    (run,) = json.loads(out)["cards"][0]["runs"]
+    assert run["headline"] == dict(head, type="headline")
 
 
 def test_card_names(db_target, tmp_path):
@@ -249,6 +266,12 @@ def test_card_names(db_target, tmp_path):
     assert rc == 2 and "'SU04G' names 5 cards" in err
     rc, out, err = sdbdb(db_target, "show", "0x0000006b")
     assert rc == 0 and "card #" in out and "EB32G" in out
+    # card #3, and the serial 3 of the card added next (#8)
+    assert sdbdb(db_target, "add", dblogs.write(tmp_path / "s3.log", 3, {"x": 1.0}))[0] == 0
+    rc, out, err = sdbdb(db_target, "show", "3")
+    assert rc == 2 and "'3' names 2 cards: #3 SanDisk SD SU04G serial 0x00000067; #8 " in err
+    rc, out, err = sdbdb(db_target, "show", "#3")
+    assert rc == 0 and out.startswith("card #3: SanDisk SD SU04G")
     rc, out, err = sdbdb(db_target, "show", "nosuchcard")
     assert rc == 2 and "no card 'nosuchcard' in the database" in err
 
@@ -266,6 +289,26 @@ def test_a_log_that_does_not_parse(db_target, tmp_path):
     assert count(db_target, "runs") == before["runs"] + 1
     rc, out, err = sdbdb(db_target, "add", tmp_path / "missing.log")
     assert rc == 1 and "cannot read it: No such file or directory" in err
+
+
+def test_linux_runs_need_the_card_named(db_target, tmp_path):
+    linux = dblogs.write_linux(tmp_path / "linux.log", {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(db_target, "add", linux)
+    assert rc == 1 and "not stored: it has no card record" in err
+    assert "the Linux companion reads no CID: --card CARD names the card" in err
+    assert sdbdb(db_target, "add", QUICK)[0] == 0
+    rc, out, err = sdbdb(db_target, "add", "--card", "0x00000001", linux)
+    assert rc == 2 and "no card '0x00000001' in the database" in err
+    other = dblogs.write(tmp_path / "other.log", 77, {"seq-read-64k": 5.0})
+    rc, out, err = sdbdb(db_target, "add", "--card", "0xdeadbeef", linux, other)
+    assert rc == 1 and "not stored: its card record is of another card (serial " \
+                       "0x0000004d, not 0xdeadbeef)" in err
+    with Store.open(db_target) as st:
+        (r,) = [r for r in Q.runs(st.db) if r["source"] == "linux"]
+        assert (r["measured"], r["family"], r["board_model"], r["bus_mode"]) == \
+            (1, "Pi 4 (BCM2711)", "Raspberry Pi 4 Model B Rev 1.4", None)
+        assert Q.card(st.db, r["card_id"])["pnm"] == "QEMU!"
+        assert [w["mbs"] for w in Q.workloads(st.db, r["id"])] == [5.0]
 
 
 def test_a_run_without_a_card_record_or_an_end(db_target, tmp_path):
@@ -381,6 +424,37 @@ def test_the_connection_lost_mid_add_stores_nothing_of_the_run(db_target, tmp_pa
     assert counts(db_target) == before          # no card, run or workload of it
     rc, out, err = sdbdb(db_target, "add", log)  # and it can be added afterwards
     assert rc == 0 and "stored as run" in out
+
+
+def test_the_server_shut_down_mid_add_stores_nothing_of_the_run(pg_server, tmp_path):
+    if isinstance(pg_server, str):
+        pytest.skip("PostgreSQL: " + pg_server)
+    url = pg_server.new_database()
+    with Store.open(url) as st:
+        assert [a.status for a in st.add_log(QUICK)] == ["added"]
+    before = counts(url)
+    st = Store.open(url)
+    _break_before_records(st, pg_server.halt)
+    log = dblogs.write(tmp_path / "new.log", 556, {"seq-read-64k": 12.0})
+    try:
+        with pytest.raises(DbError) as e:
+            st.add_log(log)
+    finally:
+        st.close()
+        assert pg_server.launch() is None
+    assert "the PostgreSQL server postgresql:///" in str(e.value)
+    assert "went away" in str(e.value) and "the transaction was not committed" in str(e.value)
+    assert counts(url) == before
+    rc, out, err = sdbdb(url, "add", log)     # (PostgreSQL's ids are not reused)
+    assert rc == 0 and "stored as run" in out
+
+
+def test_reading_a_database_that_does_not_exist_creates_none(tmp_path):
+    path = tmp_path / "typo.db"
+    for args in (["list"], ["show", "1"], ["export"]):
+        rc, out, err = sdbdb(str(path), *args)
+        assert rc == 2 and "no database %s (sdbdb add LOG... creates it" % path in err
+    assert not path.exists()
 
 
 def test_an_unreachable_server(tmp_path):

@@ -27,8 +27,10 @@ def test_eight_writers_store_every_run_once(db_target, tmp_path):
     procs = []
     for w in range(WRITERS):
         mine = logs[w * per:(w + 1) * per]
+        # first the neighbour's first logs, which it adds first too: the same
+        # runs are added by two processes at the same moment
         theirs = logs[((w + 1) % WRITERS) * per:][:SHARED]
-        procs.append(subprocess.Popen([TOOL, "--db", db_target, "add", "-q"] + mine + theirs,
+        procs.append(subprocess.Popen([TOOL, "--db", db_target, "add", "-q"] + theirs + mine,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE))
     outs = [p.communicate(timeout=600) for p in procs]
     took = time.monotonic() - t0

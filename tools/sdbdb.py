@@ -9,8 +9,8 @@ workload (docs/database.md).
 
   sdbdb add run.log ...          store every run of the logs
   sdbdb list                     the cards, one line per card and source
-  sdbdb show CARD                a card and its runs (CARD: its number, serial
-                                 0x1c0c0c0c, CID hex or product name)
+  sdbdb show CARD                a card and its runs (CARD: its number #12,
+                                 serial 0x1c0c0c0c, CID hex or product name)
   sdbdb compare CARD             rank and percentile per workload among the
                                  cards run on the same board family and bus mode,
                                  and the same model's batches
@@ -34,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sdbhost.db import DbError, Store  # noqa: E402
+from sdbhost.db import DbError, Store, is_url  # noqa: E402
 from sdbhost.db import export, queries as Q, text  # noqa: E402
 
 DEFAULT_DB = "sdbench.db"
@@ -47,9 +47,10 @@ def fail(msg):
 
 def cmd_add(st, a):
     refused = 0
+    card = Q.find_card(st.db, a.card) if a.card else None
     for path in a.logs:
         try:
-            results = st.add_log(path)
+            results = st.add_log(path, card)
         except DbError as e:
             return fail("%s: not stored: %s (runs added before it are kept)" % (path, e))
         for r in results:
@@ -129,6 +130,10 @@ def parser():
     p = sub.add_parser("add", parents=[common], help="store the runs of sdbench logs")
     p.add_argument("logs", nargs="+", metavar="LOG")
     p.add_argument("-q", "--quiet", action="store_true", help="only problems")
+    p.add_argument("--card", metavar="CARD",
+                   help="the card (in the database) of runs without a card record: the "
+                        "Linux companion's logs; a run whose card record names another "
+                        "card is refused")
     p.set_defaults(fn=cmd_add)
     p = sub.add_parser("list", parents=[common], help="the cards")
     p.add_argument("--measured-only", action="store_true",
@@ -161,6 +166,9 @@ def parser():
 def main(argv=None):
     a = parser().parse_args(argv)
     target = getattr(a, "db", None) or os.environ.get("SDBDB") or DEFAULT_DB
+    if a.cmd != "add" and not is_url(target) and not os.path.exists(target):
+        return fail("no database %s (sdbdb add LOG... creates it; --db names another)"
+                    % target)
     try:
         st = Store.open(target)
     except DbError as e:
@@ -169,6 +177,10 @@ def main(argv=None):
         return a.fn(st, a)
     except DbError as e:
         return fail(str(e))
+    except BrokenPipeError:
+        # the reader stopped early (sdbdb list | head): not an error
+        sys.stderr.close()
+        return 0
     except OSError as e:
         return fail("%s: %s" % (getattr(e, "filename", None) or "output", e.strerror or e))
     finally:

@@ -8,7 +8,9 @@
  *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]
  *          [--config sdbench.txt] [--seed N] [--seed-per-workload]
  *          [--image CARD.img] [--save-image OUT.img]
+ *   sdbsim --random-card SEED [--random-host SEED] [--controller ...] [--config ...]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
+ *   sdbsim --random-card SEED [--random-host SEED] --dump-profile | --dump-host
  *
  * Card profiles and host profiles are the simulator's (sim/profiles,
  * sim/hosts, built in) or text files in the same format
@@ -42,6 +44,7 @@
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "sim/sim.h"
+#include "sim/sim_gen.h"
 #include "sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
@@ -60,6 +63,11 @@ static void usage(FILE *f)
 		   "              [--seed-per-workload]   (the card's random numbers restart at each\n"
 		   "              workload from the seed and its name: runs at other bus settings\n"
 		   "              draw the same card latencies)\n"
+		   "       sdbsim --random-card SEED [--random-host SEED] ...  (a card, and a host,\n"
+		   "              drawn from the physical envelope of sim/README.md; the host's\n"
+		   "              controller and data path come with it)\n"
+		   "       sdbsim --random-card SEED --dump-profile   (print the generated card)\n"
+		   "       sdbsim --random-host SEED --dump-host      (print the generated host)\n"
 		   "       sdbsim --list\n"
 		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
 		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
@@ -384,11 +392,76 @@ static int dump_host(const char *what)
 	return 0;
 }
 
+static bool seed_arg(const char *what, const char *v, uint64_t *out)
+{
+	char *end;
+
+	*out = strtoull(v, &end, 0);
+	if (!*v || *end) {
+		fprintf(stderr, "sdbsim: %s: '%s' is not a number\n", what, v);
+		return false;
+	}
+	return true;
+}
+
+/* --random-card / --random-host (sim/sim_gen.c): the card into p, the host
+ * over sc (its controller into *ctrl), or the dump asked for. Returns -1 to
+ * go on and run, else the exit status. */
+static int generated(const char *card, const char *host, int dump, struct sim_profile *p,
+		     struct sim_config *sc, const char **ctrl)
+{
+	static char text[16384];
+	struct sim_gen_host h;
+	uint64_t seed;
+
+	if (dump == 1 || (!dump && card)) {
+		if (!card) {
+			fprintf(stderr, "sdbsim: --dump-profile needs a NAME, a FILE or --random-card\n");
+			return 2;
+		}
+		if (!seed_arg("--random-card", card, &seed))
+			return 2;
+		sim_gen_card(seed, p);
+		if (dump) {
+			sim_profile_format(p, text, sizeof(text));
+			fputs(text, stdout);
+			return 0;
+		}
+	}
+	if (dump == 2 || (!dump && host)) {
+		if (!host) {
+			fprintf(stderr, "sdbsim: --dump-host needs a NAME, a FILE or --random-host\n");
+			return 2;
+		}
+		if (!seed_arg("--random-host", host, &seed))
+			return 2;
+		sim_gen_host(seed, &h);
+		if (dump) {
+			sim_gen_host_format(&h, text, sizeof(text));
+			fputs(text, stdout);
+			return 0;
+		}
+		h.c.seed = sc->seed;
+		*sc = h.c;
+		if (h.path == SIM_GEN_SDHOST_PIO || h.path == SIM_GEN_SDHOST_DMA)
+			*ctrl = "sdhost";
+		if (h.path == SIM_GEN_SDHOST_DMA)
+			fprintf(stderr, "sdbsim: host %s moves data by the DMA engine: give "
+				"data_path = dma in --config to use it\n", h.c.host_name);
+		if (h.path == SIM_GEN_EMMC_DMA)
+			fprintf(stderr, "sdbsim: host %s: sdbsim moves the EMMC's data by PIO "
+				"(its DMA-engine path runs in test_bench_accuracy)\n", h.c.host_name);
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *config = NULL, *host = "sim", *ctrl = "emmc";
 	const char *image = NULL, *save = NULL;
 	uint64_t image_len = 0;
+	const char *random_card = NULL, *random_host = NULL;
+	int dump_gen = 0;
 	static struct sim_profile p;
 	struct sim_config sc;
 	struct bench_env env;
@@ -420,6 +493,16 @@ int main(int argc, char **argv)
 			sc.seed = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--seed-per-workload")) {
 			seed_per_workload = true;
+		} else if (!strcmp(argv[i], "--random-card") && i + 1 < argc) {
+			random_card = argv[++i];
+		} else if (!strcmp(argv[i], "--random-host") && i + 1 < argc) {
+			random_host = argv[++i];
+		} else if (!strcmp(argv[i], "--dump-profile") &&
+			   (i + 1 == argc || !strncmp(argv[i + 1], "--", 2))) {
+			dump_gen = 1;
+		} else if (!strcmp(argv[i], "--dump-host") &&
+			   (i + 1 == argc || !strncmp(argv[i + 1], "--", 2))) {
+			dump_gen = 2;
 		} else if (!strcmp(argv[i], "--dump-profile") && i + 1 < argc) {
 			return dump_profile(argv[++i]);
 		} else if (!strcmp(argv[i], "--dump-host") && i + 1 < argc) {
@@ -443,16 +526,25 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (random_card || random_host || dump_gen) {
+		int r = generated(random_card, random_host, dump_gen, &p, &sc, &ctrl);
+
+		if (r >= 0)
+			return r;
+		profile = p.name;
+	}
 	if (!profile) {
 		usage(stderr);
 		return 2;
 	}
-	if (sim_profile_load(profile, &p, err, sizeof(err))) {
+	if (random_card) {
+		/* the generated card is in p */
+	} else if (sim_profile_load(profile, &p, err, sizeof(err))) {
 		fprintf(stderr, "sdbsim: %s%s\n", err, strchr(profile, '/') || strchr(profile, '.') ?
 			"" : " (sdbsim --list shows the built-in profiles)");
 		return 2;
 	}
-	{
+	if (!random_host) {
 		uint64_t seed = sc.seed;
 
 		if (sim_host_load(host, &sc, err, sizeof(err))) {

@@ -29,3 +29,4 @@ CONFIG_KEY(BUS_MODE, "bus_mode", CFG_T_ENUM, "auto", 0, 0, "auto|ds|hs|sdr12|sdr
 CONFIG_KEY(COMPARE_HOSTS, "compare_hosts", CFG_T_BOOL, "off", 0, 1, NULL)
 CONFIG_KEY(RESULTS_FILE, "results_file", CFG_T_BOOL, "on", 0, 1, NULL)
 CONFIG_KEY(CONSOLE_WAIT, "console_wait", CFG_T_UINT, "3", 0, 60, NULL)
+CONFIG_KEY(CONSOLE_IDLE, "console_idle", CFG_T_UINT, "60", 0, 86400, NULL)

@@ -13,19 +13,21 @@ void write_guard_init(struct write_guard *g, struct sd_card *card,
 	g->card = card;
 	g->area = area;
 	g->write_tests = write_tests;
+	g->off_why = NULL;
 	g->refused = 0;
 	g->card_refused = false;
 	g->test = WRITE_GUARD_NORMAL;
 	g->nlog = 0;
 }
 
-void write_guard_rebuild(struct write_guard *g, const struct test_area *area, bool write_tests)
+void write_guard_rebuild(struct write_guard *g, struct sd_card *card,
+			 const struct test_area *area, bool write_tests)
 {
 	struct lba_range log[WRITE_GUARD_LOG_RUNS];
 	unsigned n = g->nlog;
 
 	memcpy(log, g->log, sizeof(log));
-	write_guard_init(g, g->card, area, write_tests);
+	write_guard_init(g, card, area, write_tests);
 	memcpy(g->log, log, sizeof(log));
 	g->nlog = n;
 }
@@ -37,7 +39,9 @@ const char *write_guard_why_not(const struct write_guard *g)
 	if (g->card_refused)
 		return "the card turned read-only during the run (a write was answered with "
 		       "WP_VIOLATION, as worn-out cards do): no further writes";
-	if (!g->write_tests || !g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
+	if (!g->write_tests)
+		return g->off_why ? g->off_why : "writes are off (write_tests = off)";
+	if (!g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
 		return "no test area: nowhere safe to write (see the test-area message)";
 	return NULL;
 }

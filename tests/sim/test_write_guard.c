@@ -196,7 +196,7 @@ TEST(the_results_file_region_is_the_only_other_place)
 	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 0);
 	CHECK_EQ_U(g.refused, 7);
 	/* The console's rebuild keeps the region; inside a run it writes. */
-	write_guard_rebuild(&g, &area, true);
+	write_guard_rebuild(&g, &s.card, &area, true);
 	CHECK_EQ_I(write_guard_log_write(&g, 10004, 4, blk), 0);
 	CHECK_EQ_I(write_guard_log_write(&g, 10016, 1, blk), 0);
 	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 2);

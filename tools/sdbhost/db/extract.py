@@ -14,6 +14,25 @@ FAMILY = {"BCM2835": "Pi 0/1 (BCM2835)", "BCM2836": "Pi 2 (BCM2836)",
           "BCM2712": "Pi 5 (BCM2712)"}
 
 
+# A board record without "soc" (the Linux companion's: the device tree's
+# model string): the SoC from the model's name, most specific first.
+MODEL_SOC = [("Pi 5", "BCM2712"), ("Pi 500", "BCM2712"), ("Compute Module 5", "BCM2712"),
+             ("Pi 4", "BCM2711"), ("Pi 400", "BCM2711"), ("Compute Module 4", "BCM2711"),
+             ("Pi 3", "BCM2837"), ("Zero 2", "BCM2837"), ("Compute Module 3", "BCM2837"),
+             ("Pi 2", "BCM2836"), ("Pi Zero", "BCM2835"), ("Pi Model", "BCM2835"),
+             ("Compute Module", "BCM2835")]
+CARD_FIELDS = ("card_key", "cid_raw", "mid", "manufacturer", "oid", "pnm", "prv", "psn",
+               "psn_hex", "mdt", "capacity_bytes", "card_type", "sd_spec", "speed_class",
+               "uhs_grade", "video_class", "app_class", "au_bytes", "uhs_au_bytes")
+
+
+def soc_of_model(model):
+    for key, soc in MODEL_SOC:
+        if model and key in model:
+            return soc
+    return None
+
+
 class NotStorable(Exception):
     """A run the database cannot take, with the reason for people."""
 
@@ -146,7 +165,7 @@ def run_row(run, card):
     if b.get("simulated") is True:
         family = "simulator (%s host)" % (b.get("host") or "?")
     else:
-        family = FAMILY.get(soc, soc or "unknown board")
+        family = FAMILY.get(soc or soc_of_model(_str(b.get("model"))), soc or "unknown board")
     suite = run.one("suite") or {}
     cfg = run.one("config") or {}
     done = run.done() or {}
@@ -193,18 +212,29 @@ def workload_rows(run):
     return out
 
 
-def extract(run):
+def extract(run, known=None):
     """(card row, run row, workload rows, records JSON) of a run, or
-    NotStorable saying why the run cannot be stored."""
+    NotStorable saying why the run cannot be stored. known: the card
+    (a row of the cards table) a run without a card record is of (the
+    Linux companion reads no CID); a run whose card record names another
+    card is refused."""
     if not run.ended_by:
         raise NotStorable("it was cut short (no done record): the capture stopped or the "
                           "board restarted before the end")
     card = suite_card(run)
-    if card is None:
+    if card is None and known is None:
         raise NotStorable("it has no card record: the card's identity is unknown (no card, "
-                          "or the log starts after the card was read)")
-    crow = card_row(card)
-    rrow = run_row(run, card)
+                          "or the log starts after the card was read%s)" % (
+                              "; the Linux companion reads no CID: --card CARD names the "
+                              "card in the database" if source_of(run) == "linux" else ""))
+    if card is None:
+        crow = {k: known.get(k) for k in CARD_FIELDS}
+    else:
+        crow = card_row(card)
+        if known is not None and crow["card_key"] != known["card_key"]:
+            raise NotStorable("its card record is of another card (serial %s, not %s)"
+                              % (crow["psn_hex"], known["psn_hex"]))
+    rrow = run_row(run, card or {})
     rrow["run_hash"] = run_hash(run)
     recs = json.dumps(run.records, sort_keys=True, separators=(",", ":"))
     return crow, rrow, workload_rows(run), recs

@@ -75,7 +75,7 @@ def render(db, include_emulated=False):
         body.append("<tr%s><td>#%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                     "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td>%s"
                     "</tr>" % (
-                        "" if r["source"] == "board" else ' class="emulated"', r["id"],
+                        ' class="emulated"' if r["source"] in Q.EMULATED_SOURCES else "", r["id"],
                         _e(r["manufacturer"]), _e(r["oid"]), _e(r["pnm"]), _e(r["prv"]),
                         _e(r["psn_hex"]), _e(r["mdt"]),
                         _num(r["capacity_bytes"] and r["capacity_bytes"] / 1e9, "%.1f GB"),

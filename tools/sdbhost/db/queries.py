@@ -66,10 +66,16 @@ def cards(db, include_emulated=True):
 
 
 def find_card(db, spec):
-    """The card CARD names: its number (12 or #12), its serial (0x1c0c0c0c
-    or decimal), its CID as hex, or a product name when only one card has
-    it. DbError lists the candidates when several match."""
-    s = spec.strip().lstrip("#")
+    """The card CARD names: its number (#12, or 12 when no card has the
+    serial 12), its serial (0x1c0c0c0c or decimal), its CID as hex, or a
+    product name when only one card has it. DbError lists the candidates
+    when several match."""
+    s = spec.strip()
+    if s.startswith("#") and s[1:].isdigit():  # #12: the card's number only
+        ids = [r["id"] for r in db.rows("SELECT id FROM cards WHERE id = ?", (int(s[1:]),))]
+        if not ids:
+            raise DbError("no card %s in the database (sdbdb list shows the cards)" % s)
+        return card(db, ids[0])
     found = []
     if s.isdigit():
         found = db.rows("SELECT id FROM cards WHERE id = ? OR psn = ?", (int(s), int(s)))
@@ -85,7 +91,7 @@ def find_card(db, spec):
         raise DbError("no card %r in the database (sdbdb list shows the cards)" % spec)
     if len(ids) > 1:
         cs = [card(db, i) for i in ids]
-        raise DbError("%r names %d cards: %s; give the card's number" % (
+        raise DbError("%r names %d cards: %s; give the card's number as #N" % (
             spec, len(ids), "; ".join("#%d %s serial %s" % (c["id"], card_name(c),
                                                             c["psn_hex"]) for c in cs)))
     return card(db, ids[0])

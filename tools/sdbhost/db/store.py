@@ -55,7 +55,7 @@ class Store:
         self.close()
 
     # --- adding -----------------------------------------------------------
-    def add_log(self, path):
+    def add_log(self, path, card=None):
         """Every run of a log file: [Added]. A log that cannot be read or
         holds no records is one refused entry; DbError (the database
         failed) is raised, with nothing of the run it was adding stored."""
@@ -68,11 +68,12 @@ class Store:
                                                  "with '@ '): not a console log of sdbench")]
         meta = {"log_name": os.path.basename(path), "log_path": os.path.abspath(path),
                 "log_mtime": _mtime(path)}
-        return [self.add_run(run, dict(meta, run_in_log=run.index)) for run in log.runs]
+        return [self.add_run(run, dict(meta, run_in_log=run.index), card) for run in log.runs]
 
-    def add_run(self, run, meta):
+    def add_run(self, run, meta, card=None):
+        """card: the card (a cards row) of a run without a card record."""
         try:
-            crow, rrow, wrows, recs = extract(run)
+            crow, rrow, wrows, recs = extract(run, card)
         except NotStorable as e:
             return Added(run.path, run.index, "refused", "%s: not stored: %s"
                          % (run.describe(), e))

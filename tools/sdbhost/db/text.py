@@ -68,10 +68,23 @@ def render_run(r, out):
         r["id"], _src(r["source"]), board, how, r["suite"] or "?",
         "ended" if r["ended_by"] == "done" else "stopped by an exception", r["errors"],
         r["log_name"], r["run_in_log"], r["added_at"]))
-    out.write("  headline: seq read %s MB/s, seq write %s MB/s, random 4 KiB read %s IOPS, "
+    text = _headline_text(r.get("headline"))
+    if text:
+        out.write("  %s\n" % text)
+    out.write("  figures: seq read %s MB/s, seq write %s MB/s, random 4 KiB read %s IOPS, "
               "write %s IOPS\n" % (_f(r["seq_read_mbs"]), _f(r["seq_write_mbs"]),
                                    _f(r["rand_read_iops"], "%.0f"),
                                    _f(r["rand_write_iops"], "%.0f")))
+
+
+def _headline_text(stored):
+    """The text of the run's headline record (stored as JSON), if any."""
+    import json
+    try:
+        h = json.loads(stored) if stored else None
+    except ValueError:
+        return None
+    return h.get("text") if isinstance(h, dict) and isinstance(h.get("text"), str) else None
 
 
 def render_workloads(ws, out):
