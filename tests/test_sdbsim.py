@@ -37,8 +37,8 @@ COMBOS = [
     ("random:9", "random:9"),
 ]
 # The floors (% of all workloads above), what the code met when set.
-FLOOR_5 = 88.0
-FLOOR_10 = 92.0
+FLOOR_5 = 97.0
+FLOOR_10 = 97.0
 
 
 def label(c):
@@ -120,7 +120,7 @@ def test_bad_profile_file_names_the_line_and_key(tmp_path):
 
 def test_auto_data_path_is_the_platform_choice(runs):
     """data_path = auto is what the simulator's platform chose for its host
-    (sim/sim_harness.c, as drivers/sd_slot.c chooses for a board):
+    (platform/sim.c, read by the slot builder as for a board):
     the controller's ADMA2 where the host profile offers it (the Pi 4's
     EMMC2, the Pi 5's SDHCI), PIO where it does not (the BCM2835 EMMC,
     whose DMA engine path sdbsim does not attach)."""
