@@ -23,6 +23,11 @@
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
 #                   DOC=docs/request-cost.md rewrites the table there)
+#   make bench-linux the same requests through Debian's arm64 kernel under QEMU, next to
+#                   sdbench's (qemu/linux/; DOC=docs/linux-cost.md rewrites the table there)
+#   make bench-linux-commands  the SD commands of sdbench and of Linux side by side (QEMU's
+#                   trace; DOC=docs/linux-commands.md rewrites the tables there)
+#   make sdblinux   build/sdblinux/sdblinux-{arm64,armhf}: the companion for Raspberry Pi OS
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
@@ -113,10 +118,16 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
                  $(BH)/sdbdb \
                  $(BH)/sdbsim
 
-.PHONY: bench-qemu bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+# sdblinux (see its rules below)
+SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
+                 $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
+                 lib/fmt.c lib/json.c lib/err.c
+SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
+
+.PHONY: bench-qemu bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
-     $(B)/kernel_2712.img \
+     $(B)/kernel_2712.img $(SDBLINUX_BINS) \
      $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -284,6 +295,26 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 
+# ---- sdblinux: sdbench's workloads through Linux (tools/sdblinux) -----------
+# A static Linux program for the Pi's own OS (armhf: 32-bit Raspberry Pi OS;
+# arm64: the 64-bit one, and the Debian kernel under QEMU) and for the host
+# (tests on image files). It links sdbench's test-area decision
+# (bench/storage) but not the write guard, which sends through the card layer.
+SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -static
+$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  LXCC    $@"
+	@aarch64-linux-gnu-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
+$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  LXCC    $@"
+	@arm-linux-gnueabihf-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
+$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	@$(HCC) $(HCFLAGS) $(SDBLINUX_SRCS) $(HLDFLAGS) $(HLIBS) -o $@
+sdblinux: $(SDBLINUX_BINS)
+
 # ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
 # The parsers of what sdbench reads but did not write, built with clang's
 # libFuzzer, ASan and UBSan. Each target replays its committed corpus
@@ -411,6 +442,17 @@ bench-sim: all
 # -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.
 bench-qemu: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
 	$(PYTHON) qemu/bench_qemu.py $(if $(DOC),--doc $(DOC))
+
+# The same requests through Debian's arm64 kernel under QEMU (downloaded
+# into build/linux by tools/fetch-linux-arm64.sh), next to sdbench's
+# hostcost figures (qemu/linux/bench_linux.py). A benchmark, not a test.
+bench-linux: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
+	$(PYTHON) qemu/linux/bench_linux.py $(if $(DOC),--doc $(DOC))
+
+# The commands each sends to the card, from QEMU's SD trace events, every
+# difference explained (qemu/linux/compare_commands.py).
+bench-linux-commands: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
+	$(PYTHON) qemu/linux/compare_commands.py $(if $(DOC),--doc $(DOC))
 
 clean:
 	rm -rf $(B)

@@ -131,3 +131,14 @@ def test_one_port_adds_its_run_and_a_database_that_fails_keeps_the_log(sim_logs,
             assert "(the log is kept: sdbdb add %s)" % log in err
         else:
             assert "database: run 1 (lines 6-54): stored as run 1 (0 workloads)" in err
+
+
+def test_several_ports_bad_command_lines(tmp_path):
+    for args, msg in ((["--port", "/dev/null", "--port", "/dev/null"], "a port is given twice"),
+                      (["--port", "/dev/a", "--port", "/dev/b", "-o", tmp_path / "x.log"],
+                       "-o names one log; with --dir or several ports each run gets its own"),
+                      (["--port", "/dev/a", "--dir", tmp_path / "nodir"],
+                       "is not a directory")):
+        p = subprocess.run([TOOL] + [str(a) for a in args], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=30)
+        assert p.returncode == 2 and msg in p.stderr.decode(), p.stderr

@@ -84,6 +84,13 @@ struct sd_req_times {
 	 * the same operation (an explicit CMD23 before it, CMD13 status polls
 	 * after a write). Their bus time is part of the operation's cost. */
 	uint32_t extra_cmds;
+	/* Optional, set by a driver that moves whole blocks through a buffer
+	 * by PIO (docs/attribution.md, "CPU and card overlap"): waits_counted
+	 * = 1, wait_blocks = the blocks after the first that the CPU found not
+	 * ready at its first look, wait_ticks = how long it waited for them. */
+	uint32_t wait_blocks;
+	uint32_t wait_ticks;
+	uint8_t waits_counted;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */
 	uint32_t *blk_ready;
