@@ -34,8 +34,6 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
-#include "drivers/sdhci/bcm2835_emmc.h"
-#include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "sim/sim.h"
@@ -45,9 +43,7 @@
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
 
-static struct sdhci_host emmc;
-static struct bcm2835_sdhost sdhost;
-static struct dma_chan sdhost_dma;
+static struct simh_board_slot board_slot;
 
 static void usage(FILE *f)
 {
@@ -515,28 +511,9 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	if (sc.sdhost) {
-		/* The SDHOST model instead of the SDHCI: its driver on the
-		 * core clock (no SDHCI register is touched). */
-		memset(&env, 0, sizeof(env));
-		env.board_model = "simulator";
-		env.host_error = bcm2835_sdhost_init(&sdhost, sim_get_config()->base,
-						     sim_get_config()->base_clock_hz);
-		env.host = env.host_error ? NULL : &sdhost.host;
-		env.host_error_what = "the simulated SDHOST controller did not initialise";
-		env.host_error_base = sim_get_config()->base;
-		/* Its DMA path: a channel of the simulated DMA engine (data_path
-		 * = dma; auto stays PIO, host.auto_path as the driver leaves
-		 * it: nothing tells the simulator which board it is). */
-		if (!env.host_error &&
-		    !dma_chan_init(&sdhost_dma, sim_get_config()->base - BCM2835_SDHOST_ARM_OFFSET,
-				   DMA_MEM_ALIAS_BCM2835, 0x3C))
-			bcm2835_sdhost_attach_dma(&sdhost, &sdhost_dma);
-		env.buf = aligned_alloc(64, BUF_BYTES);
-		env.buf_bytes = env.buf ? BUF_BYTES : 0;
-	} else {
-		simh_program_env(&env, &emmc, BUF_BYTES);
-	}
+	/* The simulator's board built by the firmware's slot builder: the
+	 * host profile's SDHCI, or SDHOST first with --controller sdhost. */
+	simh_program_env(&env, &board_slot, BUF_BYTES);
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);
