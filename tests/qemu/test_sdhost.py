@@ -179,5 +179,8 @@ def test_missing_controller_is_refused(tmp_path):
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert "host = emmc2: this board's SD slot is not wired to that controller; emmc stays" \
         in run.console
+    # the refusal names its line, and the run goes on to what the file asks
+    assert "host = emmc2 (sdbench.txt line 2) refused: the card is on emmc" in run.console
+    assert "suite: none" in run.console and run.one("data_path")["host"] == "emmc"
     assert [h["name"] for h in run.of_type("host")] == ["emmc"]
     assert [c["host"] for c in run.of_type("card")] == ["emmc"]
