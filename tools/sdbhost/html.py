@@ -9,6 +9,7 @@ import json
 import os
 
 from . import charts as C
+from . import details
 from . import fmt as F
 from . import hosts as H
 from . import model
@@ -66,6 +67,7 @@ SECTIONS = [
     ("hosts", "Host comparison"),
     ("integrity", "Integrity"),
     ("selftest", "SD stack self-test"),
+    ("details", "Set-up and measurement details"),
     ("problems", "Errors, skipped workloads, log warnings"),
 ]
 TITLE = dict(SECTIONS)
@@ -696,6 +698,17 @@ class Report:
                                                               "modes"], body)
         self.end()
 
+    def details(self):
+        have = [(lab, run, details.parts(run)) for lab, run in self.runs]
+        if not any(p for _, _, p in have):
+            return
+        self.section("details")
+        for lab, run, parts in have:
+            for title, head, rows in parts:
+                self.w("<h3>%s</h3>\n" % esc(self.prefix(lab) + title))
+                self.table(head, rows)
+        self.end()
+
     def problems(self):
         self.section("problems")
         any_ = False
@@ -734,7 +747,7 @@ class Report:
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
                    self.latency, self.series, self.phases, self.sweep, self.prediction, self.card_class, self.au,
                    self.open_au, self.erase, self.sustained, self.hosts, self.integrity, self.selftest,
-                   self.problems):
+                   self.details, self.problems):
             fn()
         body = self.parts[body_start:]
         if len(self.runs) == 1:

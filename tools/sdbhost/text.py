@@ -1,5 +1,6 @@
 """The text report: every record type as a person reads it, and the
 side-by-side comparison of several runs."""
+from . import details
 from . import fmt as F
 from . import hosts as H
 from . import model
@@ -380,6 +381,8 @@ def render_run(run, out, log=None):
         _w(out, "\nSD stack self-test")
         for line in selftest_lines(run.all("selftest")):
             _w(out, line)
+    for line in details.text_lines(run):
+        _w(out, line)
     for r in run.all("skipped"):
         _w(out, "skipped: %s - %s" % (F.text(r.get("workload")), F.text(r.get("reason"))))
     for e in run.all("error"):
