@@ -13,8 +13,20 @@
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
+#include "lib/json.h"
 
 static struct wl_ctx ctx;
+static unsigned runs_started;   /* measuring runs since boot */
+
+void bench_run_start(const char *source, const char *what)
+{
+	struct json *j = record_begin("run_start");
+
+	json_u64(j, "n", ++runs_started);
+	json_str(j, "source", source);
+	json_str(j, "what", what);
+	record_end();
+}
 
 int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct config *cfg,
 		   struct write_guard *guard, bool quick)
@@ -45,6 +57,8 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
 	if (!suite || !strcmp(suite, "none"))
 		return;
+	if (!runs_started)
+		runs_started = 1;
 	if (!strcmp(suite, "selftest")) {
 		selftest_run(env, guard->card, cfg, guard);
 		return;

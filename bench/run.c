@@ -255,9 +255,14 @@ static void run_or_console(const struct bench_env *env, const struct blkdev *dev
 	unsigned wait = (unsigned)config_u64(&st.cfg, CFG_CONSOLE_WAIT);
 	bool console = console_offer(env, wait);
 
-	while (!console) {
+	for (unsigned rep = 0; !console; rep++) {
 		const char *end = config_enum_name(&st.cfg, CFG_END);
 
+		if (rep) {
+			const char *suite = config_enum_name(&st.cfg, CFG_SUITE);
+
+			bench_run_start("repeat", suite ? suite : "none");
+		}
 		bench_dispatch(env, &st.cfg, &guard);
 		if (end && strcmp(end, "halt") && !env->console_getc) {
 			con_printf("\nend = %s: this platform has no console input; the run ends\n", end);

@@ -27,7 +27,7 @@ OUT = os.path.join(ROOT, "build", "test-report")
 
 SUITE_SECTIONS = ["overview", "summary", "registers", "sequential", "random", "latency",
                   "series", "phases", "sweep", "class", "au", "open-au", "erase", "sustained",
-                  "integrity", "problems"]
+                  "integrity", "details", "problems"]
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
 
 

@@ -166,6 +166,8 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 {
 	struct wl_ctx *c = &ctx;
 
+	bench_run_start("console", a->wl < 0 ? (a->quick ? "suite quick" : "suite full")
+						: con_wls[a->wl].name);
 	write_guard_init(io->guard, io->card, &io->st->area, config_bool(&a->cfg, CFG_WRITE_TESTS));
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;

@@ -145,8 +145,15 @@ def workload_detail_table(run):
             "time series"], rows
 
 
+def run_start_table(run):
+    rows = [[F.intg(r.get("n")), F.text(r.get("source")), F.text(r.get("what"))]
+            for r in run.all("run_start")]
+    return ["run since boot", "started by", "what"], rows
+
+
 # (record types, title, table function), in the order of the reports.
 PARTS = [
+    (("run_start",), "this run in the session (one boot, several runs)", run_start_table),
     (("host",), "host controllers", host_table),
     (("data_path",), "data path", data_path_table),
     (("bus",), "bus calibration (bus clocks per 64 KiB transfer)", bus_table),
