@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/dispatch.h"
+#include "bench/engine/headline_report.h"
 #include "bench/engine/record.h"
 #include "bench/hosts.h"
 #include "bench/selftest.h"
@@ -76,4 +77,7 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		hosts_switcher(&hc, &sw, env, guard->card);
 		wl_compare_hosts(&ctx, &sw);
 	}
+	/* Last: what a person reads first after the run. */
+	if (strcmp(suite, "hostcost") != 0)
+		wl_print_headline(&ctx);
 }

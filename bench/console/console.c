@@ -9,6 +9,7 @@
 #include "bench/console/console.h"
 #include "bench/console/parse.h"
 #include "bench/dispatch.h"
+#include "bench/engine/headline_report.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
@@ -196,6 +197,7 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 			con_printf("\ninterrupted (Ctrl-C)\n");
 		wl_print_summary(c);
 	}
+	wl_print_headline(c);
 	if (c->interrupted)
 		card_state(io);
 }

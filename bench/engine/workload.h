@@ -78,6 +78,11 @@ struct wl_summary {
 	uint32_t xfer_bytes;
 	double mbs, iops;
 	char verdict[160];
+	/* for the headline: how many operations, the median one, the spread
+	 * (p90 and fastest), the bottleneck (enum bottleneck) */
+	uint32_t ops;
+	uint32_t p50_ns, p90_ns, min_ns;
+	uint8_t bottleneck;
 };
 
 #define WL_MAX_SUMMARY 96

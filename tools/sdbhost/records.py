@@ -35,6 +35,9 @@ _N, _S, _B, _LN, _L, _D, _LD = "N", "S", "B", "LN", "L", "D", "LD"
 _TIMER = {"source": _S, "freq_hz": _N, "nominal_hz": _N, "resolution_ns": _N,
           "read_cost_ns": _N, "calib_ppm": _N}
 _SUMMARY_PART = {"workload": _S, "xfer_bytes": _N, "mbs": _N, "iops": _N, "verdict": _S}
+_HEADLINE_PART = {"workload": _S, "xfer_bytes": _N, "ops": _N, "median_mbs": _N,
+                  "median_iops": _N, "p90_mbs": _N, "p90_iops": _N, "fastest_mbs": _N,
+                  "fastest_iops": _N, "limit": _S}
 
 SCHEMA = {
     "board": {"model": _S, "revision": _S, "soc": _S, "cpu": _S, "midr": _S,
@@ -126,6 +129,10 @@ SCHEMA = {
                 "mix70_4k": _SUMMARY_PART},
     "suite": {"profile": _S, "elapsed_us": _N, "aborted": _B, "emulated": _B},
     "run_start": {"n": _N, "source": _S, "what": _S},
+    "headline": {"card": _S, "min_ops": _N, "seq_read": _HEADLINE_PART,
+                 "seq_write": _HEADLINE_PART, "rand_read_4k": _HEADLINE_PART,
+                 "rand_write_4k": _HEADLINE_PART, "sustained": _HEADLINE_PART, "text": _S,
+                 "emulated": _B},
     "selftest": {"test": _S, "lba": _N, "count": _N, "match": _B, "host_ns": _N,
                  "host_ns_per_block": _N, "data_ns": _N, "unaligned_host_ns": _N,
                  "write_protected": _B, "write_refused": _B, "code": _S,
