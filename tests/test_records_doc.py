@@ -84,7 +84,7 @@ PRINTED = printed_records()
 
 def test_doc_has_the_types():
     assert len(SECTIONS) >= 30, sorted(SECTIONS)
-    for t in ("board", "card", "done", "hosts", "verdict"):
+    for t in ("board", "card", "done", "hosts", "verdict", "headline", "run_start"):
         assert t in SECTIONS, t
 
 
@@ -98,7 +98,7 @@ def test_printed_records_are_documented():
             if k != "type" and k not in doc:
                 missing.add("%s.%s" % (t, k))
             items = v if isinstance(v, list) else [v] if isinstance(v, dict) and \
-                t in ("summary",) else []
+                t in ("summary", "headline") else []
             for item in items:
                 if isinstance(item, dict):
                     for kk in item:

@@ -4,7 +4,7 @@
 # gcc-aarch64-linux-gnu + picolibc-aarch64-linux-gnu (headers only): kernel8.img.
 # python3-serial: sdbcapture; python3-matplotlib: sdbreport's charts;
 # python3-hypothesis: the host tools' property tests; python3-venv and
-# python3-setuptools: the test that pip-installs the host tools;
+# python3-setuptools, python3-wheel: the test that pip-installs the host tools;
 # chromium (headless) and its fonts: the test that opens the HTML report;
 # clang and libclang-rt-dev (libFuzzer, ASan, UBSan): make fuzz.
 set -eu
@@ -17,7 +17,7 @@ apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu \
 	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial \
-	python3-hypothesis python3-venv python3-setuptools mtools dosfstools \
+	python3-hypothesis python3-venv python3-setuptools python3-wheel mtools dosfstools \
 	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev >/dev/null
 # The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU
 # has no raspi4b (Debian 12), let apt know Debian's bookworm-backports so

@@ -32,6 +32,20 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from sdbhost import capture as cap  # noqa: E402
 
 
+def report_command():
+    """How to start sdbreport here: the one installed beside this command
+    (build/host, a virtual environment's bin), else the one on PATH, else
+    the source tree's script."""
+    import shutil
+    for d in (os.path.dirname(sys.argv[0] or ""), os.path.dirname(os.path.realpath(__file__))):
+        for name in ("sdbreport", "sdbreport.py"):
+            p = os.path.join(d, name)
+            if d and os.path.isfile(p) and os.access(p, os.X_OK):
+                return p if shutil.which(name) != os.path.abspath(p) else name
+    return "sdbreport" if shutil.which("sdbreport") else \
+        os.path.join(os.path.dirname(os.path.realpath(__file__)), "sdbreport.py")
+
+
 def main(argv=None):
     doc = __doc__.split("\n")
     ap = argparse.ArgumentParser(
@@ -79,8 +93,8 @@ def main(argv=None):
         con.message("interrupted: what arrived is kept in %s (the run had not finished)" % path)
         return cap.EXIT_INTERRUPTED
     size = os.path.getsize(path) if os.path.exists(path) else 0
-    con.message("%s: %d bytes%s" % (path, size, "; next: sdbreport --html %s.html %s" % (
-        os.path.splitext(path)[0], path) if code in (0, 1) else ""))
+    con.message("%s: %d bytes%s" % (path, size, "; next: %s --html %s.html %s" % (
+        report_command(), os.path.splitext(path)[0], path) if code in (0, 1) else ""))
     return code
 
 
