@@ -23,9 +23,15 @@
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
 #                   DOC=docs/request-cost.md rewrites the table there)
+#   make bench-linux the same requests through Debian's arm64 kernel under QEMU, next to
+#                   sdbench's (qemu/linux/; DOC=docs/linux-cost.md rewrites the table there)
+#   make bench-linux-commands  the SD commands of sdbench and of Linux side by side (QEMU's
+#                   trace; DOC=docs/linux-commands.md rewrites the tables there)
+#   make sdblinux   build/sdblinux/sdblinux-{arm64,armhf}: the companion for Raspberry Pi OS
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
+#   platform/                  board descriptions and the slot builder (target and simulator)
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   sim/                       host only: the register-level simulator (controllers, card, clock),
 #                              the engine of build/host/sdbsim and of the accuracy checks
@@ -83,15 +89,24 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
+# platform/: the board descriptions and the slot builder run on the
+# simulator too; what reaches the board's GPIO or mailbox is target only,
+# the simulator's description host only.
+PLATFORM_TARGET_ONLY := platform/board.c platform/boards.c platform/bcm2711.c \
+                        platform/sd_io_pi4.c platform/slot_gpio.c
+PLATFORM_HOST_ONLY   := platform/sim.c
+PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY) $(PLATFORM_HOST_ONLY),$(wildcard platform/*.c))
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c) \
+                 $(PLATFORM_SRCS)
+TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PLATFORM_TARGET_ONLY) \
+                 $(PORTABLE_SRCS)
 # AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
 # handler; the rest of boot/ and every other source is shared.
 BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
 TARGET64_SRCS := $(wildcard boot/aarch64/*.S boot/aarch64/*.c) \
                  $(filter-out $(BOOT32_ONLY),$(TARGET_SRCS))
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
-SIM_SRCS      := $(wildcard sim/*.c)
+SIM_SRCS      := $(wildcard sim/*.c) $(PLATFORM_HOST_ONLY)
 SIM_CARD_TXT  := $(sort $(wildcard sim/profiles/*.txt))
 SIM_HOST_TXT  := $(sort $(wildcard sim/hosts/*.txt))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
@@ -102,20 +117,26 @@ BT64 := $(B)/target64
 TARGET64_OBJS := $(patsubst %,$(BT64)/%.o,$(basename $(TARGET64_SRCS)))
 $(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/sdhost drivers/dma)),$(TARGET64_OBJS)): \
 	TALIGN64 :=
-# drivers/sd_io_pi5.c (the Pi 5's SD regulator lines) runs on the simulator too.
-PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5.c)
+PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py)
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
+                 $(BH)/sdbdb \
                  $(BH)/sdbsim
 
-.PHONY: bench-qemu bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+# sdblinux (see its rules below)
+SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
+                 $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
+                 lib/fmt.c lib/json.c lib/err.c
+SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
+
+.PHONY: bench-qemu bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
-     $(B)/kernel_2712.img \
+     $(B)/kernel_2712.img $(SDBLINUX_BINS) \
      $(TOOL_BINS) $(TEST_BINS)
 
 # ---- target -----------------------------------------------------------------
@@ -270,7 +291,7 @@ $(BH)/sdbhost/%.py: tools/sdbhost/%.py
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 
-$(BH)/sdbreport $(BH)/sdbcapture: $(BH)/%: tools/%.py $(HOSTPY)
+$(BH)/sdbreport $(BH)/sdbcapture $(BH)/sdbdb: $(BH)/%: tools/%.py $(HOSTPY)
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
@@ -282,7 +303,26 @@ $(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)
 	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
-$(BH)/tests/test_bench_accuracy: tests/sim/accuracy_known_failures.h
+
+# ---- sdblinux: sdbench's workloads through Linux (tools/sdblinux) -----------
+# A static Linux program for the Pi's own OS (armhf: 32-bit Raspberry Pi OS;
+# arm64: the 64-bit one, and the Debian kernel under QEMU) and for the host
+# (tests on image files). It links sdbench's test-area decision
+# (bench/storage) but not the write guard, which sends through the card layer.
+SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -static
+$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  LXCC    $@"
+	@aarch64-linux-gnu-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
+$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  LXCC    $@"
+	@arm-linux-gnueabihf-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
+$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	@$(HCC) $(HCFLAGS) $(SDBLINUX_SRCS) $(HLDFLAGS) $(HLIBS) -o $@
+sdblinux: $(SDBLINUX_BINS)
 
 # ---- fuzzing (tests/fuzz, libFuzzer through clang) --------------------------
 # The parsers of what sdbench reads but did not write, built with clang's
@@ -331,7 +371,14 @@ IMAGE ?= $(B)/sdbench.img
 image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img $(TOOL_BINS)
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
-run-image: image $(B)/shim64.bin
+# A card image that exists is booted as it is (its firmware files, its
+# sdbench.txt); one that does not, or FIRMWARE=, is made first.
+run-image: $(B)/shim64.bin
+	@if [ -n "$(FIRMWARE)" ] || [ ! -f "$(IMAGE)" ]; then \
+		$(MAKE) --no-print-directory image IMAGE="$(IMAGE)" $(if $(FIRMWARE),FIRMWARE="$(FIRMWARE)"); \
+	else \
+		echo "make run-image: $(IMAGE) as it is (make image rebuilds it from this build)"; \
+	fi
 	SDB_IMAGE="$(IMAGE)" qemu/run.sh $(MACHINE)
 
 install: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
@@ -404,6 +451,17 @@ bench-sim: all
 # -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.
 bench-qemu: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
 	$(PYTHON) qemu/bench_qemu.py $(if $(DOC),--doc $(DOC))
+
+# The same requests through Debian's arm64 kernel under QEMU (downloaded
+# into build/linux by tools/fetch-linux-arm64.sh), next to sdbench's
+# hostcost figures (qemu/linux/bench_linux.py). A benchmark, not a test.
+bench-linux: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
+	$(PYTHON) qemu/linux/bench_linux.py $(if $(DOC),--doc $(DOC))
+
+# The commands each sends to the card, from QEMU's SD trace events, every
+# difference explained (qemu/linux/compare_commands.py).
+bench-linux-commands: $(B)/kernel8.img $(B)/sdblinux/sdblinux-arm64
+	$(PYTHON) qemu/linux/compare_commands.py $(if $(DOC),--doc $(DOC))
 
 clean:
 	rm -rf $(B)

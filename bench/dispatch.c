@@ -58,7 +58,11 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
 	if (!suite || !strcmp(suite, "none"))
 		return;
-	if (!runs_started)
+	/* Not the first measuring run of this boot (end = repeat, or the
+	 * configured suite after console commands): say so. */
+	if (runs_started)
+		bench_run_start("config", suite);
+	else
 		runs_started = 1;
 	if (!strcmp(suite, "selftest")) {
 		selftest_run(env, guard->card, cfg, guard);
@@ -66,6 +70,10 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	}
 	if (bench_ctx_init(&ctx, env, cfg, guard, strcmp(suite, "full") != 0))
 		return;
+	/* Unattended: what arrives on the serial line is noise until the
+	 * console is open (Enter at the offer), so not even a Ctrl-C byte
+	 * stops this suite. */
+	ctx.poll_key = NULL;
 	if (!strcmp(suite, "hostcost"))
 		wl_run_hostcost(&ctx);
 	else

@@ -12,9 +12,12 @@
 # at 0x8000. raspi4b: the card is on EMMC2 (0xFE340000), the SD slot of a
 # real Pi 4.
 #
-# The serial console is this terminal, input included (sdbench's console: a
-# key within 3 s after the test area line); Ctrl-C goes to sdbench, Ctrl-A x
-# quits QEMU.
+# The serial console is this terminal, input included (sdbench's console:
+# Enter within 3 s after the test area line); Ctrl-C goes to sdbench, Ctrl-A x
+# quits QEMU. The exit status is QEMU's (0 when the run had no errors), and
+# not 0 when QEMU ended before the run's done record (kept in
+# build/qemu/console-MACHINE.log). A kernel that does not fit the machine
+# (kernel8.img on raspi0/raspi1ap/raspi2b) or is missing is refused (status 2).
 #
 # Environment: SDB_IMAGE_SIZE (default 512M), SDB_SDBENCH ("key=value;..."
 # lines for sdbench.txt; default "compare_hosts = on", so the main job ends
@@ -42,6 +45,29 @@ system) prefix= ;;
 esac
 img=build/qemu/sd-$machine.img
 kernel=${SDB_KERNEL:-build/kernel.img}
+die() {
+	echo "qemu/run.sh: $*" >&2
+	exit 2
+}
+# kernel8.img and kernel_2712.img are AArch64 images: only the machines
+# with a 64-bit core can start them.
+is64=no
+case "$(basename "$kernel")" in
+kernel8*.img | kernel_2712*.img) is64=yes ;;
+esac
+case "$machine" in
+raspi0 | raspi1ap | raspi2b)
+	[ $is64 = no ] || die "$kernel is an AArch64 image; $machine has a 32-bit core" \
+		"(ARM1176 or Cortex-A7): boot build/kernel.img there, or $kernel on" \
+		"raspi3b, raspi3ap or raspi4b"
+	;;
+esac
+if [ -n "${SDB_IMAGE:-}" ]; then
+	[ -f "$SDB_IMAGE" ] || die "no card image $SDB_IMAGE (make image builds build/sdbench.img)"
+elif [ ! -f "$kernel" ]; then
+	die "no kernel $kernel (make builds build/kernel.img, build/kernel8.img" \
+		"and build/kernel_2712.img)"
+fi
 mkdir -p build/qemu
 if [ -n "${SDB_IMAGE:-}" ]; then
 	kernel=build/qemu/kernel-from-image.img
@@ -53,7 +79,7 @@ raspi0 | raspi1ap | raspi2b)
 		-drive "file=$img,if=sd,format=raw" "$@"
 	;;
 raspi3b | raspi3ap | raspi4b)
-	if [ "$(basename "$kernel")" = kernel8.img ]; then
+	if [ $is64 = yes ]; then
 		load="-kernel $kernel"
 	else
 		load="-kernel build/shim64.bin -device loader,file=$kernel,addr=0x8000,force-raw=on"
@@ -105,12 +131,21 @@ else
 fi
 echo "qemu/run.sh: $("$1" --version | head -n 1) ($1)" >&2
 status=0
+# The console is kept in a file too: a run that ended without its done
+# record (QEMU quit with Ctrl-A x, killed, timed out) is not a success.
+conlog=build/qemu/console-$machine.log
+rm -f "$conlog"
 timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \
 	-display none -monitor none -semihosting \
-	-chardev stdio,id=con0,mux=on,signal=off -serial chardev:con0 \
+	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$conlog" -serial chardev:con0 \
 	-d guest_errors -D "$log" || status=$?
 if [ -s "$log" ]; then
 	echo "qemu/run.sh: QEMU reported guest errors:" >&2
 	cat "$log" >&2
+fi
+if ! grep -q '^@ {"type":"done"' "$conlog" 2>/dev/null; then
+	[ $status -eq 124 ] && echo "qemu/run.sh: timed out after ${SDB_TIMEOUT:-600} s" >&2
+	echo "qemu/run.sh: QEMU ended before the run's done record (status $status)" >&2
+	[ $status -eq 0 ] && status=1
 fi
 exit $status

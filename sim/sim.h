@@ -152,6 +152,17 @@ struct sim_profile {
 	bool preerase;               /* ACMD23 changes the busy (below) */
 	struct sim_dist write_next_preerased; /* CMD25 busy per pre-erased block */
 	struct sim_dist write_last_preerased; /* end of a pre-erased CMD25 */
+	/* Garbage collection every N blocks written (card-wide count; 0 = none):
+	 * the block that completes each N pays periodic_stall on its busy. */
+	uint32_t periodic_stall_blocks;
+	struct sim_dist periodic_stall;
+	/* A write block that starts an erase block (erase_block_bytes) after
+	 * the first block of a write: extra busy (a new block is opened). */
+	struct sim_dist write_cross_eb;
+	/* A write of at most 8 blocks (4 KiB) that does not continue where
+	 * the previous write ended: extra busy at its end (the card's
+	 * read-modify-write of a partial page outside its sequential stream). */
+	struct sim_dist write_isolated;
 };
 
 /* Built-in profiles: sim/profiles/NAME.txt, compiled in (the loader
@@ -322,6 +333,11 @@ void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 int sim_board_set_io_mv(unsigned mv);
 int sim_board_set_card_power(bool on);
 unsigned sim_board_io_mv(void);
+/* The slot's pins moved to another controller (platform/sim.c, as GPIO
+ * 48-53 choose between the EMMC and SDHOST on a BCM2835): the controller
+ * at base now has the card, SDHOST when sdhost, else the SDHCI. The card
+ * keeps its state, as on the board. */
+void sim_board_route_slot(bool sdhost, uintptr_t base);
 /* What the card runs: signalling voltage (mV) and its CMD6 group 1
  * function (0 SDR12/DS, 1 SDR25/HS, 2 SDR50, 3 SDR104, 4 DDR50). */
 unsigned sim_card_io_mv(void);

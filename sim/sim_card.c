@@ -113,6 +113,7 @@ void sim_card_reset(const struct sim_profile *p)
 	c->blocks_real = (p->real_bytes ? p->real_bytes : p->capacity_bytes) / 512;
 	c->rca_seed = (uint16_t)(0x4567 ^ (p->psn & 0xffff));
 	c->read_page = ~0ull;
+	c->last_wr_end = ~0ull;
 	c->io_mv = 3300;
 	go_idle();
 	sim_card_build_regs(c);

@@ -125,6 +125,41 @@ static uint64_t open_au(struct sim_card *c, uint64_t au)
 	return extra;
 }
 
+/* A draw from a distribution the profile may leave at zero: no draw then,
+ * so that profiles without the feature keep their random stream. */
+static uint64_t draw_set(const struct sim_dist *d)
+{
+	if (!d->min_ns && !d->mean_extra_ns && !d->stall_ppm)
+		return 0;
+	return sim_rng_draw(d);
+}
+
+/* An isolated short write (write_isolated): at most 8 blocks that do not
+ * continue the previous write. Remembers where this write ends. */
+static uint64_t isolated_busy(struct sim_card *c, uint64_t addr, uint32_t blocks)
+{
+	bool isolated = blocks && blocks <= 8 && addr != c->last_wr_end;
+
+	c->last_wr_end = addr + (uint64_t)blocks * 512;
+	return isolated ? draw_set(&c->p->write_isolated) : 0;
+}
+
+/* Busy the card adds for where block k at byte a falls: a new erase block
+ * inside a write (write_cross_eb), and the periodic garbage collection
+ * every periodic_stall_blocks blocks written. */
+static uint64_t place_busy(struct sim_card *c, uint32_t k, uint64_t a)
+{
+	const struct sim_profile *p = c->p;
+	uint64_t extra = 0;
+
+	if (k && p->erase_block_bytes && a % p->erase_block_bytes == 0)
+		extra += draw_set(&p->write_cross_eb);
+	c->blocks_written++;
+	if (p->periodic_stall_blocks && c->blocks_written % p->periodic_stall_blocks == 0)
+		extra += draw_set(&p->periodic_stall);
+	return extra;
+}
+
 uint64_t sim_card_write_end_busy(void)
 {
 	struct sim_card *c = &sim_card;
@@ -135,7 +170,7 @@ uint64_t sim_card_write_end_busy(void)
 
 	if (p->flash_page_bytes && c->op_written && end % p->flash_page_bytes)
 		busy += sim_rng_draw(&p->write_unaligned);
-	return busy;
+	return busy + isolated_busy(c, c->op_addr, c->op_written);
 }
 
 uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
@@ -176,9 +211,11 @@ uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
 		if (c->cache_fill > p->cache_blocks)
 			busy = sim_rng_draw(&p->write_slow);
 	}
+	busy += place_busy(c, k, a);
 	if (!c->op_multi) {
 		if (p->flash_page_bytes && (a + 512) % p->flash_page_bytes)
 			busy += sim_rng_draw(&p->write_unaligned);
+		busy += isolated_busy(c, a, 1);
 		c->state = ST_PRG;
 		c->after_busy = ST_TRAN;
 	} else if (c->op_blocks && k + 1 == c->op_blocks) {

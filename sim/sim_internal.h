@@ -118,6 +118,8 @@ struct sim_card {
 	uint64_t open_au[64];
 	uint32_t n_open;
 	uint32_t well_written;       /* ACMD22 */
+	uint64_t blocks_written;     /* card-wide, for periodic_stall_blocks */
+	uint64_t last_wr_end;        /* byte address after the last write (~0: none) */
 	/* current data operation */
 	uint64_t op_addr;            /* byte address of block 0 */
 	uint32_t op_blocks;          /* 0 open-ended */

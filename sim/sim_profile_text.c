@@ -128,7 +128,35 @@ static const struct field card_fields[] = {
 	  "CMD25 busy per block after ACMD23" },
 	{ "write_last_preerased", F_DIST, P(write_last_preerased), 0, 0, 0,
 	  "end of a CMD25 after ACMD23" },
+	{ "periodic_stall_blocks", F_U32, P(periodic_stall_blocks), 0, 0xffffffffull, 0,
+	  "garbage collection every N blocks written (0 = none)" },
+	{ "periodic_stall", F_DIST, P(periodic_stall), 0, 0, 0,
+	  "busy added to every periodic_stall_blocks-th block written" },
+	{ "write_cross_eb", F_DIST, P(write_cross_eb), 0, 0, 0,
+	  "busy added to a write block that starts an erase block" },
+	{ "write_isolated", F_DIST, P(write_isolated), 0, 0, 0,
+	  "busy added to a write of <= 8 blocks not continuing the last one" },
 };
+
+/* Keys --dump-profile prints even at their default (0 unless said): every
+ * timing key and the behaviour the timing depends on, so that a dumped
+ * profile shows what the simulator will use. */
+static bool always_printed(const struct field *f)
+{
+	static const char *const keys[] = {
+		"ncr_clocks", "read_gap_clocks", "busy_min_clocks", "read_buffer_blocks",
+		"cache_blocks", "cache_drain_blocks_per_ms", "flash_page", "erase_block",
+		"open_aus", "open_au_size", "periodic_stall_blocks", "erase_per_au", NULL
+	};
+	unsigned i;
+
+	if (f->type == F_DIST)
+		return strcmp(f->key, "write_next_preerased") && strcmp(f->key, "write_last_preerased");
+	for (i = 0; keys[i]; i++)
+		if (!strcmp(f->key, keys[i]))
+			return true;
+	return false;
+}
 
 static const struct field host_fields[] = {
 	{ "name", F_STR, C(host_name), 0, 0, sizeof(((struct sim_config *)0)->host_name), "host name" },
@@ -638,6 +666,16 @@ int sim_profile_parse(const char *text, const char *origin, struct sim_profile *
 	}
 	if (!p.ncr_clocks)
 		p.ncr_clocks = 2;
+	/* Writes need their timing: without write_next every multi-block
+	 * write would program instantly. A card that refuses writes may
+	 * leave it out. */
+	for (i = 0; i < NCARD; i++)
+		if (!strcmp(card_fields[i].key, "write_next") && !seen[i] && !p.csd_tmp_wp &&
+		    !p.wp_switch) {
+			x.key = "write_next";
+			return fail(&x, "missing: writes need the busy per block (write_next = 0ns "
+				    "for a card that programs at once)");
+		}
 	for (i = 0; i < NCARD; i++)
 		if (!strcmp(card_fields[i].key, "write_next_preerased") && seen[i])
 			p.preerase = true;
@@ -736,17 +774,17 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 				    strchr(b, ' ') ? "\"" : "", b, strchr(b, ' ') ? "\"" : "");
 			break;
 		case F_U8:
-			if (*(const uint8_t *)b)
+			if (*(const uint8_t *)b || always_printed(f))
 				put(&o, f->key[0] == 'm' || f->key[0] == 'p' ? "%s = 0x%02x\n" :
 				    "%s = %u\n", f->key, *(const uint8_t *)b);
 			break;
 		case F_U16:
-			if (*(const uint16_t *)b)
+			if (*(const uint16_t *)b || always_printed(f))
 				put(&o, !strcmp(f->key, "ccc") ? "%s = 0x%03x\n" : "%s = %u\n",
 				    f->key, *(const uint16_t *)b);
 			break;
 		case F_U32:
-			if (*(const uint32_t *)b)
+			if (*(const uint32_t *)b || always_printed(f))
 				put(&o, !strcmp(f->key, "psn") ? "%s = 0x%08x\n" : "%s = %u\n",
 				    f->key, *(const uint32_t *)b);
 			break;
@@ -760,13 +798,13 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 				put(&o, "%s = yes\n", f->key);
 			break;
 		case F_BYTES:
-			if (*(const uint64_t *)b) {
+			if (*(const uint64_t *)b || always_printed(f)) {
 				fmt_size(t1, sizeof(t1), *(const uint64_t *)b);
 				put(&o, "%s = %s\n", f->key, t1);
 			}
 			break;
 		case F_NS:
-			if (*(const uint64_t *)b) {
+			if (*(const uint64_t *)b || always_printed(f)) {
 				fmt_time(t1, sizeof(t1), *(const uint64_t *)b);
 				put(&o, "%s = %s\n", f->key, t1);
 			}
@@ -782,7 +820,8 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 		case F_DIST: {
 			const struct sim_dist *d = (const struct sim_dist *)(const void *)b;
 
-			if (dist_zero(d) && !(p->preerase && !strcmp(f->key, "write_next_preerased")))
+			if (dist_zero(d) && !always_printed(f) &&
+			    !(p->preerase && !strcmp(f->key, "write_next_preerased")))
 				break;
 			fmt_time(t1, sizeof(t1), d->min_ns);
 			put(&o, "%s = %s", f->key, t1);

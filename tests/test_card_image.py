@@ -133,6 +133,10 @@ def test_says_which_firmware_to_add(image):
     for name in NEEDED_FIRMWARE:
         assert name in out
     assert "FIRMWARE=" in out
+    # what it says of the Pi 5 agrees with the kernels it put on the card
+    assert "kernel_2712.img" in out.split("kernels:")[1].splitlines()[0]
+    assert "it needs none of these to start kernel_2712.img" in out
+    assert "no sdbench image" not in out and "has no kernel_2712.img" not in out
 
 
 def test_sdbench_txt_and_test_area_as_the_firmware_reads_them(image):
@@ -325,8 +329,9 @@ def test_a_32bit_only_build_gets_only_the_all_section(tmp_path):
     build.mkdir()
     shutil.copyfile(harness.KERNEL, build / "kernel.img")
     img = str(tmp_path / "x.img")
-    run("/usr/bin/python3", SDBCARD, "image", "-o", img, "--build", str(build))
+    out = run("/usr/bin/python3", SDBCARD, "image", "-o", img, "--build", str(build)).stdout
     assert files_on(img) == ["config.txt", "kernel.img", "sdbench.txt"]
+    assert "this card has no kernel_2712.img" in out and "start kernel_2712.img" not in out
     lines = [l for l in read_on(img, "config.txt").decode().splitlines()
              if l and not l.startswith("#")]
     assert lines == EXPECTED_CONFIG[:5]

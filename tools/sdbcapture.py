@@ -10,6 +10,13 @@ serial port, a USB adapter or a pseudo-terminal (QEMU -serial pty).
   sdbcapture --port /dev/ttyUSB0 -o run.log      then power the Pi on
   sdbreport --html run.html run.log              the report
 
+Several boards at once: one --port per board; each run goes into its own
+log in --dir, named by port and card (sdbench-ttyUSB0-SanDisk-SU04G-
+0x1c0c0c0c-20261201-211500.log), and with --db each finished run is added
+to a card database (sdbdb) as it ends:
+
+  sdbcapture --port /dev/ttyUSB0 --port /dev/ttyUSB1 --dir logs --db cards.db
+
 Exit status:
   0    the run ended with a done record and no errors
   1    the run ended, but it reported errors or stopped with an exception
@@ -20,6 +27,8 @@ Exit status:
        TX/RX swapped, GND) or only garbage (baud rate)
   5    the run started but was cut short: the port went away or stayed
        silent for --silence seconds; the log keeps what arrived
+  6    a finished run could not be added to --db (the log is kept)
+  With several ports, the highest status of any port.
   130  interrupted with Ctrl-C; the log keeps what arrived
 """
 import argparse
@@ -30,6 +39,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from sdbhost import capture as cap  # noqa: E402
+from sdbhost import multicapture  # noqa: E402
 
 
 def report_command():
@@ -52,8 +62,9 @@ def main(argv=None):
         prog="sdbcapture", description=doc[0].split(" - ", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="\n".join(doc[doc.index("Exit status:"):]))
-    ap.add_argument("--port", "-p", required=True,
-                    help="serial port: /dev/ttyUSB0, /dev/ttyACM0, /dev/pts/N ...")
+    ap.add_argument("--port", "-p", required=True, action="append",
+                    help="serial port: /dev/ttyUSB0, /dev/ttyACM0, /dev/pts/N ...; "
+                         "repeat it to record several boards at once")
     ap.add_argument("--baud", "-b", type=int, default=115200,
                     help="baud rate (sdbench: 115200, the default)")
     ap.add_argument("-o", "--output", metavar="LOG",
@@ -71,9 +82,23 @@ def main(argv=None):
                     help="the status line: auto = when standard error is a terminal")
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="do not show the console (the log gets everything)")
+    ap.add_argument("--dir", metavar="DIR",
+                    help="one log per run in DIR, named by port and card (the default with "
+                         "several ports: the current directory)")
+    ap.add_argument("--db", metavar="FILE|URL",
+                    help="add each finished run to this card database (sdbdb: an SQLite "
+                         "file or a postgresql:// URL)")
+    ap.add_argument("--keep-going", action="store_true",
+                    help="with --dir: record run after run on every port (a rig testing "
+                         "card after card) until Ctrl-C")
     a = ap.parse_args(argv)
     if a.baud <= 0:
         ap.error("--baud must be positive")
+    if len(a.port) > 1 or a.dir or a.keep_going:
+        if a.output:
+            ap.error("-o names one log; with --dir or several ports each run gets its own")
+        return several(a)
+    a.port = a.port[0]
     path = a.output or time.strftime("sdbench-%Y%m%d-%H%M%S.log")
     if os.path.exists(path) and os.path.getsize(path) > 0 and not (a.force or a.append):
         sys.stderr.write("sdbcapture: %s exists; --force overwrites it, --append adds to it\n"
@@ -92,10 +117,37 @@ def main(argv=None):
     except KeyboardInterrupt:
         con.message("interrupted: what arrived is kept in %s (the run had not finished)" % path)
         return cap.EXIT_INTERRUPTED
+    if a.db and code in (cap.EXIT_OK, cap.EXIT_RUN_ERRORS):
+        note, ok = multicapture.add_to_db(a.db, path)
+        con.message(note)
+        code = code if ok else multicapture.EXIT_DB
     size = os.path.getsize(path) if os.path.exists(path) else 0
     con.message("%s: %d bytes%s" % (path, size, "; next: %s --html %s.html %s" % (
         report_command(), os.path.splitext(path)[0], path) if code in (0, 1) else ""))
     return code
+
+
+def several(a):
+    """Every port at once, one log per run (multicapture)."""
+    outdir = a.dir or "."
+    if not os.path.isdir(outdir):
+        sys.stderr.write("sdbcapture: --dir %s is not a directory\n" % outdir)
+        return cap.EXIT_USAGE
+    if len(set(a.port)) != len(a.port):
+        sys.stderr.write("sdbcapture: a port is given twice\n")
+        return cap.EXIT_USAGE
+    sys.stderr.write("sdbcapture: recording %s at %d baud into %s%s; Ctrl-C stops\n" % (
+        ", ".join(a.port), a.baud, outdir, ", adding each run to %s" % a.db if a.db else ""))
+    try:
+        recs = multicapture.record_ports(a.port, a.baud, outdir, a.wait, a.silence, a.db,
+                                         a.keep_going)
+    except KeyboardInterrupt:
+        sys.stderr.write("sdbcapture: interrupted: what arrived is kept in %s\n" % outdir)
+        return cap.EXIT_INTERRUPTED
+    for r in recs:
+        for path, code, _ in r.results:
+            sys.stderr.write("sdbcapture: [%s] %s: status %d\n" % (r.label, path, code))
+    return max(r.code if r.code is not None else cap.EXIT_USAGE for r in recs)
 
 
 if __name__ == "__main__":

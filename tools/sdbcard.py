@@ -360,15 +360,22 @@ def missing_firmware(names):
     return out
 
 
-def firmware_message(missing):
+def firmware_message(missing, card_names=()):
+    """What to add for the boards in missing; card_names: the kernels the
+    card holds (what is said about the Pi 5 follows from them)."""
     lines = ["the Raspberry Pi boot firmware is not on the card yet; it boots only",
              "  with these files added to its boot partition:"]
     for boards, miss in missing:
         lines.append("    %-36s %s" % (boards + ":", " ".join(miss)))
     lines += ["  Copy them from a Raspberry Pi OS boot partition or image:",
               "    make image FIRMWARE=/media/$USER/bootfs   (or FIRMWARE=raspios.img)",
-              "  or from https://github.com/raspberrypi/firmware (directory boot/).",
-              "  The Pi 5 keeps its firmware in EEPROM but has no sdbench image yet."]
+              "  or from https://github.com/raspberrypi/firmware (directory boot/)."]
+    if "kernel_2712.img" in card_names:
+        lines.append("  The Pi 5 keeps its firmware in EEPROM: it needs none of these to "
+                     "start kernel_2712.img (never run on a Pi 5).")
+    else:
+        lines.append("  The Pi 5 keeps its firmware in EEPROM; this card has no "
+                     "kernel_2712.img for it (build it: make build/kernel_2712.img).")
     return "\n".join(lines)
 
 
@@ -413,7 +420,7 @@ def cmd_image(a):
                                                    (", ..." if len(fw) > 6 else "")))
     missing = missing_firmware([n for n, _ in fw])
     if missing:
-        say(firmware_message(missing))
+        say(firmware_message(missing, [k[1] for k in kernels]))
     say("  write it to a card: sudo dd if=%s of=/dev/sdX bs=4M conv=fsync status=progress"
         % a.output)
     say("  (check /dev/sdX with lsblk first: everything on that card is replaced)")

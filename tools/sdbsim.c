@@ -7,7 +7,9 @@
  *
  *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]
  *          [--config sdbench.txt] [--seed N] [--seed-per-workload]
+ *   sdbsim --random-card SEED [--random-host SEED] [--controller ...] [--config ...]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
+ *   sdbsim --random-card SEED [--random-host SEED] --dump-profile | --dump-host
  *
  * Card profiles and host profiles are the simulator's (sim/profiles,
  * sim/hosts, built in) or text files in the same format
@@ -32,19 +34,16 @@
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/run.h"
-#include "drivers/sdhci/bcm2835_emmc.h"
-#include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "sim/sim.h"
+#include "sim/sim_gen.h"
 #include "sim/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
 
-static struct sdhci_host emmc;
-static struct bcm2835_sdhost sdhost;
-static struct dma_chan sdhost_dma;
+static struct simh_board_slot board_slot;
 
 static void usage(FILE *f)
 {
@@ -53,6 +52,11 @@ static void usage(FILE *f)
 		   "              [--seed-per-workload]   (the card's random numbers restart at each\n"
 		   "              workload from the seed and its name: runs at other bus settings\n"
 		   "              draw the same card latencies)\n"
+		   "       sdbsim --random-card SEED [--random-host SEED] ...  (a card, and a host,\n"
+		   "              drawn from the physical envelope of sim/README.md; the host's\n"
+		   "              controller and data path come with it)\n"
+		   "       sdbsim --random-card SEED --dump-profile   (print the generated card)\n"
+		   "       sdbsim --random-host SEED --dump-host      (print the generated host)\n"
 		   "       sdbsim --list\n"
 		   "       sdbsim --dump-profile NAME|FILE    (print a card profile as text)\n"
 		   "       sdbsim --dump-host NAME|FILE       (print a host profile as text)\n"
@@ -327,9 +331,74 @@ static int dump_host(const char *what)
 	return 0;
 }
 
+static bool seed_arg(const char *what, const char *v, uint64_t *out)
+{
+	char *end;
+
+	*out = strtoull(v, &end, 0);
+	if (!*v || *end) {
+		fprintf(stderr, "sdbsim: %s: '%s' is not a number\n", what, v);
+		return false;
+	}
+	return true;
+}
+
+/* --random-card / --random-host (sim/sim_gen.c): the card into p, the host
+ * over sc (its controller into *ctrl), or the dump asked for. Returns -1 to
+ * go on and run, else the exit status. */
+static int generated(const char *card, const char *host, int dump, struct sim_profile *p,
+		     struct sim_config *sc, const char **ctrl)
+{
+	static char text[16384];
+	struct sim_gen_host h;
+	uint64_t seed;
+
+	if (dump == 1 || (!dump && card)) {
+		if (!card) {
+			fprintf(stderr, "sdbsim: --dump-profile needs a NAME, a FILE or --random-card\n");
+			return 2;
+		}
+		if (!seed_arg("--random-card", card, &seed))
+			return 2;
+		sim_gen_card(seed, p);
+		if (dump) {
+			sim_profile_format(p, text, sizeof(text));
+			fputs(text, stdout);
+			return 0;
+		}
+	}
+	if (dump == 2 || (!dump && host)) {
+		if (!host) {
+			fprintf(stderr, "sdbsim: --dump-host needs a NAME, a FILE or --random-host\n");
+			return 2;
+		}
+		if (!seed_arg("--random-host", host, &seed))
+			return 2;
+		sim_gen_host(seed, &h);
+		if (dump) {
+			sim_gen_host_format(&h, text, sizeof(text));
+			fputs(text, stdout);
+			return 0;
+		}
+		h.c.seed = sc->seed;
+		*sc = h.c;
+		if (h.path == SIM_GEN_SDHOST_PIO || h.path == SIM_GEN_SDHOST_DMA)
+			*ctrl = "sdhost";
+		if (h.path == SIM_GEN_SDHOST_DMA)
+			fprintf(stderr, "sdbsim: host %s moves data by the DMA engine: give "
+				"data_path = dma in --config to use it\n", h.c.host_name);
+		if (h.path == SIM_GEN_EMMC_DMA)
+			fprintf(stderr, "sdbsim: host %s: sdbsim moves the EMMC's data by PIO "
+				"(its DMA-engine path runs in test_bench_accuracy)\n", h.c.host_name);
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *config = NULL, *host = "sim", *ctrl = "emmc";
+	const char *random_card = NULL, *random_host = NULL;
+	int dump_gen = 0;
 	static struct sim_profile p;
 	struct sim_config sc;
 	struct bench_env env;
@@ -357,6 +426,16 @@ int main(int argc, char **argv)
 			sc.seed = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--seed-per-workload")) {
 			seed_per_workload = true;
+		} else if (!strcmp(argv[i], "--random-card") && i + 1 < argc) {
+			random_card = argv[++i];
+		} else if (!strcmp(argv[i], "--random-host") && i + 1 < argc) {
+			random_host = argv[++i];
+		} else if (!strcmp(argv[i], "--dump-profile") &&
+			   (i + 1 == argc || !strncmp(argv[i + 1], "--", 2))) {
+			dump_gen = 1;
+		} else if (!strcmp(argv[i], "--dump-host") &&
+			   (i + 1 == argc || !strncmp(argv[i + 1], "--", 2))) {
+			dump_gen = 2;
 		} else if (!strcmp(argv[i], "--dump-profile") && i + 1 < argc) {
 			return dump_profile(argv[++i]);
 		} else if (!strcmp(argv[i], "--dump-host") && i + 1 < argc) {
@@ -380,16 +459,25 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (random_card || random_host || dump_gen) {
+		int r = generated(random_card, random_host, dump_gen, &p, &sc, &ctrl);
+
+		if (r >= 0)
+			return r;
+		profile = p.name;
+	}
 	if (!profile) {
 		usage(stderr);
 		return 2;
 	}
-	if (sim_profile_load(profile, &p, err, sizeof(err))) {
+	if (random_card) {
+		/* the generated card is in p */
+	} else if (sim_profile_load(profile, &p, err, sizeof(err))) {
 		fprintf(stderr, "sdbsim: %s%s\n", err, strchr(profile, '/') || strchr(profile, '.') ?
 			"" : " (sdbsim --list shows the built-in profiles)");
 		return 2;
 	}
-	{
+	if (!random_host) {
 		uint64_t seed = sc.seed;
 
 		if (sim_host_load(host, &sc, err, sizeof(err))) {
@@ -423,28 +511,9 @@ int main(int argc, char **argv)
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
-	if (sc.sdhost) {
-		/* The SDHOST model instead of the SDHCI: its driver on the
-		 * core clock (no SDHCI register is touched). */
-		memset(&env, 0, sizeof(env));
-		env.board_model = "simulator";
-		env.host_error = bcm2835_sdhost_init(&sdhost, sim_get_config()->base,
-						     sim_get_config()->base_clock_hz);
-		env.host = env.host_error ? NULL : &sdhost.host;
-		env.host_error_what = "the simulated SDHOST controller did not initialise";
-		env.host_error_base = sim_get_config()->base;
-		/* Its DMA path: a channel of the simulated DMA engine (data_path
-		 * = dma; auto stays PIO, host.auto_path as the driver leaves
-		 * it: nothing tells the simulator which board it is). */
-		if (!env.host_error &&
-		    !dma_chan_init(&sdhost_dma, sim_get_config()->base - BCM2835_SDHOST_ARM_OFFSET,
-				   DMA_MEM_ALIAS_BCM2835, 0x3C))
-			bcm2835_sdhost_attach_dma(&sdhost, &sdhost_dma);
-		env.buf = aligned_alloc(64, BUF_BYTES);
-		env.buf_bytes = env.buf ? BUF_BYTES : 0;
-	} else {
-		simh_program_env(&env, &emmc, BUF_BYTES);
-	}
+	/* The simulator's board built by the firmware's slot builder: the
+	 * host profile's SDHCI, or SDHOST first with --controller sdhost. */
+	simh_program_env(&env, &board_slot, BUF_BYTES);
 	errors = bench_main(&env);
 	flush_pending();
 	record_done(timer_now_us() - t0);

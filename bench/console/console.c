@@ -13,6 +13,8 @@
 #include "bench/engine/record.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/hosts.h"
+#include "bench/settings.h"
 #include "bench/storage/test_area.h"
 #include "bench/suite.h"
 #include "bench/workloads/app_class.h"
@@ -40,16 +42,21 @@ bool console_offer(const struct bench_env *env, unsigned seconds)
 		con_printf("\nconsole not offered (console_wait = 0)\n");
 		return false;
 	}
-	con_printf("\npress any key within %u s for the console\n", seconds);
+	con_printf("\npress Enter within %u s for the console\n", seconds);
 	d = timer_deadline_us((uint64_t)seconds * 1000000u);
 	while (!timer_expired(d)) {
+		int ch;
+
 		/* A short spin without device access between two looks: the
 		 * same wait on a Pi (a byte takes 87 us at 115200 baud), far
 		 * fewer device reads for an emulator that counts instructions
 		 * as time (QEMU -icount, the golden run). */
 		for (unsigned i = 0; i < 4000; i++)
 			__asm__ volatile("" ::: "memory");
-		if (env->console_getc() >= 0) {
+		ch = env->console_getc();
+		/* Only Enter: a byte of noise on an unconnected RX pin must
+		 * not stop an unattended run. */
+		if (ch == '\r' || ch == '\n') {
 			/* The rest of what came with the key (CR LF, a burst). */
 			timer_deadline_t q = timer_deadline_us(20000);
 
@@ -58,7 +65,7 @@ bool console_offer(const struct bench_env *env, unsigned seconds)
 			return true;
 		}
 	}
-	con_printf("no key: running what sdbench.txt says\n");
+	con_printf("no Enter: running what sdbench.txt says\n");
 	return false;
 }
 
@@ -169,11 +176,19 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 
 	bench_run_start("console", a->wl < 0 ? (a->quick ? "suite quick" : "suite full")
 						: con_wls[a->wl].name);
-	write_guard_init(io->guard, io->card, &io->st->area, config_bool(&a->cfg, CFG_WRITE_TESTS));
+	settings_guard(io->settings, &a->cfg);
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;
 	if (a->wl < 0) {
 		wl_run_suite(c, &a->cfg);
+		/* compare_hosts as in a configured run (dispatch.c) */
+		if (config_bool(&a->cfg, CFG_COMPARE_HOSTS) && !c->abort_all) {
+			static struct hosts_switch_ctx hc;
+			struct wl_host_switch sw;
+
+			hosts_switcher(&hc, &sw, io->env, io->card);
+			wl_compare_hosts(c, &sw);
+		}
 	} else {
 		c->verify = config_bool(&a->cfg, CFG_VERIFY);
 		con_printf("\n%s (%s profile%s); run id 0x%08x\n", con_wls[a->wl].name,
@@ -204,22 +219,20 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 
 static void cmd_set(const struct console_io *io, int argc, char **argv)
 {
+	static struct config want;	/* ~5 KiB: not on the stack */
 	char err[320];
-	unsigned changed;
+	unsigned changed, refused;
 
-	if (con_parse_set(argc, argv, &io->st->cfg, &changed, err, sizeof(err))) {
-		con_printf("%s\n", err);
+	want = io->st->cfg;
+	if (con_parse_set(argc, argv, &want, &changed, err, sizeof(err))) {
+		con_printf("%s (nothing changed)\n", err);
 		return;
 	}
-	if (changed & (1u << CFG_TEST_AREA)) {
-		struct lba_range r;
-
-		/* The same decision as at boot, with the new range (reads only). */
-		io->st->area_status = test_area_choose(&io->st->area, io->dev, &io->st->mbr,
-			config_range(&io->st->cfg, CFG_TEST_AREA, &r) ? &r : NULL);
-		io->report_area(&io->st->area);
-	}
-	con_printf("ok\n");
+	refused = settings_apply_set(io->settings, &want, changed);
+	if (refused)
+		con_printf("not applied: %u of the keys (see above); the rest applied\n", refused);
+	else
+		con_printf("ok\n");
 }
 
 static void execute(const struct console_io *io, int argc, char **argv, bool *halt)
@@ -244,7 +257,7 @@ static void execute(const struct console_io *io, int argc, char **argv, bool *ha
 	case CON_CMD_INFO: cmd_info(io); break;
 	case CON_CMD_LIST: cmd_list(); break;
 	case CON_CMD_SHOW: cmd_show(&io->st->cfg); break;
-	case CON_CMD_AREA: io->report_area(&io->st->area); break;
+	case CON_CMD_AREA: settings_report_area(io->settings); break;
 	case CON_CMD_HOSTS: cmd_hosts(io); break;
 	case CON_CMD_SET: cmd_set(io, argc, argv); break;
 	case CON_CMD_HALT: *halt = true; break;
@@ -273,35 +286,73 @@ static void execute(const struct console_io *io, int argc, char **argv, bool *ha
 	}
 }
 
-void console_run(const struct console_io *io)
+/* Idle: console_idle seconds without a command (a line of noise is not
+ * one); 0 = never. */
+static timer_deadline_t idle_deadline(const struct console_io *io)
+{
+	uint64_t idle = config_u64(&io->st->cfg, CFG_CONSOLE_IDLE);
+
+	return idle ? timer_deadline_us(idle * 1000000u) : 0;
+}
+
+/* One finished line: the command, or why nothing runs. True when it was a
+ * command (the idle clock starts again). */
+static bool line_done(const struct console_io *io, struct con_line *line, enum con_edit e,
+		      bool *halt)
+{
+	char *argv[CON_MAX_ARGS];
+	int argc;
+
+	if (e == CON_EDIT_TOOLONG) {
+		con_printf("line longer than %d characters: refused, nothing run\n", CON_LINE_MAX);
+		return false;
+	}
+	if (e != CON_EDIT_DONE)
+		return false;
+	argc = con_split(line->buf, argv, CON_MAX_ARGS);
+	if (argc < 0) {
+		con_printf("too many words (at most %d)\n", CON_MAX_ARGS);
+		return false;
+	}
+	if (argc == 0)
+		return false;
+	execute(io, argc, argv, halt);
+	return con_find_cmd(argv[0]) >= 0;
+}
+
+enum console_end console_run(const struct console_io *io)
 {
 	static struct con_line line;
+	timer_deadline_t idle = idle_deadline(io);
 	bool halt = false;
 
 	con_printf("\nsdbench console: help lists the commands, halt ends the run\n");
 	con_line_reset(&line);
 	con_puts(PROMPT);
 	while (!halt) {
-		char echo[8], *argv[CON_MAX_ARGS];
-		int ch = io->env->console_getc(), argc;
+		char echo[8];
+		int ch = io->env->console_getc();
 		enum con_edit e;
 
-		if (ch < 0)
+		if (ch < 0) {
+			if (idle && timer_expired(idle)) {
+				con_printf("\nno command for %u s (console_idle): back to what "
+					   "sdbench.txt says\n",
+					   (unsigned)config_u64(&io->st->cfg, CFG_CONSOLE_IDLE));
+				return CONSOLE_IDLE;
+			}
 			continue;
+		}
 		e = con_line_feed(&line, ch, echo);
 		con_puts(echo);
 		if (e == CON_EDIT_MORE)
 			continue;
-		if (e == CON_EDIT_DONE) {
-			argc = con_split(line.buf, argv, CON_MAX_ARGS);
-			if (argc < 0)
-				con_printf("too many words (at most %d)\n", CON_MAX_ARGS);
-			else if (argc > 0)
-				execute(io, argc, argv, &halt);
-		}
+		if (line_done(io, &line, e, &halt))
+			idle = idle_deadline(io);
 		con_line_reset(&line);
 		if (!halt)
 			con_puts(PROMPT);
 	}
 	con_printf("the run ends\n");
+	return CONSOLE_HALT;
 }

@@ -75,6 +75,7 @@ void con_line_reset(struct con_line *l)
 	l->len = 0;
 	l->buf[0] = 0;
 	l->esc = 0;
+	l->overflow = false;
 	/* after_cr is kept: a CR LF pair spans two lines' resets */
 }
 
@@ -103,10 +104,11 @@ enum con_edit con_line_feed(struct con_line *l, int ch, char *echo)
 			return CON_EDIT_MORE;
 		l->buf[l->len] = 0;
 		put(echo, "\n");
-		return CON_EDIT_DONE;
+		return l->overflow ? CON_EDIT_TOOLONG : CON_EDIT_DONE;
 	case CON_KEY_CTRL_C:
 		l->len = 0;
 		l->buf[0] = 0;
+		l->overflow = false;
 		put(echo, "^C\n");
 		return CON_EDIT_CANCEL;
 	case 0x08:
@@ -128,6 +130,7 @@ enum con_edit con_line_feed(struct con_line *l, int ch, char *echo)
 	if (ch < 0x20 || ch > 0x7e)
 		return CON_EDIT_MORE;	/* other control bytes, non-ASCII */
 	if (l->len >= CON_LINE_MAX) {
+		l->overflow = true;
 		put(echo, "\a");
 		return CON_EDIT_MORE;
 	}

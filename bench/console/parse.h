@@ -23,6 +23,7 @@ struct con_line {
 	char buf[CON_LINE_MAX + 1];
 	unsigned len;
 	bool after_cr;		/* a LF right after CR is the same Enter */
+	bool overflow;		/* more than CON_LINE_MAX characters came */
 	unsigned char esc;	/* inside an escape sequence (arrow keys): 1 ESC, 2 CSI */
 };
 
@@ -30,12 +31,14 @@ enum con_edit {
 	CON_EDIT_MORE,		/* keep feeding */
 	CON_EDIT_DONE,		/* Enter: buf holds the line */
 	CON_EDIT_CANCEL,	/* Ctrl-C: the line is dropped */
+	CON_EDIT_TOOLONG,	/* Enter after an over-long line: refused, never cut */
 };
 
 void con_line_reset(struct con_line *l);
 /* Feed one received byte. echo (at least 8 bytes) gets what to send back,
  * NUL-terminated: the character, "\b \b" for a backspace, "\n" at the end
- * of the line, "^C\n" for Ctrl-C, "\a" when the line is full. */
+ * of the line, "^C\n" for Ctrl-C, "\a" when the line is full (the whole
+ * line is then refused at Enter: CON_EDIT_TOOLONG). */
 enum con_edit con_line_feed(struct con_line *l, int ch, char *echo);
 
 /* Split line (modified in place) into words at spaces and tabs. Returns

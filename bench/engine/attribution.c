@@ -59,6 +59,9 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->gap_ns += src->gap_ns;
 	dst->extra_cmds += src->extra_cmds;
 	dst->host_serial_ns += src->host_serial_ns;
+	dst->wait_blocks += src->wait_blocks;
+	dst->wait_ns += src->wait_ns;
+	dst->counted_blocks += src->counted_blocks;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -116,151 +119,234 @@ void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t cl
 			  extra_clocks, out);
 }
 
-void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
-		       unsigned flags, double extra_clocks, struct phase_split *out)
+/* The inputs of one split, derived once (SD clocks and ns). */
+struct split_in {
+	const struct phase_acc *a;
+	uint32_t clock_hz;
+	int is_write, multi;
+	uint64_t pitch;       /* the model's block pitch, clocks */
+	uint64_t fixed;       /* a single transfer's clocks beyond its pitch */
+	uint64_t overlapped;  /* blocks after the first of each request: the pipeline */
+	uint64_t window;      /* access + data */
+	uint64_t phases;      /* cmd + access + data + busy */
+	uint64_t first_frames;/* each request's first block, ns */
+	int64_t cal_clocks;   /* the calibration's clocks per pipeline block beyond the
+				 model: > 0 the card holding the bus idle, < 0 a model
+				 too long (the bus is faster than its framing) */
+};
+
+/* What one split books, in ns. */
+struct split_ns {
+	uint64_t bus_cmd, bus_acc, bus_pipe, bus_tail, bus_extra, bus_hidden;
+	uint64_t card_acc, card_pipe, card_tail, card_clock;
+	uint64_t host_ser, host_pipe, host_sw;
+	uint64_t pipe, pipe_rest, cpu_work, bus_exp, first_left, tail_data, d_ns;
+};
+
+/* Bus clocks of n pipeline blocks at the calibrated pitch: the model's,
+ * shortened when the calibration measured a bus faster than the framing
+ * (a clock-paced wait beyond the framing is the card's, not the bus's). */
+static uint64_t pipe_bus_ns(const struct split_in *in, uint64_t n)
 {
-	int is_write = (flags & BUS_WRITE) != 0;
-	int multi = (flags & BUS_MULTI) != 0;
-	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
-	uint64_t model_pitch = bus_block_pitch_clocks(blksz, width, flags);
-	/* A measured bus never runs faster than its framing. The measured
-	 * clocks are the controller's between blocks: they lengthen the pitch
-	 * of the pipeline's blocks (after the first of each request). */
-	uint64_t extra = extra_clocks > 0.0 ? (uint64_t)(extra_clocks + 0.5) : 0;
-	uint64_t pitch = model_pitch;
-	uint64_t fixed = bus_xfer_clocks(1, blksz, width, flags) - model_pitch;
-	uint64_t phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
-	uint64_t window = a->access_ns + a->data_ns;
-	uint64_t d_ns, stop_ns, cmd_bus, ceil_clk, ceil_ns;
-	uint64_t bus_cmd, bus_win, bus_tail, host_win, card_win, card_tail;
-	uint64_t host_sw, tail_rest, wall, tail_data = 0, bus_extra;
-	uint64_t overlapped, bus_exp, first_frames, bus_acc, card_acc, host_ser;
-	uint64_t pipe, cpu_work, cpu_wait, bus_pipe, pipe_rest, host_pipe, bus_hidden;
-	uint64_t first_left;
+	int64_t per = (int64_t)in->pitch + (in->cal_clocks < 0 ? in->cal_clocks : 0);
 
-	*out = (struct phase_split){ 0 };
-	out->clock_hz = clock_hz;
-	out->width = width;
-	out->is_write = is_write;
-	out->bus_extra_clocks = (double)extra;
+	if (per < (int64_t)in->pitch / 2)
+		per = (int64_t)in->pitch / 2;
+	return bus_clocks_to_ns(n * (uint64_t)per, in->clock_hz);
+}
 
-	/* Theoretical bus time, split by where it falls in the phases. */
-	d_ns = bus_clocks_to_ns(a->blocks * pitch + (a->blocks > a->ops ? a->blocks - a->ops : 0) *
-				extra, clock_hz);
-	/* blocks after the first of each request: the pipeline */
-	overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
-	stop_ns = multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz) : 0;
-	cmd_bus = bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), clock_hz);
+/* Before the pipeline: a read's first block arrives inside the access
+ * phase (its frame is bus, the rest card); a write's first block must be
+ * filled by the CPU before the bus can start (host). After it: a read's
+ * last block is drained by the CPU (host). Frames not inside the phase a
+ * whole-block buffer puts them in (first_left) are in the data window: a
+ * read's first frames when the data phase starts before the first block is
+ * complete (a DMA engine started at the response, SDHOST's first 8-word
+ * burst), a write's last frames while the CPU still fills SDHOST's 16-word
+ * FIFO. */
+static void split_window(const struct split_in *in, struct split_ns *n)
+{
+	const struct phase_acc *a = in->a;
 
-	bus_cmd = min_u64(cmd_bus, a->cmd_ns);
-	/* Before the pipeline: a read's first block arrives inside the access
-	 * phase (its frame is bus, the rest card); a write's first block must
-	 * be filled by the CPU before the bus can start (host). After it: a
-	 * read's last block is drained by the CPU (host). */
-	first_frames = bus_clocks_to_ns(a->ops * pitch, clock_hz);
-	if (is_write) {
-		bus_acc = 0;
-		card_acc = 0;
-		host_ser = min_u64(a->host_serial_ns, window);
-		pipe = window - host_ser;
+	if (in->is_write) {
+		n->host_ser = min_u64(a->host_serial_ns, in->window);
+		n->pipe = in->window - n->host_ser;
+		n->first_left = a->busy_ns < in->first_frames ? in->first_frames - a->busy_ns : 0;
 	} else {
-		bus_acc = min_u64(first_frames, a->access_ns);
-		card_acc = a->access_ns - bus_acc;
-		host_ser = min_u64(a->host_serial_ns, a->data_ns);
-		pipe = a->data_ns - host_ser;
+		n->bus_acc = min_u64(in->first_frames, a->access_ns);
+		n->card_acc = a->access_ns - n->bus_acc;
+		n->host_ser = min_u64(a->host_serial_ns, a->data_ns);
+		n->pipe = a->data_ns - n->host_ser;
+		n->first_left = in->first_frames - n->bus_acc;
 	}
-	/* A read's first frames that did not fit in the access phase are in
-	 * the data phase: a controller whose data phase starts before the
-	 * first block is complete (the DMA engine started at the response;
-	 * SDHOST's 16-word FIFO, whose first burst is not the whole block)
-	 * still had them on the bus. */
-	first_left = is_write ? 0 : first_frames - bus_acc;
-	/* Likewise a write's last frames that are not after the CPU's last
-	 * word (SDHOST's FIFO holds 16 words, not a block: most of the last
-	 * block is on the bus while the CPU or the DMA engine still fills
-	 * it) are in the data window. */
-	if (is_write && a->busy_ns < first_frames)
-		first_left = first_frames - a->busy_ns;
-	/* The pipeline: the other blocks' frames, the CPU working in parallel
-	 * on the neighbouring block. Where the bus idles (pipe_rest), it
-	 * waited either for the card or for the CPU. The CPU's timestamps
-	 * tell how long the CPU itself waited inside the pipeline (the part
-	 * of it not spent moving data): while the CPU waited, it was not the
-	 * one the idle bus waited for, so up to that much idle time is the
-	 * card's; the rest of the idle time had the CPU as the last to come
-	 * (the card's gaps had slack behind it) and is host time. A CPU that
-	 * never waits sets the whole pace; a few card stalls behind a slow
-	 * CPU cost the card only what the CPU waited for them. (Per-block
-	 * stamps cannot tell this for writes: with a two-block FIFO the CPU
-	 * finds space at once while the bus waits for the card.) */
-	cpu_work = min_u64(a->host_ns > a->host_serial_ns ?
-			   a->host_ns - a->host_serial_ns : 0, pipe);
-	bus_exp = bus_clocks_to_ns(overlapped * (pitch + extra), clock_hz) + first_left;
-	bus_pipe = min_u64(bus_exp, pipe);
-	pipe_rest = pipe - bus_pipe;
-	/* Between blocks the CPU also checks the status and keeps its books,
-	 * which its data-moving time does not include: a CPU busy for at
-	 * least ATTR_CPU_PACED_PCT % of the pipeline is taken as never
-	 * waiting (it set the whole pace). */
-	cpu_wait = pipe - cpu_work;
-	if (100.0 * (double)cpu_work >= ATTR_CPU_PACED_PCT * (double)pipe)
+}
+
+/* The idle bus of the pipeline that the CPU was the last to come for
+ * (docs/attribution.md §3, "CPU and card overlap"). The CPU works on one
+ * block while the bus carries, and the card serves, the next one: a
+ * block's idle bus is the CPU's only when the CPU came after the card, and
+ * then the CPU found that block ready at its first look. The SDHCI driver
+ * counts the blocks it had to wait for (wait_blocks) and how long
+ * (wait_ns): the blocks it did not wait for had the CPU last, and their
+ * idle bus is the CPU's work beyond the frame plus its bookkeeping - the
+ * idle bus less the measured waits, in the share of those blocks. Without
+ * a count (SDHOST's 16-word FIFO, DMA) the rule from the totals: the idle
+ * bus beyond the CPU's own waits, and a CPU busy for at least
+ * ATTR_CPU_PACED_PCT % of the pipeline counts as never waiting. */
+static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *n)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t cpu_wait;
+
+	if (!(in->overlapped > 0 || n->first_left))
+		return 0;
+	if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {
+		uint64_t waited = min_u64(a->wait_blocks, in->overlapped);
+		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);
+
+		return (uint64_t)((double)rest * (double)(in->overlapped - waited) /
+				  (double)in->overlapped + 0.5);
+	}
+	cpu_wait = n->pipe - n->cpu_work;
+	if (100.0 * (double)n->cpu_work >= ATTR_CPU_PACED_PCT * (double)n->pipe)
 		cpu_wait = 0;
-	host_pipe = (overlapped > 0 || first_left) && pipe_rest > cpu_wait ? pipe_rest - cpu_wait : 0;
-	/* The frames hide behind the CPU when its work took longer than
-	 * everything else in the pipeline (the frames and the card's part of
-	 * the idle bus): then the CPU is the critical path there and a faster
-	 * bus would have gained nothing. */
-	bus_hidden = host_pipe && cpu_work >= bus_pipe + (pipe_rest - host_pipe) ? bus_pipe : 0;
-	host_win = host_ser + host_pipe;
-	bus_win = bus_acc + bus_pipe;
-	card_win = card_acc + (pipe_rest - host_pipe);
-	if (is_write) {
-		/* the last block of each request is on the bus after the CPU is
-		 * done, and so is what the window could not hold */
-		tail_data = min_u64(first_frames - first_left + (bus_exp - bus_pipe), a->busy_ns);
-		bus_tail = min_u64(tail_data + stop_ns, a->busy_ns);
-	} else {
-		bus_tail = min_u64(stop_ns, a->busy_ns);
-	}
-	tail_rest = a->busy_ns - bus_tail;
-	card_tail = is_write ? tail_rest : 0;
-	/* The card layer's own commands in the gaps (explicit CMD23, CMD13
-	 * polls after a write) are on the bus for their frames. */
-	bus_extra = min_u64(bus_clocks_to_ns(a->extra_cmds * (uint64_t)bus_cmd_r1_clocks(),
-					     clock_hz), a->gap_ns);
-	host_sw = a->gap_ns - bus_extra + (a->cmd_ns - bus_cmd) + (is_write ? 0 : tail_rest) +
-		  (a->total_ns > phases ? a->total_ns - phases : 0);
-	wall = (a->total_ns > phases ? a->total_ns : phases) + a->gap_ns;
-	out->wall_ns = wall;
+	return n->pipe_rest > cpu_wait ? n->pipe_rest - cpu_wait : 0;
+}
 
-	out->card_pct = pct(card_win + card_tail, wall);
-	out->bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra, wall);
-	out->host_pct = pct(host_win + host_sw, wall);
+/* The pipeline: the other blocks' frames, the CPU working in parallel on
+ * the neighbouring block. Where the bus idles it waited for the card or
+ * for the CPU (pipeline_host). The card's part that the calibration
+ * measured as scaling with the clock is its clock-paced share. */
+static void split_pipeline(const struct split_in *in, struct split_ns *n)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t clk;
+
+	n->cpu_work = min_u64(a->host_ns > a->host_serial_ns ? a->host_ns - a->host_serial_ns : 0,
+			      n->pipe);
+	n->bus_exp = pipe_bus_ns(in, in->overlapped) + n->first_left;
+	n->bus_pipe = min_u64(n->bus_exp, n->pipe);
+	n->pipe_rest = n->pipe - n->bus_pipe;
+	n->host_pipe = pipeline_host(in, n);
+	n->card_pipe = n->pipe_rest - n->host_pipe;
+	/* The frames hide behind the CPU when its work took longer than
+	 * everything else in the pipeline (the frames and the card's part
+	 * of the idle bus): a faster bus would have gained nothing. */
+	n->bus_hidden = n->host_pipe && n->cpu_work >= n->bus_pipe + n->card_pipe ? n->bus_pipe : 0;
+	clk = in->cal_clocks > 0 ?
+	      bus_clocks_to_ns(in->overlapped * (uint64_t)in->cal_clocks, in->clock_hz) : 0;
+	n->card_clock = min_u64(clk, n->card_acc + n->card_pipe);
+}
+
+/* After the data window: a write's last block (and what the window could
+ * not hold) still on the bus, the CRC status and the programming busy
+ * (card); a read's CMD12 and the controller's completion (host); the card
+ * layer's own commands in the gaps (explicit CMD23, CMD13 polls: bus). */
+static void split_tail(const struct split_in *in, struct split_ns *n)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t stop_ns = in->multi ? bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(),
+						       in->clock_hz) : 0;
+	uint64_t cmd_bus = bus_clocks_to_ns(a->ops * (uint64_t)bus_cmd_r1_clocks(), in->clock_hz);
+	uint64_t tail_rest;
+
+	n->bus_cmd = min_u64(cmd_bus, a->cmd_ns);
+	if (in->is_write) {
+		n->tail_data = min_u64(in->first_frames - n->first_left + (n->bus_exp - n->bus_pipe),
+				       a->busy_ns);
+		n->bus_tail = min_u64(n->tail_data + stop_ns, a->busy_ns);
+	} else {
+		n->bus_tail = min_u64(stop_ns, a->busy_ns);
+	}
+	tail_rest = a->busy_ns - n->bus_tail;
+	n->card_tail = in->is_write ? tail_rest : 0;
+	n->bus_extra = min_u64(bus_clocks_to_ns(a->extra_cmds * (uint64_t)bus_cmd_r1_clocks(),
+						in->clock_hz), a->gap_ns);
+	n->host_sw = a->gap_ns - n->bus_extra + (a->cmd_ns - n->bus_cmd) +
+		     (in->is_write ? 0 : tail_rest) +
+		     (a->total_ns > in->phases ? a->total_ns - in->phases : 0);
+}
+
+/* The booked ns as shares of the wall time, and the derived figures. */
+static void split_shares(const struct split_in *in, const struct split_ns *n,
+			 struct phase_split *out)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t wall = (a->total_ns > in->phases ? a->total_ns : in->phases) + a->gap_ns;
+	uint64_t bus = n->bus_cmd + n->bus_acc + n->bus_pipe + n->bus_tail + n->bus_extra;
+	uint64_t card_win = n->card_acc + n->card_pipe, host_win = n->host_ser + n->host_pipe;
+
+	out->wall_ns = wall;
+	out->card_pct = pct(card_win + n->card_tail, wall);
+	out->bus_pct = pct(bus, wall);
+	out->host_pct = pct(host_win + n->host_sw, wall);
 	out->card_access_pct = pct(card_win, wall);
-	out->card_busy_pct = pct(card_tail, wall);
+	out->card_busy_pct = pct(n->card_tail, wall);
+	out->card_clock_pct = pct(n->card_clock, wall);
 	out->host_xfer_pct = pct(host_win, wall);
-	out->host_sw_pct = pct(host_sw, wall);
+	out->host_sw_pct = pct(n->host_sw, wall);
 	out->cmd_pct = pct(a->cmd_ns, wall);
 	out->access_pct = pct(a->access_ns, wall);
 	out->data_pct = pct(a->data_ns, wall);
 	out->busy_pct = pct(a->busy_ns, wall);
 	out->gap_pct = pct(a->gap_ns, wall);
-	out->bus_efficiency_pct = pct(d_ns, window + tail_data);
-	out->pipe_pct = pct(pipe, wall);
-	out->cpu_busy_pct = pct(cpu_work, pipe);
-	out->cpu_pace_pct = pct(host_pipe, pipe_rest);
+	out->bus_efficiency_pct = pct(n->d_ns, in->window + n->tail_data);
+	out->pipe_pct = pct(n->pipe, wall);
+	out->cpu_busy_pct = pct(n->cpu_work, n->pipe);
+	out->cpu_pace_pct = pct(n->host_pipe, n->pipe_rest);
 	out->crit_card_pct = out->card_pct;
-	out->crit_bus_pct = pct(bus_cmd + bus_win + bus_tail + bus_extra - bus_hidden, wall);
-	out->crit_host_pct = pct(host_win + host_sw + bus_hidden, wall);
+	out->crit_bus_pct = pct(bus - n->bus_hidden, wall);
+	out->crit_host_pct = pct(host_win + n->host_sw + n->bus_hidden, wall);
+}
 
-	/* Ceiling: the same requests at bus speed with a card of zero
-	 * latency and an infinitely fast host. */
-	ceil_clk = multi ? a->ops * fixed + a->blocks * pitch + overlapped * extra :
-		   a->blocks * (fixed + pitch);
-	ceil_ns = bus_clocks_to_ns(ceil_clk, clock_hz);
-	out->ceiling_pct = pct(ceil_ns, wall);
-	out->mbs = wall ? (double)a->bytes * 1e3 / (double)wall : 0.0;
+/* Ceiling: the same requests at bus speed with a card of zero latency and
+ * an infinitely fast host. */
+static void split_ceiling(const struct split_in *in, struct phase_split *out)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t ceil_ns = in->multi ?
+			   bus_clocks_to_ns(a->ops * in->fixed + a->blocks * in->pitch, in->clock_hz) -
+			   bus_clocks_to_ns(in->overlapped * in->pitch, in->clock_hz) +
+			   pipe_bus_ns(in, in->overlapped) :
+			   bus_clocks_to_ns(a->blocks * (in->fixed + in->pitch), in->clock_hz);
+
+	out->ceiling_pct = pct(ceil_ns, out->wall_ns);
+	out->mbs = out->wall_ns ? (double)a->bytes * 1e3 / (double)out->wall_ns : 0.0;
 	out->ceiling_mbs = ceil_ns ? (double)a->bytes * 1e3 / (double)ceil_ns : 0.0;
+}
+
+void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
+		       unsigned flags, double extra_clocks, struct phase_split *out)
+{
+	uint32_t blksz = a->blocks ? (uint32_t)(a->bytes / a->blocks) : 512u;
+	struct split_in in = { 0 };
+	struct split_ns n = { 0 };
+
+	in.a = a;
+	in.clock_hz = clock_hz;
+	in.is_write = (flags & BUS_WRITE) != 0;
+	in.multi = (flags & BUS_MULTI) != 0;
+	in.pitch = bus_block_pitch_clocks(blksz, width, flags);
+	in.fixed = bus_xfer_clocks(1, blksz, width, flags) - in.pitch;
+	in.overlapped = a->blocks > a->ops ? a->blocks - a->ops : 0;
+	in.window = a->access_ns + a->data_ns;
+	in.phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
+	in.first_frames = bus_clocks_to_ns(a->ops * in.pitch, clock_hz);
+	in.cal_clocks = (int64_t)(extra_clocks + (extra_clocks < 0 ? -0.5 : 0.5));
+
+	*out = (struct phase_split){ 0 };
+	out->clock_hz = clock_hz;
+	out->width = width;
+	out->is_write = in.is_write;
+	out->bus_extra_clocks = (double)in.cal_clocks;
+	out->card_idle_clocks = in.cal_clocks > 0 ? (double)in.cal_clocks : 0.0;
+	n.d_ns = bus_clocks_to_ns(a->blocks * in.pitch, clock_hz) - bus_clocks_to_ns(in.overlapped *
+		 in.pitch, clock_hz) + pipe_bus_ns(&in, in.overlapped);
+	split_window(&in, &n);
+	split_pipeline(&in, &n);
+	split_tail(&in, &n);
+	split_shares(&in, &n, out);
+	split_ceiling(&in, out);
 	decide(out);
 }
 
@@ -282,7 +368,7 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	W_(card_access_pct); W_(card_busy_pct); W_(host_xfer_pct); W_(host_sw_pct);
 	W_(ceiling_pct); W_(mbs);
 	W_(crit_card_pct); W_(crit_bus_pct); W_(crit_host_pct);
-	W_(pipe_pct); W_(cpu_busy_pct); W_(cpu_pace_pct);
+	W_(pipe_pct); W_(cpu_busy_pct); W_(cpu_pace_pct); W_(card_clock_pct);
 	/* an approximation: each side's data window is not kept */
 	W_(bus_efficiency_pct);
 #undef W_
@@ -293,6 +379,8 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	s.wall_ns = a + b;
 	s.bus_extra_clocks = rd->bus_extra_clocks > wr->bus_extra_clocks ? rd->bus_extra_clocks :
 									wr->bus_extra_clocks;
+	s.card_idle_clocks = rd->card_idle_clocks > wr->card_idle_clocks ? rd->card_idle_clocks :
+									wr->card_idle_clocks;
 	s.clock_hz = a >= b ? rd->clock_hz : wr->clock_hz;
 	s.width = a >= b ? rd->width : wr->width;
 	s.is_write = a == 0 ? 1 : b == 0 ? 0 : 2;
@@ -371,6 +459,15 @@ static void add_card_parts(struct line *l, const struct phase_split *s, int is_w
 	}
 }
 
+/* The card's clock-paced waits, when they are a sizeable share: a faster
+ * clock shortens them too (docs/attribution.md §4). */
+static void add_clock_paced(struct line *l, const struct phase_split *s)
+{
+	if (s->card_clock_pct >= ATTR_CLOCK_SAY_PCT && s->card_idle_clocks >= 1.0)
+		add(l, "; the card holds the bus idle about %.0f clocks between blocks; a faster "
+		    "clock shortens that too", s->card_idle_clocks);
+}
+
 void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, unsigned cap)
 {
 	struct line l = { buf, cap, 0 };
@@ -399,6 +496,7 @@ void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, un
 	case BOTTLENECK_CARD:
 		add_card_parts(&l, s, is_write);
 		add(&l, ", bus %.0f%%, host %.0f%%", s->bus_pct, s->host_pct);
+		add_clock_paced(&l, s);
 		break;
 	case BOTTLENECK_HOST:
 		if (s->crit_host_pct - s->host_pct >= 0.5) {
@@ -424,6 +522,8 @@ void phase_verdict_text(const struct phase_split *s, int is_write, char *buf, un
 		if (s->crit_host_pct - s->host_pct >= 0.5)
 			add(&l, "; the CPU sets the pace (critical: bus %.0f%%, "
 			    "host %.0f%%)", s->crit_bus_pct, s->crit_host_pct);
+		else if (s->top == BOTTLENECK_CARD || s->second == BOTTLENECK_CARD)
+			add_clock_paced(&l, s);
 		break;
 	}
 }

@@ -40,6 +40,14 @@ struct phase_acc {
 	uint64_t host_serial_ns; /* sum of host_ns / blocks per request: the CPU
 				    work of one block, which cannot overlap the
 				    bus (last drain of a read, first fill of a write) */
+	/* The pace as the driver saw it (sd_host.h wait_blocks): blocks after
+	 * the first of a request that the CPU found not ready at its first
+	 * look, how long it waited for them, and the pipeline blocks of the
+	 * requests whose driver counted (0: not counted, the rule from the
+	 * totals applies). */
+	uint64_t wait_blocks;
+	uint64_t wait_ns;
+	uint64_t counted_blocks;
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).
@@ -58,6 +66,8 @@ enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_M
 #define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline
 					   never waited (the rest is its bookkeeping);
 					   beyond it, its waits are the card's */
+#define ATTR_CLOCK_SAY_PCT	5.0	/* the verdict names the card's clock-paced
+					   waits from this share of the time */
 
 /* Shares of the total time, in percent (sum to 100 within rounding). */
 struct phase_split {
@@ -91,8 +101,14 @@ struct phase_split {
 	 * a slower CPU move from bus to host. Equal to card/bus/host_pct when
 	 * the CPU never set the pace. */
 	double crit_card_pct, crit_bus_pct, crit_host_pct;
-	double bus_extra_clocks;   /* clocks per block added to the model's pitch
-				      (measured; 0 = the framing model alone) */
+	double bus_extra_clocks;   /* the calibration's clocks per block beyond the
+				      model's pitch (0 = the framing model alone);
+				      below 0 they shorten the bus, above 0 they are
+				      the card's (card_idle_clocks) */
+	double card_clock_pct;     /* card time that scales with the SD clock: the
+				      card holding the bus idle between blocks
+				      (part of card_pct) */
+	double card_idle_clocks;   /* those clocks per block (0: none measured) */
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
 };
@@ -143,9 +159,11 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src);
 /* Split, given the bus parameters in force during the workload. */
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		 int is_write, int multi, struct phase_split *out);
-/* The same with a measured bus: extra_clocks SD clocks per block on top of
- * the framing model's pitch (the controller's own gaps, from the bus
- * calibration; 0 = the model alone). */
+/* The same with a measured bus: extra_clocks SD clocks per block beyond
+ * the framing model's pitch (from the bus calibration; 0 = the model
+ * alone). Positive clocks are the card holding the bus idle (card time,
+ * card_clock_pct); negative ones a model too long (the bus pitch shortened,
+ * to half the model's at most). */
 void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 			  int is_write, int multi, double extra_clocks,
 			  struct phase_split *out);

@@ -43,6 +43,17 @@ void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out)
 	out->extra_cmds = t->extra_cmds;
 }
 
+/* The driver's count of the blocks the CPU waited for (sd_host.h). */
+static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint32_t blocks,
+			uint64_t wait_ns)
+{
+	if (!t->waits_counted || blocks < 2)
+		return;
+	a->counted_blocks += blocks - 1u;
+	a->wait_blocks += t->wait_blocks;
+	a->wait_ns += wait_ns;
+}
+
 /* Once per operation of every workload: straight from the stamps into the
  * accumulator, without the struct phase_ns in between (no memset, no
  * second pass over it). */
@@ -54,6 +65,7 @@ void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns);
+	add_waits64(a, t, blocks, t->waits_counted ? timer_ticks_to_ns(t->wait_ticks) : 0);
 	/* A measured serial drain replaces host / blocks (sd_host.h). */
 	if (t->host_serial_ticks) {
 		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
@@ -80,6 +92,9 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->busy_ns += p->busy_ns;
 	a->gap_ns += p->gap_ns;
 	a->extra_cmds += p->extra_cmds;
+	a->wait_blocks += p->wait_blocks;
+	a->wait_ns += p->wait_ns;
+	a->counted_blocks += p->counted_blocks;
 	*p = (struct phase_pend){ 0 };
 }
 
@@ -96,7 +111,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	uint32_t dd = t->t_data_done, end = t->t_end;
 	uint32_t last = end ? end : dd ? dd : cd;
 	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
-	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32;
+	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32, wait;
 
 	if (fd && dd) {
 		access = span_ticks(cd, fd);
@@ -109,7 +124,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	 * timer_ticks_to_ns() gives, and four of them add up without
 	 * overflow; anything longer (more than about a second) goes the
 	 * 64-bit way. */
-	if (((cmd | access | data | busy | host | total) & ~timer_ticks_mask30()) ||
+	if (((cmd | access | data | busy | host | total | t->wait_ticks) & ~timer_ticks_mask30()) ||
 	    (gap_ns >> 32) || blocks > 0xffffu) {
 		phase_pend_flush(p, a);
 		phase_acc_add(a, t, blocks, blksz, gap_ns);
@@ -125,8 +140,10 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	if (total < sum)
 		total = sum;
 	gap32 = (uint32_t)gap_ns;
+	wait = t->waits_counted ? timer_ticks_to_ns30(t->wait_ticks) : 0;
 	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
-		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks))
+		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks ||
+		       p->wait_ns + wait < wait))
 		phase_pend_flush(p, a);
 	/* as phase_acc_add_parts: the CPU's data moving lies inside the
 	 * access + data window */
@@ -153,4 +170,52 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	p->busy_ns += busy;
 	p->gap_ns += gap32;
 	p->extra_cmds += t->extra_cmds;
+	if (t->waits_counted && blocks > 1) {
+		p->counted_blocks += blocks - 1u;
+		p->wait_blocks += t->wait_blocks;
+		p->wait_ns += wait;
+	}
+}
+
+/* The longest of a request's spans (ticks, modulo the wrap). */
+static uint64_t *longest(uint64_t *cmd, uint64_t *access, uint64_t *data, uint64_t *busy)
+{
+	uint64_t *m = cmd;
+
+	if (*access > *m)
+		m = access;
+	if (*data > *m)
+		m = data;
+	if (*busy > *m)
+		m = busy;
+	return m;
+}
+
+void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint32_t blocks,
+			uint32_t blksz, uint64_t gap_ns, uint64_t req_ns)
+{
+	uint64_t cmd, access, data, busy, host, total, serial0 = a->host_serial_ns;
+	uint64_t wrap = timer_wrap_ns(), lost = 0, *l;
+	uint64_t wait = t->waits_counted ? timer_ticks_to_ns(t->wait_ticks) : 0;
+
+	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
+	/* Whole wraps between what the engine's clock saw and the stamps. */
+	if (req_ns > total)
+		lost = (req_ns - total + wrap / 2) / wrap * wrap;
+	l = longest(&cmd, &access, &data, &busy);
+	*l += lost;
+	total += lost;
+	/* a wait that long was the CPU's wait inside the data phase */
+	if (l == &data && wait + lost <= data)
+		wait += lost;
+	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
+			    blocks, blksz, gap_ns + (req_ns > total ? req_ns - total : 0));
+	add_waits64(a, t, blocks, wait);
+	if (t->host_serial_ticks) {
+		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
+
+		if (host > access + data)
+			host = access + data;
+		a->host_serial_ns = serial0 + (tail < host ? tail : host);
+	}
 }

@@ -29,10 +29,20 @@ struct phase_pend {
 	uint32_t ops, blocks, blksz;
 	uint32_t total_ns, cmd_ns, access_ns, data_ns, host_ns, host_serial_ns;
 	uint32_t busy_ns, gap_ns, extra_cmds;
+	uint32_t wait_blocks, wait_ns, counted_blocks;
 };
 
 void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,
 		    uint32_t blocks, uint32_t blksz, uint64_t gap_ns);
+/* A request that may have lasted longer than the tick counter's wrap
+ * (timer_wrap_ns()): req_ns is its length on the engine's 64-bit clock
+ * (from just before the call to just after it). The whole wraps the
+ * stamps lost are given back to the phase they fell in (the longest one
+ * modulo the wrap: a request that long has one long wait), in 64-bit
+ * arithmetic; the host time around the request is gap_ns plus what
+ * req_ns has beyond the request. */
+void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint32_t blocks,
+			uint32_t blksz, uint64_t gap_ns, uint64_t req_ns);
 void phase_pend_flush(struct phase_pend *p, struct phase_acc *a);
 
 #endif

@@ -334,6 +334,13 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	if (op->cmd == WL_SINGLE_LOOP) {
 		/* the per-block requests are accounted; what follows the last */
 		acc->gap_ns += timer_ticks_to_ns(t1 - t.t_end);
+	} else if (end_ns - before_ns > timer_wrap_ns() / 2) {
+		/* The stamps may have wrapped inside the request: its length on
+		 * the engine's 64-bit clock gives the wraps back. */
+		struct phase_pend *pp = acc == &m->acc ? &m->pend : &m->pend_w;
+
+		phase_pend_flush(pp, acc);
+		phase_acc_add_long(acc, &t, op->blocks, SD_BLOCK_SIZE, pre_ns, end_ns - before_ns);
 	} else {
 		/* Host time around the request: before it (since the previous
 		 * operation ended) and the card layer's own time inside the

@@ -160,6 +160,8 @@ static void record_phases(const struct wl_meas *m)
 	json_str(j, "bus_source", m->bus_measured ? "measured" : "model");
 	json_double(j, "model_bus_pct", m->model_bus_pct, 1);
 	json_double(j, "bus_extra_clocks", m->split.bus_extra_clocks, 0);
+	json_double(j, "card_clock_pct", m->split.card_clock_pct, 1);
+	json_double(j, "card_idle_clocks", m->split.card_idle_clocks, 0);
 	record_end();
 }
 
@@ -203,7 +205,7 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 	 * enough to matter. */
 	if (m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
 				m->model_bus_pct - m->split.bus_pct >= 5.0))
-		con_printf("  %-28s bus %.0f%% as measured (+%.0f clocks per block); the framing "
+		con_printf("  %-28s bus %.0f%% as measured (%+.0f clocks per block); the framing "
 			   "model alone says %.0f%%\n", "", m->split.bus_pct,
 			   m->split.bus_extra_clocks, m->model_bus_pct);
 	print_records(c, m, verdict);

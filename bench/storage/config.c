@@ -422,6 +422,49 @@ int config_find_key(const char *name)
 	return -1;
 }
 
+bool config_gates_writes(enum config_id id)
+{
+	return id == CFG_WRITE_TESTS || id == CFG_TEST_AREA;
+}
+
+/* A key that decides whether anything is written got a value that could not
+ * be read: no writes (write_tests off, no test_area), remembered as "bad"
+ * with its line so the write guard can name it. Other keys keep their
+ * default instead: a mistake there costs a measurement, not a user's data. */
+static void fail_safe(struct config *c, enum config_id id, unsigned lineno)
+{
+	struct config_value *v = &c->v[id];
+
+	memset(v, 0, sizeof(*v));
+	if (keys[id].type == CFG_T_BOOL)
+		v->has = 1;	/* off */
+	v->bad = 1;
+	v->from_file = 1;
+	v->line = (uint16_t)(lineno > 0xFFFF ? 0xFFFF : lineno);
+}
+
+/* A line too long to read: when it names a key that gates writes, its
+ * value is unknown, so no writes. */
+static void long_line(struct config *c, unsigned lineno, const char *text, size_t n)
+{
+	size_t i = 0;
+
+	config_msg(c, "config: line %u: longer than %d characters (ignored)", lineno,
+		   CONFIG_MAX_LINE);
+	while (i < n && is_space(text[i]))
+		i++;
+	for (int id = 0; id < CFG_NKEYS; id++) {
+		size_t k = strlen(keys[id].name);
+
+		if (!config_gates_writes((enum config_id)id) || n - i < k ||
+		    !ieqn(text + i, k, keys[id].name) ||
+		    (n - i > k && (is_alpha(text[i + k]) || text[i + k] == '_')))
+			continue;
+		config_msg(c, "config: line %u: %s unreadable; no writes", lineno, keys[id].name);
+		fail_safe(c, (enum config_id)id, lineno);
+	}
+}
+
 static void parse_line(struct config *c, unsigned lineno, char *line)
 {
 	char *p = line, *key, *val, *end, why[96];
@@ -473,12 +516,24 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	prev_line = c->v[id].line;
 	config_format(c, (enum config_id)id, def, sizeof(def));
 	if (!*val) {
+		if (config_gates_writes((enum config_id)id)) {
+			config_msg(c, "config: line %u: %s: no value; no writes", lineno,
+				   keys[id].name);
+			fail_safe(c, (enum config_id)id, lineno);
+			return;
+		}
 		config_msg(c, "config: line %u: %s: no value; %s%s", lineno, keys[id].name,
 			   def[0] ? "keeping " : "left unset", def);
 		return;
 	}
 	e = parse_value(&keys[id], val, &c->v[id], why, sizeof(why));
 	if (e) {
+		if (config_gates_writes((enum config_id)id)) {
+			config_msg(c, "config: line %u: %s = %.40s: %s; no writes", lineno,
+				   keys[id].name, val, e);
+			fail_safe(c, (enum config_id)id, lineno);
+			return;
+		}
 		config_msg(c, "config: line %u: %s = %.40s: %s; %s%s", lineno, keys[id].name,
 			   val, e, def[0] ? "keeping " : "left unset", def);
 		return;
@@ -513,8 +568,7 @@ unsigned config_parse(struct config *c, const char *text, size_t len)
 		if (pos < len && text[pos] == '\n')
 			pos++;
 		if (n > CONFIG_MAX_LINE) {
-			config_msg(c, "config: line %u: longer than %d characters (ignored)",
-				   lineno, CONFIG_MAX_LINE);
+			long_line(c, lineno, text + start, n);
 			continue;
 		}
 		memcpy(line, text + start, n);
@@ -539,6 +593,11 @@ bool config_has(const struct config *c, enum config_id id)
 bool config_from_file(const struct config *c, enum config_id id)
 {
 	return id < CFG_NKEYS && c->v[id].from_file;
+}
+
+bool config_bad(const struct config *c, enum config_id id)
+{
+	return id < CFG_NKEYS && c->v[id].bad;
 }
 
 uint64_t config_u64(const struct config *c, enum config_id id)

@@ -6,7 +6,8 @@
  *
  * The parser never prints and never fails a run: an unknown key, a bad value
  * or a malformed line becomes a message in the list (for the caller to
- * print) and the key keeps its default.
+ * print) and the key keeps its default; a bad value of a key that gates
+ * writes (write_tests, test_area) means no writes instead.
  *
  * Value syntax by type:
  *   size   bytes, decimal or 0x hex, optional binary suffix k/K, M, G, T
@@ -58,6 +59,8 @@ struct config_value {
 	uint8_t has;		/* a value exists (from the file or the default) */
 	uint8_t from_file;	/* the file set it */
 	uint8_t from_console;	/* the console's "set" changed it */
+	uint8_t bad;		/* the file's value was unreadable; a key that
+				 * gates writes then holds "no writes" */
 	uint16_t line;		/* its line in the file (0 = default) */
 	union {
 		uint64_t u;	/* size, uint, hz, bool (0/1), enum (index) */
@@ -106,6 +109,11 @@ void config_msg(struct config *c, const char *fmt, ...) __attribute__((format(pr
  * reads as 0 / false / -1 / NULL / not found. */
 bool config_has(const struct config *c, enum config_id id);
 bool config_from_file(const struct config *c, enum config_id id);
+/* The file gave this key a value that could not be read (config_gates_writes
+ * keys: no writes follow from it). */
+bool config_bad(const struct config *c, enum config_id id);
+/* write_tests and test_area: a bad value means no writes, not the default. */
+bool config_gates_writes(enum config_id id);
 uint64_t config_u64(const struct config *c, enum config_id id);	/* size, uint, hz */
 bool config_bool(const struct config *c, enum config_id id);
 int config_enum(const struct config *c, enum config_id id);	/* index, -1 when unset */

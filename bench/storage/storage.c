@@ -5,6 +5,7 @@
 
 #include "bench/storage/storage.h"
 #include "bench/storage/config_card.h"
+#include "lib/err.h"
 #include "lib/json.h"
 
 int storage_probe(struct storage *st, const struct blkdev *dev)
@@ -17,6 +18,11 @@ int storage_probe(struct storage *st, const struct blkdev *dev)
 	st->config_status = config_load_card(&st->cfg, dev, &st->mbr);
 	st->area_status = test_area_choose(&st->area, dev, &st->mbr,
 					   config_range(&st->cfg, CFG_TEST_AREA, &r) ? &r : NULL);
+	/* An unreadable test_area: no writes, not the area the rules would find. */
+	if (config_bad(&st->cfg, CFG_TEST_AREA)) {
+		test_area_refuse_bad_config(&st->area, st->cfg.v[CFG_TEST_AREA].line);
+		st->area_status = -EINVAL;
+	}
 	return st->area_status;
 }
 

@@ -129,25 +129,25 @@ static int wrap_check(struct test_area *ta, const struct blkdev *dev)
 
 /* Rule 1. Returns 1 when the range is acceptable, else 0 with ta->note. */
 static int explicit_ok(struct test_area *ta, const struct blkdev *dev,
-		       const struct mbr_info *mi, const struct lba_range *r)
+		       const struct mbr_info *mi, const struct lba_range *r, const char *from)
 {
 	const struct mbr_part *p;
 	char what[96];
 
 	if (r->count == 0) {
-		say(ta->note, sizeof(ta->note), "test_area from sdbench.txt refused: empty range");
+		say(ta->note, sizeof(ta->note), "test_area %s refused: empty range", from);
 		return 0;
 	}
 	if (r->first == 0) {
 		say(ta->note, sizeof(ta->note),
-		    "test_area %lu+%lu from sdbench.txt refused: it includes LBA 0 (the MBR)",
-		    (unsigned long)r->first, (unsigned long)r->count);
+		    "test_area %lu+%lu %s refused: it includes LBA 0 (the MBR)",
+		    (unsigned long)r->first, (unsigned long)r->count, from);
 		return 0;
 	}
 	if (!dev->total_blocks || lba_range_end(r) > dev->total_blocks) {
 		say(ta->note, sizeof(ta->note),
-		    "test_area %lu+%lu from sdbench.txt refused: it extends past the card's "
-		    "end (%lu blocks)", (unsigned long)r->first, (unsigned long)r->count,
+		    "test_area %lu+%lu %s refused: it extends past the card's "
+		    "end (%lu blocks)", (unsigned long)r->first, (unsigned long)r->count, from,
 		    (unsigned long)dev->total_blocks);
 		return 0;
 	}
@@ -155,8 +155,8 @@ static int explicit_ok(struct test_area *ta, const struct blkdev *dev,
 	if (p) {
 		mbr_part_describe(p, what, sizeof(what));
 		say(ta->note, sizeof(ta->note),
-		    "test_area %lu+%lu from sdbench.txt refused: it overlaps %s",
-		    (unsigned long)r->first, (unsigned long)r->count, what);
+		    "test_area %lu+%lu %s refused: it overlaps %s",
+		    (unsigned long)r->first, (unsigned long)r->count, from, what);
 		return 0;
 	}
 	return 1;
@@ -203,6 +203,13 @@ static int file_area(struct test_area *ta, const struct blkdev *dev, const struc
 int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struct mbr_info *mi,
 		     const struct lba_range *explicit_range)
 {
+	return test_area_choose_from(ta, dev, mi, explicit_range, "from sdbench.txt");
+}
+
+int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
+			  const struct mbr_info *mi, const struct lba_range *explicit_range,
+			  const char *from)
+{
 	char unpart_why[112];
 	struct lba_range area;
 	uint64_t start;
@@ -227,12 +234,13 @@ int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struc
 	}
 
 	/* 1. The configured range. */
-	if (explicit_range && explicit_ok(ta, dev, mi, explicit_range)) {
+	if (explicit_range && explicit_ok(ta, dev, mi, explicit_range, from)) {
 		if (wrap_check(ta, dev))
 			return none(ta, -EIO, hint_wrap);
-		say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu from sdbench.txt "
+		say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu %s "
 		    "(%lu MiB, overlaps no partition)", (unsigned long)explicit_range->first,
-		    (unsigned long)explicit_range->count, (unsigned long)mib(explicit_range->count));
+		    (unsigned long)explicit_range->count, from,
+		    (unsigned long)mib(explicit_range->count));
 		return use(ta, TEST_AREA_CONFIG, explicit_range->first, explicit_range->count);
 	}
 
@@ -293,4 +301,13 @@ void test_area_json(const struct test_area *ta, struct json *j)
 		json_str(j, "note", ta->note);
 	if (ta->hint[0])
 		json_str(j, "hint", ta->hint);
+}
+
+void test_area_refuse_bad_config(struct test_area *ta, unsigned line)
+{
+	memset(ta, 0, sizeof(*ta));
+	say(ta->reason, sizeof(ta->reason), "test_area in sdbench.txt line %u could not be "
+	    "read: no writes (a test area is never guessed past a bad setting)", line);
+	none(ta, -EINVAL, "correct or remove the test_area line in sdbench.txt "
+	     "(START+COUNT or START-END, docs/config.md)");
 }

@@ -61,6 +61,14 @@ struct test_area {
  */
 int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struct mbr_info *mi,
 		     const struct lba_range *explicit_range);
+/* The same, naming where explicit_range came from in the messages ("from
+ * sdbench.txt", "set on the console"). */
+int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
+			  const struct mbr_info *mi, const struct lba_range *explicit_range,
+			  const char *from);
+/* No area because the configured test_area could not be read (line: its
+ * line in sdbench.txt): writes are off rather than going elsewhere. */
+void test_area_refuse_bad_config(struct test_area *ta, unsigned line);
 
 /* The write guard: true only when [lba, lba + count) lies inside a usable
  * test area (count 0 is never inside). */

@@ -12,6 +12,7 @@ void write_guard_init(struct write_guard *g, struct sd_card *card,
 	g->card = card;
 	g->area = area;
 	g->write_tests = write_tests;
+	g->off_why = NULL;
 	g->refused = 0;
 	g->card_refused = false;
 	g->test = WRITE_GUARD_NORMAL;
@@ -24,7 +25,9 @@ const char *write_guard_why_not(const struct write_guard *g)
 	if (g->card_refused)
 		return "the card turned read-only during the run (a write was answered with "
 		       "WP_VIOLATION, as worn-out cards do): no further writes";
-	if (!g->write_tests || !g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
+	if (!g->write_tests)
+		return g->off_why ? g->off_why : "writes are off (write_tests = off)";
+	if (!g->area || !g->area->usable || g->test == WRITE_GUARD_REFUSE_ALL)
 		return "no test area: nowhere safe to write (see the test-area message)";
 	return NULL;
 }

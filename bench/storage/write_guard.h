@@ -32,6 +32,8 @@ struct write_guard {
 	struct sd_card *card;
 	const struct test_area *area; /* where writes may go (bounds even when refused) */
 	bool write_tests;             /* sdbench.txt write_tests */
+	const char *off_why;          /* why write_tests is off when not by choice
+				       * (an unreadable value), NULL otherwise */
 	uint32_t refused;             /* requests refused so far */
 	bool card_refused;            /* the card answered a write or erase with
 				       * WP_VIOLATION (-EROFS) during the run: it
@@ -46,7 +48,7 @@ void write_guard_init(struct write_guard *g, struct sd_card *card,
 /* Whether any write may happen at all on this run. */
 bool write_guard_writes_possible(const struct write_guard *g);
 /* Why not (NULL when writes are possible): the card's write protection
- * first, then the missing test area, then write_tests = off. */
+ * first, then write_tests = off, then the missing test area. */
 const char *write_guard_why_not(const struct write_guard *g);
 /* [lba, lba + count) lies inside the test area's bounds (whether or not
  * writes are possible now). */

@@ -73,7 +73,7 @@ void wl_seq_sweep(struct wl_ctx *c, bool write)
 
 	if (write && !wl_writes_possible(c)) {
 		wl_skip("seq-write", c->card->write_protected ? "the card is write-protected"
-				      : "no test area: nowhere safe to write (see the test-area message)");
+				      : write_guard_why_not(c->guard));
 		return;
 	}
 	if (write)
@@ -165,7 +165,7 @@ void wl_random(struct wl_ctx *c, uint64_t span_bytes)
 	}
 	if (!wl_writes_possible(c)) {
 		wl_skip("rand-write", c->card->write_protected ? "the card is write-protected"
-				       : "no test area: nowhere safe to write");
+				       : write_guard_why_not(c->guard));
 		wl_skip("mix70-4k", "needs writes");
 		return;
 	}

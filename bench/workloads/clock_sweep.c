@@ -159,15 +159,19 @@ void wl_clock_sweep(struct wl_ctx *c)
  * an eighth of the working clock (slow enough that even a slow CPU does not
  * set the pace), the median operation time at each, and
  *     b = (T(f2) - T(f1)) / (1/f2 - 1/f1)
- * bus clocks per operation. What b has beyond the model is spread over the
- * gaps between the blocks and added to the model's pitch of every block
- * after the first of a request, for every later workload at this width
- * (struct wl_bus_cal). A measurement out of bounds (b below 90% of
- * the model: something else set the pace; above 4x) leaves the model. */
+ * bus clocks per operation. What b has beyond the model, spread over the
+ * gaps between the blocks, is time that scales with the clock but is not
+ * protocol frame: the card (or the controller) holding the bus idle,
+ * booked as the card's clock-paced share of every later workload at this
+ * width (struct wl_bus_cal); less than the model shortens the model's
+ * pitch. A measurement out of bounds (below half the model: something else
+ * set the pace; above 8x) leaves the model. */
 
 #define CAL_OPS        8
 #define CAL_QUICK_OPS  4
 #define CAL_MIN_HZ     400000
+#define CAL_MIN_OF_MODEL 0.5  /* a measurement used: 0.5x .. 8x the framing model */
+#define CAL_MAX_OF_MODEL 8.0
 
 static bool cal_point(struct wl_ctx *c, bool write, uint32_t hz, uint32_t nops,
 		      uint32_t *actual_hz, double *median_ns)
@@ -213,9 +217,11 @@ static void cal_dir(struct wl_ctx *c, bool write, uint32_t f1, uint32_t f2, uint
 	res->b = (t2 - t1) * 1e-9 / (1.0 / h[1] - 1.0 / h[0]);
 	/* per gap between two blocks of a transfer */
 	res->extra = (res->b - res->model) / (SWEEP_XFER_BLOCKS - 1);
-	res->ok = res->b >= 0.9 * res->model && res->b <= 4.0 * res->model;
-	if (res->extra < 0)
-		res->extra = 0;
+	/* Both ways: more clocks than the framing are the card holding the
+	 * bus idle (or the controller's own), fewer a model too long. Far
+	 * below the model something else set the pace at both clocks; far
+	 * above it is not the bus. */
+	res->ok = res->b >= CAL_MIN_OF_MODEL * res->model && res->b <= CAL_MAX_OF_MODEL * res->model;
 }
 
 static void cal_json(struct json *j, const char *key, const struct cal_result *r)
@@ -270,12 +276,12 @@ void wl_bus_calibrate(struct wl_ctx *c)
 	con_printf("bus calibration, %u-bit, 64 KiB at %u and %u Hz: read %s", width,
 		   (unsigned)hr[0], (unsigned)hr[1], rd.ok ? "" : "not measured");
 	if (rd.ok)
-		con_printf("%.0f clocks per transfer, framing model %.0f: +%.1f per block",
+		con_printf("%.0f clocks per transfer, framing model %.0f: %+.1f per block",
 			   rd.b, rd.model, rd.extra);
 	if (wr.ran)
 		con_printf("; write %s", wr.ok ? "" : "not measured");
 	if (wr.ok)
-		con_printf("%.0f clocks, model %.0f: +%.1f per block", wr.b, wr.model, wr.extra);
+		con_printf("%.0f clocks, model %.0f: %+.1f per block", wr.b, wr.model, wr.extra);
 	con_printf("\n");
 
 	j = record_begin("bus");

@@ -56,7 +56,7 @@ static void measure(struct wl_ctx *c, struct hosts_row *r, unsigned k, uint32_t 
 	if (write && !wl_writes_possible(c)) {
 		r->error = -EROFS;
 		r->why = c->card->write_protected ? "the card is write-protected"
-			 : "no test area: nowhere safe to write";
+			 : write_guard_why_not(c->guard);
 		return;
 	}
 	if (!slots || (seq && span < nops * blocks)) {

@@ -363,7 +363,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	const uint32_t words = data->blksz / 4;
 	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
 	uint8_t *p = data->buf;
-	uint32_t blk, irq, t0, t1 = 0, host = 0;
+	uint32_t blk, irq, t0, t1 = 0, host = 0, waited = 0, wait = 0;
 
 	if (e->dma_on) {
 		/* A small request moves by PIO (h->dma_pio_blocks). */
@@ -391,6 +391,12 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 			if (!(irq & (ready | SDHCI_INT_ERR_MASK)))
 				irq = wait_irq_more(e, ready, blk_to);
 			t0 = timer_ticks();
+			/* the CPU came before the block: the card or the bus
+			 * set this block's pace (docs/attribution.md) */
+			if (blk) {
+				waited++;
+				wait += t0 - t1;
+			}
 		}
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
@@ -424,6 +430,9 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
+	t->wait_blocks = waited;
+	t->wait_ticks = wait;
+	t->waits_counted = 1;
 data_end:
 	/* Transfer complete: for writes this is the end of the card's busy
 	 * after the last block (and of the Auto-CMD12 busy). */

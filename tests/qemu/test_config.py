@@ -1,6 +1,10 @@
 """sdbench.txt: bad values and unknown keys are reported with their line
-numbers, the keys keep their defaults, and the run carries on; good values
-take effect."""
+numbers, the keys keep their defaults (or, for the keys that gate writes,
+writes are off), and the run carries on; good values take effect."""
+import hashlib
+
+import pytest
+
 import harness
 
 
@@ -21,7 +25,7 @@ def test_bad_values_are_reported_and_the_run_continues(tmp_path):
     assert "line 4" in msgs and "colour" in msgs
     assert "line 5" in msgs and "write_tests" in msgs
     assert cfg["span"] == 256 * 1024 * 1024      # the default stands
-    assert cfg["write_tests"] is True
+    assert cfg["write_tests"] is False           # a key that gates writes: no writes
     assert cfg["suite"] == "none"                # the good line took effect
     for m in cfg["messages"]:
         assert m in run.console                   # printed for people too
@@ -38,3 +42,47 @@ def test_write_tests_off_skips_every_write(tmp_path):
     assert results and all(r["writes"] == 0 for r in results)
     assert run.of_type("skipped")
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+
+
+def _sha(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+@pytest.mark.parametrize("line,reason", [
+    ("write_tests = of", "writes are off: write_tests in sdbench.txt line 3 could not be read"),
+    ("write_tests = 1x", "writes are off: write_tests in sdbench.txt line 3 could not be read"),
+    ("test_area = most of it", "no test area: nowhere safe to write (see the test-area message)"),
+], ids=["write_tests-of", "write_tests-1x", "test_area-garbage"])
+def test_a_bad_value_of_a_key_that_gates_writes_means_no_writes(tmp_path, line, reason):
+    """The quick suite with a typo in write_tests or test_area: every write
+    workload is skipped with the reason, the card is byte for byte what it
+    was, and the message names the line."""
+    img = harness.make_image(str(tmp_path / "sd.img"), size="128M",
+                             sdbench=["suite = quick", "span = 8M", line])
+    before = _sha(img)
+    run = harness.boot("raspi2b", img, timeout=600)
+    assert not run.timed_out and run.records[-1]["type"] == "done"
+    assert run.records[-1]["errors"] == 0
+    msgs = run.one("config")["messages"]
+    assert any(m.startswith("config: line 3: ") and m.endswith("; no writes") for m in msgs), msgs
+    results = run.of_type("result")
+    assert results and all(r["writes"] == 0 for r in results)
+    skipped = [s for s in run.of_type("skipped") if s["workload"] == "seq-write"]
+    assert skipped and skipped[0]["reason"] == reason, run.of_type("skipped")
+    if line.startswith("test_area"):
+        ta = run.one("test_area")
+        assert ta["usable"] is False and "line 3 could not be read" in ta["reason"]
+    assert _sha(img) == before
+
+
+def test_enum_values_match_whole_words(tmp_path):
+    """data_path = d is an error (no prefix match): the default stays and
+    the message says so."""
+    img = harness.make_image(str(tmp_path / "sd.img"), size="128M",
+                             sdbench=["suite = none", "data_path = d", "bus_mode = sdr"])
+    run = harness.boot("raspi2b", img, timeout=120)
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    msgs = run.one("config")["messages"]
+    assert "config: line 2: data_path = d: not one of auto|pio|dma; keeping auto" in msgs
+    assert any(m.startswith("config: line 3: bus_mode = sdr: not one of") for m in msgs)
+    assert run.one("data_path")["requested"] == "auto"

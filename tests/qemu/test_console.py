@@ -14,7 +14,7 @@ import console_session
 
 MACHINE = "raspi2b"
 PROMPT = r"sdbench> "
-OFFER = r"press any key within 3 s for the console"
+OFFER = r"press Enter within 3 s for the console"
 
 
 def records(text):
@@ -26,7 +26,7 @@ def records(text):
     return out
 
 
-def open_console(img, key="x"):
+def open_console(img, key="\r"):
     s = console_session.Session(MACHINE, img, timeout=240)
     s.expect(OFFER, 30)
     s.send(key)
@@ -167,7 +167,7 @@ def test_no_key_runs_the_configuration(tmp_path):
     try:
         s.expect(OFFER, 30)
         t0 = time.monotonic()
-        s.expect(r"no key: running what sdbench.txt says", 15)
+        s.expect(r"no Enter: running what sdbench.txt says", 15)
         waited = time.monotonic() - t0
         assert s.wait_exit(20) == 0
         run = s.run()
@@ -186,7 +186,7 @@ def test_console_wait_zero_skips_the_offer(tmp_path):
                              console_wait=0)
     run = harness.boot(MACHINE, img, timeout=60)
     assert "console not offered (console_wait = 0)" in run.console, run.console[-2000:]
-    assert "press any key" not in run.console and "sdbench> " not in run.console
+    assert "press Enter" not in run.console and "sdbench> " not in run.console
     assert run.one("config")["console_wait"] == 0
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     assert run.status == 0
@@ -215,7 +215,7 @@ def test_end_console_and_repeat(tmp_path):
             s.expect(r"suite: none", 15)
             s.expect(r"end = repeat: the suite again")
         s.expect(OFFER, 15)
-        s.send("k")
+        s.send("\r")
         s.expect(PROMPT)
         halt(s)
     finally:
@@ -250,8 +250,8 @@ def test_make_run_terminal_reaches_the_console():
         raise AssertionError("no %r from qemu/run.sh:\n%s" % (pat, buf[-2000:].decode("utf-8", "replace")))
 
     try:
-        wait_for(b"press any key within 3 s")
-        os.write(fd, b"x")
+        wait_for(b"press Enter within 3 s")
+        os.write(fd, b"\r")
         wait_for(b"sdbench> ")
         os.write(fd, b"hal\x03")
         wait_for(b"^C")
@@ -276,7 +276,7 @@ def test_console_on_other_boards(tmp_path, machine):
     s = console_session.Session(machine, img, timeout=60)
     try:
         s.expect(OFFER, 30)
-        s.send("x")
+        s.send("\r")
         s.expect(PROMPT)
         assert "in use" in s.command("hosts")
         halt(s)
@@ -321,3 +321,101 @@ def test_session_of_three_runs_reads_as_three_runs(tmp_path):
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert "holds 3 runs" in out.stderr and "warning" not in out.stderr
+
+
+def _noise(s, rng, forced, stop):
+    """A byte every second until QEMU ends: random, with forced bytes at
+    given seconds (forced: {second: byte})."""
+    n = 0
+    while not stop.is_set() and s.proc.poll() is None:
+        b = forced.get(n, rng.randrange(256))
+        try:
+            s.send(bytes([b]))
+        except (BrokenPipeError, OSError):
+            return
+        n += 1
+        stop.wait(1.0)
+
+
+@pytest.mark.parametrize("forced", [
+    {3: 0x03, 6: 0x03},             # Ctrl-C bytes in the unattended suite
+    {0: 0x0d, 1: 0x0d, 2: 0x0d},   # Enter during the offer: the console opens
+], ids=["noise", "noise-with-enter"])
+def test_a_byte_every_second_cannot_trap_the_suite(tmp_path, forced):
+    """Noise on the serial line (an unconnected RX pin): a random byte
+    every second from power-on. The suite still finishes and the run ends
+    by itself; when an Enter in the noise opened the console, the console
+    goes back to the suite after console_idle seconds without a command."""
+    import random
+    import threading
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M",
+                             sdbench=["suite = quick", "span = 8M", "console_idle = 4"],
+                             console_wait=None)
+    s = console_session.Session(MACHINE, img, timeout=600)
+    stop = threading.Event()
+    t = threading.Thread(target=_noise, args=(s, random.Random(23), forced, stop), daemon=True)
+    t.start()
+    try:
+        assert s.wait_exit(580) == 0, s.text[-3000:]
+        run = s.run()
+        assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+        suite = run.of_type("suite")
+        assert len(suite) == 1 and not suite[0].get("interrupted"), suite
+        assert run.of_type("summary")
+        if 0 in forced:
+            assert "sdbench console:" in run.console
+            assert "no command for 4 s (console_idle): back to what sdbench.txt says" \
+                in run.console
+        else:
+            assert "sdbench console:" not in run.console
+            assert "no Enter: running what sdbench.txt says" in run.console
+    finally:
+        stop.set()
+        s.close()
+
+
+def test_idle_console_returns_to_the_suite(tmp_path):
+    """Enter opened the console and nothing followed: after console_idle
+    seconds the suite sdbench.txt asks for runs; with end = console the
+    console opens again after it, and when that one is left idle too, the
+    run ends (exit 0, the done record)."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M",
+                             sdbench=["suite = quick", "span = 8M", "console_idle = 2",
+                                      "end = console"], console_wait=None)
+    s = console_session.Session(MACHINE, img, timeout=400)
+    try:
+        s.expect(OFFER, 30)
+        s.send("\r")
+        s.expect(PROMPT)
+        t0 = time.monotonic()
+        s.expect(r"no command for 2 s \(console_idle\): back to what sdbench.txt says", 30)
+        assert 1.0 < time.monotonic() - t0 < 20
+        s.expect(r"suite: quick")
+        s.expect(r'"type":"suite"', 300)
+        s.expect(r"end = console")
+        s.expect(PROMPT)
+        s.expect(r"no command for 2 s", 30)
+        s.expect(r"the suite has run \(end = console\): the run ends")
+        assert s.wait_exit(30) == 0
+        run = s.run()
+        assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+        assert len(run.of_type("suite")) == 1
+    finally:
+        s.close()
+
+
+def test_over_long_line_is_refused_not_cut(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", sdbench=["suite = none"],
+                             console_wait=None)
+    s = open_console(img)
+    try:
+        out = s.command("set span=64M" + " " * 250 + "seed=3").replace("\r", "")
+        assert "line longer than 160 characters: refused, nothing run" in out
+        assert "\nok\n" not in out
+        show = s.command("show")
+        assert "span            = 256M" in show and "seed            = -" in show
+        # a command with idle and a short line still works afterwards
+        assert "ok" in s.command("set seed=4")
+        halt(s)
+    finally:
+        s.close()

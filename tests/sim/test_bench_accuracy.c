@@ -13,20 +13,24 @@
  * measured shares, and the verdict with the truth's shares.
  *
  * (tests/test_sdbsim.py does the same over the whole quick suite, run by
- * build/host/sdbsim; its entries in the list name "suite:" workloads.)
+ * build/host/sdbsim.)
  *
- * Known failures: the firmware computes the bus from the framing and
- * assumes gaps are the card's; where the truth disagrees by more than the
- * tolerance the pair is listed in known_failures[] below (one place), with
- * the reason. A listed pair that fails is reported as XFAIL; a pair that
- * fails and is not listed, or is listed and passes (XPASS: the list is
- * stale), fails the test. When the firmware changes, the test prints the
- * list of the pairs that fail now, ready to paste.
+ * Two sets of pairs: the shipped host and card profiles (combos[] below),
+ * and cards and hosts drawn from the physical envelope (sim/sim_gen.c),
+ * pair i = card seed i with host seed i, SIM_ACCURACY_GEN pairs (default
+ * GEN_PAIRS_TEST; make bench-sim runs 200). No list excuses a miss: the
+ * figure is the result. For each set the test prints the share of
+ * workloads with every share within 5 and within 10 points of the truth,
+ * the worst, and the regimes of the misses (direction, the card's
+ * clock-counted gaps, the host's CPU cost per word, the data path); it
+ * fails when a figure falls below the floor the code met when the floor
+ * was set (FLOOR_* below), so a regression shows.
  *
  * Debugging: SIM_ACCURACY_ONLY=text runs only the hosts whose label
- * contains it (e.g. "+sdhost", "-dma"; the known-failure bookkeeping then
- * reports the pairs not run); SIM_ACCURACY_PHASES=1 prints each pair's
- * measured phases and the truth's categories.
+ * contains it (e.g. "+sdhost", "-dma", "gen-"); SIM_ACCURACY_GEN=N runs N
+ * generated pairs (0: none), SIM_ACCURACY_GEN_FIRST=K from seed K;
+ * SIM_ACCURACY_PHASES=1 prints each pair's measured phases and the
+ * truth's categories.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,16 +42,26 @@
 #include "bench/workloads/clock_sweep.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
+#include "sim/sim_gen.h"
 #include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
 /* ---- the tolerances and minimums, stated once ------------------------------- */
 
 #define TOL_PP        5.0  /* each share within this many points of the truth */
-#define MIN_PAIRS     300  /* workload pairs compared */
+#define TOL_WIDE_PP  10.0  /* ... and the second figure: within this many */
+#define MIN_PAIRS     300  /* workload pairs compared (shipped profiles) */
 #define MIN_VERDICTS  200  /* verdicts checked (named + mixed) */
 #define MIN_MIXED     10   /* mixed verdicts among them */
 #define MIN_HOST_TRUE 20   /* pairs whose critical path is >= 60% host in truth */
+#define GEN_PAIRS_TEST 40  /* generated card / host pairs in make test */
+/* The floors: what the code met when they were last set (the figures
+ * printed, rounded down), in % of workloads. A change that makes the split
+ * worse fails here; one that makes it better should raise them. */
+#define FLOOR_SHIPPED_5   94.0
+#define FLOOR_SHIPPED_10  97.0
+#define FLOOR_GEN_5       95.0
+#define FLOOR_GEN_10      97.0
 
 #define MEM_BYTES (24u << 20)
 
@@ -161,82 +175,47 @@ static const struct wl_case cases[] = {
 	{ "mix70-4k", false, MIX70, 8, WL_MULTI_AUTO12, 48 },
 };
 
-/* ---- the known failures: one place ------------------------------------------- */
-
-struct known {
-	const char *what;  /* "share host/card/workload" or "verdict host/card/workload" */
-	const char *why;
-};
-
-static const struct known known_failures[] = {
-#include "tests/sim/accuracy_known_failures.h"
-	{ NULL, NULL }
-};
-
-#define NKNOWN (sizeof(known_failures) / sizeof(known_failures[0]) - 1)
-
 /* ---- bookkeeping ----------------------------------------------------------------- */
 
 static uint8_t *mem;
 static struct dma_chan dch;
 static struct test_area area;
 static struct write_guard guard;
-static bool known_seen[NKNOWN + 1];
 
-static unsigned pairs, within, xfail, unexpected, verdicts, mixed_checked, host_true;
-static unsigned verdict_fail;
-static double worst_err;
-static char worst_what[128];
-static char now_failing[64 * 1024];
-static size_t now_failing_len;
+/* One set of pairs (the shipped profiles, the generated ones). */
+struct figure {
+	const char *what;
+	unsigned pairs, within, within_wide, verdicts, verdict_fail, mixed, host_true;
+	double worst;
+	char worst_what[160];
+	/* the regimes of the misses: a label and how many */
+	char regime[64][96];
+	unsigned regime_n[64], nregimes;
+};
+static struct figure shipped = { .what = "shipped profiles" };
+static struct figure generated = { .what = "generated pairs" };
 
 struct group {
 	const char *host;
 	unsigned pairs, within;
 	double worst;
 };
-static struct group groups[32];
+static struct group groups[48];
 static unsigned ngroups;
+
+/* The pair being run: its label, and for a generated one the regime its
+ * misses are counted under. */
+struct pair_ctx {
+	const char *label;
+	const char *card;
+	struct figure *fig;
+	const struct sim_profile *prof;  /* generated card (NULL: shipped) */
+	const struct sim_gen_host *ghost; /* generated host */
+};
 
 static void quiet(char c)
 {
 	(void)c;
-}
-
-static int known_index(const char *what)
-{
-	unsigned i;
-
-	for (i = 0; known_failures[i].what; i++)
-		if (!strcmp(known_failures[i].what, what))
-			return (int)i;
-	return -1;
-}
-
-/* A check failed or passed: compare with the list. */
-static void judge(const char *what, bool ok, const char *detail)
-{
-	int k = known_index(what);
-
-	if (!ok) {
-		now_failing_len += (size_t)snprintf(now_failing + now_failing_len,
-						    sizeof(now_failing) - now_failing_len,
-						    "\t{ \"%s\", \"%s\" },\n", what, detail);
-		if (now_failing_len >= sizeof(now_failing))
-			now_failing_len = sizeof(now_failing) - 1;
-	}
-	if (k >= 0)
-		known_seen[k] = true;
-	if (!ok && k >= 0) {
-		xfail++;
-		printf("    XFAIL %s: %s (known: %s)\n", what, detail, known_failures[k].why);
-	} else if (!ok) {
-		unexpected++;
-		CHECK_FAIL_("%s: %s (not in known_failures)", what, detail);
-	} else if (k >= 0) {
-		unexpected++;
-		CHECK_FAIL_("%s now passes (%s): remove it from known_failures", what, detail);
-	}
 }
 
 static struct group *group_of(const char *host)
@@ -271,6 +250,64 @@ static const char *part(enum bottleneck b)
 	       b == BOTTLENECK_HOST ? "host" : "mixed";
 }
 
+/* The bucket a value falls in, as text ("200-799"). */
+static const char *bucket(unsigned v, const unsigned *edges, unsigned n, char *buf, size_t cap)
+{
+	unsigned i;
+
+	for (i = 0; i + 1 < n && v >= edges[i + 1]; i++)
+		;
+	if (i + 1 < n)
+		snprintf(buf, cap, "%u-%u", edges[i], edges[i + 1] - 1);
+	else
+		snprintf(buf, cap, "%u+", edges[i]);
+	return buf;
+}
+
+/* What regime a miss is in: for a generated pair the direction, the card's
+ * clock-counted waits, the host's CPU cost per word in that direction and
+ * the data path; for a shipped pair its host. */
+static void regime_of(const struct pair_ctx *pc, const struct wl_case *k, char *buf,
+		      size_t cap)
+{
+	static const unsigned clk[] = { 0, 1, 50, 200, 800 };
+	static const unsigned ns[] = { 0, 80, 200, 350 };
+	const char *dir = k->pat == MIX70 ? "mixed" : k->write ? "write" : "read";
+	enum sim_gen_path gp;
+	char b1[24], b2[24];
+
+	if (!pc->prof) {
+		snprintf(buf, cap, "%s, shipped %s/%s", dir, pc->label, pc->card);
+		return;
+	}
+	gp = pc->ghost->path;
+	bucket(k->write ? pc->prof->busy_min_clocks : pc->prof->read_gap_clocks, clk, 5, b1,
+	       sizeof(b1));
+	bucket(k->write ? pc->ghost->c.data_write_ns : pc->ghost->c.data_read_ns, ns, 4, b2,
+	       sizeof(b2));
+	if (gp == SIM_GEN_ADMA2 || gp == SIM_GEN_SDHOST_DMA || gp == SIM_GEN_EMMC_DMA)
+		snprintf(buf, cap, "%s, card clocks %s, DMA", dir, b1);
+	else
+		snprintf(buf, cap, "%s, card clocks %s, PIO %s ns/word%s", dir, b1, b2,
+			 gp == SIM_GEN_SDHOST_PIO ? " (SDHOST)" : "");
+}
+
+static void count_regime(struct figure *f, const char *r)
+{
+	unsigned i;
+
+	for (i = 0; i < f->nregimes; i++)
+		if (!strcmp(f->regime[i], r))
+			break;
+	if (i == f->nregimes) {
+		if (f->nregimes == sizeof(f->regime) / sizeof(f->regime[0]))
+			i = f->nregimes - 1; /* the last one collects the rest */
+		else
+			snprintf(f->regime[f->nregimes++], sizeof(f->regime[0]), "%s", r);
+	}
+	f->regime_n[i]++;
+}
+
 /* The truth's parts ordered by share. */
 static void rank(const double sh[3], enum bottleneck order[3])
 {
@@ -289,17 +326,16 @@ static void rank(const double sh[3], enum bottleneck order[3])
 }
 
 /* tr: the wire shares; cr: the critical-path shares (the verdict is about
- * the critical path: what a faster part would have shortened). */
-static void check_verdict(const char *id, const struct phase_split *ms, const double tr[3],
-			  const double cr_in[3])
+ * the critical path: what a faster part would have shortened). Returns
+ * whether the verdict is right. */
+static bool check_verdict(struct figure *f, const char *id, const struct phase_split *ms,
+			  const double tr[3], const double cr[3])
 {
-	const double *cr = cr_in;
 	enum bottleneck order[3];
-	char what[160], detail[200];
+	char detail[200];
 	bool ok;
 
 	rank(cr, order);
-	snprintf(what, sizeof(what), "verdict %s", id);
 	if (ms->verdict == BOTTLENECK_MIXED) {
 		/* Mixed: no part truly dominates, and the two parts named are
 		 * the truth's two largest (unless the second and third are
@@ -310,7 +346,7 @@ static void check_verdict(const char *id, const struct phase_split *ms, const do
 			       fabs(cr[ms->second] - cr[order[1]]) <= TOL_PP);
 
 		ok = top_ok && two_ok;
-		mixed_checked++;
+		f->mixed++;
 		snprintf(detail, sizeof(detail), "mixed %s/%s, critical truth card %.1f bus %.1f "
 			 "host %.1f", part(ms->top), part(ms->second), cr[0], cr[1], cr[2]);
 	} else {
@@ -331,27 +367,24 @@ static void check_verdict(const char *id, const struct phase_split *ms, const do
 			 "wire bus %.1f", part(ms->verdict), ceiling ? " (ceiling rule)" : "",
 			 cr[0], cr[1], cr[2], tr[BOTTLENECK_BUS]);
 	}
-	verdicts++;
-	if (!ok)
-		verdict_fail++;
-	judge(what, ok, detail);
+	f->verdicts++;
+	if (!ok) {
+		f->verdict_fail++;
+		printf("    MISS verdict %s: %s\n", id, detail);
+	}
+	return ok;
 }
 
-static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct combo *cb)
+/* Run one workload; its measured split and the truth's shares. */
+static void measure_case(struct wl_ctx *c, const struct wl_case *k, struct wl_meas *m,
+			 double tr[3], double cr[3], struct sim_wire_sum *w)
 {
-	struct wl_meas m;
-	struct sim_wire_sum w0, w1, w;
-	unsigned i;
-	double tr[3], me[3], cr[3], e = 0, wall;
+	struct sim_wire_sum w0, w1;
 	uint32_t slots = area.count / k->blocks;
-	char id[128], what[160], detail[200];
-	struct group *g = group_of(host_label(cb));
-	bool ok;
+	double wall;
+	unsigned i;
 
-	snprintf(id, sizeof(id), "%s/%s%s%s%s/%s", host_label(cb), cb->card,
-		 cb->width == 1 ? "@1bit" : "", cb->mode ? "@" : "",
-		 cb->mode ? sd_bus_mode_name(cb->mode) : "", k->name);
-	wl_begin(c, &m, "test", k->name, k->name, k->write, k->cmd, k->blocks, 0);
+	wl_begin(c, m, "test", k->name, k->name, k->write, k->cmd, k->blocks, 0);
 	sim_wire_totals(&w0);
 	for (i = 0; i < k->ops; i++) {
 		struct wl_op op;
@@ -361,74 +394,155 @@ static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct com
 		op.cmd = k->cmd;
 		op.lba = area.first_lba + (k->pat == SEQ ? i * k->blocks
 					   : (wl_rand(c) % slots) * k->blocks);
-		CHECK_EQ_I(wl_do(c, &m, &op), 0);
+		CHECK_EQ_I(wl_do(c, m, &op), 0);
 	}
 	sim_wire_totals(&w1);
-	wl_end(c, &m);
-	sim_wire_diff(&w1, &w0, &w);
+	wl_end(c, m);
+	sim_wire_diff(&w1, &w0, w);
 	CHECK_EQ_U(w1.t_to, sim_now_ns()); /* nothing left undecided */
-	wall = (double)(w.t_to - w.t_from);
-	tr[BOTTLENECK_CARD] = 100.0 * (double)sim_wire_card_ns(&w) / wall;
-	tr[BOTTLENECK_BUS] = 100.0 * (double)sim_wire_bus_ns(&w) / wall;
-	tr[BOTTLENECK_HOST] = 100.0 * (double)sim_wire_host_ns(&w) / wall;
-	sim_wire_critical(&w, &cr[BOTTLENECK_CARD], &cr[BOTTLENECK_BUS], &cr[BOTTLENECK_HOST]);
+	wall = (double)(w->t_to - w->t_from);
+	tr[BOTTLENECK_CARD] = 100.0 * (double)sim_wire_card_ns(w) / wall;
+	tr[BOTTLENECK_BUS] = 100.0 * (double)sim_wire_bus_ns(w) / wall;
+	tr[BOTTLENECK_HOST] = 100.0 * (double)sim_wire_host_ns(w) / wall;
+	sim_wire_critical(w, &cr[BOTTLENECK_CARD], &cr[BOTTLENECK_BUS], &cr[BOTTLENECK_HOST]);
+}
+
+static void print_phases(const struct wl_meas *m, const struct sim_wire_sum *w)
+{
+	double wall = (double)(w->t_to - w->t_from);
+	unsigned i;
+
+	printf("    phases: cmd %.1f access %.1f data %.1f busy %.1f gap %.1f | "
+	       "host xfer %.1f sw %.1f, cpu busy %.1f of pipe %.1f\n", m->split.cmd_pct,
+	       m->split.access_pct, m->split.data_pct, m->split.busy_pct, m->split.gap_pct,
+	       m->split.host_xfer_pct, m->split.host_sw_pct, m->split.cpu_busy_pct,
+	       m->split.pipe_pct);
+	printf("    pace: %llu of %llu pipeline blocks waited for, %.1f%% of the time\n",
+	       (unsigned long long)m->acc.wait_blocks, (unsigned long long)m->acc.counted_blocks,
+	       100.0 * (double)m->acc.wait_ns / wall);
+	printf("    truth:");
+	for (i = 0; i < SIM_W_NCAT; i++)
+		printf(" %s %.1f", sim_wcat_name((enum sim_wcat)i), 100.0 * (double)w->ns[i] / wall);
+	printf("\n");
+}
+
+static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct pair_ctx *pc)
+{
+	struct wl_meas m;
+	struct sim_wire_sum w;
+	struct figure *f = pc->fig;
+	struct group *g = group_of(pc->label);
+	double tr[3], me[3], cr[3], e = 0;
+	char id[160], reg[96];
+	unsigned i;
+	bool ok, vok;
+
+	snprintf(id, sizeof(id), "%s/%s/%s", pc->label, pc->card, k->name);
+	measure_case(c, k, &m, tr, cr, &w);
 	me[BOTTLENECK_CARD] = m.split.card_pct;
 	me[BOTTLENECK_BUS] = m.split.bus_pct;
 	me[BOTTLENECK_HOST] = m.split.host_pct;
 	for (i = 0; i < 3; i++) {
 		double d = fabs(me[i] - tr[i]);
 
-		/* NaN on either side is a failure, never a pass. */
+		/* NaN on either side is a miss, never a pass. */
 		if (isnan(d) || isnan(e))
 			e = NAN;
 		else if (d > e)
 			e = d;
 	}
-	pairs++;
+	f->pairs++;
 	g->pairs++;
 	ok = e <= TOL_PP; /* false for NaN */
-	if (ok) {
-		within++;
-		g->within++;
-	}
-	if (!(e <= worst_err)) {
-		worst_err = e;
-		snprintf(worst_what, sizeof(worst_what), "%s", id);
+	f->within += ok;
+	g->within += ok;
+	f->within_wide += e <= TOL_WIDE_PP;
+	if (!(e <= f->worst)) {
+		f->worst = e;
+		snprintf(f->worst_what, sizeof(f->worst_what), "%s", id);
 	}
 	if (!(e <= g->worst))
 		g->worst = e;
 	if (cr[BOTTLENECK_HOST] >= ATTR_DOMINANT_PCT)
-		host_true++;
-	printf("  %-44s measured %5.1f %5.1f %5.1f | truth %5.1f %5.1f %5.1f | err %5.1f | "
+		f->host_true++;
+	printf("  %-52s measured %5.1f %5.1f %5.1f | truth %5.1f %5.1f %5.1f | err %5.1f | "
 	       "critical %5.1f %5.1f %5.1f | %s\n", id, me[0], me[1], me[2], tr[0], tr[1], tr[2], e,
 	       cr[0], cr[1], cr[2], bottleneck_name(m.split.verdict));
-	/* SIM_ACCURACY_PHASES=1: the measured phases behind the split too. */
 	if (getenv("SIM_ACCURACY_PHASES"))
-		printf("    phases: cmd %.1f access %.1f data %.1f busy %.1f gap %.1f | "
-		       "host xfer %.1f sw %.1f, cpu busy %.1f of pipe %.1f\n", m.split.cmd_pct,
-		       m.split.access_pct, m.split.data_pct, m.split.busy_pct, m.split.gap_pct,
-		       m.split.host_xfer_pct, m.split.host_sw_pct, m.split.cpu_busy_pct,
-		       m.split.pipe_pct);
-	if (getenv("SIM_ACCURACY_PHASES")) {
-		printf("    truth:");
-		for (i = 0; i < SIM_W_NCAT; i++)
-			printf(" %s %.1f", sim_wcat_name((enum sim_wcat)i), 100.0 * (double)w.ns[i] / wall);
-		printf("\n");
+		print_phases(&m, &w);
+	vok = check_verdict(f, id, &m.split, tr, cr);
+	if (!ok || !vok) {
+		regime_of(pc, k, reg, sizeof(reg));
+		count_regime(f, reg);
 	}
-	snprintf(what, sizeof(what), "share %s", id);
-	snprintf(detail, sizeof(detail), "error %.1f pp (measured %.1f/%.1f/%.1f, truth %.1f/%.1f/%.1f)",
-		 e, me[0], me[1], me[2], tr[0], tr[1], tr[2]);
-	judge(what, ok, detail);
-	check_verdict(id, &m.split, tr, cr);
+	if (!ok)
+		printf("    MISS share %s: error %.1f pp [%s]\n", id, e, reg);
+}
+
+/* The engine on the card and host that are up: the calibration, then every
+ * workload the card allows. */
+static void run_cases(struct simh *s, const struct pair_ctx *pc)
+{
+	struct wl_ctx c;
+	unsigned k;
+
+	memset(&area, 0, sizeof(area));
+	area.usable = true;
+	area.source = TEST_AREA_CONFIG;
+	area.first_lba = 1u << 16;
+	area.count = 1u << 16; /* 32 MiB */
+	if ((uint64_t)area.first_lba + area.count > s->card.blocks) {
+		area.first_lba = s->card.blocks / 2;
+		area.count = s->card.blocks / 4;
+	}
+	write_guard_init(&guard, &s->card, &area, true);
+	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
+	c.read_base = area.first_lba;
+	/* As the suite does first: measure the bus (bench/workloads/clock_sweep.c). */
+	wl_bus_calibrate(&c);
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		if ((cases[k].write || cases[k].pat == MIX70) && s->card.write_protected)
+			continue;
+		if (cases[k].cmd == WL_MULTI_CMD23 && !s->card.cmd23)
+			continue;
+		run_case(&c, &cases[k], pc);
+	}
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+/* A channel of the DMA engine for the controller that is up (the
+ * peripheral base below it: SDHOST at +0x202000, the EMMC at +0x300000). */
+static void attach_dma(struct simh *s, uintptr_t base, bool sdhost)
+{
+	CHECK_EQ_I(dma_chan_init(&dch, base - (sdhost ? 0x202000u : 0x300000u),
+				 DMA_MEM_ALIAS_BCM2835, 0x3C), 0);
+	if (sdhost)
+		bcm2835_sdhost_attach_dma(&s->sdhost, &dch, DMA_DREQ_SDHOST);
+	else
+		bcm2835_emmc_attach_dma(&s->emmc, &dch, DMA_DREQ_EMMC);
+	CHECK_EQ_I(sd_host_set_data_path(s->host, SD_PATH_DMA), 0);
+}
+
+static void check_dma_moved(const char *label, const char *card)
+{
+	/* The data did go through the engine (not by PIO). */
+	struct sim_dma_stats ds;
+
+	sim_dma_get_stats(&ds);
+	if (!(ds.words_from_port > 0 && ds.words_to_port > 0))
+		CHECK_FAIL_("%s/%s: the DMA engine moved %u words from and %u to the port",
+			    label, card, ds.words_from_port, ds.words_to_port);
 }
 
 static void run_combo(const struct combo *cb)
 {
 	struct simh s;
 	struct sim_config cfg;
-	struct wl_ctx c;
-	char err[300];
-	unsigned k;
+	char err[300], card[80];
+	struct pair_ctx pc = { host_label(cb), card, &shipped, NULL, NULL };
+
+	snprintf(card, sizeof(card), "%s%s%s%s", cb->card, cb->width == 1 ? "@1bit" : "",
+		 cb->mode ? "@" : "", cb->mode ? sd_bus_mode_name(cb->mode) : "");
 
 	sim_config_default(&cfg);
 	CHECK_EQ_I(sim_host_load(cb->host, &cfg, err, sizeof(err)), 0);
@@ -445,55 +559,74 @@ static void run_combo(const struct combo *cb)
 		CHECK_EQ_I(simh_start(&s, cb->card, &cfg), 0);
 	if (s.init_ret)
 		return;
-	if (cb->dma) {
-		/* A channel of the DMA engine, the peripheral base below the
-		 * controller (SDHOST at +0x202000, the EMMC at +0x300000). */
-		CHECK_EQ_I(dma_chan_init(&dch, cfg.base - (cb->sdhost ? 0x202000u : 0x300000u),
-					 DMA_MEM_ALIAS_BCM2835, 0x3C), 0);
-		if (cb->sdhost)
-			bcm2835_sdhost_attach_dma(&s.sdhost, &dch);
-		else
-			bcm2835_emmc_attach_dma(&s.emmc, &dch);
-		CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
-	}
+	if (cb->dma)
+		attach_dma(&s, cfg.base, cb->sdhost);
 	if (cb->width == 1)
 		CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
-	memset(&area, 0, sizeof(area));
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = 1u << 16;
-	area.count = 1u << 16; /* 32 MiB */
-	if ((uint64_t)area.first_lba + area.count > s.card.blocks) {
-		area.first_lba = s.card.blocks / 2;
-		area.count = s.card.blocks / 4;
-	}
-	write_guard_init(&guard, &s.card, &area, true);
-	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
-	c.read_base = area.first_lba;
-	/* As the suite does first: measure the bus (bench/workloads/clock_sweep.c). */
-	wl_bus_calibrate(&c);
-	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		if ((cases[k].write || cases[k].pat == MIX70) && s.card.write_protected)
-			continue;
-		if (cases[k].cmd == WL_MULTI_CMD23 && !s.card.cmd23)
-			continue;
-		run_case(&c, &cases[k], cb);
-	}
-	CHECK_EQ_U(sim_violation_count(), 0);
-	if (cb->dma) {
-		/* The data did go through the engine (not by PIO). */
-		struct sim_dma_stats ds;
+	run_cases(&s, &pc);
+	if (cb->dma)
+		check_dma_moved(pc.label, pc.card);
+}
 
-		sim_dma_get_stats(&ds);
-		if (!(ds.words_from_port > 0 && ds.words_to_port > 0))
-			CHECK_FAIL_("%s/%s: the DMA engine moved %u words from and %u to the port",
-				    host_label(cb), cb->card, ds.words_from_port, ds.words_to_port);
-	}
+/* Generated pair i: card seed i, host seed i (sim/sim_gen.c). */
+static void run_generated(uint64_t i)
+{
+	static struct sim_profile p;
+	static struct sim_gen_host h;
+	static char label[48];
+	struct simh s;
+	bool dma;
+	struct pair_ctx pc = { label, p.name, &generated, &p, &h };
+
+	sim_gen_card(i, &p);
+	sim_gen_host(i, &h);
+	snprintf(label, sizeof(label), "%s:%s", h.c.host_name, sim_gen_path_name(h.path));
+	if (getenv("SIM_ACCURACY_ONLY") && !strstr(label, getenv("SIM_ACCURACY_ONLY")))
+		return;
+	printf("  pair %llu: %s | %s\n", (unsigned long long)i, p.desc, h.desc);
+	dma = h.path == SIM_GEN_SDHOST_DMA || h.path == SIM_GEN_EMMC_DMA;
+	if (dma)
+		h.c.dma_mem_alias = DMA_MEM_ALIAS_BCM2835;
+	if (h.path == SIM_GEN_SDHCI_UHS)
+		CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
+	else
+		CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
+	if (s.init_ret)
+		return;
+	if (dma)
+		attach_dma(&s, h.c.base, h.path == SIM_GEN_SDHOST_DMA);
+	run_cases(&s, &pc);
+	if (dma)
+		check_dma_moved(label, p.name);
+}
+
+static double share(unsigned n, unsigned of)
+{
+	return of ? 100.0 * n / of : 0.0;
+}
+
+/* The figure of one set, as the result. */
+static void print_figure(const struct figure *f)
+{
+	unsigned i;
+
+	printf("  %s: %u workloads, %u within %.0f pp (%.1f%%), %u within %.0f pp (%.1f%%), "
+	       "worst %.2f pp (%s); verdicts right %u of %u\n", f->what, f->pairs, f->within,
+	       TOL_PP, share(f->within, f->pairs), f->within_wide, TOL_WIDE_PP,
+	       share(f->within_wide, f->pairs), f->worst, f->worst_what,
+	       f->verdicts - f->verdict_fail, f->verdicts);
+	for (i = 0; i < f->nregimes; i++)
+		printf("    misses (share or verdict) in regime %-60s %3u\n", f->regime[i],
+		       f->regime_n[i]);
 }
 
 TEST(split_against_the_wire_truth)
 {
-	unsigned p, i;
+	const char *only = getenv("SIM_ACCURACY_ONLY"), *gn = getenv("SIM_ACCURACY_GEN");
+	const char *gf = getenv("SIM_ACCURACY_GEN_FIRST");
+	uint64_t ngen = gn ? strtoull(gn, NULL, 0) : GEN_PAIRS_TEST;
+	uint64_t first = gf ? strtoull(gf, NULL, 0) : 1, i;
+	unsigned p;
 
 	mem = aligned_alloc(64, MEM_BYTES); /* cache-line aligned: the DMA paths take it */
 	CHECK(mem != NULL);
@@ -501,32 +634,30 @@ TEST(split_against_the_wire_truth)
 		return;
 	host_console_hook = quiet;
 	for (p = 0; p < sizeof(combos) / sizeof(combos[0]); p++)
-		if (!getenv("SIM_ACCURACY_ONLY") ||
-		    strstr(host_label(&combos[p]), getenv("SIM_ACCURACY_ONLY")))
+		if (!only || strstr(host_label(&combos[p]), only))
 			run_combo(&combos[p]);
+	for (i = first; i < first + ngen; i++)
+		run_generated(i);
 	host_console_hook = NULL;
 	free(mem);
 
-	for (i = 0; known_failures[i].what; i++)
-		if (!known_seen[i] && !strstr(known_failures[i].what, "/suite:")) {
-			unexpected++;
-			CHECK_FAIL_("known_failures lists '%s', which no longer runs",
-				    known_failures[i].what);
-		}
 	printf("  tolerance %.0f pp per share; per host:\n", TOL_PP);
-	for (i = 0; i < ngroups; i++)
-		printf("  host %-10s %3u pairs, %3u within %.0f pp, worst %.2f pp\n", groups[i].host,
-		       groups[i].pairs, groups[i].within, TOL_PP, groups[i].worst);
-	printf("  %u workload pairs: %u within %.0f pp, worst %.2f pp (%s); %u verdicts checked "
-	       "(%u mixed), %u wrong; %u pairs host-bound in truth; %u known failures, "
-	       "%u unexpected\n", pairs, within, TOL_PP, worst_err, worst_what, verdicts,
-	       mixed_checked, verdict_fail, host_true, xfail, unexpected);
-	if (unexpected) {
-		printf("  The pairs that fail now (for tests/sim/accuracy_known_failures.h):\n%s",
-		       now_failing);
+	for (p = 0; p < ngroups; p++)
+		printf("  host %-24s %3u pairs, %3u within %.0f pp, worst %.2f pp\n", groups[p].host,
+		       groups[p].pairs, groups[p].within, TOL_PP, groups[p].worst);
+	print_figure(&shipped);
+	print_figure(&generated);
+	if (only)
+		return; /* a part: no floors */
+	CHECK(shipped.pairs >= MIN_PAIRS);
+	CHECK(shipped.verdicts >= MIN_VERDICTS);
+	CHECK(shipped.mixed >= MIN_MIXED);
+	CHECK(shipped.host_true >= MIN_HOST_TRUE);
+	CHECK(share(shipped.within, shipped.pairs) >= FLOOR_SHIPPED_5);
+	CHECK(share(shipped.within_wide, shipped.pairs) >= FLOOR_SHIPPED_10);
+	if (ngen >= GEN_PAIRS_TEST) {
+		CHECK(generated.pairs >= 8 * ngen);
+		CHECK(share(generated.within, generated.pairs) >= FLOOR_GEN_5);
+		CHECK(share(generated.within_wide, generated.pairs) >= FLOOR_GEN_10);
 	}
-	CHECK(pairs >= MIN_PAIRS);
-	CHECK(verdicts >= MIN_VERDICTS);
-	CHECK(mixed_checked >= MIN_MIXED);
-	CHECK(host_true >= MIN_HOST_TRUE);
 }

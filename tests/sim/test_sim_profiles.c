@@ -17,7 +17,8 @@ static char err[400];
 static const char *const base_card =
 	"name = t\n"
 	"kind = sdhc\n"
-	"capacity = 4GiB\n";
+	"capacity = 4GiB\n"
+	"write_next = 0ns\n";
 
 /* Parse base_card + extra; return the error text ("" when it parsed). */
 static const char *card_error(const char *extra)
@@ -81,6 +82,7 @@ TEST(values_and_units)
 		"erase_per_au = 0.25ms\n"
 		"erase_block = 4 MiB\n"
 		"open_aus = 3\n"
+		"write_next = 0ns\n"
 		"write_next_preerased = 1us\n";
 
 	CHECK_EQ_I(sim_profile_parse(t, "u.txt", &p, err, sizeof(err)), 0);
@@ -111,13 +113,13 @@ TEST(values_and_units)
 
 TEST(errors_name_the_file_line_and_key)
 {
-	/* the line number counts from the top of the text: base_card has 3 */
-	expect_error("read_frist = 1us\n", "t.txt:4: read_frist: unknown key");
-	expect_error("ncr_clocks = 1\n", "t.txt:4: ncr_clocks: 1 is out of range (2..64)");
+	/* the line number counts from the top of the text: base_card has 4 */
+	expect_error("read_frist = 1us\n", "t.txt:5: read_frist: unknown key");
+	expect_error("ncr_clocks = 1\n", "t.txt:5: ncr_clocks: 1 is out of range (2..64)");
 	expect_error("ncr_clocks = 65\n", "ncr_clocks: 65 is out of range");
 	expect_error("ncr_clocks = ten\n", "ncr_clocks: 'ten' is not a number");
 	expect_error("ncr_clocks = -3\n", "ncr_clocks: '-3' is not a number");
-	expect_error("\n\nread_first = 180\n", "t.txt:6: read_first: '180' needs a unit");
+	expect_error("\n\nread_first = 180\n", "t.txt:7: read_first: '180' needs a unit");
 	expect_error("read_first = 180usec\n", "read_first: unknown unit 'usec'");
 	expect_error("read_first = 1.5ns\n", "read_first: '1.5ns' is not a whole number of ns");
 	expect_error("read_first = 1us exp\n", "read_first: 'exp' needs a mean time");
@@ -131,10 +133,10 @@ TEST(errors_name_the_file_line_and_key)
 	expect_error("erase_block = 1000\n", "erase_block: must be a multiple of 512 bytes");
 	expect_error("erase_block = 4 Mib\n", "erase_block: unknown unit 'Mib' in '4 Mib'");
 	expect_error("desc = \"open\n", "desc: unterminated quote");
-	expect_error("hs = yes\nhs = no\n", "t.txt:5: hs: given twice");
-	expect_error("just words\n", "t.txt:4: 'just words' is not 'key = value'");
-	expect_error("= 3\n", "t.txt:4: a value without a key");
-	expect_error("hs =\n", "t.txt:4: hs: no value");
+	expect_error("hs = yes\nhs = no\n", "t.txt:6: hs: given twice");
+	expect_error("just words\n", "t.txt:5: 'just words' is not 'key = value'");
+	expect_error("= 3\n", "t.txt:5: a value without a key");
+	expect_error("hs =\n", "t.txt:5: hs: no value");
 	{
 		struct sim_profile p;
 
@@ -147,7 +149,34 @@ TEST(errors_name_the_file_line_and_key)
 		CHECK_EQ_I(sim_profile_parse("name = x\nkind = sdhd\ncapacity = 1GiB\n", "k.txt",
 					     &p, err, sizeof(err)), -1);
 		CHECK_STR(err, "k.txt:2: kind: 'sdhd' is not sdsc-v1, sdsc-v2, sdhc or sdxc");
+		/* writes without timing: an error naming the key, unless the
+		 * card refuses writes */
+		CHECK_EQ_I(sim_profile_parse("name = x\nkind = sdhc\ncapacity = 1GiB\n", "w.txt",
+					     &p, err, sizeof(err)), -1);
+		CHECK(strstr(err, "w.txt: write_next: missing: writes need") != NULL);
+		CHECK_EQ_I(sim_profile_parse("name = x\nkind = sdhc\ncapacity = 1GiB\n"
+					     "csd_tmp_wp = yes\n", "w.txt", &p, err, sizeof(err)), 0);
 	}
+}
+
+/* Every timing key is printed, at its default too: a dumped profile says
+ * what the simulator uses. */
+TEST(dump_prints_every_timing_key)
+{
+	static char text[8192];
+	struct sim_profile p;
+	static const char *const keys[] = { "read_next = 0ns", "read_gap_clocks = 0",
+		"busy_min_clocks = 0", "write_last = 0ns", "au_switch = 0ns",
+		"periodic_stall_blocks = 0", "periodic_stall = 0ns", "write_cross_eb = 0ns",
+		"write_isolated = 0ns", "ncr_clocks = 2", NULL };
+	unsigned i;
+
+	CHECK_EQ_I(sim_profile_parse(base_card, "b.txt", &p, err, sizeof(err)), 0);
+	sim_profile_format(&p, text, sizeof(text));
+	for (i = 0; keys[i]; i++)
+		if (!strstr(text, keys[i]))
+			CHECK_FAIL_("dumped profile lacks '%s':\n%s", keys[i], text);
+	CHECK(strstr(text, "write_next_preerased") == NULL); /* it would switch pre-erase on */
 }
 
 TEST(load_from_a_file_or_by_name)
@@ -161,7 +190,8 @@ TEST(load_from_a_file_or_by_name)
 	if (fd < 0)
 		return;
 	f = fdopen(fd, "w");
-	fputs("name = from-file\nkind = sdhc\ncapacity = 2GiB\nread_first = 50us\n", f);
+	fputs("name = from-file\nkind = sdhc\ncapacity = 2GiB\nread_first = 50us\n"
+	      "write_next = 0ns\n", f);
 	fclose(f);
 	CHECK_EQ_I(sim_profile_load(path, &p, err, sizeof(err)), 0);
 	CHECK_STR(p.name, "from-file");

@@ -19,6 +19,11 @@ uint64_t timer_ticks_to_ns(uint32_t ticks)
 	return (uint64_t)ticks * 4u;
 }
 
+uint64_t timer_wrap_ns(void)
+{
+	return (1ull << 32) * 4u;
+}
+
 #define TOL 1e-6 /* percent */
 
 static void add_n(struct phase_acc *a, unsigned n, const struct phase_ns *p,
@@ -70,6 +75,75 @@ TEST(read_bound_by_bus)
 	CHECK_EQ_U(s.verdict, BOTTLENECK_BUS);
 	CHECK_EQ_U(s.top, BOTTLENECK_BUS);
 	CHECK_STR(text(&s), "bus-bound - 98.7% of the 50 MHz 4-bit ceiling");
+}
+
+TEST(read_64k_cpu_and_card_overlap_counted_waits)
+{
+	/* 64 KiB CMD18 + CMD12 at 50 MHz 4-bit (frame pitch 20880 ns), CPU
+	 * 30 us per block (9120 ns beyond the frame), card 15 us between
+	 * blocks: per block the idle bus is max(15000, 9120) and the card
+	 * came last, every block; the CPU waited 35880 - 30000 = 5880 ns for
+	 * each of the 127 pipeline blocks, and the driver counted them.
+	 *   data 127 * 35880 + 30000 = 4586760, pipeline 4556760
+	 *   = 127 frames 2651760 (bus) + 127 * 15000 = 1905000 idle: card
+	 *   host: 30000 + 1040 + 2040 + 6120 = 39200
+	 *   bus:  1960 + 20880 + 2651760 + 1960 = 2676560
+	 *   card: 100000 + 1905000 = 2005000;  wall 4720760
+	 * The rule from the totals booked 127 * 9120 = 1158240 of it as host
+	 * (the CPU's excess over the frame, in every block). */
+	struct phase_ns rd = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 4586760,
+			       .host_ns = 3840000, .busy_ns = 4000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &rd, 128, 6120);
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * (39200 + 1158240) / 4720760, TOL);
+	a.counted_blocks = 16 * 127;
+	a.wait_blocks = 16 * 127;
+	a.wait_ns = 16 * 127 * 5880ull;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * 39200 / 4720760, TOL);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 4720760, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 2005000 / 4720760, TOL);
+	CHECK_NEAR(s.card_clock_pct, 0.0, 0);
+	/* Half the blocks waited (the card's gap varies about the CPU's
+	 * excess): the other half's idle bus, less the waits, is the CPU's. */
+	a.wait_blocks = 8 * 127;
+	a.wait_ns = 8 * 127 * 5880ull;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * (16 * 39200 + (16 * 1905000.0 - 8 * 127 * 5880.0) / 2) /
+			       (16 * 4720760.0), 1e-6);
+}
+
+TEST(clock_paced_card_waits_are_the_cards_and_said)
+{
+	/* The read above with the card's 15 us being 750 clocks at 50 MHz,
+	 * measured by the calibration: card time, its clock-paced share
+	 * 127 * 15000 = 1905000 of 4720760, and the verdict says it. */
+	struct phase_ns rd = { .cmd_ns = 3000, .access_ns = 120880, .data_ns = 4586760,
+			       .host_ns = 3840000, .busy_ns = 4000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &rd, 128, 6120);
+	a.counted_blocks = a.wait_blocks = 16 * 127;
+	a.wait_ns = 16 * 127 * 5880ull;
+	phase_split_measured(&a, 4, 50000000, 0, 1, 750.0, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 4720760, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 2005000 / 4720760, TOL);
+	CHECK_NEAR(s.card_clock_pct, 100.0 * 1905000 / 4720760, TOL);
+	CHECK_NEAR(s.card_idle_clocks, 750.0, 0);
+	CHECK_STR(text(&s), "mixed bus/card - card 42%, bus 57%, host 1%; the card holds the bus "
+			    "idle about 750 clocks between blocks; a faster clock shortens that too");
+	/* The other way: a bus 100 clocks per block faster than the model
+	 * (944 instead of 1044): 127 * 2000 ns less bus, as much more card. */
+	phase_split_measured(&a, 4, 50000000, 0, 1, -100.0, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * (2676560 - 254000) / 4720760, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * (2005000 + 254000) / 4720760, TOL);
+	CHECK_NEAR(s.card_clock_pct, 0.0, 0);
 }
 
 TEST(read_64k_paced_by_cpu_or_by_bus)

@@ -109,8 +109,22 @@ TEST(line_full_rings_the_bell)
 	CHECK_EQ_I(con_line_feed(&l, 'y', echo), CON_EDIT_MORE);
 	CHECK_STR(echo, "\a");
 	CHECK_EQ_U(l.len, CON_LINE_MAX);
+	/* Refused whole at Enter, never cut and run. */
+	CHECK_EQ_I(con_line_feed(&l, '\r', echo), CON_EDIT_TOOLONG);
+	CHECK_STR(echo, "\n");
+	/* The next line is a line again. */
+	con_line_reset(&l);
+	CHECK_EQ_I(con_line_feed(&l, '\n', echo), CON_EDIT_MORE);	/* LF of the CR LF */
+	CHECK_EQ_I(con_line_feed(&l, 'h', echo), CON_EDIT_MORE);
 	CHECK_EQ_I(con_line_feed(&l, '\r', echo), CON_EDIT_DONE);
-	CHECK_EQ_U(strlen(l.buf), CON_LINE_MAX);
+	CHECK_STR(l.buf, "h");
+	/* Ctrl-C forgets the overflow with the line. */
+	con_line_reset(&l);
+	for (int i = 0; i <= CON_LINE_MAX; i++)
+		(void)con_line_feed(&l, 'x', echo);
+	CHECK_EQ_I(con_line_feed(&l, 3, echo), CON_EDIT_CANCEL);
+	CHECK_EQ_I(con_line_feed(&l, 'a', echo), CON_EDIT_MORE);
+	CHECK_EQ_I(con_line_feed(&l, '\r', echo), CON_EDIT_DONE);
 }
 
 TEST(split_words)

@@ -19,6 +19,7 @@
 #include "bench/storage/storage.h"
 #include "bench/storage/test_area.h"
 #include "lib/err.h"
+#include "lib/fmt.h"
 #include "lib/json.h"
 
 /* ---- a sparse in-memory card ---------------------------------------------- */
@@ -1220,7 +1221,7 @@ TEST(config_bad_values_keep_defaults)
 	dump_msgs();
 	CHECK(has_msg("config: line 1: span = 12x: not a size"));
 	CHECK(has_msg("keeping 256M"));
-	CHECK(has_msg("config: line 2: write_tests = maybe: not on or off; keeping on"));
+	CHECK(has_msg("config: line 2: write_tests = maybe: not on or off; no writes"));
 	CHECK(has_msg("config: line 3: suite = fastest: not one of quick|full|selftest|hostcost|none; left unset"));
 	CHECK(has_msg("config: line 5: max_clock_hz = 1GHz: not a frequency"));
 	CHECK(has_msg("config: line 6: span = 1000: not a whole number of 512-byte blocks"));
@@ -1233,10 +1234,52 @@ TEST(config_bad_values_keep_defaults)
 	CHECK(has_msg("config: line 13: seed = 99999999999999999999999: number too large"));
 	CHECK_EQ_U(cfg.nmsgs, 12);
 	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 256u << 20);
-	CHECK(config_bool(&cfg, CFG_WRITE_TESTS));
+	/* The keys that gate writes fail safe: no writes. */
+	CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_WRITE_TESTS));
 	CHECK(!config_has(&cfg, CFG_SUITE));
-	CHECK(!config_has(&cfg, CFG_TEST_AREA));
-	CHECK(!config_from_file(&cfg, CFG_SPAN));
+	CHECK(!config_has(&cfg, CFG_TEST_AREA) && config_bad(&cfg, CFG_TEST_AREA));
+	CHECK_EQ_U(cfg.v[CFG_TEST_AREA].line, 12);
+	CHECK(!config_from_file(&cfg, CFG_SPAN) && !config_bad(&cfg, CFG_SPAN));
+}
+
+/* Issue cases: a typo in a key that gates writes means no writes; enum
+ * words match whole (no prefixes); a later good line replaces a bad one. */
+TEST(config_fail_safe)
+{
+	static const char *const bad_bool[] = { "of", "1x", "", "onn", "o" };
+	char line[64], big[400];
+
+	for (unsigned i = 0; i < sizeof(bad_bool) / sizeof(bad_bool[0]); i++) {
+		fmt_snprintf(line, sizeof(line), "write_tests = %s\n", bad_bool[i]);
+		parse(line);
+		dump_msgs();
+		CHECK(!config_bool(&cfg, CFG_WRITE_TESTS));
+		CHECK(config_bad(&cfg, CFG_WRITE_TESTS) && config_from_file(&cfg, CFG_WRITE_TESTS));
+		CHECK(has_msg("config: line 1: write_tests") && has_msg("no writes"));
+	}
+	parse("data_path = d\nbus_mode = sdr\nhost = sd\nsuite = q\n");
+	CHECK_STR(config_enum_name(&cfg, CFG_DATA_PATH), "auto");
+	CHECK_STR(config_enum_name(&cfg, CFG_BUS_MODE), "auto");
+	CHECK_STR(config_enum_name(&cfg, CFG_HOST), "auto");
+	CHECK(!config_has(&cfg, CFG_SUITE));
+	CHECK(has_msg("config: line 1: data_path = d: not one of auto|pio|dma; keeping auto"));
+	CHECK(has_msg("config: line 2: bus_mode = sdr: not one of"));
+	CHECK(!config_bad(&cfg, CFG_DATA_PATH));
+	CHECK_EQ_I(config_enum_index(CFG_DATA_PATH, "dm"), -1);
+	CHECK_EQ_I(config_enum_index(CFG_DATA_PATH, "DMA"), 2);
+	parse("test_area = lots\n");
+	CHECK(config_bad(&cfg, CFG_TEST_AREA) && !config_has(&cfg, CFG_TEST_AREA));
+	CHECK(has_msg("config: line 1: test_area = lots: not a range") && has_msg("no writes"));
+	parse("write_tests = of\nwrite_tests = on\n");
+	CHECK(config_bool(&cfg, CFG_WRITE_TESTS) && !config_bad(&cfg, CFG_WRITE_TESTS));
+	/* A line too long to read that names write_tests: no writes. */
+	fmt_snprintf(big, sizeof(big), "write_tests = on%300s\nspan = 8M\n", "#");
+	parse(big);
+	CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_WRITE_TESTS));
+	CHECK(has_msg("config: line 1: write_tests unreadable; no writes"));
+	fmt_snprintf(big, sizeof(big), "  write_testsx = on%300s\n", "#");
+	parse(big);
+	CHECK(config_bool(&cfg, CFG_WRITE_TESTS));
 }
 
 TEST(config_unknown_keys_and_syntax)

@@ -82,9 +82,12 @@ class Progress:
         self.board = None
         self.done = None
         self.exception = None
+        self.on_record = None       # called with every record (multi-port capture)
 
     def feed(self, rec):
         self.records += 1
+        if self.on_record:
+            self.on_record(rec)
         t = rec.get("type")
         if t == "board":
             self.board = rec.get("model")
@@ -278,10 +281,11 @@ class Console:
 
 
 def capture(port, baud, path, mode="wb", echo=True, status=False, wait=60.0,
-            silence=120.0, console=None, clock=time.monotonic):
+            silence=120.0, console=None, clock=time.monotonic, on_record=None):
     """Record the console of port into path until the done record.
     Returns (exit code, Progress). Ctrl-C is the caller's (the file is
-    flushed after every read, so what arrived is on disk)."""
+    flushed after every read, so what arrived is on disk). on_record, when
+    given, is called with every record as it arrives."""
     con = console or Console(echo, status)
     ser = open_port(port, baud)
     try:
@@ -291,6 +295,7 @@ def capture(port, baud, path, mode="wb", echo=True, status=False, wait=60.0,
         raise CaptureError(EXIT_USAGE, "cannot write %s: %s" % (path, e.strerror or e))
     con.message("%s is open: power the Pi on now (or reset it)" % port)
     prog = Progress()
+    prog.on_record = on_record
     state = {"code": None}
     try:
         _loop(ser, f, con, prog, port, baud, wait, silence, clock, state)

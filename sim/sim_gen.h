@@ -1,0 +1,43 @@
+/*
+ * sim_gen.h - cards and hosts drawn at random from a physical envelope
+ * (sim/README.md, "Generated cards and hosts"): the accuracy checks run the
+ * split on cards and hosts nobody tuned it for. The generator has its own
+ * random numbers (splitmix64 from the seed alone): a seed names one card or
+ * one host on every machine and in every build.
+ */
+#ifndef SDB_SIM_GEN_H
+#define SDB_SIM_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* A generated host: the host fields of a sim_config (over
+ * sim_config_default) and how its data moves. */
+enum sim_gen_path {
+	SIM_GEN_SDHCI_PIO,  /* the Arasan EMMC (BCM2835 quirks), CPU through DATA */
+	SIM_GEN_SDHCI_UHS,  /* an SDHCI 3.00 with UHS-I modes, CPU through DATA */
+	SIM_GEN_ADMA2,      /* the EMMC2 (BCM2711 quirks) moving data by ADMA2 */
+	SIM_GEN_SDHOST_PIO, /* the BCM2835 SDHOST, CPU through its 16-word FIFO */
+	SIM_GEN_SDHOST_DMA, /* SDHOST through the BCM2835 DMA engine */
+	SIM_GEN_EMMC_DMA,   /* the Arasan EMMC through the BCM2835 DMA engine */
+	SIM_GEN_NPATHS
+};
+
+struct sim_gen_host {
+	struct sim_config c;
+	enum sim_gen_path path;
+	char desc[160];
+};
+
+/* The card of seed 'seed' (name "gen-card-SEED"; desc says its regime). */
+void sim_gen_card(uint64_t seed, struct sim_profile *p);
+/* The host of seed 'seed' (host_name "gen-host-SEED"). */
+void sim_gen_host(uint64_t seed, struct sim_gen_host *h);
+const char *sim_gen_path_name(enum sim_gen_path p);
+/* A host as the text of a host profile (sim/README.md "Profile files"),
+ * its path as a comment. Returns the length written (as snprintf). */
+int sim_gen_host_format(const struct sim_gen_host *h, char *buf, unsigned cap);
+
+#endif

@@ -1,0 +1,107 @@
+"""sdblinux (tools/sdblinux) on image files, on the host: it writes only
+inside the test area that sdbench's decision code chose, and nothing at all
+where that code chose none or sdbench.txt turns writes off; its log reads
+in sdbreport without a warning. (Under QEMU, inside the Debian kernel:
+tests/qemu/test_linux.py.)"""
+import os
+import random
+import shutil
+import subprocess
+
+import pytest
+
+import harness
+from sdbhost import records
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+TOOL = os.path.join(ROOT, "build", "host", "sdblinux")
+SECTOR = 512
+MiB = 1 << 20
+
+
+def changed_blocks(a, b):
+    """LBAs where the image files a and b differ."""
+    out = []
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        lba = 0
+        while True:
+            x, y = fa.read(MiB), fb.read(MiB)
+            if not x and not y:
+                return out
+            if x != y:
+                out += [lba + i // SECTOR for i in range(0, len(x), SECTOR)
+                        if x[i:i + SECTOR] != y[i:i + SECTOR]]
+            lba += MiB // SECTOR
+
+
+def card(tmp_path, sdbench=(), extra=()):
+    """A card image with user data in its unused space (random bytes at the
+    start of every MiB after the boot partition), and its copy."""
+    img = str(tmp_path / "sd.img")
+    harness.make_image(img, "128M", kernel=harness.KERNEL8, sdbench=list(sdbench),
+                       extra=list(extra))
+    rnd = random.Random(7)
+    with open(img, "r+b") as f:
+        for off in range(68 * MiB, 128 * MiB, MiB):
+            f.seek(off)
+            f.write(rnd.randbytes(4096))
+    shutil.copyfile(img, str(tmp_path / "before.img"))
+    return img, str(tmp_path / "before.img")
+
+
+def run(img, *args):
+    p = subprocess.run([TOOL] + list(args) + [img], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr
+    log = records.read_text(p.stdout, "sdblinux")
+    assert log.warnings == [] and log.bad_lines == 0, log.warnings
+    assert len(log.runs) == 1 and log.runs[0].ended_by
+    return p.stdout, log.runs[0]
+
+
+def of_type(out, t):
+    return [r for r in harness.Run(0, out, "", False).records if r["type"] == t]
+
+
+def test_writes_stay_inside_the_test_area(tmp_path):
+    img, before = card(tmp_path)
+    out, _ = run(img)
+    area = of_type(out, "test_area")[0]
+    assert area["usable"], area
+    lo, hi = area["first_lba"], area["first_lba"] + area["count"]
+    changed = changed_blocks(before, img)
+    # It did write (every write workload and the cost step ran) ...
+    assert changed, "no block changed: the writes did not happen"
+    assert {r["workload"] for r in of_type(out, "result") if r["op"] == "write"} == {
+        "seq-write-512", "seq-write-4k", "seq-write-64k", "seq-write-4m", "rand-write-4k"}
+    assert [r["op"] for r in of_type(out, "hostcost")].count("write") == 4
+    # ... and only inside the area.
+    outside = [b for b in changed if not lo <= b < hi]
+    assert outside == [], "blocks written outside the test area: %s" % outside[:10]
+    for r in of_type(out, "result") + of_type(out, "hostcost") + of_type(out, "done"):
+        assert r["source"] == "linux", r
+    done = of_type(out, "done")[0]
+    assert done["errors"] == 0 and done["writes_refused"] == 0, done
+
+
+@pytest.mark.parametrize("why,sdbench,extra,args", [
+    ("gpt", (), ("--gpt",), ()),
+    ("write_tests off", ("write_tests = off",), (), ()),
+    ("--no-writes", (), (), ("--no-writes",)),
+])
+def test_no_area_no_writes(tmp_path, why, sdbench, extra, args):
+    img, before = card(tmp_path, sdbench, extra)
+    out, _ = run(img, *args)
+    assert changed_blocks(before, img) == [], why
+    assert not [r for r in of_type(out, "result") if r["op"] == "write"]
+    assert not [r for r in of_type(out, "hostcost") if r["op"] == "write"]
+    skipped = {r["workload"] for r in of_type(out, "skipped")}
+    assert {"hostcost-write", "seq-write", "rand-write"} <= skipped, out[-2000:]
+    # The reads still ran.
+    assert {r["workload"] for r in of_type(out, "result")} >= {"seq-read-4k", "rand-read-4k"}
+
+
+def test_bad_device_is_a_clear_error(tmp_path):
+    p = subprocess.run([TOOL, str(tmp_path / "missing.img")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 2 and "missing.img" in p.stderr and "No such file" in p.stderr
