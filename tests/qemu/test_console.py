@@ -109,7 +109,9 @@ def test_every_command_and_bad_input(tmp_path):
         out = s.command("sweep", timeout=180)
         sw = [r for r in records(out) if r["type"] == "sweep"]
         assert sw and all(r["op"] in ("read", "write") for r in sw)
-        assert [r["type"] for r in records(out)][-2:] == ["summary", "headline"]
+        types = [r["type"] for r in records(out)]
+        # the sweep enters nothing into the summary: no headline after it
+        assert types[-1] == "summary", types[-3:]
         halt(s)
     finally:
         s.close()
