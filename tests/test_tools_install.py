@@ -1,7 +1,7 @@
 """The host tools install with pip from the source tree (pyproject.toml):
 into a fresh virtual environment (Debian's python3-venv, with the system's
 packages for matplotlib and pyserial), offline, the commands sdbreport,
-sdbcapture and sdbcard exist and work."""
+sdbcapture, sdbcard and sdbdb exist and work."""
 import os
 import shutil
 import subprocess
@@ -31,7 +31,7 @@ def test_pip_install_gives_the_commands(tmp_path):
             str(src)])
     assert p.returncode == 0, p.stdout + p.stderr
     bin_ = venv / "bin"
-    for cmd in ("sdbreport", "sdbcapture", "sdbcard"):
+    for cmd in ("sdbreport", "sdbcapture", "sdbcard", "sdbdb"):
         assert (bin_ / cmd).exists(), cmd
         h = sh([str(bin_ / cmd), "--help"], cwd=str(tmp_path))
         assert h.returncode == 0 and "usage" in h.stdout.lower(), (cmd, h.stderr)

@@ -304,7 +304,8 @@ def test_session_of_three_runs_reads_as_three_runs(tmp_path):
         s.close()
     log = R.read_text(text, "session.log")
     assert log.warnings == []
-    assert len(log.runs) == 3
+    assert len(log.runs) == 3, [(r.describe(), r.ended_by, [x["type"] for x in r.records][:10])
+                                for r in log.runs]
     starts = [r.one("run_start") for r in log.runs]
     assert [x and (x["n"], x["what"]) for x in starts] == \
         [(1, "seq-read"), (2, "random"), (3, "variants")]

@@ -145,6 +145,17 @@ def workload_detail_table(run):
             "time series"], rows
 
 
+def results_file_table(run):
+    rows = []
+    for r in run.all("results_file"):
+        ext = r.get("extents") if isinstance(r.get("extents"), list) else []
+        rows.append([F.text(r.get("name")), "yes" if r.get("usable") is True else "no",
+                     F.size(r.get("bytes")) if r.get("usable") is True else F.DASH,
+                     "%d extent(s)" % len(ext) if ext else F.DASH,
+                     F.text(r.get("reason")) if r.get("reason") is not None else ""])
+    return ["file", "written", "room", "extents", "why not"], rows
+
+
 def run_start_table(run):
     rows = [[F.intg(r.get("n")), F.text(r.get("source")), F.text(r.get("what"))]
             for r in run.all("run_start")]
@@ -156,6 +167,7 @@ PARTS = [
     (("run_start",), "this run in the session (one boot, several runs)", run_start_table),
     (("host",), "host controllers", host_table),
     (("data_path",), "data path", data_path_table),
+    (("results_file",), "console output also written to the card", results_file_table),
     (("bus",), "bus calibration (bus clocks per 64 KiB transfer)", bus_table),
     (("overhead",), "cost of measuring", overhead_table),
     (("modes",), "bus modes side by side", modes_table),

@@ -160,7 +160,12 @@ ONCE_TYPES = ("layout", "config", "test_area", "overhead", "summary", "suite")
 END_TYPES = ("done", "exception")
 # The session's set-up records: a run started by run_start (a console
 # command, end = repeat) reports with the ones before it.
-SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data_path")
+SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data_path",
+                 "results_file")
+# Records of a measurement: a run_start after one of them starts a new run.
+MEASURE_TYPES = WORKLOAD_TYPES + ("sweep", "class", "au", "open_au", "erase", "sustained",
+                                  "integrity", "skipped", "summary", "suite", "hosts",
+                                  "hostcost", "selftest", "modes", "headline", "truth", "bus")
 
 
 def is_num(v):
@@ -327,8 +332,8 @@ class Run:
         return v[-1] if v else self.inherited.get(t)
 
     def measured(self):
-        """True when the run holds more than the session's set-up."""
-        return any(t not in SESSION_TYPES and t != "run_start" for t in self.by_type)
+        """True when the run holds a measurement (not only the session's set-up)."""
+        return any(t in MEASURE_TYPES for t in self.by_type)
 
     def done(self):
         return self.one("done")
