@@ -120,6 +120,11 @@ static void card_text(const struct sd_card *card, char *buf, size_t cap)
 		add(buf, cap, &n, " no class");
 }
 
+static const char *limit_of(const struct wl_summary *s)
+{
+	return s->valid ? bottleneck_name((enum bottleneck)s->bottleneck) : "no diagnosis";
+}
+
 static void part_record(struct json *j, const struct hl_part *p)
 {
 	const struct wl_summary *s = p->s;
@@ -133,7 +138,7 @@ static void part_record(struct json *j, const struct hl_part *p)
 		    p->iops ? 1 : 3);
 	json_double(j, p->iops ? "fastest_iops" : "fastest_mbs", rate_of(s, s->min_ns, p->iops),
 		    p->iops ? 1 : 3);
-	json_str(j, "limit", bottleneck_name((enum bottleneck)s->bottleneck));
+	json_str(j, "limit", limit_of(s));
 	json_obj_end(j);
 }
 
@@ -164,12 +169,10 @@ void wl_print_headline(const struct wl_ctx *c)
 		con_printf("  %-20s %9.*f %s  median of %u op%s%s, %s\n", parts[k].label,
 			   parts[k].iops ? 0 : 2, median_of(s, parts[k].iops),
 			   parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops, s->ops == 1 ? "" : "s",
-			   s->ops < HEADLINE_MIN_OPS ? " (too few for a spread)" : "",
-			   bottleneck_name((enum bottleneck)s->bottleneck));
+			   s->ops < HEADLINE_MIN_OPS ? " (too few for a spread)" : "", limit_of(s));
 		add(text, sizeof(text), &n, "; %s %.*f %s (%u ops, %s)", parts[k].label,
 		    parts[k].iops ? 0 : 2, median_of(s, parts[k].iops),
-		    parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops,
-		    bottleneck_name((enum bottleneck)s->bottleneck));
+		    parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops, limit_of(s));
 	}
 	j = record_begin("headline");
 	json_str(j, "card", card);
