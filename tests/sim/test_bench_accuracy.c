@@ -296,7 +296,7 @@ static void regime_of(const struct pair_ctx *pc, const struct wl_case *k, char *
 	bucket(k->write ? pc->ghost->c.data_write_ns : pc->ghost->c.data_read_ns, ns, 4, b2,
 	       sizeof(b2));
 	if (gp == SIM_GEN_ADMA2 || gp == SIM_GEN_SDHOST_DMA || gp == SIM_GEN_EMMC_DMA)
-		snprintf(buf, cap, "%s, card clocks %s, DMA", dir, b1);
+		snprintf(buf, cap, "%s, card clocks %s, DMA (%s)", dir, b1, sim_gen_path_name(gp));
 	else
 		snprintf(buf, cap, "%s, card clocks %s, PIO %s ns/word%s", dir, b1, b2,
 			 gp == SIM_GEN_SDHOST_PIO ? " (SDHOST)" : "");
