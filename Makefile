@@ -31,6 +31,7 @@
 #
 # Layout of the sources:
 #   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
+#   platform/                  board descriptions and the slot builder (target and simulator)
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   sim/                       host only: the register-level simulator (controllers, card, clock),
 #                              the engine of build/host/sdbsim and of the accuracy checks
@@ -88,15 +89,24 @@ HCFLAGS := -O1 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -fno-common \
 HLDFLAGS := -fsanitize=address,undefined
 HLIBS := -lm
 
-PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PORTABLE_SRCS)
+# platform/: the board descriptions and the slot builder run on the
+# simulator too; what reaches the board's GPIO or mailbox is target only,
+# the simulator's description host only.
+PLATFORM_TARGET_ONLY := platform/board.c platform/boards.c platform/bcm2711.c \
+                        platform/sd_io_pi4.c platform/slot_gpio.c
+PLATFORM_HOST_ONLY   := platform/sim.c
+PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY) $(PLATFORM_HOST_ONLY),$(wildcard platform/*.c))
+PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c) \
+                 $(PLATFORM_SRCS)
+TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PLATFORM_TARGET_ONLY) \
+                 $(PORTABLE_SRCS)
 # AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
 # handler; the rest of boot/ and every other source is shared.
 BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
 TARGET64_SRCS := $(wildcard boot/aarch64/*.S boot/aarch64/*.c) \
                  $(filter-out $(BOOT32_ONLY),$(TARGET_SRCS))
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
-SIM_SRCS      := $(wildcard sim/*.c)
+SIM_SRCS      := $(wildcard sim/*.c) $(PLATFORM_HOST_ONLY)
 SIM_CARD_TXT  := $(sort $(wildcard sim/profiles/*.txt))
 SIM_HOST_TXT  := $(sort $(wildcard sim/hosts/*.txt))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
@@ -107,8 +117,7 @@ BT64 := $(B)/target64
 TARGET64_OBJS := $(patsubst %,$(BT64)/%.o,$(basename $(TARGET64_SRCS)))
 $(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci drivers/sdhost drivers/dma)),$(TARGET64_OBJS)): \
 	TALIGN64 :=
-# drivers/sd_io_pi5.c (the Pi 5's SD regulator lines) runs on the simulator too.
-PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS) drivers/sd_io_pi5.c)
+PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))

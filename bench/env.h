@@ -16,7 +16,7 @@ struct bench_env {
 	const char *board_model;
 	uintptr_t periph_base;
 	/* The SD slot's host controller, built by the platform (target:
-	 * drivers/sd_slot.c; host: the simulator), ready for reset(). NULL
+	 * platform/slot.c; host: the simulator), ready for reset(). NULL
 	 * when sd_unsupported or host_error says why. */
 	struct sd_host *host;
 	int host_error;           /* 0, or what building the host returned */
@@ -29,7 +29,7 @@ struct bench_env {
 	 * not drive yet (the reason, for the user). */
 	const char *sd_unsupported;
 	/* Rebuild the SD slot on the controller 'name' ("auto", "emmc",
-	 * "sdhost", "emmc2"; target: drivers/sd_slot.c routes the pins): 0
+	 * "sdhost", "emmc2"; target: platform/slot.c routes the pins): 0
 	 * with *host ready for reset(); -ENODEV when this board's slot is not
 	 * wired to it (nothing changed, *why says so); another -errno when
 	 * building it failed (*why). NULL: the platform cannot switch. */

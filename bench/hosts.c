@@ -119,11 +119,11 @@ static int set_path(struct sd_host *h, unsigned path, const char **why)
 
 	if (h->data_path == path)
 		return 0;
-	if (!(h->data_paths & (1u << path)) || !h->ops->set_data_path) {
+	if (!sd_host_has_path(h, path)) {
 		*why = "the host has no such data path";
 		return -ENOTSUP;
 	}
-	r = h->ops->set_data_path(h, path);
+	r = sd_host_set_data_path(h, path);
 	if (r)
 		*why = "the host refused the data path";
 	return r;

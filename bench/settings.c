@@ -170,7 +170,7 @@ static int apply_data_path(struct settings *s)
 	const struct config *cfg = &s->st->cfg;
 	struct sd_host *h = s->env->host;
 	const char *want = config_enum_name(cfg, CFG_DATA_PATH);
-	bool has_dma = (h->data_paths & (1u << SD_PATH_DMA)) && h->ops->set_data_path;
+	bool has_dma = sd_host_has_path(h, SD_PATH_DMA);
 	bool is_auto = !want || !strcmp(want, "auto");
 	bool auto_dma = has_dma && h->auto_path == SD_PATH_DMA;
 	unsigned path = is_auto ? (auto_dma ? SD_PATH_DMA : SD_PATH_PIO) :
@@ -181,16 +181,14 @@ static int apply_data_path(struct settings *s)
 
 	if (config_has(cfg, CFG_DMA_PIO_BLOCKS))
 		h->dma_pio_blocks = (uint32_t)config_u64(cfg, CFG_DMA_PIO_BLOCKS);
-	if (h->ops->set_data_path)
-		r = h->ops->set_data_path(h, path);
-	else if (path != SD_PATH_PIO)
-		r = -ENOTSUP;
+	r = sd_host_set_data_path(h, path);
+	if (r == -ENOTSUP && path == SD_PATH_PIO)
+		r = 0; /* a host without the operation moves data by PIO */
 	if (r) {
 		why = s->env->dma_note ? s->env->dma_note : "the host has no DMA data path";
 		con_printf("\ndata_path = %s (%s) refused: %s (%s); data moves by PIO\n",
 			   want, origin(s, CFG_DATA_PATH, o), why, err_name(r));
-		if (h->ops->set_data_path)
-			(void)h->ops->set_data_path(h, SD_PATH_PIO);
+		(void)sd_host_set_data_path(h, SD_PATH_PIO);
 	}
 	con_printf("\ndata path: %s%s\n", h->data_path == SD_PATH_DMA ? "DMA" : "PIO",
 		   is_auto ? " (auto)" : "");
@@ -252,7 +250,8 @@ void settings_guard(struct settings *s, const struct config *cfg)
 {
 	static char why[96];
 
-	write_guard_init(s->guard, s->card, &s->st->area, config_bool(cfg, CFG_WRITE_TESTS));
+	/* Rebuilt: the results file's region (results_log.c) stays. */
+	write_guard_rebuild(s->guard, s->card, &s->st->area, config_bool(cfg, CFG_WRITE_TESTS));
 	if (config_bad(cfg, CFG_WRITE_TESTS)) {
 		fmt_snprintf(why, sizeof(why), "writes are off: write_tests in sdbench.txt "
 			     "line %u could not be read", (unsigned)cfg->v[CFG_WRITE_TESTS].line);

@@ -49,6 +49,15 @@ unsigned wl_run_hostcost(struct wl_ctx *c)
 	return record_error_count();
 }
 
+/* After each workload: the output so far goes to the results file (a few
+ * blocks, between two measurements); false once the card stopped
+ * answering. */
+static bool between_workloads(struct wl_ctx *c)
+{
+	con_flush();
+	return !c->abort_all;
+}
+
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 {
 	uint64_t span = config_u64(cfg, CFG_SPAN);
@@ -66,27 +75,28 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	measure_overhead(c);
 	wl_bus_calibrate(c);
 	wl_seq_sweep(c, false);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_seq_sweep(c, true);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_random(c, span);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_variants(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_clock_sweep(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_app_class(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_au_detect(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_open_au(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_erase_per_au(c);
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_sustained(c);
 	/* Last: it initialises the card again in every mode. */
-	if (!c->abort_all)
+	if (between_workloads(c))
 		wl_modes(c);
+	con_flush();
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)

@@ -11,19 +11,24 @@
 
 #include "bench/env.h"
 #include "bench/engine/record.h"
+#include "bench/results_log.h"
 #include "bench/run.h"
 #include "boot/mmu.h"
 #include "drivers/cpu.h"
 #include "boot/platform.h"
-#include "drivers/board.h"
+#include "platform/board.h"
 #include "drivers/gpio.h"
 #include "drivers/mailbox.h"
-#include "drivers/sd_slot.h"
+#include "platform/slot.h"
 #include "drivers/timer.h"
 #include "drivers/uart.h"
 #include "lib/console.h"
 #include "lib/err.h"
 #include "lib/fmt.h"
+#include "platform/board.h"
+#include "platform/boards.h"
+#include "platform/slot.h"
+#include "platform/slot_gpio.h"
 
 #define SDB_VERSION "0.1"
 #define UART_BAUD 115200
@@ -38,24 +43,8 @@ static struct sd_slot slot;
 /* bench_env.switch_host: the slot on the controller sdbench.txt asks for. */
 static int switch_host(const char *name, struct sd_host **host, const char **why)
 {
-	static const char *const names[] = { "auto", "emmc", "sdhost", "emmc2" };
-	enum sd_slot_ctrl c;
-	int r;
+	int r = sd_slot_build(&slot, name);
 
-	for (c = SD_SLOT_AUTO; c <= SD_SLOT_EMMC2; c++)
-		if (!strcmp(name, names[c]))
-			break;
-	*host = NULL;
-	*why = NULL;
-	if (c > SD_SLOT_EMMC2) {
-		*why = "no such controller";
-		return -ENODEV;
-	}
-	if (!sd_slot_has(&board, c)) {
-		*why = "this board's SD slot is not wired to that controller";
-		return -ENODEV;
-	}
-	r = sd_slot_build_on(&slot, &board, c);
 	*host = slot.host;
 	*why = slot.error_what;
 	return r;
@@ -172,6 +161,8 @@ void kmain(void)
 		uart_init(board.periph_base,
 			  board.uart_clock_hz ? board.uart_clock_hz : 48000000u, UART_BAUD);
 	platform_set_emulated(board.emulated);
+	/* From the first line on: the output is kept for SDBENCH.LOG. */
+	results_log_start();
 
 	con_printf("\nsdbench %s - SD card benchmark at the protocol layer\n", SDB_VERSION);
 
@@ -199,8 +190,10 @@ void kmain(void)
 	/* Leave 1 MiB below the end of ARM memory unused as a margin. */
 	env.buf_bytes = ram > free_start + (2u << 20) ?
 		(uint32_t)(ram - free_start - (1u << 20)) : 0;
-	/* The platform decides which controller serves the SD slot. */
-	sd_slot_build(&slot, &board);
+	/* The board's description decides which controller serves the SD
+	 * slot, and which others it can be moved to. */
+	sd_slot_init(&slot, board_desc_for(&board), &board, &slot_gpio_services);
+	sd_slot_build(&slot, NULL);
 	env.host = slot.host;
 	env.host_error = slot.error;
 	env.host_error_what = slot.error_what;
@@ -208,12 +201,7 @@ void kmain(void)
 	env.dma_note = slot.dma_note;
 	env.sd_unsupported = slot.unsupported;
 	env.switch_host = switch_host;
-	{
-		static const char *pi03[] = { "emmc", "sdhost", NULL };
-		static const char *pi4[] = { "emmc2", NULL };
-
-		env.host_names = board.soc == SOC_BCM2711 ? pi4 : pi03;
-	}
+	env.host_names = slot.names;
 
 	errors = bench_main(&env);
 	record_done(timer_now_us() - t0);

@@ -333,6 +333,11 @@ void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 int sim_board_set_io_mv(unsigned mv);
 int sim_board_set_card_power(bool on);
 unsigned sim_board_io_mv(void);
+/* The slot's pins moved to another controller (platform/sim.c, as GPIO
+ * 48-53 choose between the EMMC and SDHOST on a BCM2835): the controller
+ * at base now has the card, SDHOST when sdhost, else the SDHCI. The card
+ * keeps its state, as on the board. */
+void sim_board_route_slot(bool sdhost, uintptr_t base);
 /* What the card runs: signalling voltage (mV) and its CMD6 group 1
  * function (0 SDR12/DS, 1 SDR25/HS, 2 SDR50, 3 SDR104, 4 DDR50). */
 unsigned sim_card_io_mv(void);

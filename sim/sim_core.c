@@ -193,6 +193,12 @@ int sim_board_set_card_power(bool on)
 	return 0;
 }
 
+void sim_board_route_slot(bool sdhost, uintptr_t base)
+{
+	conf.sdhost = sdhost;
+	conf.base = base;
+}
+
 void sim_card_set_wp_switch(bool wp)
 {
 	sim_wp_switch = wp;

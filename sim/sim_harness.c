@@ -8,8 +8,9 @@
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
-#include "drivers/sd_io_pi5.h"
+#include "platform/sd_io_pi5.h"
 #include "lib/err.h"
+#include "platform/sim.h"
 #include "sim/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
@@ -17,9 +18,9 @@
  * its quirk set with the cfg block, the clock passed in as the firmware
  * does on a Pi 5 (card detect then counts as broken, as on the hardware),
  * and, on a board with the switchable I/O regulator (host key sdr104), the
- * Pi 5's regulator lines (drivers/sd_io_pi5.c, on the simulated AON GPIO
- * block), as drivers/sd_slot.c builds the slot. */
-/* The simulator's choice of data path, as drivers/sd_slot.c makes a
+ * Pi 5's regulator lines (platform/sd_io_pi5.c, on the simulated AON GPIO
+ * block), as platform/slot.c builds the slot. */
+/* The simulator's choice of data path, as platform/slot.c makes a
  * board's: data_path = auto selects the controller's ADMA2 wherever the
  * host profile offers it (the simulated memory is flat and every ADMA2
  * test runs there), and the host starts on it, so that a test's requests
@@ -30,7 +31,7 @@ static int sim_platform_path(struct sdhci_host *sh, int ret)
 		return ret;
 	sh->host.auto_path = SD_PATH_DMA;
 	if (sh->host.data_paths & (1u << SD_PATH_DMA))
-		return sh->host.ops->set_data_path(&sh->host, SD_PATH_DMA);
+		return sd_host_set_data_path(&sh->host, SD_PATH_DMA);
 	return 0;
 }
 
@@ -106,28 +107,18 @@ const struct sdhci_board simh_board = {
 	.ctx = NULL,
 };
 
-static const struct sdhci_quirks uhs_generic_quirks = {
-	.name = "sim-uhs",
-	.f_min_hz = 200000u,
-	.uhs_modes = 1u << SD_TIMING_SDR12 | 1u << SD_TIMING_SDR25 |
-		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
-		     1u << SD_TIMING_DDR50,
-	.uhs_max_hz = 208000000u,
-};
-
-int simh_build_uhs_host(struct sdhci_host *sh, const char *host)
+/* The UHS-I host of the simulated board: its description's SDHCI
+ * (platform/sim.c), built by the slot builder without pins or DMA engine. */
+static int build_uhs_host(struct sdhci_host *sh)
 {
-	int ret;
+	struct board_info b;
+	const struct board_desc *d = sim_board_desc(&b);
+	unsigned i;
 
-	if (sim_get_config()->platform == SIM_PLATFORM_BCM2712)
-		return host_init(sh); /* the Pi 5's own board hooks */
-	if (!strcmp(host, "pi4-uhs") || !strcmp(sim_get_config()->controller, "emmc2"))
-		ret = bcm2711_emmc2_init(sh, sim_get_config()->base, 0);
-	else
-		ret = sdhci_host_init(sh, &uhs_generic_quirks, sim_get_config()->base, 0);
-	if (!ret)
-		sdhci_set_board(sh, &simh_board);
-	return sim_platform_path(sh, ret);
+	for (i = 0; i < d->n_ctrls; i++)
+		if (d->ctrls[i].driver != SLOT_DRV_BCM2835_SDHOST)
+			return sd_slot_build_sdhci(sh, &d->ctrls[i], &b);
+	return -ENODEV;
 }
 
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
@@ -147,33 +138,48 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
 		     unsigned want)
 {
-	const char *host = c->host_name;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if (!p || sim_setup(c, p))
 		return s->init_ret = -1000;
 	s->host = &s->emmc.host;
-	ret = simh_build_uhs_host(&s->emmc, host);
+	ret = build_uhs_host(&s->emmc);
 	if (ret)
 		return s->init_ret = ret;
 	return s->init_ret = sd_init_mode(&s->card, s->host, want);
 }
 
-void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes)
+static struct simh_board_slot *cur_slot;
+
+/* bench_env.switch_host on the simulator: the real slot builder. */
+static int sim_switch_host(const char *name, struct sd_host **host, const char **why)
+{
+	int r = sd_slot_build(&cur_slot->slot, name);
+
+	*host = cur_slot->slot.host;
+	*why = cur_slot->slot.error_what;
+	return r;
+}
+
+void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t buf_bytes)
 {
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
-	/* A host profile with UHS-I modes (CAPABILITIES[63:32]) gets a
-	 * UHS-I controller with the simulated board's regulator. */
-	env->host_error = sim_get_config()->caps_hi &&
-			  sim_get_config()->platform != SIM_PLATFORM_BCM2712 ?
-			  simh_build_uhs_host(emmc, sim_get_config()->host_name) :
-			  host_init(emmc);
-	env->host = env->host_error ? NULL : &emmc->host;
-	env->host_error_what = "the simulated EMMC host controller did not initialise";
-	env->host_error_base = sim_get_config()->base;
-	env->buf = malloc(buf_bytes);
+	/* The simulator's board description (platform/sim.c), built by the
+	 * firmware's slot builder, host switching included. */
+	sd_slot_init(&bs->slot, sim_board_desc(&bs->board), &bs->board, &sim_slot_services);
+	cur_slot = bs;
+	sd_slot_build(&bs->slot, NULL);
+	env->host = bs->slot.host;
+	env->host_error = bs->slot.error;
+	env->host_error_what = bs->slot.error_what;
+	env->host_error_base = bs->slot.error_base;
+	/* No dma_note: the simulator's data_path records never carried one
+	 * (tests/golden). */
+	env->switch_host = sim_switch_host;
+	env->host_names = bs->slot.names;
+	env->buf = aligned_alloc(64, buf_bytes);
 	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;
 }
 
@@ -190,7 +196,7 @@ int simh_figure_pio_vs_dma(struct simh *s, const char *tag, const char *what, bo
 	for (p = SD_PATH_PIO; p <= SD_PATH_DMA; p++) {
 		uint64_t t0, host = 0, span = 0;
 
-		ret = s->host->ops->set_data_path(s->host, p);
+		ret = sd_host_set_data_path(s->host, p);
 		if (ret)
 			return ret;
 		t0 = sim_now_ns();

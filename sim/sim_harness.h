@@ -12,6 +12,7 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sd/sd.h"
+#include "platform/slot.h"
 #include "sim/sim.h"
 
 struct simh {
@@ -37,24 +38,26 @@ int simh_host_only(struct simh *s, const char *profile,
 /* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
  * sim_board_*) as a struct sdhci_board. */
 extern const struct sdhci_board simh_board;
-/* A UHS-I host on host profile 'host' (sim/hosts): "pi4-uhs" builds
- * the BCM2711 EMMC2 quirk set, anything else a generic SDHCI 3.00 quirk
- * set that runs every UHS-I mode (the shape of the Pi 5's), both with
- * simh_board; then sd_init_mode(want). Returns its result. */
+/* A UHS-I host on host profile 'host' (sim/hosts): the SDHCI of the
+ * simulated board's description (platform/sim.c: "pi4-uhs" the BCM2711
+ * EMMC2 quirk set, the pi5 host the BCM2712's, any other a generic SDHCI
+ * 3.00 quirk set that runs every UHS-I mode, with simh_board or the Pi 5's
+ * regulator lines); then sd_init_mode(want). Returns its result. */
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want);
 /* The same with the card profile and the host configuration given whole. */
 int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
 		     unsigned want);
-/* Only the host of simh_start_uhs, on the simulator already set up with
- * host profile 'host'. Returns sdhci_host_init's result. */
-int simh_build_uhs_host(struct sdhci_host *sh, const char *host);
 /* What start-up hands the whole program (bench_main) on the simulated
- * platform: its controller built on emmc with the quirk set of the host
- * profile's controller (bcm2835_emmc, or bcm2711_emmc2 for "emmc2"; the
- * base clock from the capabilities register, as under QEMU), a buffer of buf_bytes (malloc;
- * the caller frees env->buf). */
-void simh_program_env(struct bench_env *env, struct sdhci_host *emmc, size_t buf_bytes);
+ * platform: the simulator's board (platform/sim.c) built by the slot
+ * builder (platform/slot.c) into bs, which must outlive the run; its
+ * switch_host moves the card between the board's controllers; a buffer of
+ * buf_bytes (the caller frees env->buf). */
+struct simh_board_slot {
+	struct board_info board;
+	struct sd_slot slot;
+};
+void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t buf_bytes);
 
 /* What simh_random_transfers did. */
 struct simh_xfers {

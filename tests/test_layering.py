@@ -1,7 +1,9 @@
 """The source tree's structure, checked (see docs/layout.md):
 
-* calls go down only: lib/ includes nothing from drivers/, boot/ or bench/;
-  drivers/ includes nothing from boot/ or bench/; bench/ nothing from boot/;
+* calls go down only: lib/ includes nothing from drivers/, platform/, boot/
+  or bench/; drivers/ (devices) nothing from platform/ (boards), boot/ or
+  bench/; platform/ nothing from boot/ or bench/; bench/ nothing from boot/
+  or platform/ (start-up hands it what it needs, bench/env.h);
 * no include cycles between modules (a module is x.c with its x.h);
 * every function a header declares is defined in the .c file of the same
   name (checked on the built objects, host and target).
@@ -11,11 +13,12 @@ import re
 import subprocess
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SRC_DIRS = ("lib", "drivers", "bench", "boot", "tools")
+SRC_DIRS = ("lib", "drivers", "platform", "bench", "boot", "tools")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-FORBIDDEN = {"lib": ("drivers/", "boot/", "bench/"),
-             "drivers": ("boot/", "bench/"),
-             "bench": ("boot/",)}
+FORBIDDEN = {"lib": ("drivers/", "platform/", "boot/", "bench/"),
+             "drivers": ("platform/", "boot/", "bench/"),
+             "platform": ("boot/", "bench/"),
+             "bench": ("boot/", "platform/")}
 
 
 def sources():

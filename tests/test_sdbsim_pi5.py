@@ -86,7 +86,7 @@ def test_modes_step_falls_back_when_the_regulator_does_not_switch(tmp_path):
     # the pi5 host with AON GPIO 3 stuck: the 1.8 V switch fails at the
     # card's initialisation, the card is power-cycled and runs HS at 3.3 V;
     # the modes step then offers DS and HS only
-    text = open(os.path.join(simtruth.ROOT, "tests", "sim", "hosts", "pi5.txt")).read()
+    text = open(os.path.join(simtruth.ROOT, "sim", "hosts", "pi5.txt")).read()
     host = tmp_path / "pi5-stuck.txt"
     host.write_text(text.replace("name = pi5", "name = pi5-stuck") +
                     "io_regulator_stuck = yes\n")
@@ -136,3 +136,20 @@ def test_compare_hosts_bus_modes(host, card, paths, modes):
     integ = [r for r in recs if r["type"] == "integrity" and r["workload"] == "host-comparison"]
     assert integ and integ[0]["ok"] == integ[0]["blocks"] > 0
     assert "could not initialise the card again" not in out
+
+
+def test_compare_hosts_measures_the_pi5_sdhci_slot():
+    """The host comparison measures what the board's description
+    (platform/sim.c after platform/bcm2712.c) says the slot has: on the
+    Pi 5 its own SDHCI, not the Pi 0-3 controllers EMMC and SDHOST."""
+    if not os.path.exists(simtruth.SDBSIM):
+        pytest.skip("build/host/sdbsim not built: run make first")
+    code, recs, out = simtruth.run("sdhc-c10-16g", "pi5", config="suite = quick\nspan = 16M\n"
+                                   "compare_hosts = on\nseed = 1\n")
+    assert code == 0, out[-3000:]
+    assert not [r for r in recs if r["type"] == "error"], out[-3000:]
+    assert [r["name"] for r in recs if r["type"] == "host"] == ["sdio1"]
+    rows = next(r for r in recs if r["type"] == "hosts")["rows"]
+    assert rows and {r["host"] for r in rows} == {"sdio1"}
+    assert {r["data_path"] for r in rows} == {"pio", "dma"}
+    assert "host = emmc" not in out and "host = sdhost" not in out

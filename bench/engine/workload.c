@@ -424,7 +424,9 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 	v.partial = c->written_overflow;
 	if (chunk > 2048)
 		chunk = 2048;
-	for (i = 0; i < c->nwritten && !c->abort_all; i++) {
+	/* After a Ctrl-C too: what was written is checked before the prompt
+	 * (only a card that is gone stops the check). */
+	for (i = 0; i < c->nwritten && !(c->abort_all && !c->interrupted); i++) {
 		uint32_t lba = c->written[i].first, left = c->written[i].count;
 
 		while (left) {

@@ -251,7 +251,7 @@ void wl_print_summary(const struct wl_ctx *c)
 						  "random 70/30 4 KiB" };
 	static const char *const rnd_key[3] = { "rand_read_4k", "rand_write_4k", "mix70_4k" };
 	struct json *j;
-	unsigned k;
+	unsigned k, shown = 0;
 
 	con_printf("\nsummary%s (MB = 10^6 B)\n",
 		   c->emulated ? " - QEMU: emulation speed, not the card's" : "");
@@ -265,6 +265,7 @@ void wl_print_summary(const struct wl_ctx *c)
 		con_printf("  %-20s best %9.3f MB/s at %u KiB transfers\n  %-20s %s\n",
 			   k ? "sequential write" : "sequential read", b->mbs,
 			   (unsigned)(b->xfer_bytes >> 10), "", b->verdict);
+		shown++;
 		json_obj_begin(j, k ? "seq_write" : "seq_read");
 		json_str(j, "workload", b->name);
 		json_u64(j, "xfer_bytes", b->xfer_bytes);
@@ -284,6 +285,21 @@ void wl_print_summary(const struct wl_ctx *c)
 		json_double(j, "mbs", r->mbs, 3);
 		json_str(j, "verdict", r->verdict);
 		json_obj_end(j);
+		shown++;
 	}
+	/* What finished, whatever it was (one workload from the console, or
+	 * what ran before a Ctrl-C). */
+	json_arr_begin(j, "finished");
+	for (k = 0; k < c->nsummary; k++) {
+		const struct wl_summary *w = &c->summary[k];
+
+		json_str(j, NULL, w->name);
+		if (!shown)
+			con_printf("  %-20s %9.3f MB/s %9.0f IOPS\n  %-20s %s\n", w->name, w->mbs,
+				   w->iops, "", w->verdict);
+	}
+	json_arr_end(j);
+	if (!c->nsummary)
+		con_printf("  no workload finished\n");
 	record_end();
 }

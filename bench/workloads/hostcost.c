@@ -173,7 +173,7 @@ void wl_hostcost(struct wl_ctx *c)
 		if (!(h->data_paths & (1u << p)))
 			continue;
 		if (p != h->data_path) {
-			int r = h->ops->set_data_path ? h->ops->set_data_path(h, p) : -ENOTSUP;
+			int r = sd_host_set_data_path(h, p);
 
 			if (r) {
 				/* Offered but not selectable: one row says so. */
@@ -187,6 +187,6 @@ void wl_hostcost(struct wl_ctx *c)
 		path_rows(c, path_names[p], first, window, wfirst, wwindow);
 	}
 	c->verify = verify;
-	if (h->data_path != restore && h->ops->set_data_path)
-		h->ops->set_data_path(h, restore);
+	if (h->data_path != restore)
+		(void)sd_host_set_data_path(h, restore);
 }

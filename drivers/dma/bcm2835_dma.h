@@ -138,6 +138,7 @@ struct dma_chan {
 	uint32_t mem_bus_alias;  /* DMA_MEM_ALIAS_* */
 	uint32_t mask;           /* channels the firmware left to the ARM */
 	int channel;             /* -1 until dma_chan_init succeeded */
+	uint8_t periph_dreq;     /* the data port's DREQ (PERMAP), given at attach */
 	bool lite;
 	uint32_t max_len;        /* per control block */
 	/* The transfer in flight. */

@@ -779,7 +779,7 @@ static bool uhs_offer(const struct sd_card *c)
 {
 	const struct sd_host *h = c->host;
 
-	if (c->no_s18r || !h->uhs_modes || !h->ops->voltage_switch)
+	if (c->no_s18r || !h->uhs_modes || !sd_host_can_switch_voltage(h))
 		return false;
 	return c->mode_want == SD_MODE_AUTO || c->mode_want >= SD_MODE_SDR12;
 }
@@ -797,7 +797,7 @@ static int uhs_voltage_switch(struct sd_card *c)
 	if (ret) {
 		why = "the card did not accept CMD11 (voltage switch)";
 	} else {
-		ret = h->ops->voltage_switch(h);
+		ret = sd_host_voltage_switch(h);
 		if (!ret) {
 			c->signal_mv = 1800;
 			return 0;
@@ -807,12 +807,12 @@ static int uhs_voltage_switch(struct sd_card *c)
 		      "the 1.8 V switch failed (DAT lines did not follow)";
 	}
 	mode_note(c, why, SD_TIMING_COUNT);
-	if (!h->ops->power_cycle) {
+	if (!sd_host_can_power_cycle(h)) {
 		set_err(c, ret ? ret : -EIO, SD_CMD_VOLTAGE_SWITCH, 0, 0,
 			"1.8 V switch failed and the host cannot power-cycle the card");
 		return c->last_err.code;
 	}
-	ret = h->ops->power_cycle(h);
+	ret = sd_host_power_cycle(h);
 	if (ret) {
 		set_err(c, ret, SD_CMD_VOLTAGE_SWITCH, 0, 0,
 			"card power cycle after a failed 1.8 V switch");
@@ -870,9 +870,7 @@ static int tune(struct sd_card *c)
 	uint32_t tries = 0;
 	int ret;
 
-	if (!h->ops->execute_tuning)
-		return -ENOTSUP;
-	ret = h->ops->execute_tuning(h, SD_CMD_SEND_TUNING_BLOCK, &tries);
+	ret = sd_host_execute_tuning(h, SD_CMD_SEND_TUNING_BLOCK, &tries);
 	c->tuning_tries = tries;
 	return ret;
 }

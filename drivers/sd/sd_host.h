@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/err.h"
+
 /* Response types (SD Physical Layer §4.9). */
 enum sd_resp_type {
 	SD_RESP_NONE = 0,
@@ -204,7 +206,7 @@ struct sd_host {
 	uint8_t data_path;       /* the current enum sd_data_path */
 	/* What sdbench.txt's data_path = auto selects for this host on this
 	 * board (enum sd_data_path, used when data_paths has it): chosen by
-	 * the platform that built the host (drivers/sd_slot.c, the
+	 * the platform that built the host (platform/slot.c, the
 	 * simulator's harness); the drivers leave it at PIO. */
 	uint8_t auto_path;
 	/* UHS-I: mask of 1u << enum sd_timing the host and board accept
@@ -227,5 +229,43 @@ struct sd_host {
 	uint32_t dma_pio_reqs;
 	void *priv;
 };
+
+/* The optional operations behind checked calls (as Zephyr's sdhc.h wraps
+ * its API): a host without one answers -ENOTSUP, so no caller tests ops
+ * for NULL itself. sd_host_can_*: whether the host has the operation. */
+static inline bool sd_host_has_path(const struct sd_host *h, unsigned path)
+{
+	return h->ops->set_data_path && (h->data_paths & (1u << path));
+}
+
+static inline int sd_host_set_data_path(struct sd_host *h, unsigned path)
+{
+	return h->ops->set_data_path ? h->ops->set_data_path(h, path) : -ENOTSUP;
+}
+
+static inline bool sd_host_can_switch_voltage(const struct sd_host *h)
+{
+	return h->ops->voltage_switch != 0;
+}
+
+static inline int sd_host_voltage_switch(struct sd_host *h)
+{
+	return h->ops->voltage_switch ? h->ops->voltage_switch(h) : -ENOTSUP;
+}
+
+static inline bool sd_host_can_power_cycle(const struct sd_host *h)
+{
+	return h->ops->power_cycle != 0;
+}
+
+static inline int sd_host_power_cycle(struct sd_host *h)
+{
+	return h->ops->power_cycle ? h->ops->power_cycle(h) : -ENOTSUP;
+}
+
+static inline int sd_host_execute_tuning(struct sd_host *h, uint8_t cmd_index, uint32_t *tries)
+{
+	return h->ops->execute_tuning ? h->ops->execute_tuning(h, cmd_index, tries) : -ENOTSUP;
+}
 
 #endif

@@ -20,7 +20,7 @@
  *  - UHS-I: the Pi 4 device tree gives EMMC2 vqmmc = sd_io_1v8_reg, a
  *    GPIO regulator on the firmware's expander line 4 (high = 1.8 V,
  *    low = 3.3 V, 5 ms settling) and vmmc = sd_vcc_reg on expander line 6
- *    (SD_PWR_ON). The board hook (drivers/sd_io_pi4.c) drives both
+ *    (SD_PWR_ON). The board hook (platform/sd_io_pi4.c) drives both
  *    through the mailbox's "set GPIO state" tag (0x00038041, line 128 + n).
  *    The integration runs SDR12, SDR25, SDR50 and DDR50 when the
  *    capabilities list them; not SDR104: the EMMC2 input clock is 100 MHz
@@ -44,7 +44,7 @@
 #include "drivers/sdhci/bcm2711_emmc2.h"
 
 static const struct sdhci_quirks bcm2711_emmc2_quirks = {
-	.name = "emmc2",
+	.name = BCM2711_EMMC2_NAME,
 	.pace_below_hz = 400001u,
 	.f_min_hz = 200000u,
 	.missing_caps_max_block = 512u,

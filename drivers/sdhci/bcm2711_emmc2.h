@@ -12,6 +12,7 @@
 
 #include "drivers/sdhci/sdhci.h"
 
+#define BCM2711_EMMC2_NAME "emmc2" /* host->name, sdbench.txt "host" */
 #define BCM2711_EMMC2_ARM_OFFSET 0x340000u /* from the ARM peripheral base */
 
 /* sdhci_host_init() with the BCM2711 EMMC2 quirks. base_clock_hz: the

@@ -27,7 +27,7 @@
  *  - ADMA2 with 64-bit addresses (adma64: Host Control 1 DMA Select 11b,
  *    96-bit descriptors) when CAPABILITIES says ADMA2 and 64-bit System
  *    Bus Support (bits 19 and 28). Not verified on a Pi 5: the platform
- *    (drivers/sd_slot.c) keeps PIO the default there, ADMA2 only when
+ *    (platform/slot.c) keeps PIO the default there, ADMA2 only when
  *    data_path = dma asks for it.
  *  - UHS-I: the Pi 5 device tree lists sd-uhs-sdr50, sd-uhs-ddr50 and
  *    sd-uhs-sdr104 for this slot, and sdhci-brcmstb clears the UHS mode
@@ -35,7 +35,7 @@
  *    list is the one used: here the quirk set's list is the one
  *    (uhs_modes_fixed), SDR12/SDR25 coming with it. The 1.8 V switch
  *    needs the board's regulator (vqmmc = sd_io_1v8_reg on AON GPIO 3,
- *    drivers/sd_io_pi5.c), attached by the platform (drivers/sd_slot.c).
+ *    platform/sd_io_pi5.c), attached by the platform (platform/slot.c).
  *  - Clock for SDR104: the 200 MHz input clock through the divider's
  *    bypass (N = 0: SDHCI 3.00 divided clock mode gives the base clock),
  *    200 MHz on the wire, below the 208 MHz of the mode; SDR50 100 MHz
@@ -53,7 +53,7 @@
 #include "drivers/sdhci/bcm2712_sdhci.h"
 
 static const struct sdhci_quirks bcm2712_sdhci_quirks = {
-	.name = "sdio1",
+	.name = BCM2712_SDHCI_NAME,
 	.pace_below_hz = 0,
 	.f_min_hz = 0,
 	.missing_caps_max_block = 0,

@@ -18,6 +18,7 @@
 /* ARM physical addresses (Linux bcm2712.dtsi: soc ranges put bus
  * 0x00000000 at 0x10_0000_0000; sdio1 host at 0xfff000, cfg at 0xfff400).
  * A 64-bit build only: a 32-bit kernel never runs on a BCM2712. */
+#define BCM2712_SDHCI_NAME "sdio1" /* host->name: its device tree node */
 #define BCM2712_SDIO1_HOST_BASE	0x1000fff000ull
 #define BCM2712_SDIO1_CFG_BASE	0x1000fff400ull
 #define BCM2712_SDIO1_CFG_OFFSET 0x400u /* cfg from the host base */

@@ -25,7 +25,7 @@
 #include "lib/err.h"
 
 static const struct sdhci_quirks bcm2835_emmc_quirks = {
-	.name = "emmc",
+	.name = BCM2835_EMMC_NAME,
 	.pace_below_hz = 2000000u,
 	.f_min_hz = 0,
 	.missing_caps_max_block = 1024u,
@@ -47,7 +47,7 @@ static int emmc_dma_start(void *ctx, const struct sd_data *data, uintptr_t port)
 	if (!dma_buffer_ok(data->buf, len))
 		return -EAGAIN;
 	return dma_start(c, data->dir == SD_DATA_READ ? DMA_TO_MEM : DMA_FROM_MEM,
-			 DMA_DREQ_EMMC, dma_periph_bus_addr(c, port), data->buf, len);
+			 c->periph_dreq, dma_periph_bus_addr(c, port), data->buf, len);
 }
 
 static int emmc_dma_wait(void *ctx, struct dma_watch *w)
@@ -66,7 +66,9 @@ static const struct sdhci_ext_dma emmc_dma_ops = {
 	.error = emmc_dma_error,
 };
 
-void bcm2835_emmc_attach_dma(struct sdhci_host *sh, struct dma_chan *c)
+void bcm2835_emmc_attach_dma(struct sdhci_host *sh, struct dma_chan *c, uint8_t dreq)
 {
+	if (c)
+		c->periph_dreq = dreq;
 	sdhci_attach_dma(sh, c && c->channel >= 0 ? &emmc_dma_ops : NULL, c);
 }

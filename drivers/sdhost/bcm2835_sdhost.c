@@ -433,7 +433,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 		p->dma_pio++;
 		return 1;
 	}
-	r = dma_start_part(c, is_read ? DMA_TO_MEM : DMA_FROM_MEM, DMA_DREQ_SDHOST,
+	r = dma_start_part(c, is_read ? DMA_TO_MEM : DMA_FROM_MEM, c->periph_dreq,
 			   dma_periph_bus_addr(c, p->base + SDH_DATA), data->buf, len,
 			   len - drain * 4);
 	if (r) {
@@ -836,7 +836,7 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	p->dma_on = false;
 	p->dma_pio = 0;
 	h->ops = &sdh_ops;
-	h->name = "sdhost";
+	h->name = BCM2835_SDHOST_NAME;
 	h->base = base;
 	h->priv = p;
 	/* No version or capabilities register. */
@@ -863,10 +863,12 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	return 0;
 }
 
-void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c)
+void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c, uint8_t dreq)
 {
 	struct sd_host *h = &s->host;
 
+	if (c)
+		c->periph_dreq = dreq;
 	s->priv.dma = c && c->channel >= 0 ? c : NULL;
 	s->priv.dma_on = false;
 	h->data_paths = 1u << SD_PATH_PIO;

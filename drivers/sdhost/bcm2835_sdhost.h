@@ -2,7 +2,7 @@
  * bcm2835_sdhost.h - the BCM2835/6/7 SDHOST controller (Pi 0-3, ARM
  * peripheral base + 0x202000) behind struct sd_host_ops. It is the
  * controller the Pi firmware itself reads the card with on the Pi 3 and
- * Zero W; GPIO 48-53 on ALT0 route the slot to it (drivers/sd_slot.c).
+ * Zero W; GPIO 48-53 on ALT0 route the slot to it (platform/slot.c).
  *
  * The caller owns the state (struct bcm2835_sdhost): no singleton.
  */
@@ -14,6 +14,7 @@
 #include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sd/sd_host.h"
 
+#define BCM2835_SDHOST_NAME "sdhost" /* host->name, sdbench.txt "host" */
 #define BCM2835_SDHOST_ARM_OFFSET 0x202000u /* from the ARM peripheral base */
 
 struct bcm2835_sdhost_priv {
@@ -45,7 +46,7 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
  * FIFO's read threshold, for which the controller raises no DREQ) are read
  * by the CPU once the engine has ended. Buffers the engine cannot maintain
  * safely (dma_buffer_ok) go by PIO. */
-void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c);
+void bcm2835_sdhost_attach_dma(struct bcm2835_sdhost *s, struct dma_chan *c, uint8_t dreq);
 
 /* The divider for 'hz' from a core clock (f = core / (CDIV + 2), never
  * above hz, CDIV at most 0x7FF) and the frequency it gives. */

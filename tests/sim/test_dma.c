@@ -56,8 +56,8 @@ static int start_dma_host(struct simh *s, const char *profile, uint32_t mask,
 	r = dma_chan_init(&ch, PERIPH, alias_driver, mask);
 	if (r)
 		return r;
-	bcm2835_emmc_attach_dma(&s->emmc, &ch);
-	return s->host->ops->set_data_path(s->host, SD_PATH_DMA);
+	bcm2835_emmc_attach_dma(&s->emmc, &ch, DMA_DREQ_EMMC);
+	return sd_host_set_data_path(s->host, SD_PATH_DMA);
 }
 
 /* ---- channel choice ----------------------------------------------------- */
@@ -495,11 +495,11 @@ TEST(data_path_refused_without_a_channel)
 
 	CHECK_EQ_I(simh_start(&s, "instant-4g", NULL), 0);
 	CHECK_EQ_U(s.host->data_paths, 1u << SD_PATH_PIO);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
 	CHECK_EQ_U(s.host->data_path, SD_PATH_PIO);
 	/* A channel that failed to initialise offers nothing either. */
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, 0), -ENODEV);
-	bcm2835_emmc_attach_dma(&s.emmc, &ch);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+	bcm2835_emmc_attach_dma(&s.emmc, &ch, DMA_DREQ_EMMC);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_PIO), 0);
 }

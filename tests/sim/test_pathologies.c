@@ -72,7 +72,7 @@ static void capture(char c)
 
 static void run_program(const struct sim_profile *p, uint64_t real_bytes)
 {
-	static struct sdhci_host emmc;
+	static struct simh_board_slot bs;
 	static const char cfg[] = "suite = quick\n";
 	struct sim_config sc;
 	struct bench_env env;
@@ -89,7 +89,7 @@ static void run_program(const struct sim_profile *p, uint64_t real_bytes)
 	host_console_hook = capture;
 	record_reset_errors();
 	timer_init(0);
-	simh_program_env(&env, &emmc, BUF_BYTES);
+	simh_program_env(&env, &bs, BUF_BYTES);
 	bench_main(&env);
 	record_done(timer_now_us());
 	host_console_hook = NULL;

@@ -57,9 +57,9 @@ static int start(struct simh *s, const char *profile, uint32_t mask)
 	r = dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, mask);
 	if (r)
 		return r;
-	bcm2835_sdhost_attach_dma(&s->sdhost, &ch);
+	bcm2835_sdhost_attach_dma(&s->sdhost, &ch, DMA_DREQ_SDHOST);
 	CHECK_EQ_U(s->host->data_paths, 1u << SD_PATH_PIO | 1u << SD_PATH_DMA);
-	return s->host->ops->set_data_path(s->host, SD_PATH_DMA);
+	return sd_host_set_data_path(s->host, SD_PATH_DMA);
 }
 
 /* ---- control blocks and order ------------------------------------------------ */
@@ -121,9 +121,9 @@ TEST(control_block_and_order_of_a_read)
 	CHECK_EQ_I(start(&s, "sdhc-c10-16g", 0x3C), 0);
 	for (k = 0; k < sizeof(ref); k++)
 		ref[k] = (uint8_t)(k * 13 + 7);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_PIO), 0);
 	CHECK_EQ_I(sd_write_blocks(&s.card, 3000, 8, ref, SD_STOP_AUTO12, NULL), 0);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), 0);
 	memset(buf, 0, sizeof(buf));
 	sim_sdhost_get_stats(&st0);
 	sim_dma_log_start();
@@ -354,12 +354,12 @@ TEST(data_path_refused_without_a_channel)
 	cfg.base = SDHOST_BASE;
 	CHECK_EQ_I(simh_start(&s, "instant-4g", &cfg), 0);
 	CHECK_EQ_U(s.host->data_paths, 1u << SD_PATH_PIO);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
 	CHECK_EQ_U(s.host->data_path, SD_PATH_PIO);
 	CHECK_EQ_I(dma_chan_init(&ch, PERIPH, DMA_MEM_ALIAS_BCM2836, 0), -ENODEV);
-	bcm2835_sdhost_attach_dma(&s.sdhost, &ch);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+	bcm2835_sdhost_attach_dma(&s.sdhost, &ch, DMA_DREQ_SDHOST);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_PIO), 0);
 }
 
 /* A transfer that takes longer than the per-block bound in all but moves

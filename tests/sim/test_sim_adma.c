@@ -349,15 +349,15 @@ TEST(path_selection)
 	if (simh_start(&s, "sdhc-c10-16g", &c) || s.init_ret)
 		return;
 	CHECK_EQ_U(s.host->data_paths, 1u << SD_PATH_PIO);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), -ENOTSUP);
 
 	if (start(&s, "sdhc-c10-16g", NULL) || s.init_ret)
 		return;
 	memset(w, 0xA5, sizeof(w));
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_PIO), 0);
 	CHECK_EQ_I(sd_write_blocks(&s.card, 100, 32, w, SD_STOP_AUTO12, NULL), 0);
 	CHECK_EQ_U(sim_dma_desc_fetched(), 0);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), 0);
 	CHECK_EQ_I(sd_read_blocks(&s.card, 100, 32, r, SD_STOP_AUTO12, NULL), 0);
 	CHECK_EQ_U(sim_dma_desc_fetched(), 1);
 	CHECK(memcmp(w, r, sizeof(w)) == 0);

@@ -106,9 +106,9 @@ TEST(pi5_runs_64bit_adma2)
 	CHECK_EQ_U(s.emmc.priv.dma_window, 0x400000000ull);
 	CHECK_EQ_U(s.host->data_path, SD_PATH_DMA);
 	CHECK_EQ_U(dma_select(&s), SDHCI_C0_HCTL_DMA_ADMA2_64);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_PIO), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_PIO), 0);
 	CHECK_EQ_U(dma_select(&s), 0);
-	CHECK_EQ_I(s.host->ops->set_data_path(s.host, SD_PATH_DMA), 0);
+	CHECK_EQ_I(sd_host_set_data_path(s.host, SD_PATH_DMA), 0);
 	CHECK_EQ_U(dma_select(&s), SDHCI_C0_HCTL_DMA_ADMA2_64);
 
 	/* Without bit 28: 32-bit ADMA2, window clamped to 4 GiB. */

@@ -2,7 +2,7 @@
  * test_sim_pi5_uhs.c - UHS-I on the simulator's BCM2712 (Pi 5) platform,
  * through the real drivers: the BCM2712 quirk set (its own list of UHS-I
  * modes, the delay-line PHY), the Pi 5's regulator lines
- * (drivers/sd_io_pi5.c on the simulated always-on GPIO block) and the
+ * (platform/sd_io_pi5.c on the simulated always-on GPIO block) and the
  * card layer. SDR104 at 200 MHz with CMD19 tuning on a UHS card, every
  * pinned mode, and the clean fallbacks: a card without UHS-I, a card
  * that fails the 1.8 V switch, a regulator line that does not switch, a
@@ -14,7 +14,7 @@
 
 #include "drivers/mmio.h"
 #include "drivers/sd/sd.h"
-#include "drivers/sd_io_pi5.h"
+#include "platform/sd_io_pi5.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "lib/err.h"
 #include "sim/sim.h"

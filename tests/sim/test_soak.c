@@ -219,7 +219,7 @@ static uint8_t *before, *after;
 
 static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *profile)
 {
-	static struct sdhci_host emmc;
+	static struct simh_board_slot bs;
 	static const char cfg[] = "suite = quick\n";
 	const struct sim_profile *p = sim_profile_find(profile);
 	struct sim_config scfg;
@@ -251,7 +251,7 @@ static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *prof
 	host_console_hook = capture;
 	record_reset_errors();
 	timer_init(0);
-	simh_program_env(&env, &emmc, BUF_BYTES);
+	simh_program_env(&env, &bs, BUF_BYTES);
 	rearm();
 	bench_main(&env);
 	record_done(timer_now_us());

@@ -3,8 +3,8 @@
  * I/O regulator and the card supply, both on the firmware's GPIO expander
  * (sd_io_pi4.c).
  */
-#ifndef SDB_DRIVERS_SD_IO_PI4_H
-#define SDB_DRIVERS_SD_IO_PI4_H
+#ifndef SDB_PLATFORM_SD_IO_PI4_H
+#define SDB_PLATFORM_SD_IO_PI4_H
 
 #include "drivers/sdhci/sdhci.h"
 

@@ -5,8 +5,8 @@
  * (sd_io_pi5.c). Not verified on hardware: no emulator models a Pi 5; the
  * simulator's BCM2712 platform models the block (sim/sim_gio_aon.c).
  */
-#ifndef SDB_DRIVERS_SD_IO_PI5_H
-#define SDB_DRIVERS_SD_IO_PI5_H
+#ifndef SDB_PLATFORM_SD_IO_PI5_H
+#define SDB_PLATFORM_SD_IO_PI5_H
 
 #include "drivers/sdhci/sdhci.h"
 

@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #include "drivers/mmio.h"
-#include "drivers/sd_io_pi5.h"
+#include "platform/sd_io_pi5.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 

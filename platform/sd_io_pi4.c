@@ -11,7 +11,7 @@
  * The 5 ms settling wait is the SDHCI core's (sdhci_voltage_switch).
  */
 #include "drivers/mailbox.h"
-#include "drivers/sd_io_pi4.h"
+#include "platform/sd_io_pi4.h"
 
 #define PI4_EXPGPIO_SD_IO_1V8 4u /* sd_io_1v8_reg: 1 = 1.8 V */
 #define PI4_EXPGPIO_SD_PWR_ON 6u /* sd_vcc_reg: 1 = card powered */

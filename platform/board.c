@@ -13,7 +13,7 @@
  * zero board serial (a real Pi has its OUI B8:27:EB, DC:A6:32, E4:5F:01,
  * 28:CD:C1, D8:3A:DD or 2C:CF:67, and a unique serial).
  */
-#include "drivers/board.h"
+#include "platform/board.h"
 #include "drivers/mailbox.h"
 
 void board_detect_cpu(struct board_info *b)

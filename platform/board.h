@@ -1,8 +1,8 @@
 /*
  * board.h - which Raspberry Pi this is, found at run time.
  */
-#ifndef SDB_DRIVERS_BOARD_H
-#define SDB_DRIVERS_BOARD_H
+#ifndef SDB_PLATFORM_BOARD_H
+#define SDB_PLATFORM_BOARD_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,37 @@
+/*
+ * bcm2711.c - the BCM2711's SD slot (Pi 4, Pi 400, CM4): EMMC2 on pads of
+ * its own (no GPIO function to select). The Arasan EMMC at +0x300000 and
+ * GPIO 34-39 serve the Wi-Fi chip and are never touched; SDHOST is not
+ * wired to the slot.
+ */
+#include "drivers/sdhci/bcm2711_emmc2.h"
+#include "platform/boards.h"
+#include "platform/sd_io_pi4.h"
+
+static const struct slot_ctrl ctrls[] = {
+	{
+		.name = BCM2711_EMMC2_NAME,
+		.driver = SLOT_DRV_BCM2711_EMMC2,
+		.base = BCM2711_EMMC2_ARM_OFFSET, .periph_relative = true,
+		/* the mailbox's EMMC2 clock; QEMU's comes from CAPABILITIES */
+		.clock = SLOT_CLK_EMMC2, .caps_clock_emulated = true,
+		/* data_path = auto: its DMA master's view of ARM memory
+		 * depends on the SoC stepping (drivers/sdhci/bcm2711_emmc2.c),
+		 * which the board revision does not tell: PIO on hardware,
+		 * ADMA2 only when data_path = dma asks; under QEMU (flat
+		 * memory) ADMA2 where the emulated controller offers it. */
+		.auto_path = SD_PATH_PIO, .auto_path_emulated = SD_PATH_DMA,
+		/* UHS-I through the firmware's GPIO expander; not under QEMU
+		 * (no UHS-I in its SDHCI, no expander). */
+		.io = &sd_io_pi4_board,
+		.init_failed = "the EMMC2 host controller did not initialise (no base "
+			       "clock from the mailbox's EMMC2 clock or the capabilities "
+			       "register)",
+	},
+};
+
+const struct board_desc board_bcm2711 = {
+	.soc = "BCM2711",
+	.ctrls = ctrls,
+	.n_ctrls = sizeof(ctrls) / sizeof(ctrls[0]),
+};
