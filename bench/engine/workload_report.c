@@ -140,6 +140,23 @@ static void record_series(const struct wl_meas *m)
 	record_end();
 }
 
+/* valid, why (null when valid) and the checks that failed (validity.h). */
+static void record_validity(struct json *j, const struct wl_validity *v)
+{
+	unsigned k;
+
+	json_bool(j, "valid", v->valid);
+	if (v->valid)
+		json_null(j, "why");
+	else
+		json_str(j, "why", v->why);
+	json_arr_begin(j, "invalid");
+	for (k = 0; k < WL_INVALID_COUNT; k++)
+		if (v->reasons & (1u << k))
+			json_str(j, NULL, wl_invalid_name((enum wl_invalid)k));
+	json_arr_end(j);
+}
+
 static void record_phases(const struct wl_meas *m)
 {
 	struct json *j = record_begin("phases");
@@ -162,6 +179,7 @@ static void record_phases(const struct wl_meas *m)
 	json_double(j, "bus_extra_clocks", m->split.bus_extra_clocks, 0);
 	json_double(j, "card_clock_pct", m->split.card_clock_pct, 1);
 	json_double(j, "card_idle_clocks", m->split.card_idle_clocks, 0);
+	record_validity(j, &m->validity);
 	record_end();
 }
 
@@ -170,10 +188,16 @@ static void record_verdict(const struct wl_ctx *c, const struct wl_meas *m, cons
 	struct json *j = record_begin("verdict");
 
 	json_str(j, "workload", m->name);
-	json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
-	json_double(j, "pct", m->split.verdict_pct, 1);
+	if (m->validity.valid) {
+		json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
+		json_double(j, "pct", m->split.verdict_pct, 1);
+	} else {
+		json_str(j, "bottleneck", "none");
+		json_null(j, "pct");
+	}
 	json_str(j, "text", verdict);
 	json_bool(j, "emulated", c->emulated);
+	record_validity(j, &m->validity);
 	record_end();
 }
 
@@ -191,9 +215,13 @@ static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const
 
 void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 {
-	char verdict[160];
+	char verdict[180];
 
-	phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	/* A split whose model does not hold is no diagnosis (validity.h). */
+	if (m->validity.valid)
+		phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	else
+		fmt_snprintf(verdict, sizeof(verdict), "no diagnosis: %s", m->validity.why);
 	con_printf("\r  %-28s %9.3f MB/s %9.3f MiB/s %8.0f IOPS  p50 %7.1f us  p99 %8.1f us  max %8.1f us%s\n",
 		   m->label, m->mbs, stats_mibs(m->bytes, m->elapsed_ns), m->iops,
 		   m->sum.p50_ns / 1000.0, m->sum.p99_ns / 1000.0, m->sum.max_ns / 1000.0,
@@ -203,7 +231,7 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		return;
 	/* The bus as measured and as the framing alone says, when they differ
 	 * enough to matter. */
-	if (m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
+	if (m->validity.valid && m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
 				m->model_bus_pct - m->split.bus_pct >= 5.0))
 		con_printf("  %-28s bus %.0f%% as measured (%+.0f clocks per block); the framing "
 			   "model alone says %.0f%%\n", "", m->split.bus_pct,
