@@ -1,6 +1,6 @@
 /*
- * suite.c - the benchmark suite: which workloads run, in which order, with
- * which budgets.
+ * suite.c - the benchmark suite: the measurement's own cost, the bus
+ * calibration, then every workload of bench/workloads/table.c in order.
  *
  * Profiles: "full" (about 10 minutes on a typical card) and "quick" (used
  * automatically under QEMU, where timings are emulation speed; each
@@ -10,15 +10,11 @@
 #include "bench/storage/config.h"
 #include "bench/engine/record.h"
 #include "bench/suite.h"
-#include "bench/workloads/app_class.h"
-#include "bench/workloads/au.h"
-#include "bench/workloads/basic.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/hostcost.h"
-#include "bench/workloads/modes.h"
-#include "bench/workloads/sustained.h"
+#include "bench/workloads/table.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 
@@ -51,9 +47,9 @@ unsigned wl_run_hostcost(struct wl_ctx *c)
 
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 {
-	uint64_t span = config_u64(cfg, CFG_SPAN);
 	uint64_t t0 = timer_now_us();
 	struct json *j;
+	unsigned i;
 
 	c->verify = config_bool(cfg, CFG_VERIFY);
 	/* The write guard already refuses every write (run.c built it from
@@ -65,28 +61,11 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		   (unsigned)c->run_id);
 	measure_overhead(c);
 	wl_bus_calibrate(c);
-	wl_seq_sweep(c, false);
-	if (!c->abort_all)
-		wl_seq_sweep(c, true);
-	if (!c->abort_all)
-		wl_random(c, span);
-	if (!c->abort_all)
-		wl_variants(c);
-	if (!c->abort_all)
-		wl_clock_sweep(c);
-	if (!c->abort_all)
-		wl_app_class(c);
-	if (!c->abort_all)
-		wl_au_detect(c);
-	if (!c->abort_all)
-		wl_open_au(c);
-	if (!c->abort_all)
-		wl_erase_per_au(c);
-	if (!c->abort_all)
-		wl_sustained(c);
-	/* Last: it initialises the card again in every mode. */
-	if (!c->abort_all)
-		wl_modes(c);
+	/* Every workload of the table, in its order; after the first, none
+	 * once the card stopped answering. */
+	for (i = 0; i < wl_table_count; i++)
+		if (!i || !c->abort_all)
+			wl_table[i].run(c, cfg);
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)
