@@ -22,6 +22,7 @@
 #include "bench/hosts.h"
 #include "bench/storage/mbr.h"
 #include "bench/engine/record.h"
+#include "bench/results_log.h"
 #include "bench/run.h"
 #include "bench/settings.h"
 #include "bench/storage/storage.h"
@@ -159,6 +160,16 @@ static void run_or_console(struct settings *set)
 	}
 }
 
+/* SDBENCH.LOG: found read-only by storage_probe(), then written only
+ * through the guard. */
+static void open_results_file(void)
+{
+	/* It gates writes: a value that could not be read means off. */
+	bool on = config_bool(&st.cfg, CFG_RESULTS_FILE) && !config_bad(&st.cfg, CFG_RESULTS_FILE);
+
+	results_log_open(&st.results, st.results_status, on, &guard);
+}
+
 unsigned bench_main(const struct bench_env *env_in)
 {
 	static struct bench_env cur;
@@ -197,6 +208,7 @@ unsigned bench_main(const struct bench_env *env_in)
 	settings_init(&set, env, &card, &dev, &st, &guard);
 	if (settings_apply_file(&set))
 		return record_error_count();
+	open_results_file();
 	run_or_console(&set);
 	return record_error_count();
 }

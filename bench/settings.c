@@ -250,7 +250,8 @@ void settings_guard(struct settings *s, const struct config *cfg)
 {
 	static char why[96];
 
-	write_guard_init(s->guard, s->card, &s->st->area, config_bool(cfg, CFG_WRITE_TESTS));
+	/* Rebuilt: the results file's region (results_log.c) stays. */
+	write_guard_rebuild(s->guard, s->card, &s->st->area, config_bool(cfg, CFG_WRITE_TESTS));
 	if (config_bad(cfg, CFG_WRITE_TESTS)) {
 		fmt_snprintf(why, sizeof(why), "writes are off: write_tests in sdbench.txt "
 			     "line %u could not be read", (unsigned)cfg->v[CFG_WRITE_TESTS].line);

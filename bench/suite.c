@@ -45,6 +45,15 @@ unsigned wl_run_hostcost(struct wl_ctx *c)
 	return record_error_count();
 }
 
+/* After each workload: the output so far goes to the results file (a few
+ * blocks, between two measurements); false once the card stopped
+ * answering. */
+static bool between_workloads(struct wl_ctx *c)
+{
+	con_flush();
+	return !c->abort_all;
+}
+
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 {
 	uint64_t t0 = timer_now_us();
@@ -61,11 +70,13 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		   (unsigned)c->run_id);
 	measure_overhead(c);
 	wl_bus_calibrate(c);
-	/* Every workload of the table, in its order; after the first, none
-	 * once the card stopped answering. */
+	/* Every workload of the table, in its order; from the second on,
+	 * the output so far is flushed first and none runs once the card
+	 * stopped answering. */
 	for (i = 0; i < wl_table_count; i++)
-		if (!i || !c->abort_all)
+		if (!i || between_workloads(c))
 			wl_table[i].run(c, cfg);
+	con_flush();
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)

@@ -11,6 +11,7 @@
 
 #include "bench/env.h"
 #include "bench/engine/record.h"
+#include "bench/results_log.h"
 #include "bench/run.h"
 #include "boot/mmu.h"
 #include "drivers/cpu.h"
@@ -160,6 +161,8 @@ void kmain(void)
 		uart_init(board.periph_base,
 			  board.uart_clock_hz ? board.uart_clock_hz : 48000000u, UART_BAUD);
 	platform_set_emulated(board.emulated);
+	/* From the first line on: the output is kept for SDBENCH.LOG. */
+	results_log_start();
 
 	con_printf("\nsdbench %s - SD card benchmark at the protocol layer\n", SDB_VERSION);
 

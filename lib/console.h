@@ -1,10 +1,13 @@
 /*
  * console.h - text output for people (and the "@ " records for programs).
  *
- * The firmware sends characters to the PL011 UART; host builds (tests, the
- * simulator, tools) send them to stdout or to a capture buffer. The backend is
- * one function, console_backend_putc(), provided by drivers/uart.c on the
- * target and by sim/ (host builds) on the host.
+ * Every character goes to a short list of sinks (struct con_sink). The
+ * first is always the console backend, console_backend_putc(): the PL011 UART on the target
+ * (drivers/uart.c), stdout or a capture buffer on the host (lib/host/).
+ * More sinks (the results file on the card, a screen) are added at run time
+ * with con_sink_add(); they get the same characters, with "\n" as the line
+ * end (the backend alone gets "\r\n"), and con_flush() asks each to write
+ * out what it buffers (at the end of a workload, at the done record).
  *
  * Only bench/ and boot/ print. Drivers below bench report errors upwards.
  */
@@ -12,8 +15,28 @@
 #define SDB_LIB_CONSOLE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 void console_backend_putc(char c);
+
+/* An output besides the backend. putc must not print (it is called while a
+ * line is being printed); flush may print: what it prints reaches every
+ * sink but the one being flushed. */
+struct con_sink {
+	const char *name;
+	void (*putc)(void *ctx, char c);
+	void (*flush)(void *ctx); /* may be NULL */
+	void *ctx;
+};
+
+#define CON_MAX_SINKS 4
+
+/* Add a sink (kept by pointer: static storage). false when the list is full. */
+bool con_sink_add(const struct con_sink *s);
+/* Remove it again (no flush); nothing when it is not in the list. */
+void con_sink_remove(const struct con_sink *s);
+/* Each sink's flush, in the order they were added. */
+void con_flush(void);
 
 void con_putc(char c);
 void con_puts(const char *s); /* no newline added */

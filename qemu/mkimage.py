@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
+from sdbhost import resultsfile  # noqa: E402
+
 SECTOR = 512
 
 CONFIG_TXT = """# sdbench: boot the 32-bit kernel.img on every Raspberry Pi
@@ -57,7 +60,7 @@ def write_mbr(f, parts, disk_id=0x5D8B4E1A):
     f.write(mbr)
 
 
-def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT"):
+def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT", results_bytes=0):
     with open(path, "wb") as f:
         f.truncate(size_bytes)
     subprocess.run(["mkfs.vfat", "-F", "32", "-s", "1", "-n", label, path],
@@ -71,6 +74,15 @@ def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT"):
             tmp = t.name
         try:
             subprocess.run(["mcopy", "-i", path, tmp, "::SDBENCH.DAT"], check=True, env=env)
+        finally:
+            os.unlink(tmp)
+    if results_bytes:
+        # Next: contiguous too (the firmware also follows a fragmented one).
+        with tempfile.NamedTemporaryFile(delete=False) as t:
+            t.write(resultsfile.pattern(results_bytes))
+            tmp = t.name
+        try:
+            subprocess.run(["mcopy", "-i", path, tmp, "::SDBENCH.LOG"], check=True, env=env)
         finally:
             os.unlink(tmp)
     for name, src in files:
@@ -101,6 +113,9 @@ def main(argv=None):
     ap.add_argument("--label", default="BOOT", help="FAT volume label (default BOOT)")
     ap.add_argument("--sdbench-dat", default=None,
                     help="preallocate a contiguous SDBENCH.DAT of this size")
+    ap.add_argument("--results-file", default=None,
+                    help="create SDBENCH.LOG of this size, filled with the results file's "
+                         "pattern (docs/results-file.md)")
     ap.add_argument("--part", action="append", default=[],
                     help="START:SIZE[:TYPE]: another primary partition (TYPE hex, default 83)")
     ap.add_argument("--gpt", action="store_true", help="use a GPT partition table instead")
@@ -142,7 +157,8 @@ def main(argv=None):
                 files.append((name, src))
             fat = os.path.join(td, "boot.fat")
             make_fat(fat, boot_count * SECTOR, files,
-                     parse_size(a.sdbench_dat) if a.sdbench_dat else 0, a.label)
+                     parse_size(a.sdbench_dat) if a.sdbench_dat else 0, a.label,
+                     parse_size(a.results_file) if a.results_file else 0)
             subprocess.run(["dd", "if=" + fat, "of=" + a.output, "bs=1M",
                             "seek=%d" % (boot_start * SECTOR), "oflag=seek_bytes",
                             "conv=notrunc,sparse", "status=none"], check=True)

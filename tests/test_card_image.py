@@ -14,6 +14,7 @@ import subprocess
 
 import pytest
 
+import fat_image
 import harness
 
 ROOT = harness.ROOT
@@ -93,8 +94,12 @@ def test_partition_table(image):
 
 def test_boot_partition_files(image, tmp_path):
     img, _ = image
-    assert files_on(img) == ["config.txt", "kernel.img", "kernel8.img", "kernel_2712.img",
-                             "sdbench.txt"]
+    assert files_on(img) == ["SDBENCH.LOG", "config.txt", "kernel.img", "kernel8.img",
+                             "kernel_2712.img", "sdbench.txt"]
+    # The results file: 8 MiB of the pattern, one run of clusters.
+    log = read_on(img, "SDBENCH.LOG")
+    assert len(log) == 8 << 20 and log[:64] * (len(log) // 64) == log
+    assert log.startswith(b"SDBENCH.LOG: free space")
     for name, path in (("kernel.img", harness.KERNEL), ("kernel8.img", harness.KERNEL8),
                        ("kernel_2712.img", harness.KERNEL_2712)):
         with open(path, "rb") as f:
@@ -179,10 +184,15 @@ def test_image_boots_under_qemu(image, tmp_path):
                  for w in line.split()]
         pat = r"\s+".join(words)
         assert any(re.fullmatch(pat, c.strip()) for c in console), line
-    # Nothing outside the test area changed: the MBR and the boot partition.
-    with open(img, "rb") as a, open(card, "rb") as b:
-        n = (BOOT_LBA + BOOT_BLOCKS) * 512
-        assert a.read(n) == b.read(n)
+    # Nothing outside the test area changed but the results file's data:
+    # the MBR and the boot partition.
+    assert r.one("results_file")["usable"]
+    fat = fat_image.Fat32(img)
+    first, size = fat.file()
+    allowed = fat.data_ranges(fat.chain(first), size) + \
+        [((BOOT_LBA + BOOT_BLOCKS) * 512, os.path.getsize(img))]
+    assert fat_image.changed_outside(img, card, allowed) == []
+    assert read_on(card, "SDBENCH.LOG").startswith(b"# sdbench results file")
 
 
 def readme():
@@ -280,7 +290,8 @@ def test_firmware_copied_from_a_raspberry_pi_os_boot_partition(tmp_path, source)
     out = run("make", "-s", "image", "IMAGE=" + img, "FIRMWARE=" + src).stdout
     top = [n for n in wanted if "/" not in n]
     assert files_on(img) == sorted(top + ["config.txt", "kernel.img", "kernel8.img",
-                                          "kernel_2712.img", "sdbench.txt", "overlays/"])
+                                          "kernel_2712.img", "sdbench.txt", "overlays/",
+                                          "SDBENCH.LOG"])
     assert files_on(img, "::/overlays/") == ["disable-bt.dtbo", "overlay_map.dtb"]
     assert read_on(img, "start4.elf") == b"dummy start4.elf\n"
     for k in ("kernel.img", "kernel8.img", "kernel_2712.img"):
@@ -317,8 +328,12 @@ def test_64bit_kernels_get_their_own_sections(tmp_path):
     (build / "kernel_2712.img").write_bytes(b"\1" * 4096)
     img = str(tmp_path / "x.img")
     run("/usr/bin/python3", SDBCARD, "image", "-o", img, "--build", str(build))
-    assert files_on(img) == ["config.txt", "kernel.img", "kernel8.img", "kernel_2712.img",
-                             "sdbench.txt"]
+    assert files_on(img) == ["SDBENCH.LOG", "config.txt", "kernel.img", "kernel8.img",
+                             "kernel_2712.img", "sdbench.txt"]
+    # The results file: 8 MiB of the pattern, one run of clusters.
+    log = read_on(img, "SDBENCH.LOG")
+    assert len(log) == 8 << 20 and log[:64] * (len(log) // 64) == log
+    assert log.startswith(b"SDBENCH.LOG: free space")
     lines = [l for l in read_on(img, "config.txt").decode().splitlines()
              if l and not l.startswith("#")]
     assert lines == EXPECTED_CONFIG
@@ -330,7 +345,7 @@ def test_a_32bit_only_build_gets_only_the_all_section(tmp_path):
     shutil.copyfile(harness.KERNEL, build / "kernel.img")
     img = str(tmp_path / "x.img")
     out = run("/usr/bin/python3", SDBCARD, "image", "-o", img, "--build", str(build)).stdout
-    assert files_on(img) == ["config.txt", "kernel.img", "sdbench.txt"]
+    assert files_on(img) == ["SDBENCH.LOG", "config.txt", "kernel.img", "sdbench.txt"]
     assert "this card has no kernel_2712.img" in out and "start kernel_2712.img" not in out
     lines = [l for l in read_on(img, "config.txt").decode().splitlines()
              if l and not l.startswith("#")]

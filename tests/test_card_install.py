@@ -177,7 +177,9 @@ def test_install_twice_then_uninstall_restores_every_byte(tmp_path, style):
             assert after[name] == data, name
     assert set(after) - set(before) == {"sdbench.img", "sdbench8.img", "sdbench_2712.img",
                                         "sdbench.txt", "config.txt.sdbench-backup",
-                                        "sdbench-install.json"}
+                                        "sdbench-install.json", "SDBENCH.LOG"}
+    log = after["SDBENCH.LOG"]
+    assert len(log) == 8 << 20 and log[:64] * (len(log) // 64) == log
 
     out2 = make("install", "BOOT=" + boot).stdout
     assert snapshot(boot) == after                   # idempotent, byte for byte
@@ -389,3 +391,19 @@ def test_the_pi5_image_gets_its_section_and_uninstall_removes_it(tmp_path):
     assert not os.path.exists(os.path.join(boot, "kernel_2712.img"))
     sdbcard_cli("uninstall", "--boot", boot)
     assert snapshot(boot) == before
+
+
+def test_a_written_results_file_outlives_uninstall(tmp_path):
+    """SDBENCH.LOG that a run wrote is the user's result: uninstall keeps it
+    and says so; install again keeps it too."""
+    boot = boot_partition(tmp_path / "bootfs", PIOS_CONFIG.encode())
+    make("install", "BOOT=" + boot)
+    path = os.path.join(boot, "SDBENCH.LOG")
+    with open(path, "r+b") as f:
+        f.write(b"# sdbench results file: the console output of the last run\n\0")
+    written = read(path)
+    out = make("install", "BOOT=" + boot).stdout
+    assert "SDBENCH.LOG: kept" in out and read(path) == written
+    out = make("uninstall", "BOOT=" + boot).stdout
+    assert "SDBENCH.LOG: kept (it holds a run's results)" in out
+    assert read(path) == written

@@ -48,6 +48,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from sdbhost import resultsfile  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
 SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
@@ -86,6 +89,9 @@ END = "# <<< sdbench"
 BACKUP = "config.txt.sdbench-backup"
 MANIFEST = "sdbench-install.json"
 SDBENCH_TXT = "sdbench.txt"
+# The results file: the firmware writes its console output into it
+# (docs/results-file.md); created at full size, filled with a pattern.
+RESULTS = "SDBENCH.LOG"
 
 # The 64-bit boards' extra lines, per config.txt section. Pi 4/400/CM4: the
 # 64-bit image (its firmware's own default mode). Pi 5/CM5/500: 64-bit only.
@@ -391,7 +397,8 @@ def cmd_image(a):
             f.write(image_config_txt(kernels))
         args = ["/usr/bin/python3", MKIMAGE, "-o", a.output, "--size", a.size,
                 "--boot-start", a.boot_start, "--boot-size", a.boot_size, "--label", "SDBENCH",
-                "--config-txt", cfg, "--file", "sdbench.txt=" + SAMPLE]
+                "--config-txt", cfg, "--file", "sdbench.txt=" + SAMPLE,
+                "--results-file", str(resultsfile.DEFAULT_SIZE)]
         for path, card, _, _, _ in kernels:
             args += ["--file", "%s=%s" % (card, path)]
         for name, path in fw:
@@ -402,8 +409,9 @@ def cmd_image(a):
     size = os.path.getsize(a.output)
     say("%s: %d MiB card image (MBR, FAT32 boot partition \"SDBENCH\" of %s at %s, "
         "the rest unpartitioned)" % (a.output, size >> 20, a.boot_size, a.boot_start))
-    say("  kernels: %s; config.txt; sdbench.txt (every setting commented out)"
-        % ", ".join(k[1] for k in kernels))
+    say("  kernels: %s; config.txt; sdbench.txt (every setting commented out); %s "
+        "(%d MiB for the results of a run: sdbreport %s)"
+        % (", ".join(k[1] for k in kernels), RESULTS, resultsfile.DEFAULT_SIZE >> 20, RESULTS))
     if fw:
         say("  firmware from %s: %d files (%s)" % (a.firmware, len(fw),
                                                    ", ".join(n for n, _ in fw[:6]) +
@@ -500,7 +508,18 @@ def cmd_install(a):
         files.pop(have, None)       # the user's file: never touched, never removed
         changes.append("%s: kept yours" % have)
 
-    # 3. config.txt: a marked block at the end, after a backup.
+    # 3. SDBENCH.LOG: made once; a run's output in it is never replaced.
+    have = existing_name(boot, RESULTS)
+    if have is None:
+        data = resultsfile.pattern(resultsfile.DEFAULT_SIZE)
+        write_bytes(os.path.join(boot, RESULTS), data)
+        files[RESULTS] = sha256(data)
+        changes.append("%s: created (%d MiB; sdbench writes its results there)"
+                       % (RESULTS, resultsfile.DEFAULT_SIZE >> 20))
+    else:
+        changes.append("%s: kept (it is there already)" % have)
+
+    # 4. config.txt: a marked block at the end, after a backup.
     cpath = os.path.join(boot, "config.txt")
     existed = os.path.exists(cpath)
     raw = read_bytes(cpath) if existed else b""
@@ -626,6 +645,9 @@ def cmd_uninstall(a):
             if sha256(read_bytes(path)) == digest:
                 os.unlink(path)
                 changes.append("%s: removed" % name)
+            elif name == RESULTS:
+                changes.append("%s: kept (it holds a run's results); delete it when you no "
+                               "longer need them" % name)
             else:
                 changes.append("%s: kept (changed since install)" % name)
         os.unlink(os.path.join(boot, MANIFEST))

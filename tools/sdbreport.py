@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from sdbhost import records, text  # noqa: E402
 from sdbhost.model import run_label  # noqa: E402
-from sdbhost.predict import BUS_MODES, Target, predict, render_text  # noqa: E402
+from sdbhost.predict import BUS_MODES, NoPrediction, Target, predict, render_text  # noqa: E402
 
 
 def parse_hz(s):
@@ -143,7 +143,10 @@ def main(argv=None):
     if a.predict:
         if len(runs) != 1:
             return fail("--predict takes one run")
-        pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+        try:
+            pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+        except NoPrediction as e:
+            return fail("--predict: no prediction from %s: %s" % (runs[0].path, e))
     elif a.clock or a.width or a.bus_mode or a.cpu_factor is not None:
         ap.error("--clock, --width, --bus-mode and --cpu-factor go with --predict")
     if a.json:

@@ -7,6 +7,7 @@
  *
  *   sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]
  *          [--config sdbench.txt] [--seed N] [--seed-per-workload]
+ *          [--image CARD.img] [--save-image OUT.img]
  *   sdbsim --random-card SEED [--random-host SEED] [--controller ...] [--config ...]
  *   sdbsim --list | --dump-profile NAME|FILE | --dump-host NAME|FILE
  *   sdbsim --random-card SEED [--random-host SEED] --dump-profile | --dump-host
@@ -15,7 +16,10 @@
  * sim/hosts, built in) or text files in the same format
  * (sim/README.md, "Profile files"). The simulated card gets a
  * Pi-style layout: an MBR with a 64 MiB FAT32 boot partition holding the
- * given sdbench.txt, the rest unpartitioned (the test area).
+ * given sdbench.txt, the rest unpartitioned (the test area); or, with
+ * --image, the first bytes of the card are a card image's (made by
+ * qemu/mkimage.py or make image) and --save-image writes that many bytes
+ * back out after the run (tests compare them: what sdbench changed).
  *
  * After each workload sdbsim adds a "truth" record (docs/records.md): the
  * card / bus / host shares of what happened on the simulated wires over
@@ -33,6 +37,7 @@
 #include "bench/engine/record.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/results_log.h"
 #include "bench/run.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -49,6 +54,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: sdbsim --profile NAME|FILE [--host NAME|FILE] [--controller emmc|sdhost]\n"
 		   "              [--config sdbench.txt] [--seed N]\n"
+		   "              [--image CARD.img] [--save-image OUT.img]   (the card starts with\n"
+		   "              that image's bytes; its bytes after the run are saved)\n"
 		   "              [--seed-per-workload]   (the card's random numbers restart at each\n"
 		   "              workload from the seed and its name: runs at other bus settings\n"
 		   "              draw the same card latencies)\n"
@@ -255,6 +262,56 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* The card's first bytes from an image file: blocks that differ from what
+ * the card holds (its erased value) are written into the flash store. */
+static int load_image(const char *path, uint64_t card_bytes, uint64_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	static uint8_t blk[512], cur[512];
+	uint64_t off = 0;
+
+	if (!f) {
+		fprintf(stderr, "sdbsim: cannot open %s\n", path);
+		return -1;
+	}
+	while (fread(blk, 1, sizeof(blk), f) == sizeof(blk)) {
+		if (off + sizeof(blk) > card_bytes) {
+			fprintf(stderr, "sdbsim: %s is larger than the card\n", path);
+			fclose(f);
+			return -1;
+		}
+		sim_card_peek(off, cur, sizeof(cur));
+		if (memcmp(cur, blk, sizeof(blk)))
+			sim_card_poke(off, blk, sizeof(blk));
+		off += sizeof(blk);
+	}
+	fclose(f);
+	*len = off;
+	return 0;
+}
+
+static int save_image(const char *path, uint64_t len)
+{
+	FILE *f = fopen(path, "wb");
+	static uint8_t blk[512];
+	uint64_t off;
+
+	if (!f) {
+		fprintf(stderr, "sdbsim: cannot create %s\n", path);
+		return -1;
+	}
+	for (off = 0; off < len; off += sizeof(blk)) {
+		sim_card_peek(off, blk, sizeof(blk));
+		if (fwrite(blk, 1, sizeof(blk), f) != sizeof(blk))
+			break;
+	}
+	if (fclose(f) || off < len) {
+		fprintf(stderr, "sdbsim: writing %s failed\n", path);
+		return -1;
+	}
+	return 0;
+}
+
 static const char *platform_name(void)
 {
 	return sim_get_config()->platform == SIM_PLATFORM_BCM2712 ? "bcm2712" : "bcm2835";
@@ -397,6 +454,8 @@ static int generated(const char *card, const char *host, int dump, struct sim_pr
 int main(int argc, char **argv)
 {
 	const char *profile = NULL, *config = NULL, *host = "sim", *ctrl = "emmc";
+	const char *image = NULL, *save = NULL;
+	uint64_t image_len = 0;
 	const char *random_card = NULL, *random_host = NULL;
 	int dump_gen = 0;
 	static struct sim_profile p;
@@ -422,6 +481,10 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
 			config = argv[++i];
+		} else if (!strcmp(argv[i], "--image") && i + 1 < argc) {
+			image = argv[++i];
+		} else if (!strcmp(argv[i], "--save-image") && i + 1 < argc) {
+			save = argv[++i];
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			sc.seed = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--seed-per-workload")) {
@@ -499,7 +562,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sdbsim: the simulator refused profile '%s'\n", profile);
 		return 2;
 	}
-	if (sim_layout_pi_card(p.real_bytes ? p.real_bytes : p.capacity_bytes, txt, len)) {
+	if (save && !image) {
+		fprintf(stderr, "sdbsim: --save-image needs --image\n");
+		return 2;
+	}
+	if (image) {
+		if (config) {
+			fprintf(stderr, "sdbsim: --config and --image: sdbench.txt is the image's\n");
+			return 2;
+		}
+		if (load_image(image, p.real_bytes ? p.real_bytes : p.capacity_bytes, &image_len))
+			return 2;
+	} else if (sim_layout_pi_card(p.real_bytes ? p.real_bytes : p.capacity_bytes, txt, len)) {
 		fprintf(stderr, "sdbsim: card profile '%s' is too small for a boot partition "
 			"and a test area\n", profile);
 		return 2;
@@ -508,6 +582,7 @@ int main(int argc, char **argv)
 
 	timer_init(0);
 	t0 = timer_now_us();
+	results_log_start();
 	con_printf("\nsdbench (simulated card) - SD card benchmark at the protocol layer\n");
 	print_board(sim_get_profile());
 
@@ -518,5 +593,7 @@ int main(int argc, char **argv)
 	flush_pending();
 	record_done(timer_now_us() - t0);
 	free(env.buf);
+	if (save && save_image(save, image_len))
+		return 2;
 	return errors ? 1 : 0;
 }

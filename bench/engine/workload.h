@@ -16,6 +16,7 @@
 #include "bench/engine/attribution.h"
 #include "bench/engine/phase_ticks.h"
 #include "bench/engine/stats.h"
+#include "bench/engine/validity.h"
 #include "bench/storage/test_area.h"
 #include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
@@ -52,7 +53,7 @@ struct wl_summary {
 	bool write;
 	uint32_t xfer_bytes;
 	double mbs, iops;
-	char verdict[160];
+	char verdict[180];
 };
 
 #define WL_MAX_SUMMARY 96
@@ -136,6 +137,8 @@ struct wl_meas {
 	struct phase_split split;    /* filled by wl_end */
 	bool bus_measured;           /* the split used the measured bus (by wl_end) */
 	double model_bus_pct;        /* the bus share the framing model alone gives */
+	uint32_t dma_pio0;           /* the host's dma_pio_reqs at wl_begin */
+	struct wl_validity validity; /* does the split hold (by wl_end; validity.h) */
 };
 
 void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,

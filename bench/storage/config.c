@@ -424,7 +424,7 @@ int config_find_key(const char *name)
 
 bool config_gates_writes(enum config_id id)
 {
-	return id == CFG_WRITE_TESTS || id == CFG_TEST_AREA;
+	return id == CFG_WRITE_TESTS || id == CFG_TEST_AREA || id == CFG_RESULTS_FILE;
 }
 
 /* A key that decides whether anything is written got a value that could not

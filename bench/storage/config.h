@@ -112,7 +112,8 @@ bool config_from_file(const struct config *c, enum config_id id);
 /* The file gave this key a value that could not be read (config_gates_writes
  * keys: no writes follow from it). */
 bool config_bad(const struct config *c, enum config_id id);
-/* write_tests and test_area: a bad value means no writes, not the default. */
+/* write_tests, test_area and results_file: a bad value means no writes,
+ * not the default. */
 bool config_gates_writes(enum config_id id);
 uint64_t config_u64(const struct config *c, enum config_id id);	/* size, uint, hz */
 bool config_bool(const struct config *c, enum config_id id);

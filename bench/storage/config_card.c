@@ -7,15 +7,23 @@
 #include "bench/storage/mbr.h"
 #include "lib/err.h"
 
+/* Static: 8 KiB of text and a FAT volume are too much for the stack. */
+static struct fat_vol vol;
+static int mounted;
+
+struct fat_vol *config_card_volume(void)
+{
+	return mounted ? &vol : NULL;
+}
+
 int config_load_card(struct config *c, const struct blkdev *dev, const struct mbr_info *mi)
 {
-	/* Static: 8 KiB of text and a FAT volume are too much for the stack. */
 	static char text[CONFIG_FILE_MAX_BYTES];
-	static struct fat_vol vol;
 	struct fat_dirent de;
 	int ret;
 
 	ret = fat_mount_boot(&vol, dev, mi);
+	mounted = ret == 0;
 	if (ret == -ENOENT)
 		return ret;
 	if (ret) {

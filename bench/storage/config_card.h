@@ -22,4 +22,10 @@ struct mbr_info;
  */
 int config_load_card(struct config *c, const struct blkdev *dev, const struct mbr_info *mi);
 
+struct fat_vol;
+/* The boot partition's volume as config_load_card() mounted it (its block
+ * cache still holding what it read last), or NULL when none mounted: the
+ * results file is looked up there without reading the card again. */
+struct fat_vol *config_card_volume(void);
+
 #endif

@@ -493,3 +493,108 @@ int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba
 	vol->why[0] = 0;
 	return 0;
 }
+
+/* Cluster clus lies in one of the runs of clusters r[0..n) (first, count). */
+static int in_runs(const struct lba_range *r, unsigned n, uint32_t clus)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (clus - r[i].first < r[i].count)
+			return 1;
+	return 0;
+}
+
+/* Walk the need clusters of de's chain into runs of clusters r[0..*n). */
+static int chain_runs(struct fat_vol *vol, const struct fat_dirent *de, uint32_t need,
+		      struct lba_range *r, unsigned max, unsigned *n)
+{
+	uint32_t clus = de->first_cluster, next = 0;
+	char nm[13];
+
+	*n = 0;
+	for (uint32_t i = 0; i < need; i++, clus = next) {
+		int ret;
+
+		if (in_runs(r, *n, clus))
+			return set_why(vol, -EINVAL, "%s: its cluster chain loops back to "
+				       "cluster %lu", pretty(de, nm), (unsigned long)clus);
+		if (*n && r[*n - 1].first + r[*n - 1].count == clus) {
+			r[*n - 1].count++;
+		} else if (*n == max) {
+			return set_why(vol, -EINVAL, "%s is fragmented into more than %u pieces",
+				       pretty(de, nm), max);
+		} else {
+			r[*n].first = clus;
+			r[*n].count = 1;
+			(*n)++;
+		}
+		ret = fat_next(vol, clus, &next);
+		if (ret)
+			return ret;
+		if (i + 1 < need && next == FAT_NEXT_EOC)
+			return set_why(vol, -EINVAL, "%s is shorter than its directory entry "
+				       "says: the chain ends after %lu of %lu clusters",
+				       pretty(de, nm), (unsigned long)(i + 1), (unsigned long)need);
+		if (i + 1 < need && (next == FAT_NEXT_FREE || next == FAT_NEXT_BAD))
+			return set_why(vol, -EINVAL, "%s: the cluster chain is broken after %lu "
+				       "of %lu clusters (a %s cluster)", pretty(de, nm),
+				       (unsigned long)(i + 1), (unsigned long)need,
+				       next == FAT_NEXT_FREE ? "free" : "bad or out-of-range");
+	}
+	if (next != FAT_NEXT_EOC)
+		return set_why(vol, -EINVAL, "%s: the cluster chain goes on past the %lu "
+			       "clusters its size needs", pretty(de, nm), (unsigned long)need);
+	return 0;
+}
+
+int fat_file_chain(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext,
+		   unsigned max, unsigned *n)
+{
+	uint32_t need, left, per_clus = sec_to_block(vol, vol->sec_per_clus);
+	uint32_t vol_blocks = sec_to_block(vol, vol->total_sec);
+	char nm[13];
+	int ret;
+
+	*n = 0;
+	left = de->size / BLKDEV_BLOCK_SIZE;
+	if (left == 0)
+		return set_why(vol, -EINVAL, "%s is smaller than one block", pretty(de, nm));
+	need = clusters_for(vol, de->size);
+	if (need > vol->nclusters || !cluster_valid(vol, de->first_cluster))
+		return set_why(vol, -EINVAL, "%s: its size or first cluster lies outside "
+			       "the volume", pretty(de, nm));
+	ret = chain_runs(vol, de, need, ext, max, n);
+	if (ret)
+		return ret;
+	/* No other FAT entry may link into the chain (bounded by the count). */
+	for (uint32_t c = 2; c - 2 < vol->nclusters; c++) {
+		uint32_t next;
+
+		if (in_runs(ext, *n, c))
+			continue;
+		ret = fat_next(vol, c, &next);
+		if (ret)
+			return ret;
+		if (next >= 2 && next < FAT_NEXT_BAD && in_runs(ext, *n, next))
+			return set_why(vol, -EINVAL, "%s is cross-linked: cluster %lu (not part "
+				       "of it) links to its cluster %lu; repair the file system "
+				       "(fsck.vfat, chkdsk)", pretty(de, nm), (unsigned long)c,
+				       (unsigned long)next);
+	}
+	/* Clusters to blocks, in file order, trimmed to the size. */
+	for (unsigned i = 0; i < *n; i++) {
+		uint32_t first = cluster_to_block(vol, ext[i].first);
+		uint32_t count = ext[i].count * per_clus;
+
+		if (count > left)
+			count = left;
+		left -= count;
+		if ((uint64_t)first + count > vol_blocks)
+			return set_why(vol, -EINVAL, "%s extends past its volume", pretty(de, nm));
+		ext[i].first = vol->part_lba + first;
+		ext[i].count = count;
+	}
+	while (*n && ext[*n - 1].count == 0) /* a last cluster holding no whole block */
+		(*n)--;
+	vol->why[0] = 0;
+	return 0;
+}

@@ -1,8 +1,9 @@
 /*
  * fat.h - a small read-only FAT12/16/32 reader for the boot partition: check
  * the BPB, find a file by its 8.3 name in the root directory, read a small
- * file (the configuration), and prove that a file (SDBENCH.DAT) is one
- * contiguous run of clusters, returning the blocks it covers.
+ * file (the configuration), prove that a file (SDBENCH.DAT) is one
+ * contiguous run of clusters, returning the blocks it covers, and follow a
+ * file's chain into a list of runs (SDBENCH.LOG, the results file).
  *
  * Follows the Microsoft FAT specification (FAT type by cluster count, BPB
  * fields, directory entries, end-of-chain markers). Not supported:
@@ -97,6 +98,19 @@ int fat_read_file(struct fat_vol *vol, const struct fat_dirent *de, void *buf, u
  * which) or the read error.
  */
 int fat_file_extent(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext);
+
+/*
+ * Follow a file's whole cluster chain and return the 512-byte blocks of its
+ * data as up to max runs (ext[0..*n), in file order, trimmed to the whole
+ * blocks inside its size). The chain must hold exactly the clusters the
+ * size needs and end there (end-of-chain mark), visit no cluster twice and
+ * touch no free or bad cluster; no cluster outside it may link into it
+ * (cross-linked). 0, or -EINVAL with vol->why (too small, shorter or longer
+ * than its directory entry says, broken, looping, cross-linked, in more
+ * than max pieces), or the read error.
+ */
+int fat_file_chain(struct fat_vol *vol, const struct fat_dirent *de, struct lba_range *ext,
+		   unsigned max, unsigned *n);
 
 /* "SDBENCH.TXT" -> "SDBENCH TXT"; -EINVAL when name is not a valid 8.3 name. */
 int fat_name83(const char *name, char out[12]);

@@ -16,6 +16,9 @@ int storage_probe(struct storage *st, const struct blkdev *dev)
 	st->mbr_status = mbr_parse(&st->mbr, dev);
 	config_init(&st->cfg);
 	st->config_status = config_load_card(&st->cfg, dev, &st->mbr);
+	/* Right after sdbench.txt: the root directory is still in the
+	 * volume's cache, so a card without the file costs no read. */
+	st->results_status = results_file_find(&st->results, config_card_volume());
 	st->area_status = test_area_choose(&st->area, dev, &st->mbr,
 					   config_range(&st->cfg, CFG_TEST_AREA, &r) ? &r : NULL);
 	/* An unreadable test_area: no writes, not the area the rules would find. */

@@ -1,8 +1,8 @@
 /*
  * storage.h - the whole read-only look at a card before a run, in the order
  * the rules need it: partition table (mbr.h), sdbench.txt from the boot
- * partition (config_card.h), then the write test area (test_area.h) with the
- * configured test_area range. Used by the firmware and by tools/sdarea.c, so
+ * partition (config_card.h), SDBENCH.LOG there (results_file.h), then the
+ * write test area (test_area.h) with the configured test_area range. Used by the firmware and by tools/sdarea.c, so
  * a user can see on a PC what the firmware will decide.
  */
 #ifndef SDB_BENCH_STORAGE_H
@@ -11,6 +11,7 @@
 #include "bench/storage/blkdev.h"
 #include "bench/storage/config.h"
 #include "bench/storage/mbr.h"
+#include "bench/storage/results_file.h"
 #include "bench/storage/test_area.h"
 
 struct json;
@@ -22,6 +23,8 @@ struct storage {
 	int config_status;	/* 0 read, -ENOENT no file, else -errno */
 	struct test_area area;
 	int area_status;	/* test_area_choose()'s return: 0 = usable */
+	struct results_file results;	/* SDBENCH.LOG (results_file.h) */
+	int results_status;	/* results_file_find()'s return: 0 = usable */
 };
 
 /*

@@ -2,6 +2,7 @@
  * write_guard.c - see write_guard.h.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "bench/storage/write_guard.h"
 #include "lib/err.h"
@@ -16,6 +17,19 @@ void write_guard_init(struct write_guard *g, struct sd_card *card,
 	g->refused = 0;
 	g->card_refused = false;
 	g->test = WRITE_GUARD_NORMAL;
+	g->nlog = 0;
+}
+
+void write_guard_rebuild(struct write_guard *g, struct sd_card *card,
+			 const struct test_area *area, bool write_tests)
+{
+	struct lba_range log[WRITE_GUARD_LOG_RUNS];
+	unsigned n = g->nlog;
+
+	memcpy(log, g->log, sizeof(log));
+	write_guard_init(g, card, area, write_tests);
+	memcpy(g->log, log, sizeof(log));
+	g->nlog = n;
 }
 
 const char *write_guard_why_not(const struct write_guard *g)
@@ -89,4 +103,37 @@ int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
 	int r = write_guard_check(g, lba, count);
 
 	return r ? r : noted(g, sd_erase(g->card, lba, count, times));
+}
+
+int write_guard_allow_log(struct write_guard *g, const struct lba_range *ext, unsigned n)
+{
+	struct lba_range area = { g->area ? g->area->first_lba : 0, g->area ? g->area->count : 0 };
+
+	g->nlog = 0;
+	if (n == 0 || n > WRITE_GUARD_LOG_RUNS)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (!ext[i].count || lba_range_end(&ext[i]) > 0xFFFFFFFFull ||
+		    (g->card->blocks && lba_range_end(&ext[i]) > g->card->blocks) ||
+		    lba_range_overlap(&ext[i], &area))
+			return -EINVAL;
+	memcpy(g->log, ext, n * sizeof(*ext));
+	g->nlog = n;
+	return 0;
+}
+
+int write_guard_log_write(struct write_guard *g, uint32_t lba, uint32_t count, const void *buf)
+{
+	struct lba_range want = { lba, count };
+	bool inside = false;
+
+	if (g->card->write_protected || g->card_refused)
+		return -EROFS;
+	for (unsigned i = 0; i < g->nlog && count; i++)
+		inside |= lba >= g->log[i].first && lba_range_end(&want) <= lba_range_end(&g->log[i]);
+	if (!inside || g->test != WRITE_GUARD_NORMAL) {
+		g->refused++;
+		return -EPERM;
+	}
+	return noted(g, sd_write_blocks(g->card, lba, count, buf, SD_STOP_AUTO12, NULL));
 }

@@ -28,6 +28,10 @@ enum write_guard_test {
 	WRITE_GUARD_REFUSE_EACH, /* writes look possible, every request is refused */
 };
 
+/* The second region writes may go to: the data blocks of the results file
+ * (bench/storage/results_file.c), in up to this many runs. */
+#define WRITE_GUARD_LOG_RUNS 16
+
 struct write_guard {
 	struct sd_card *card;
 	const struct test_area *area; /* where writes may go (bounds even when refused) */
@@ -40,10 +44,18 @@ struct write_guard {
 				       * turned read-only (worn cards do); no
 				       * further writes */
 	enum write_guard_test test;   /* tests only; WRITE_GUARD_NORMAL otherwise */
+	/* The results file's data blocks (none until write_guard_allow_log);
+	 * only write_guard_log_write() may write there. */
+	struct lba_range log[WRITE_GUARD_LOG_RUNS];
+	unsigned nlog;
 };
 
 void write_guard_init(struct write_guard *g, struct sd_card *card,
 		      const struct test_area *area, bool write_tests);
+/* The same with a new area and write_tests, keeping the results file's
+ * region (the console rebuilds the guard from its settings). */
+void write_guard_rebuild(struct write_guard *g, struct sd_card *card,
+			 const struct test_area *area, bool write_tests);
 
 /* Whether any write may happen at all on this run. */
 bool write_guard_writes_possible(const struct write_guard *g);
@@ -64,5 +76,20 @@ int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *bu
 			     struct sd_req_times *times);
 int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
 		      struct sd_req_times *times);
+
+/*
+ * The results file: allow writes to the runs ext[0..n) as well (the blocks
+ * inside the file's own clusters, fat_file_chain()). Refused (-EINVAL, the
+ * region stays empty) when there are more than WRITE_GUARD_LOG_RUNS runs,
+ * a run is empty, wraps, lies past the card's end or overlaps the test area
+ * (the benchmark would overwrite the output). 0 on success.
+ */
+int write_guard_allow_log(struct write_guard *g, const struct lba_range *ext, unsigned n);
+/* Write count blocks at lba of the results file: the whole range must lie
+ * inside one run of the log region. -EROFS on a write-protected card,
+ * -EPERM outside the region or when the guard refuses everything (test
+ * modes); else the card's answer. write_tests does not gate it (the file
+ * is the user's request for output, not a test write). */
+int write_guard_log_write(struct write_guard *g, uint32_t lba, uint32_t count, const void *buf);
 
 #endif

@@ -5,7 +5,9 @@
  * directory, reads the first, proves the contiguity of the second and
  * checks the extent it returns: inside the volume, inside the data region
  * (never the boot sector, FATs or fixed root directory), on the file's own
- * clusters.
+ * clusters. The chain follower (fat_file_chain, for SDBENCH.LOG) runs on
+ * the same file: its runs must lie in the data region and the volume, not
+ * overlap each other, and hold no more blocks than the file's size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,28 @@
 #include "tests/fuzz/fuzz_image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len);
+
+static void check_chain(struct fat_vol *vol, const struct fat_dirent *de, uint32_t part_blocks)
+{
+	struct lba_range r[8];
+	uint64_t vol_blocks = (uint64_t)vol->total_sec * vol->blocks_per_sec;
+	uint64_t data0 = (uint64_t)vol->data_sec * vol->blocks_per_sec, total = 0;
+	unsigned n, i, j;
+
+	if (fat_file_chain(vol, de, r, 8, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		total += r[i].count;
+		if (!r[i].count || r[i].first < data0 || lba_range_end(&r[i]) > vol_blocks ||
+		    (part_blocks && lba_range_end(&r[i]) > part_blocks))
+			abort();
+		for (j = 0; j < i; j++)
+			if (lba_range_overlap(&r[i], &r[j]))
+				abort();
+	}
+	if (n == 0 || n > 8 || total * BLKDEV_BLOCK_SIZE > de->size)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 {
@@ -39,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 		if (n > (int)sizeof(file))
 			abort();
 	}
+	if (fat_find_root(&vol, "SDBENCH.DAT", &de) == 0)
+		check_chain(&vol, &de, part_blocks);
 	if (fat_find_root(&vol, "SDBENCH.DAT", &de) == 0 &&
 	    fat_file_extent(&vol, &de, &ext) == 0) {
 		uint64_t vol_blocks = (uint64_t)vol.total_sec * vol.blocks_per_sec;

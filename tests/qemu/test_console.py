@@ -380,3 +380,44 @@ def test_over_long_line_is_refused_not_cut(tmp_path):
         halt(s)
     finally:
         s.close()
+
+
+def test_ctrl_c_in_sustained_reports_the_user_and_verifies_what_was_written(tmp_path):
+    """Ctrl-C during run sustained profile=full: stopped_by "user", the
+    blocks written (and only those) verified, the summary names what
+    finished; then set write_tests=off makes run seq-write say writes are
+    off, not that there is no test area."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img)
+    try:
+        start = s.pos
+        s.send("run sustained profile=full seed=5\r")
+        s.expect(r"sustained write", 60)
+        time.sleep(3)
+        s.send(b"\x03")
+        s.expect(r"interrupted \(Ctrl-C\)", 60)
+        s.expect(PROMPT, 60)
+        out = s.text[start:s.pos]
+        sus = [r for r in records(out) if r["type"] == "sustained"]
+        assert len(sus) == 1 and sus[0]["stopped_by"] == "user", sus
+        assert sus[0]["ops"] > 0 and sus[0]["bytes"] == sus[0]["ops"] * sus[0]["xfer_bytes"]
+        integ = [r for r in records(out) if r["type"] == "integrity"]
+        assert len(integ) == 1 and integ[0]["workload"] == "sustained-write", integ
+        # every block written is read back: the measured transfers and the
+        # unmeasured 256 KiB probe before them (the same first blocks, read
+        # back once for each write)
+        probe = 512 if sus[0]["xfer_bytes"] > 256 * 1024 else 0
+        assert integ[0]["blocks"] == sus[0]["bytes"] // 512 + probe and \
+            integ[0]["ok"] == integ[0]["blocks"], (integ, sus)
+        summ = [r for r in records(out) if r["type"] == "summary"]
+        assert summ and summ[-1]["finished"] == ["sustained-write"], summ
+        assert "sustained-write" in out[out.index("summary"):]
+        assert "card state: tran" in out
+
+        assert "ok" in s.command("set write_tests=off")
+        out = s.command("run seq-write")
+        assert {"type": "skipped", "workload": "seq-write",
+                "reason": "writes are off (write_tests = off)"} in records(out)
+        halt(s)
+    finally:
+        s.close()

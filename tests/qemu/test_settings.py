@@ -177,6 +177,7 @@ KEYS = [
     ("dma_pio_blocks", "7", "7", _check_dma_pio),
     ("bus_mode", "ds", "ds", _check_bus),
     ("compare_hosts", "on", "on", None),
+    ("results_file", "off", "off", None),
     ("console_wait", "5", "5", None),
     ("console_idle", "0", "0", None),
 ]

@@ -17,6 +17,7 @@
 #include "bench/selftest.h"
 #include "bench/storage/config.h"
 #include "bench/suite.h"
+#include "lib/err.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
 #include "sim/sim_harness.h"
@@ -158,4 +159,47 @@ TEST(a_normal_guard_lets_the_suite_write)
 	unsigned n = suite_bus_writes("sdhc-c10-16g", WRITE_GUARD_NORMAL, &refused);
 
 	CHECK(n > 100 && n != ~0u);
+}
+
+/* The results file's region: writes inside one of its runs reach the card,
+ * anything else (outside, across two runs, in the test modes, on a region
+ * overlapping the test area) is refused before the bus. */
+TEST(the_results_file_region_is_the_only_other_place)
+{
+	static uint8_t blk[4 * 512];
+	struct simh s;
+	struct test_area area;
+	struct write_guard g;
+	struct lba_range log[2] = { { 10000, 8 }, { 10016, 8 } };
+	struct lba_range bad = { 1u << 20, 8 };	/* inside the test area */
+	unsigned seq0;
+
+	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
+	memset(&area, 0, sizeof(area));
+	area.usable = true;
+	area.source = TEST_AREA_CONFIG;
+	area.first_lba = 1u << 20;
+	area.count = 1u << 16;
+	write_guard_init(&g, &s.card, &area, false);	/* write_tests = off */
+	seq0 = sim_truth_count();
+	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);	/* no region yet */
+	CHECK_EQ_I(write_guard_allow_log(&g, &bad, 1), -EINVAL);
+	CHECK_EQ_I(write_guard_allow_log(&g, log, 2), 0);
+	CHECK_EQ_I(write_guard_log_write(&g, 10014, 4, blk), -EPERM);	/* across the gap */
+	CHECK_EQ_I(write_guard_log_write(&g, 9999, 2, blk), -EPERM);
+	CHECK_EQ_I(write_guard_log_write(&g, 10022, 4, blk), -EPERM);
+	CHECK_EQ_I(write_guard_log_write(&g, 1u << 20, 1, blk), -EPERM);	/* test area */
+	g.test = WRITE_GUARD_REFUSE_ALL;
+	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
+	g.test = WRITE_GUARD_REFUSE_EACH;
+	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
+	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 0);
+	CHECK_EQ_U(g.refused, 7);
+	/* The console's rebuild keeps the region; inside a run it writes. */
+	write_guard_rebuild(&g, &s.card, &area, true);
+	CHECK_EQ_I(write_guard_log_write(&g, 10004, 4, blk), 0);
+	CHECK_EQ_I(write_guard_log_write(&g, 10016, 1, blk), 0);
+	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 2);
+	write_guard_init(&g, &s.card, &area, true);
+	CHECK_EQ_I(write_guard_log_write(&g, 10004, 1, blk), -EPERM);
 }

@@ -744,6 +744,84 @@ TEST(fat_extent_contiguous_fat32_fat16_fat12)
 	}
 }
 
+/* SDBENCH.LOG: a chain in pieces is followed; every inconsistency refused. */
+TEST(fat_chain_fat32_fat16_fat12)
+{
+	static const struct { int type; uint32_t blocks, spc, first; } v[] = {
+		{ 32, 512 * MIB, 8, 1000 },
+		{ 16, 256 * MIB, 8, 300 },
+		{ 12, 100 * MIB, 64, 7 },
+	};
+	static const char sdbench_log[12] = "SDBENCH LOG";
+
+	for (unsigned k = 0; k < 3; k++) {
+		struct memdisk *m = md_new(GIB_BLOCKS);
+		struct tfat f;
+		struct fat_vol vol;
+		struct fat_dirent de;
+		struct lba_range ext[4];
+		uint32_t c[12], size, cb;
+		unsigned n, i;
+
+		tfat_format(&f, m, 8192, v[k].blocks, v[k].type, v[k].spc);
+		cb = f.spc * 512;
+		/* 12 clusters in three pieces: 4 at first, 5 at first + 20, then
+		 * 3 before the first piece; the last cluster half used. */
+		for (i = 0; i < 12; i++)
+			c[i] = i < 4 ? v[k].first + i : i < 9 ? v[k].first + 16 + i :
+			       v[k].first - 12 + i;
+		size = 11 * cb + cb / 2;
+		tfat_file(&f, sdbench_log, FAT_ATTR_ARCHIVE, size, c, 12, NULL);
+		CHECK_EQ_I(fat_mount(&vol, &m->dev, 8192, v[k].blocks), 0);
+		CHECK_EQ_I(fat_find_root(&vol, "SDBENCH.LOG", &de), 0);
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), 0);
+		CHECK_EQ_U(n, 3);
+		CHECK_EQ_U(ext[0].first, tfat_clus_lba(&f, c[0]));
+		CHECK_EQ_U(ext[0].count, 4 * f.spc);
+		CHECK_EQ_U(ext[1].first, tfat_clus_lba(&f, c[4]));
+		CHECK_EQ_U(ext[1].count, 5 * f.spc);
+		CHECK_EQ_U(ext[2].first, tfat_clus_lba(&f, c[9]));
+		CHECK_EQ_U(ext[2].count, 2 * f.spc + f.spc / 2);	/* whole blocks of the size */
+		/* More pieces than the caller takes. */
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 2, &n), -EINVAL);
+		CHECK(strstr(vol.why, "more than 2 pieces") != NULL);
+
+		/* Shorter than the entry says: the chain ends early. */
+		tfat_set(&f, c[6], tfat_eoc(&f));
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), -EINVAL);
+		CHECK(strstr(vol.why, "ends after 7 of 12") != NULL);
+		/* Broken: the chain runs into a free cluster. */
+		tfat_set(&f, c[6], c[6] + 200);
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), -EINVAL);
+		CHECK(strstr(vol.why, "broken after 8 of 12") != NULL);
+		/* A loop back into the chain. */
+		tfat_set(&f, c[6], c[2]);
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), -EINVAL);
+		CHECK(strstr(vol.why, "loops") != NULL);
+		/* Longer than the entry says. */
+		tfat_set(&f, c[6], c[7]);
+		tfat_set(&f, c[11], c[11] + 300);
+		tfat_set(&f, c[11] + 300, tfat_eoc(&f));
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), -EINVAL);
+		CHECK(strstr(vol.why, "goes on past") != NULL);
+		/* Whole again, then another chain links into it. */
+		tfat_set(&f, c[11], tfat_eoc(&f));
+		tfat_set(&f, c[11] + 300, 0);
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), 0);
+		tfat_set(&f, c[11] + 400, c[5]);
+		vol.cache_count = 0;
+		CHECK_EQ_I(fat_file_chain(&vol, &de, ext, 4, &n), -EINVAL);
+		CHECK(strstr(vol.why, "cross-linked") != NULL);
+		CHECK_EQ_U(n, 3);
+		md_free(m);
+	}
+}
+
 TEST(fat32_root_dir_loop_is_bounded)
 {
 	struct memdisk *m = md_new(GIB_BLOCKS);

@@ -26,6 +26,9 @@ Rules (docs/host-tools.md, "Reading logs"):
 """
 import json
 import math
+import os
+
+from . import resultsfile
 
 # Field kinds: S string, N number, B boolean, LN list of numbers, L list,
 # D object, LD list of objects. null is always allowed (not measured).
@@ -53,6 +56,7 @@ SCHEMA = {
     "layout": {"kind": _S, "reason": _S, "total_blocks": _N, "used_end": _N,
                "partitions": _LD, "used_extents": _LD},
     "config": {"file": _B, "suite": _S, "from_file": _L, "messages": _L},
+    "results_file": {"name": _S, "usable": _B, "reason": _S, "bytes": _N, "extents": _L},
     "test_area": {"usable": _B, "source": _S, "first_lba": _N, "count": _N, "bytes": _N,
                   "reason": _S, "note": _S, "hint": _S, "write_protected": _B},
     "overhead": {"timer": _S, "timestamp_ns": _N, "resolution_ns": _N,
@@ -83,8 +87,10 @@ SCHEMA = {
     "series": {"workload": _S, "interval_ns": _N, "mbs": _LN, "worst_ns": _LN},
     "phases": {"workload": _S, "ops": _N, "total_ns": _N, "cmd_ns": _N, "access_ns": _N,
                "data_ns": _N, "host_ns": _N, "busy_ns": _N, "gap_ns": _N, "card_pct": _N,
-               "bus_pct": _N, "host_pct": _N, "bus_efficiency_pct": _N},
-    "verdict": {"workload": _S, "bottleneck": _S, "pct": _N, "text": _S, "emulated": _B},
+               "bus_pct": _N, "host_pct": _N, "bus_efficiency_pct": _N, "valid": _B,
+               "why": _S, "invalid": _L},
+    "verdict": {"workload": _S, "bottleneck": _S, "pct": _N, "text": _S, "emulated": _B,
+                "valid": _B, "why": _S, "invalid": _L},
     "integrity": {"workload": _S, "blocks": _N, "ok": _N, "changed": _N, "overwritten": _N,
                   "stale": _N, "corrupted": _N, "read_errors": _N, "first_bad_lba": _N,
                   "partial": _B},
@@ -482,7 +488,14 @@ def read_text(text, path="<log>"):
 
 
 def read_log(path):
-    """Read a console log file (any bytes); raises OSError when unreadable."""
+    """Read a console log file (any bytes), or SDBENCH.LOG from a card (up to
+    its written end, resultsfile.py); raises OSError when unreadable."""
     with open(path, "rb") as f:
         data = f.read()
-    return read_text(data.decode("utf-8", errors="replace"), path)
+    kind, data = resultsfile.classify(data)
+    log = read_text(data.decode("utf-8", errors="replace"), path)
+    if kind == "fresh":
+        log.warn(1, "%s is a results file that sdbench has not written yet (it still "
+                    "holds the pattern it was made with): no run wrote it, or the run "
+                    "refused it (its console says why)" % os.path.basename(path))
+    return log
