@@ -190,11 +190,11 @@ static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	t0 = wl_now_ns(c);
 	el = t0 - m->start_ns - m->excluded_ns;
 	if (m->planned_bytes)
-		con_printf("\r  %-28s %3u%%  %8.2f MB/s ", m->label,
+		con_progress("  %-28s %3u%%  %8.2f MB/s", m->label,
 			   (unsigned)(m->bytes * 100 / m->planned_bytes),
 			   stats_mbs(m->bytes, el));
 	else
-		con_printf("\r  %-28s %8.2f MB/s ", m->label, stats_mbs(m->bytes, el));
+		con_progress("  %-28s %8.2f MB/s", m->label, stats_mbs(m->bytes, el));
 	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
 	m->excluded_ns += wl_now_ns(c) - t0;
 }

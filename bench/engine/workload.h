@@ -54,6 +54,13 @@ struct wl_summary {
 	uint32_t xfer_bytes;
 	double mbs, iops;
 	char verdict[180];
+	/* for the headline: how many operations, the median one, the spread
+	 * (p90 and fastest), the bottleneck (enum bottleneck) and whether the
+	 * split's model held (else no diagnosis) */
+	uint32_t ops;
+	uint32_t p50_ns, p90_ns, min_ns;
+	uint8_t bottleneck;
+	bool valid;
 };
 
 #define WL_MAX_SUMMARY 96

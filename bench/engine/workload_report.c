@@ -246,6 +246,12 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		s->mbs = m->mbs;
 		s->iops = m->iops;
 		fmt_snprintf(s->verdict, sizeof(s->verdict), "%s", verdict);
+		s->ops = (uint32_t)m->ops;
+		s->p50_ns = m->sum.p50_ns;
+		s->p90_ns = m->sum.p90_ns;
+		s->min_ns = m->sum.min_ns;
+		s->bottleneck = (uint8_t)m->split.verdict;
+		s->valid = m->validity.valid;
 	}
 }
 

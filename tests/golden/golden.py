@@ -63,6 +63,7 @@ MEASURED = {
     "sustained": None,
     "class": None,
     "summary": None,
+    "headline": None,
     "verdict": None,
     "overhead": None,
     "suite": {"elapsed_us"},

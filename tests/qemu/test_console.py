@@ -109,7 +109,9 @@ def test_every_command_and_bad_input(tmp_path):
         out = s.command("sweep", timeout=180)
         sw = [r for r in records(out) if r["type"] == "sweep"]
         assert sw and all(r["op"] in ("read", "write") for r in sw)
-        assert records(out)[-1]["type"] == "summary"
+        types = [r["type"] for r in records(out)]
+        # the sweep enters nothing into the summary: no headline after it
+        assert types[-1] == "summary", types[-3:]
         halt(s)
     finally:
         s.close()
@@ -282,6 +284,46 @@ def test_console_on_other_boards(tmp_path, machine):
         halt(s)
     finally:
         s.close()
+
+
+def test_session_of_three_runs_reads_as_three_runs(tmp_path):
+    """A capture of a console session with three measuring commands is read
+    by the host tools as one session of three runs (run_start records), with
+    no warning: no "board restarted", nothing cut short, every record on a
+    line of its own."""
+    from sdbhost import records as R
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img)
+    try:
+        s.command("run seq-read", timeout=180)
+        s.command("run random span=1M", timeout=180)
+        s.command("run variants", timeout=180)
+        halt(s)
+        text = s.text
+    finally:
+        s.close()
+    log = R.read_text(text, "session.log")
+    assert log.warnings == []
+    assert len(log.runs) == 3, [(r.describe(), r.ended_by, [x["type"] for x in r.records][:10])
+                                for r in log.runs]
+    starts = [r.one("run_start") for r in log.runs]
+    assert [x and (x["n"], x["what"]) for x in starts] == \
+        [(1, "seq-read"), (2, "random"), (3, "variants")]
+    first = [[n for n in r.result_workloads()][0] for r in log.runs]
+    assert first[0].startswith("seq-read") and first[1].startswith("rand") \
+        and first[2].startswith("var-"), first
+    assert [r.ended_by for r in log.runs] == ["session", "session", "done"]
+    for r in log.runs:
+        assert r.board() and r.one("card") and r.emulated and r.ok()
+    # sdbreport: three runs, the last reported, exit status 0
+    p = tmp_path / "session.log"
+    p.write_text(text)
+    import subprocess
+    out = subprocess.run(["/usr/bin/python3", os.path.join(harness.ROOT, "tools", "sdbreport.py"),
+                          str(p)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "holds 3 runs" in out.stderr and "warning" not in out.stderr
 
 
 def _noise(s, rng, forced, stop):
