@@ -173,7 +173,7 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 	struct wl_ctx *c = &ctx;
 
 	bench_run_start("console", a->wl < 0 ? (a->quick ? "suite quick" : "suite full")
-						: con_wls[a->wl].name);
+						: wl_table[a->wl].name);
 	settings_guard(io->settings, &a->cfg);
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;
