@@ -1,7 +1,7 @@
 /*
  * analysis.h - the pure decisions behind the class, AU, sustained and
  * clock-sweep workloads (app_class.c, au.c, sustained.c, clock_sweep.c;
- * the "decide" step of engine/workload.h): given measured numbers, what do
+ * the "decide" step of bench/engine/workload.h): given measured numbers, what do
  * they say. No I/O, no printing, no clock, no static
  * state (memory a function needs comes from its caller): the unit tests
  * (tests/unit/test_wl_analysis.c) feed them synthetic measurements.

@@ -1,33 +1,11 @@
 /*
- * wl_au.c - what the card's flash management looks like from outside:
- *
- *   wl_au_detect()    erase-block / AU size by alignment read timing, after
- *                     flashbench's -a test: for alignments A = 16 KiB ..
- *                     max, time small reads that end at, straddle and start
- *                     at boundaries that are odd multiples of A. Straddling
- *                     reads touch two flash units once A reaches the unit's
- *                     size, and cost more from there on; the largest such
- *                     step is taken as the erase-block boundary and set
- *                     against the AU the card declares (SD Status AU_SIZE,
- *                     SD Physical Layer §4.10.2, §4.13.1.1). Read-only: it
- *                     runs anywhere on the card.
- *   wl_open_au()      after flashbench's -O test: small writes round-robin
- *                     into N AUs of the test area, N = 1, 2, 3 ... until the
- *                     throughput collapses (the card ran out of open AUs
- *                     and copies a whole AU for each write).
- *   wl_erase_per_au() CMD38 time for single AUs of the test area and for
- *                     several at once (the slope is the per-AU cost),
- *                     next to the erase timeout the SD Status allows
- *                     (§4.14).
- *
- * Not covered: cards that hide the alignment effect (many modern ones read
- * through a cache or map pages freely: the record then says "no step"),
- * the AU size of the video speed class (VSC_AU_SIZE), the card's own
- * garbage-collection state, and erase-group sizes of SDSC cards (CSD
- * SECTOR_SIZE): erases are done in whole AUs.
- *
- * Each workload here plans and measures into its result struct
- * (au_report.h); analysis.c decides, au_report.c prints (workload.h).
+ * au.c - what the card's flash management looks like from outside:
+ * wl_au_detect() (erase-block size by alignment read timing, after
+ * flashbench -a; read-only), wl_open_au() (open AUs, after flashbench -O)
+ * and wl_erase_per_au() (CMD38 time per AU against the SD Status erase
+ * timeout, §4.14). The method and what is not covered: docs/workloads.md,
+ * "bench/workloads/au.c". Measures into its result structs (au_report.h);
+ * analysis.c decides, au_report.c prints (workload.h).
  */
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"

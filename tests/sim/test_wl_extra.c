@@ -1,5 +1,5 @@
 /*
- * test_wl_extra.c - the class, AU and sustained workloads (bench/wl_extra.h)
+ * test_wl_extra.c - the class, AU and sustained workloads (bench/workloads/app_class.h, au.h, sustained.h)
  * on simulated cards whose truth is known: the knee of a card with a 1 MiB
  * write cache, no knee on a card without one, random-read IOPS against the
  * simulator's own record of every request, no alignment step on a card that

@@ -1,6 +1,6 @@
 /*
  * test_wl_analysis.c - the pure decisions of the class, AU and sustained
- * workloads (bench/wl_analysis.c) on synthetic measurements: class
+ * workloads (bench/workloads/analysis.c) on synthetic measurements: class
  * thresholds and verdict texts, the alignment step detector, the open-AU
  * collapse point and the cache-full knee of a sustained write.
  */
