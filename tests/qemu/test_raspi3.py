@@ -90,13 +90,16 @@ def test_exception_dump_raspi3b(kernel):
 
 def test_shim_area_left_alone():
     """The shim at 0x80000 is still being run by the secondary cores while
-    kernel.img starts: kernel.img's image, BSS, stacks and MMU table must
-    end below it, and its non-cacheable section must start above it."""
+    kernel.img starts: kernel.img's loaded image must end below it, and
+    everything it writes later (BSS, stacks, MMU table, non-cacheable
+    section) must start above the shim's page."""
     syms = symbols()
     shim_bytes = os.path.getsize(harness.SHIM64)
     assert 0 < shim_bytes <= 0x1000
-    assert syms["__ttb_start"] + 16384 <= SHIM_ADDR
-    assert syms["__nocache_start"] >= SHIM_ADDR + shim_bytes
+    assert syms["__image_end"] <= SHIM_ADDR
+    for start in ("__bss_start", "__exc_stack_bottom", "__ttb_start", "__nocache_start"):
+        assert syms[start] >= SHIM_ADDR + 0x1000, start
+    assert syms["__bss_start"] <= syms["__bss_end"] <= syms["__exc_stack_bottom"]
 
 
 def monitor_command(path, command, deadline):
