@@ -229,19 +229,19 @@ $(B)/shim64.bin: qemu/shim/aarch64_shim.S
 	$(TOBJCOPY64) -O binary -j .text $(B)/shim/aarch64_shim.o $@
 
 # A build with a deliberate fault, to test the exception dump.
-$(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
+$(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC) $(TCFLAGS) -DSDB_TEST_FAULT $(TLDFLAGS:$(B)/kernel.map=$(B)/fault/kernel.map) \
 		$(TARGET_SRCS) $(TLIBS) -o $(B)/fault/kernel.elf
 	$(TOBJCOPY) -O binary $(B)/fault/kernel.elf $@
 
-$(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld
+$(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC64) $(TCFLAGS64) -DSDB_TEST_FAULT $(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel8.map) \
 		$(TARGET64_SRCS) -lgcc -o $(B)/fault/kernel8.elf
 	$(TOBJCOPY64) -O binary $(B)/fault/kernel8.elf $@
 
-$(B)/fault/kernel_2712.img: $(TARGET64_SRCS) linker/kernel8.ld
+$(B)/fault/kernel_2712.img: $(TARGET64_SRCS) linker/kernel8.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC64) $(TCFLAGS64) $(TUNE2712) -DSDB_TEST_FAULT \
 		$(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel_2712.map) \
