@@ -375,12 +375,12 @@ soak-long: $(BH)/tests/test_soak
 
 # ---- running ----------------------------------------------------------------
 # KERNEL=build/kernel8.img: the AArch64 image (raspi3b, raspi3ap, raspi4b).
-run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin
+run: $(B)/kernel.img $(B)/kernel8.img $(B)/shim64.bin $(TOOL_BINS)
 	$(if $(KERNEL),SDB_KERNEL=$(KERNEL) )qemu/run.sh $(MACHINE)
 
 # ---- a card (tools/sdbcard.py) ------------------------------------------------
 IMAGE ?= $(B)/sdbench.img
-image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img
+image: $(B)/kernel.img $(B)/kernel8.img $(B)/kernel_2712.img $(TOOL_BINS)
 	$(PYTHON) tools/sdbcard.py image -o "$(IMAGE)" --build $(B) $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
 # A card image that exists is booted as it is (its firmware files, its

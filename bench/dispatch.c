@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/dispatch.h"
+#include "bench/engine/headline_report.h"
 #include "bench/engine/record.h"
 #include "bench/hosts.h"
 #include "bench/selftest.h"
@@ -13,8 +14,20 @@
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
+#include "lib/json.h"
 
 static struct wl_ctx ctx;
+static unsigned runs_started;   /* measuring runs since boot */
+
+void bench_run_start(const char *source, const char *what)
+{
+	struct json *j = record_begin("run_start");
+
+	json_u64(j, "n", ++runs_started);
+	json_str(j, "source", source);
+	json_str(j, "what", what);
+	record_end();
+}
 
 int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct config *cfg,
 		   struct write_guard *guard, bool quick)
@@ -45,6 +58,12 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
 	if (!suite || !strcmp(suite, "none"))
 		return;
+	/* Not the first measuring run of this boot (end = repeat, or the
+	 * configured suite after console commands): say so. */
+	if (runs_started)
+		bench_run_start("config", suite);
+	else
+		runs_started = 1;
 	if (!strcmp(suite, "selftest")) {
 		selftest_run(env, guard->card, cfg, guard);
 		return;
@@ -66,4 +85,7 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		hosts_switcher(&hc, &sw, env, guard->card);
 		wl_compare_hosts(&ctx, &sw);
 	}
+	/* Last: what a person reads first after the run. */
+	if (strcmp(suite, "hostcost") != 0)
+		wl_print_headline(&ctx);
 }

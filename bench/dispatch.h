@@ -17,6 +17,13 @@
 int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct config *cfg,
 		   struct write_guard *guard, bool quick);
 
+/* A measurement run starts in the session (a console command; the
+ * configured suite when it is not the first run of the boot): the
+ * run_start record (docs/records.md), so that a capture of the session
+ * reads as several runs. source: "console" or "config"; what: the workload
+ * or suite. */
+void bench_run_start(const char *source, const char *what);
+
 /* Reads go anywhere; every write and erase goes through guard. */
 void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		    struct write_guard *guard);

@@ -2,6 +2,13 @@
  * console.c - formatted text output to the console backend and the added
  * sinks (console.h). "\n" becomes "\r\n" on the backend only, so serial
  * terminals show clean lines and files keep plain line ends.
+ *
+ * A progress line (con_progress) goes to the backend only and stays open,
+ * redrawn in place with '\r', until something else is printed. Then it is
+ * ended first, so that every other line - above all a "@ " record - starts
+ * on a line of its own: a text that begins with '\r' (a result line written
+ * over the progress) gets the progress line blanked first, anything else a
+ * line break.
  */
 #include <stddef.h>
 
@@ -15,6 +22,23 @@ static void backend_putc(void *ctx, char c)
 	if (c == '\n')
 		console_backend_putc('\r');
 	console_backend_putc(c);
+}
+
+static unsigned progress_len;   /* characters of the open progress line; 0: none */
+
+static void end_progress(char next)
+{
+	unsigned n = progress_len;
+
+	progress_len = 0;
+	if (next == '\r') {
+		console_backend_putc('\r');
+		while (n--)
+			console_backend_putc(' ');
+	} else if (next != '\n') {
+		console_backend_putc('\r');
+		console_backend_putc('\n');
+	}
 }
 
 static const struct con_sink backend = { "console", backend_putc, NULL, NULL };
@@ -61,6 +85,8 @@ void con_flush(void)
 
 void con_putc(char c)
 {
+	if (progress_len)
+		end_progress(c);
 	for (unsigned i = 0; i < CON_MAX_SINKS && sinks[i]; i++)
 		if (sinks[i] != flushing)
 			sinks[i]->putc(sinks[i]->ctx, c);
@@ -90,4 +116,31 @@ void con_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	con_vprintf(fmt, ap);
 	va_end(ap);
+}
+
+/* Progress text goes straight to the backend, counted (no line breaks in it). */
+static void progress_out(char c, void *ctx)
+{
+	unsigned *n = ctx;
+
+	if (c == '\n' || c == '\r')
+		c = ' ';
+	console_backend_putc(c);
+	(*n)++;
+}
+
+void con_progress(const char *fmt, ...)
+{
+	unsigned prev = progress_len;
+	unsigned n = 0;
+	va_list ap;
+
+	progress_len = 0;
+	console_backend_putc('\r');
+	va_start(ap, fmt);
+	fmt_vformat(progress_out, &n, fmt, ap);
+	va_end(ap);
+	for (; n < prev; n++)   /* blank what a longer previous line left */
+		console_backend_putc(' ');
+	progress_len = n ? n : 1;
 }

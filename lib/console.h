@@ -42,5 +42,8 @@ void con_putc(char c);
 void con_puts(const char *s); /* no newline added */
 void con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void con_vprintf(const char *fmt, va_list ap);
+/* A progress line: drawn from the line's start, redrawn by the next call;
+ * the next other output ends it first (see console.c). */
+void con_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

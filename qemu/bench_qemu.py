@@ -93,9 +93,19 @@ def check(r):
     return ""
 
 
+def step(r):
+    """The clock's step per request (older records lack it): each figure is
+    within it, the engine's part (a difference) within twice it."""
+    res = r.get("resolution_ns")
+    if res is None:
+        return "?"
+    return "+-%.1f%s" % (res, " coarse" if r.get("below_resolution") else "")
+
+
 def table(results, markdown):
     head = ["machine", "image", "host", "path", "op", "request", "instr/request",
-            "instr/block", "driver instr/request", "engine instr/op", "moved by", "target"]
+            "instr/block", "driver instr/request", "engine instr/op", "moved by", "target",
+            "clock step"]
     lines = []
     for res in results:
         for r in res["rows"]:
@@ -103,7 +113,7 @@ def table(results, markdown):
                           size_name(r["xfer_bytes"]),
                           "%.0f" % r["request_ns"], "%.1f" % r["block_ns"],
                           "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"],
-                          r["moved_by"], check(r)])
+                          r["moved_by"], check(r), step(r)])
     out = []
     if markdown:
         out.append("| " + " | ".join(head) + " |")
@@ -125,6 +135,9 @@ def table(results, markdown):
         for why in r["skipped"]:
             out.append("%s %s %s: write rows skipped: %s" % (r["machine"], r["image"],
                                                             r["host"], why))
+    out.append("clock step: the timer's resolution over the requests timed together; "
+               "instr/request and driver instr/request are within it, engine instr/op "
+               "within twice it; coarse: it moves a figure of the row by more than 10%")
     out.append("targets (reads): a whole single-block read <= %d instructions, <= %d per "
                "block at 64 KiB and above" % (TARGET_SINGLE, TARGET_BLOCK))
     return "\n".join(out)

@@ -68,7 +68,7 @@ def run(card, host, max_hz, tmpdir, tag, per_workload=True, bus_mode=None):
         f.write("bus_mode = %s\n" % bus_mode if bus_mode else "max_clock_hz = %d\n" % max_hz)
     log = os.path.join(tmpdir, "%s.log" % tag)
     with open(log, "wb") as out:
-        p = subprocess.run([SDBSIM, "--profile", card, "--host", host, "--config", cfg,
+        p = subprocess.run([SDBSIM] + _which(card, host) + ["--config", cfg,
                             "--seed", str(SEED)] + (["--seed-per-workload"] if per_workload
                                                     else []),
                            stdout=out, stderr=subprocess.STDOUT, timeout=900)
@@ -76,6 +76,15 @@ def run(card, host, max_hz, tmpdir, tag, per_workload=True, bus_mode=None):
         raise RuntimeError("sdbsim %s %s exit %d: %s" % (host, card, p.returncode,
                                                           open(log).read()[-2000:]))
     return log
+
+
+def _which(card, host):
+    """sdbsim's arguments for a card and a host: a name or file, or
+    "random:SEED" for a generated one (sdbsim --random-card / --random-host)."""
+    args = []
+    for opt, rnd, v in (("--profile", "--random-card", card), ("--host", "--random-host", host)):
+        args += [rnd, v[7:]] if v.startswith("random:") else [opt, v]
+    return args
 
 
 def records(log):

@@ -39,6 +39,13 @@ window.addEventListener("load", function () {
     marked: secs.filter(function (s) { return s.querySelector("h2 .emu") !== null; })
                 .map(function (s) { return s.id; }),
     banner: document.getElementById("emulated") ? document.getElementById("emulated").textContent : null,
+    headline: (function () {
+      var h = document.querySelector(".headline");
+      var s = document.querySelector("section");
+      return h ? {top: h.getBoundingClientRect().top, bottom: h.getBoundingClientRect().bottom,
+                  text: h.textContent,
+                  first_section_top: s ? s.getBoundingClientRect().top : null} : null;
+    })(),
     resources: performance.getEntriesByType("resource").map(function (e) { return e.name; })
   };
   var pre = document.createElement("pre");

@@ -5,6 +5,7 @@ workload's MB/s, IOPS and mean latency are compared (sim/simpredict.py:
 the cases, CPU-paced and fast hosts, slow and fast cards, 1-bit and 4-bit).
 Sequential and random 4 KiB workloads must be within 10%; the others are
 printed. The command line's own checks need no simulator."""
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "sim"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
 import simpredict  # noqa: E402
 
 CASES = simpredict.CASES
@@ -46,6 +48,9 @@ def test_prediction_against_the_run(case, tmp_path):
             bad.append(line)
     checked = [r for r in rows if r["checked"]]
     assert len(checked) >= 20
+    # never above what the wires carry: clock x width bits, before framing
+    for r in rows:
+        assert r["p_mbs"] <= clock * width / 8 / 1e6, r
     if case.to_host == "pi2":
         # CPU-paced Pi 1 to a bus-paced Pi 2: the large sequential reads are
         # the upper bounds the predictor must say they are
@@ -94,3 +99,82 @@ def test_predict_in_the_html_report(tmp_path):
     p = subprocess.run(sdbreport + ["-q", "--html", str(page), log], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     assert 'id="prediction"' not in page.read_text()
+
+
+def _log_with(tmp_path, edit):
+    """The committed emulated log with one change made by edit(records)."""
+    src = os.path.join(simpredict.ROOT, "tests", "data", "qemu-raspi2b-quick.log")
+    out = []
+    recs = []
+    for line in open(src, encoding="utf-8", errors="replace"):
+        if line.startswith("@ "):
+            recs.append(json.loads(line[2:]))
+    edit(recs)
+    for r in recs:
+        out.append("@ " + json.dumps(r))
+    path = tmp_path / "edited.log"
+    path.write_text("\n".join(out) + "\n")
+    return str(path)
+
+
+def _sdbreport(*args):
+    cmd = [sys.executable, os.path.join(simpredict.ROOT, "tools", "sdbreport.py"), "-q"]
+    return subprocess.run(cmd + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_predict_refuses_an_emulated_run_whose_model_does_not_hold(tmp_path):
+    # the firmware said so: one workload's phases "valid": false
+    def invalid(recs):
+        ph = next(r for r in recs if r["type"] == "phases" and r["workload"] == "seq-read-64k")
+        ph.update(valid=False, why="the DMA transfer ended inside the CPU's own work",
+                  invalid=["dma_inside_register_write"])
+    p = _sdbreport("--predict", "--clock", "50M", _log_with(tmp_path, invalid))
+    err = p.stderr.decode()
+    assert p.returncode == 2 and "no prediction from" in err and "emulated run" in err, err
+    assert "seq-read-64k: the DMA transfer ended inside the CPU's own work" in err, err
+    assert b"Prediction:" not in p.stdout
+
+    # a log from before the check: a rate the bus cannot carry at its own clock
+    def too_fast(recs):
+        res = next(r for r in recs if r["type"] == "result" and r["workload"] == "seq-read-64k")
+        res["mbs"] = 27.5   # 26 MHz 4-bit carries 12.7 MB/s at most
+    p = _sdbreport("--predict", "--clock", "50M", _log_with(tmp_path, too_fast))
+    err = p.stderr.decode()
+    assert p.returncode == 2 and "above the" in err and "26 MHz 4-bit" in err, err
+
+
+def test_predict_leaves_out_a_workload_of_a_card_run_whose_model_does_not_hold(tmp_path):
+    def card_run(recs):
+        for r in recs:
+            if "emulated" in r:
+                r["emulated"] = False
+            if r["type"] == "board":
+                r["mac"], r["serial"] = "b8:27:eb:00:00:01", "0x00000000deadbeef"
+        ph = next(r for r in recs if r["type"] == "phases" and r["workload"] == "seq-read-64k")
+        ph.update(valid=False, why="the phases do not add up", invalid=["phases_do_not_add_up"])
+    p = _sdbreport("--json", "--predict", "--clock", "50M", _log_with(tmp_path, card_run))
+    assert p.returncode in (0, 1), p.stderr.decode()
+    pred = json.loads(p.stdout.decode())["prediction"]
+    rows = {w["workload"]: w for w in pred["workloads"]}
+    assert rows["seq-read-64k"]["p_mbs"] is None
+    assert rows["seq-read-64k"]["note"] == "no prediction: the phases do not add up"
+    assert rows["seq-read-4k"]["p_mbs"] > 0
+    assert any("1 workload(s) without a prediction" in n for n in pred["notes"])
+
+
+def test_predict_never_goes_above_the_target_bus_ceiling():
+    # the reference table of docs/attribution.md (../shared/docs/sd-timing-and-hosts.md):
+    # 64 KiB multi-block reads at HS 50 MHz 4-bit carry 24.5020 MB/s at most
+    from sdbhost.predict import Row, _cap
+    row = Row("seq-read-64k", "seq", "read", 65536)
+    row.p_mbs, row.p_iops, row.p_mean_ns = 42.0, 42.0e6 / 65536, 65536 / 42.0 * 1e3
+    assert _cap(row, {"xfer_bytes": 65536, "op": "read"}, (50e6, 4, False, 1.0)) == 1
+    assert row.capped and abs(row.p_mbs - 24.5020) < 0.0005, row.p_mbs
+    assert abs(row.p_iops - 24.5020e6 / 65536) < 0.01
+    assert row.p_mean_ns >= 65536 / 24.5020 * 1e3 - 1
+    assert "at the bus ceiling (model 42.000)" in row.note
+    # a prediction under the ceiling is left as it is
+    row = Row("seq-read-64k", "seq", "read", 65536)
+    row.p_mbs = 20.0
+    assert _cap(row, {"xfer_bytes": 65536, "op": "read"}, (50e6, 4, False, 1.0)) == 0
+    assert row.p_mbs == 20.0 and not row.capped

@@ -49,8 +49,15 @@ def card(tmp_path, sdbench=(), extra=()):
     return img, str(tmp_path / "before.img")
 
 
-def run(img, *args):
-    p = subprocess.run([TOOL] + list(args) + [img], stdout=subprocess.PIPE,
+# The builds for the Pi's own OS, run on the host by QEMU's user-mode
+# emulation (qemu-user): the same checks as the host build.
+BUILDS = {"host": [TOOL],
+          "armhf": ["qemu-arm", os.path.join(ROOT, "build", "sdblinux", "sdblinux-armhf")],
+          "arm64": ["qemu-aarch64", os.path.join(ROOT, "build", "sdblinux", "sdblinux-arm64")]}
+
+
+def run(img, *args, build="host"):
+    p = subprocess.run(BUILDS[build] + list(args) + [img], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr
     log = records.read_text(p.stdout, "sdblinux")
@@ -63,9 +70,10 @@ def of_type(out, t):
     return [r for r in harness.Run(0, out, "", False).records if r["type"] == t]
 
 
-def test_writes_stay_inside_the_test_area(tmp_path):
+@pytest.mark.parametrize("build", sorted(BUILDS))
+def test_writes_stay_inside_the_test_area(tmp_path, build):
     img, before = card(tmp_path)
-    out, _ = run(img)
+    out, _ = run(img, build=build)
     area = of_type(out, "test_area")[0]
     assert area["usable"], area
     lo, hi = area["first_lba"], area["first_lba"] + area["count"]
@@ -105,3 +113,4 @@ def test_bad_device_is_a_clear_error(tmp_path):
     p = subprocess.run([TOOL, str(tmp_path / "missing.img")], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=60)
     assert p.returncode == 2 and "missing.img" in p.stderr and "No such file" in p.stderr
+

@@ -242,3 +242,37 @@ def test_every_documented_record_type_has_a_schema():
     with open(os.path.join(ROOT, "docs", "records.md")) as f:
         documented = set(re.findall(r"^## `(\w+)`", f.read(), re.M))
     assert documented and documented - set(records.SCHEMA) == set()
+
+
+def test_what_a_serial_line_does_to_a_record():
+    """A record after a progress line's '\\r', CR LF line ends, a record whose
+    '@' or space was lost on the link: each is read (the lost byte with a
+    warning naming its line), none skipped; a console session's run_start
+    records make separate runs without any warning."""
+    recs = ['{"type":"board","model":"Pi"}', '{"type":"card","width":4}',
+            '{"type":"result","workload":"seq-read-4k","kind":"seq","op":"read","mbs":1.5}',
+            '{"type":"result","workload":"seq-read-8k","kind":"seq","op":"read","mbs":2.5}',
+            '{"type":"done","errors":0,"elapsed_us":1}']
+    lines = ["@ " + recs[0], "@ " + recs[1],
+             "\r  seq-read-4k   50%   1.00 MB/s\r@ " + recs[2],     # after a redraw
+             "@" + recs[3],                                          # the space lost
+             recs[4]]                                                # the '@' lost
+    log = records.read_text("\r\n".join(lines) + "\r\n", "l.log")
+    assert [r["type"] for r in log.runs[0].records] == \
+        ["board", "card", "result", "result", "done"]
+    assert [(n, "lost byte" in t) for n, t in log.warnings] == [(4, True), (5, True)]
+    assert "'@' was lost" in log.warnings[1][1] and "space" in log.warnings[0][1]
+    # a session: three runs, the later ones with the session's board and card
+    s = [recs[0], recs[1]]
+    for i, w in enumerate(("seq-read", "random", "variants"), 1):
+        s.append('{"type":"run_start","n":%d,"source":"console","what":"%s"}' % (i, w))
+        s.append('{"type":"result","workload":"%s-x","kind":"seq","op":"read","mbs":%d}'
+                 % (w, i))
+        s.append('{"type":"summary","emulated":false}')
+    s.append(recs[4])
+    log = records.read_text("\n".join("@ " + r for r in s), "s.log")
+    assert log.warnings == [] and len(log.runs) == 3
+    assert [r.ended_by for r in log.runs] == ["session", "session", "done"]
+    assert all(r.board()["model"] == "Pi" and r.ok() for r in log.runs)
+    assert [r.result_workloads() for r in log.runs] == [["seq-read-x"], ["random-x"],
+                                                        ["variants-x"]]

@@ -114,3 +114,37 @@ def test_help_documents_exit_status():
     text = p.stdout[p.stdout.index("Exit status:"):]
     for code in ("0", "1", "2"):
         assert "\n  %s  " % code in text, code
+
+
+def _cmp_log(path, p50_a, p50_b, ops_b=64):
+    def wl(name, p50, ops):
+        return [rec(type="result", workload=name, kind="seq", op="read", xfer_bytes=65536,
+                    ops=ops, mbs=65536 / p50 * 1e3),
+                rec(type="latency", workload=name, count=ops, min_ns=int(p50 * 0.95),
+                    p50_ns=p50, p90_ns=int(p50 * 1.05), p99_ns=int(p50 * 1.2))]
+    lines = [rec(type="board", model="Raspberry Pi 3 Model B")] + wl("seq-read-64k", p50_a, 64) \
+        + wl("seq-read-4m", p50_b, ops_b) + [rec(type="done", errors=0)]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_compare_command(tmp_path):
+    """sdbreport compare: medians with sample counts and spread; a
+    difference beyond both runs' spread is "yes", one inside it "no", and a
+    workload with a single operation "too few samples"."""
+    a = _cmp_log(tmp_path / "a.log", 4000000, 200000000, ops_b=1)
+    b = _cmp_log(tmp_path / "b.log", 3000000, 100000000, ops_b=1)   # 33% faster
+    c = _cmp_log(tmp_path / "c.log", 4080000, 200000000, ops_b=1)   # 2% slower
+    p = run("-q", "compare", a, b, c)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    blk = out.split("seq-read-64k\n", 1)[1].split("seq-read-4m", 1)[0]
+    assert "A   16.38 MB/s n=64 (15.60-17.25)" in blk
+    assert "B vs A: +33.3%, beyond the spread: yes" in blk
+    assert "C vs A: -2.0%, beyond the spread: no" in blk
+    assert "beyond the spread: too few samples" in out.split("seq-read-4m", 1)[1]
+    d = json.loads(run("-q", "--json", "compare", a, b).stdout)
+    w = {x["workload"]: x for x in d["workloads"]}
+    assert w["seq-read-64k"]["beyond_spread"] == [True]
+    assert w["seq-read-64k"]["figures"][0]["ops"] == 64

@@ -27,7 +27,7 @@ OUT = os.path.join(ROOT, "build", "test-report")
 
 SUITE_SECTIONS = ["overview", "summary", "registers", "sequential", "random", "latency",
                   "series", "phases", "sweep", "class", "au", "open-au", "erase", "sustained",
-                  "integrity", "problems"]
+                  "integrity", "details", "problems"]
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
 
 
@@ -109,8 +109,8 @@ def test_html_holds_the_records(report):
 
 def test_html_in_chromium(report):
     """Debian's chromium loads the report from disk: every image decodes,
-    every section is there, the banner says emulated, nothing is fetched;
-    the screenshot is kept in build/test-report/ (docs/report-screenshot.png
+    every section is there, the banner says emulated, nothing is fetched,
+    the headline comes first; the screenshot is kept in build/test-report/ (docs/report-screenshot.png
     comes from `make screenshot`)."""
     if not report_browser.find_chromium():
         pytest.fail("chromium is missing: tools/install-deps.sh installs it")
@@ -121,6 +121,12 @@ def test_html_in_chromium(report):
     assert info["sections"] == SUITE_SECTIONS and info["marked"] == SUITE_SECTIONS
     assert info["banner"].startswith("EMULATED RUN (QEMU)")
     assert info["resources"] == []
+    # the headline is what a reader sees first: on the first screen, above
+    # every section, saying what the card is and what limits it
+    h = info["headline"]
+    assert h and h["top"] < 200 and h["bottom"] < 900, h
+    assert h["bottom"] <= h["first_section_top"], h
+    assert "card: QEMU!" in h["text"] and "limited by" in h["text"] and "median of" in h["text"]
     shot = os.path.join(OUT, "screenshot.png")
     if os.path.exists(shot):
         os.unlink(shot)
@@ -157,8 +163,13 @@ def test_seq_and_latency_charts():
     run = run_of(QUICK)
     ch = C.seq_throughput([("q", run)])
     for ax, op in zip(ch.fig.axes, ("read", "write")):
-        (line,) = ax.get_lines()
+        line, ceiling = ax.get_lines()
         pts = model.seq_curve(run, op)
+        # the bus ceiling at each transfer size, rising with the size
+        assert ceiling.get_label() == "bus ceiling" and ceiling.get_linestyle() == "--"
+        cy = list(ceiling.get_ydata())
+        assert list(ceiling.get_xdata()) == [p[0] for p in pts] and min(cy) > 0
+        assert cy[1:] == sorted(cy[1:]), cy
         assert list(line.get_xdata()) == [p[0] for p in pts] and len(pts) == 14
         assert list(line.get_ydata()) == [p[1] for p in pts]
         assert line.get_label() == "seq-" + op
@@ -317,7 +328,7 @@ def test_csv_files_and_documented_columns(tmp_path):
     assert p.returncode == 0, p.stderr
     runs = [run_of(QUICK), run_of(QUICK4G)]
     types = {r["type"] for run in runs for r in run.records}
-    assert sorted(os.listdir(tmp_path)) == sorted(t + ".csv" for t in types)
+    assert sorted(os.listdir(tmp_path)) == sorted(t + ".csv" for t in types | {"headline"})
     docs = documented_columns()
     assert len(docs) >= 15
     tables = {}

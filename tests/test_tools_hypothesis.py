@@ -86,6 +86,14 @@ REGRESSIONS = [
     '@ {"type":"sweep","op":[1],"width":{},"clock_hz":1e-300,"mbs":1}\n'
     '@ {"type":"sweep","op":"read","width":4,"fit":"T","a_ns":1,"points":-1}\n'
     '@ {"type":"modes","modes":[{"mode":1,"read_mbs":"x"},{}]}\n',
+    # TypeError sorting two sweep points of one clock, one ceiling null
+    '@ {"type":"sweep","op":"read","width":1,"clock_hz":26000000,"mean_ns":1,"mbs":0.7,'
+    '"ceiling_mbs":3.2}\n@ {"type":"sweep","op":"read","width":1,"clock_hz":26000000,'
+    '"mean_ns":1,"mbs":0.7,"ceiling_mbs":null}\n',
+    # the same for two sequential workloads of one size and rate, one IOPS null
+    '@ {"type":"result","workload":"seq-read-a","kind":"seq","op":"read","xfer_bytes":4096,'
+    '"mbs":1,"iops":null}\n@ {"type":"result","workload":"seq-read-b","kind":"seq",'
+    '"op":"read","xfer_bytes":4096,"mbs":1,"iops":5}\n',
 ]
 
 # ---- strategies --------------------------------------------------------

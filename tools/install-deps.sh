@@ -4,10 +4,11 @@
 # gcc-aarch64-linux-gnu + picolibc-aarch64-linux-gnu (headers only): kernel8.img.
 # libc6-dev-arm64-cross, gcc-arm-linux-gnueabihf + libc6-dev-armhf-cross:
 # sdblinux, the static Linux companion (arm64 and armhf); device-tree-compiler
-# (fdtput): the device trees of the Linux boots under QEMU (qemu/linux/).
+# (fdtput): the device trees of the Linux boots under QEMU (qemu/linux/);
+# qemu-user: the armhf and arm64 sdblinux builds tested on the host.
 # python3-serial: sdbcapture; python3-matplotlib: sdbreport's charts;
 # python3-hypothesis: the host tools' property tests; python3-venv and
-# python3-setuptools: the test that pip-installs the host tools;
+# python3-setuptools, python3-wheel: the test that pip-installs the host tools;
 # python3-psycopg2: sdbdb on a PostgreSQL server; postgresql: the server the
 # card database's tests start in a temporary directory;
 # chromium (headless) and its fonts: the test that opens the HTML report;
@@ -22,9 +23,10 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu \
-	libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross device-tree-compiler \
+	libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross device-tree-compiler qemu-user \
 	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial \
-	python3-hypothesis python3-venv python3-setuptools python3-psycopg2 postgresql mtools dosfstools \
+	python3-hypothesis python3-venv python3-setuptools python3-wheel python3-psycopg2 postgresql \
+	mtools dosfstools \
 	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev \
 	console-setup-linux >/dev/null
 # The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU

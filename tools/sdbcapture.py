@@ -42,6 +42,20 @@ from sdbhost import capture as cap  # noqa: E402
 from sdbhost import multicapture  # noqa: E402
 
 
+def report_command():
+    """How to start sdbreport here: the one installed beside this command
+    (build/host, a virtual environment's bin), else the one on PATH, else
+    the source tree's script."""
+    import shutil
+    for d in (os.path.dirname(sys.argv[0] or ""), os.path.dirname(os.path.realpath(__file__))):
+        for name in ("sdbreport", "sdbreport.py"):
+            p = os.path.join(d, name)
+            if d and os.path.isfile(p) and os.access(p, os.X_OK):
+                return p if shutil.which(name) != os.path.abspath(p) else name
+    return "sdbreport" if shutil.which("sdbreport") else \
+        os.path.join(os.path.dirname(os.path.realpath(__file__)), "sdbreport.py")
+
+
 def main(argv=None):
     doc = __doc__.split("\n")
     ap = argparse.ArgumentParser(
@@ -108,8 +122,8 @@ def main(argv=None):
         con.message(note)
         code = code if ok else multicapture.EXIT_DB
     size = os.path.getsize(path) if os.path.exists(path) else 0
-    con.message("%s: %d bytes%s" % (path, size, "; next: sdbreport --html %s.html %s" % (
-        os.path.splitext(path)[0], path) if code in (0, 1) else ""))
+    con.message("%s: %d bytes%s" % (path, size, "; next: %s --html %s.html %s" % (
+        report_command(), os.path.splitext(path)[0], path) if code in (0, 1) else ""))
     return code
 
 

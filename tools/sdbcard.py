@@ -51,7 +51,18 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from sdbhost import resultsfile  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+def _source_tree():
+    """The sdbench source tree: next to this file in the tree, else (an
+    installed command) the current directory when it is one, else $SDB_ROOT."""
+    here = os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(__file__)), ".."))
+    for d in (here, os.environ.get("SDB_ROOT", ""), os.getcwd()):
+        if d and os.path.exists(os.path.join(d, "qemu", "mkimage.py")):
+            return d
+    return here
+
+
+ROOT = _source_tree()
 MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
 SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
 

@@ -9,6 +9,10 @@ as warnings with their line numbers and skipped.
 
   sdbreport run.log                      the run as text: board, card, every result
   sdbreport a.log b.log ...              the runs side by side (same workloads)
+  sdbreport compare a.log b.log ...      per workload: the median rates with their sample
+                                         counts and spread, the difference, and whether it
+                                         is larger than the runs' own spread (one log of
+                                         several runs: its runs)
   sdbreport --html report.html run.log   one self-contained HTML file with charts
   sdbreport --html cmp.html a.log b.log  the comparison as HTML
   sdbreport --csv DIR run.log ...        one CSV per record type (docs/host-tools.md)
@@ -38,9 +42,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sdbhost import records, text  # noqa: E402
+from sdbhost import headline, records, text  # noqa: E402
 from sdbhost.model import run_label  # noqa: E402
-from sdbhost.predict import BUS_MODES, Target, predict, render_text  # noqa: E402
+from sdbhost.predict import BUS_MODES, NoPrediction, Target, predict, render_text  # noqa: E402
 
 
 def parse_hz(s):
@@ -68,6 +72,7 @@ def fail(msg):
 
 def run_json(log, run):
     return {"log": log.path, "run": run.index, "runs_in_file": len(log.runs),
+            "headline": headline.as_dict(headline.headline(run)),
             "emulated": run.emulated, "ended_by": run.ended_by,
             "board": run.one("board"), "card": run.one("card"), "done": run.done(),
             "workloads": run.workloads, "errors": run.all("error"),
@@ -115,6 +120,11 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.run == 0:
         ap.error("--run counts from 1 (or from -1 for the last)")
+    compare = a.logs[0] == "compare" and not os.path.exists("compare")
+    if compare:
+        a.logs = a.logs[1:]
+        if not a.logs:
+            ap.error("compare takes logs: sdbreport compare A.log B.log ...")
 
     logs, runs = [], []
     for p in a.logs:
@@ -135,6 +145,19 @@ def main(argv=None):
                 "" if a.run else " (--run N for another)"))
         logs.append(log)
         runs.append(run)
+    if compare:
+        from sdbhost import compare as cmp
+        if len(runs) == 1 and len(logs[0].runs) > 1 and a.run is None:
+            runs = list(logs[0].runs)    # one session of several runs
+        if len(runs) < 2:
+            return fail("compare needs two runs or more (two logs, or one log of several runs)")
+        labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)]
+        if a.json:
+            json.dump(cmp.as_json(runs, labels), sys.stdout, indent=1, sort_keys=True)
+            sys.stdout.write("\n")
+        else:
+            cmp.render_text(runs, labels, sys.stdout)
+        return 0 if all(r.ok() for r in runs) else 1
     labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)] if len(runs) > 1 \
         else [os.path.basename(runs[0].path)]
 
@@ -143,7 +166,10 @@ def main(argv=None):
     if a.predict:
         if len(runs) != 1:
             return fail("--predict takes one run")
-        pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+        try:
+            pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+        except NoPrediction as e:
+            return fail("--predict: no prediction from %s: %s" % (runs[0].path, e))
     elif a.clock or a.width or a.bus_mode or a.cpu_factor is not None:
         ap.error("--clock, --width, --bus-mode and --cpu-factor go with --predict")
     if a.json:
@@ -193,5 +219,19 @@ def main(argv=None):
     return 0 if all(r.ok() for r in runs) else 1
 
 
+def entry():
+    """The console command (pyproject.toml); a closed pipe (| head) is not
+    an error."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away: nothing more to say, and no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

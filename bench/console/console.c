@@ -9,6 +9,7 @@
 #include "bench/console/console.h"
 #include "bench/console/parse.h"
 #include "bench/dispatch.h"
+#include "bench/engine/headline_report.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
@@ -173,6 +174,8 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 {
 	struct wl_ctx *c = &ctx;
 
+	bench_run_start("console", a->wl < 0 ? (a->quick ? "suite quick" : "suite full")
+						: con_wls[a->wl].name);
 	settings_guard(io->settings, &a->cfg);
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;
@@ -209,6 +212,7 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 			con_printf("\ninterrupted (Ctrl-C)\n");
 		wl_print_summary(c);
 	}
+	wl_print_headline(c);
 	if (c->interrupted)
 		card_state(io);
 }

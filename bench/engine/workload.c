@@ -119,6 +119,7 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 	m->clock_hz = c->card->clock_hz;
 	m->width = c->card->width;
 	m->bus_ddr = sd_timing_ddr(c->card->timing) ? BUS_DDR : 0;
+	m->dma_pio0 = c->card->host ? c->card->host->dma_pio_reqs : 0;
 	phase_acc_init(&m->acc);
 	phase_acc_init(&m->acc_w);
 	series_init(&m->ser, c->series_pt, c->series_max,
@@ -189,11 +190,11 @@ static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	t0 = wl_now_ns(c);
 	el = t0 - m->start_ns - m->excluded_ns;
 	if (m->planned_bytes)
-		con_printf("\r  %-28s %3u%%  %8.2f MB/s ", m->label,
+		con_progress("  %-28s %3u%%  %8.2f MB/s", m->label,
 			   (unsigned)(m->bytes * 100 / m->planned_bytes),
 			   stats_mbs(m->bytes, el));
 	else
-		con_printf("\r  %-28s %8.2f MB/s ", m->label, stats_mbs(m->bytes, el));
+		con_progress("  %-28s %8.2f MB/s", m->label, stats_mbs(m->bytes, el));
 	m->progress_due_us = timer_now_us() + WL_PROGRESS_EVERY_US;
 	m->excluded_ns += wl_now_ns(c) - t0;
 }
@@ -371,6 +372,24 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	return 0;
 }
 
+/* Before a diagnosis: do the figures fit the split's model (validity.h)?
+ * The data moved by DMA when the host's DMA path sent none of this
+ * workload's requests back to PIO. */
+static void wl_check_validity(const struct wl_ctx *c, struct wl_meas *m)
+{
+	const struct sd_host *h = c->card ? c->card->host : NULL;
+	const struct timer_info *ti = timer_get_info();
+	struct wl_validity_in in = {
+		.split = &m->split, .rd = &m->acc, .wr = m->acc_w.ops ? &m->acc_w : NULL,
+		.elapsed_ns = m->elapsed_ns, .ops = m->ops, .errors = m->errors,
+		.timer_res_ns = ti ? ti->resolution_ns : 0,
+		.dma_moved = h && h->data_path == SD_PATH_DMA && h->dma_pio_reqs == m->dma_pio0,
+		.emulated = c->emulated, .bus_flags = m->bus_ddr,
+	};
+
+	wl_validity_check(&in, &m->validity);
+}
+
 void wl_end(struct wl_ctx *c, struct wl_meas *m)
 {
 	int multi = m->xfer_blocks > 1 && m->cmd != WL_SINGLE_LOOP;
@@ -412,6 +431,7 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 		}
 		m->model_bus_pct = model.bus_pct;
 	}
+	wl_check_validity(c, m);
 }
 
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
@@ -424,7 +444,9 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 	v.partial = c->written_overflow;
 	if (chunk > 2048)
 		chunk = 2048;
-	for (i = 0; i < c->nwritten && !c->abort_all; i++) {
+	/* After a Ctrl-C too: what was written is checked before the prompt
+	 * (only a card that is gone stops the check). */
+	for (i = 0; i < c->nwritten && !(c->abort_all && !c->interrupted); i++) {
 		uint32_t lba = c->written[i].first, left = c->written[i].count;
 
 		while (left) {

@@ -41,6 +41,7 @@
 #include "bench/engine/attribution.h"
 #include "bench/engine/phase_ticks.h"
 #include "bench/engine/stats.h"
+#include "bench/engine/validity.h"
 #include "bench/storage/test_area.h"
 #include "bench/storage/write_guard.h"
 #include "drivers/sd/sd.h"
@@ -77,7 +78,14 @@ struct wl_summary {
 	bool write;
 	uint32_t xfer_bytes;
 	double mbs, iops;
-	char verdict[160];
+	char verdict[180];
+	/* for the headline: how many operations, the median one, the spread
+	 * (p90 and fastest), the bottleneck (enum bottleneck) and whether the
+	 * split's model held (else no diagnosis) */
+	uint32_t ops;
+	uint32_t p50_ns, p90_ns, min_ns;
+	uint8_t bottleneck;
+	bool valid;
 };
 
 #define WL_MAX_SUMMARY 96
@@ -161,6 +169,8 @@ struct wl_meas {
 	struct phase_split split;    /* filled by wl_end */
 	bool bus_measured;           /* the split used the measured bus (by wl_end) */
 	double model_bus_pct;        /* the bus share the framing model alone gives */
+	uint32_t dma_pio0;           /* the host's dma_pio_reqs at wl_begin */
+	struct wl_validity validity; /* does the split hold (by wl_end; validity.h) */
 };
 
 void wl_ctx_init(struct wl_ctx *c, struct write_guard *guard,

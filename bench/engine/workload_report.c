@@ -140,6 +140,23 @@ static void record_series(const struct wl_meas *m)
 	record_end();
 }
 
+/* valid, why (null when valid) and the checks that failed (validity.h). */
+static void record_validity(struct json *j, const struct wl_validity *v)
+{
+	unsigned k;
+
+	json_bool(j, "valid", v->valid);
+	if (v->valid)
+		json_null(j, "why");
+	else
+		json_str(j, "why", v->why);
+	json_arr_begin(j, "invalid");
+	for (k = 0; k < WL_INVALID_COUNT; k++)
+		if (v->reasons & (1u << k))
+			json_str(j, NULL, wl_invalid_name((enum wl_invalid)k));
+	json_arr_end(j);
+}
+
 static void record_phases(const struct wl_meas *m)
 {
 	struct json *j = record_begin("phases");
@@ -162,6 +179,7 @@ static void record_phases(const struct wl_meas *m)
 	json_double(j, "bus_extra_clocks", m->split.bus_extra_clocks, 0);
 	json_double(j, "card_clock_pct", m->split.card_clock_pct, 1);
 	json_double(j, "card_idle_clocks", m->split.card_idle_clocks, 0);
+	record_validity(j, &m->validity);
 	record_end();
 }
 
@@ -170,10 +188,16 @@ static void record_verdict(const struct wl_ctx *c, const struct wl_meas *m, cons
 	struct json *j = record_begin("verdict");
 
 	json_str(j, "workload", m->name);
-	json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
-	json_double(j, "pct", m->split.verdict_pct, 1);
+	if (m->validity.valid) {
+		json_str(j, "bottleneck", bottleneck_name(m->split.verdict));
+		json_double(j, "pct", m->split.verdict_pct, 1);
+	} else {
+		json_str(j, "bottleneck", "none");
+		json_null(j, "pct");
+	}
 	json_str(j, "text", verdict);
 	json_bool(j, "emulated", c->emulated);
+	record_validity(j, &m->validity);
 	record_end();
 }
 
@@ -191,9 +215,13 @@ static void print_records(const struct wl_ctx *c, const struct wl_meas *m, const
 
 void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 {
-	char verdict[160];
+	char verdict[180];
 
-	phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	/* A split whose model does not hold is no diagnosis (validity.h). */
+	if (m->validity.valid)
+		phase_verdict_text(&m->split, m->write, verdict, sizeof(verdict));
+	else
+		fmt_snprintf(verdict, sizeof(verdict), "no diagnosis: %s", m->validity.why);
 	con_printf("\r  %-28s %9.3f MB/s %9.3f MiB/s %8.0f IOPS  p50 %7.1f us  p99 %8.1f us  max %8.1f us%s\n",
 		   m->label, m->mbs, stats_mibs(m->bytes, m->elapsed_ns), m->iops,
 		   m->sum.p50_ns / 1000.0, m->sum.p99_ns / 1000.0, m->sum.max_ns / 1000.0,
@@ -203,7 +231,7 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		return;
 	/* The bus as measured and as the framing alone says, when they differ
 	 * enough to matter. */
-	if (m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
+	if (m->validity.valid && m->bus_measured && (m->split.bus_pct - m->model_bus_pct >= 5.0 ||
 				m->model_bus_pct - m->split.bus_pct >= 5.0))
 		con_printf("  %-28s bus %.0f%% as measured (%+.0f clocks per block); the framing "
 			   "model alone says %.0f%%\n", "", m->split.bus_pct,
@@ -218,6 +246,12 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		s->mbs = m->mbs;
 		s->iops = m->iops;
 		fmt_snprintf(s->verdict, sizeof(s->verdict), "%s", verdict);
+		s->ops = (uint32_t)m->ops;
+		s->p50_ns = m->sum.p50_ns;
+		s->p90_ns = m->sum.p90_ns;
+		s->min_ns = m->sum.min_ns;
+		s->bottleneck = (uint8_t)m->split.verdict;
+		s->valid = m->validity.valid;
 	}
 }
 
@@ -251,7 +285,7 @@ void wl_print_summary(const struct wl_ctx *c)
 						  "random 70/30 4 KiB" };
 	static const char *const rnd_key[3] = { "rand_read_4k", "rand_write_4k", "mix70_4k" };
 	struct json *j;
-	unsigned k;
+	unsigned k, shown = 0;
 
 	con_printf("\nsummary%s (MB = 10^6 B)\n",
 		   c->emulated ? " - QEMU: emulation speed, not the card's" : "");
@@ -265,6 +299,7 @@ void wl_print_summary(const struct wl_ctx *c)
 		con_printf("  %-20s best %9.3f MB/s at %u KiB transfers\n  %-20s %s\n",
 			   k ? "sequential write" : "sequential read", b->mbs,
 			   (unsigned)(b->xfer_bytes >> 10), "", b->verdict);
+		shown++;
 		json_obj_begin(j, k ? "seq_write" : "seq_read");
 		json_str(j, "workload", b->name);
 		json_u64(j, "xfer_bytes", b->xfer_bytes);
@@ -284,6 +319,21 @@ void wl_print_summary(const struct wl_ctx *c)
 		json_double(j, "mbs", r->mbs, 3);
 		json_str(j, "verdict", r->verdict);
 		json_obj_end(j);
+		shown++;
 	}
+	/* What finished, whatever it was (one workload from the console, or
+	 * what ran before a Ctrl-C). */
+	json_arr_begin(j, "finished");
+	for (k = 0; k < c->nsummary; k++) {
+		const struct wl_summary *w = &c->summary[k];
+
+		json_str(j, NULL, w->name);
+		if (!shown)
+			con_printf("  %-20s %9.3f MB/s %9.0f IOPS\n  %-20s %s\n", w->name, w->mbs,
+				   w->iops, "", w->verdict);
+	}
+	json_arr_end(j);
+	if (!c->nsummary)
+		con_printf("  no workload finished\n");
 	record_end();
 }

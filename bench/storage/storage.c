@@ -6,11 +6,13 @@
 #include "bench/storage/storage.h"
 #include "bench/storage/config_card.h"
 #include "lib/err.h"
+#include "lib/fmt.h"
 #include "lib/json.h"
 
 int storage_probe(struct storage *st, const struct blkdev *dev)
 {
 	struct lba_range r;
+	char from[40];
 
 	memset(st, 0, sizeof(*st));
 	st->mbr_status = mbr_parse(&st->mbr, dev);
@@ -19,8 +21,12 @@ int storage_probe(struct storage *st, const struct blkdev *dev)
 	/* Right after sdbench.txt: the root directory is still in the
 	 * volume's cache, so a card without the file costs no read. */
 	st->results_status = results_file_find(&st->results, config_card_volume());
-	st->area_status = test_area_choose(&st->area, dev, &st->mbr,
-					   config_range(&st->cfg, CFG_TEST_AREA, &r) ? &r : NULL);
+	/* A refused range names its line in the file. */
+	fmt_snprintf(from, sizeof(from), "from sdbench.txt line %u",
+		     (unsigned)st->cfg.v[CFG_TEST_AREA].line);
+	st->area_status = test_area_choose_from(&st->area, dev, &st->mbr,
+						config_range(&st->cfg, CFG_TEST_AREA, &r) ? &r : NULL,
+						from);
 	/* An unreadable test_area: no writes, not the area the rules would find. */
 	if (config_bad(&st->cfg, CFG_TEST_AREA)) {
 		test_area_refuse_bad_config(&st->area, st->cfg.v[CFG_TEST_AREA].line);

@@ -94,6 +94,8 @@ static void measure(struct wl_ctx *c, struct hosts_row *r, unsigned k, uint32_t 
 	 * only starts costs it little even when the host is the bottleneck. */
 	r->cpu_ns_per_block = m.bytes ? (double)(m.acc.host_ns + m.acc_w.host_ns) /
 		((double)m.bytes / SD_BLOCK_SIZE) : 0;
+	r->valid = m.validity.valid;
+	fmt_snprintf(r->invalid_why, sizeof(r->invalid_why), "%s", m.validity.why);
 }
 
 static struct hosts_row *add_row(const char *host, const char *path, const char *mode,

@@ -6,10 +6,26 @@
 #include "lib/console.h"
 #include "lib/json.h"
 
+/* The rows whose split does not hold, and why: their host% and CPU
+ * ns/blk are not the host's (bench/engine/validity.h). */
+static void print_flagged(const struct hosts_table *t)
+{
+	unsigned i;
+
+	con_printf("  (! no diagnosis: host%% and CPU ns/blk of these rows do not describe the host)\n");
+	for (i = 0; i < t->nrows; i++) {
+		const struct hosts_row *r = &t->rows[i];
+
+		if (!r->error && !r->valid)
+			con_printf("  ! %s %s %s: %s\n", r->host, r->path, r->workload,
+				   r->invalid_why);
+	}
+}
+
 void hosts_table_report(const struct hosts_table *t)
 {
 	struct json *j;
-	unsigned i;
+	unsigned i, nflagged = 0;
 
 	con_printf("\nhost comparison%s\n", t->emulated ?
 		   " (QEMU: emulation speed, not card or controller speed)" : "");
@@ -23,11 +39,14 @@ void hosts_table_report(const struct hosts_table *t)
 				   r->mode ? r->mode : "-", r->workload, r->why ? r->why : "error");
 			continue;
 		}
-		con_printf("  %-7s %-4s %-6s %-14s %9.3f %9.1f %10.1f %5.1f%% %12.0f%s\n", r->host,
+		con_printf("  %-7s %-4s %-6s %-14s %9.3f %9.1f %10.1f %5.1f%% %12.0f%s%s\n", r->host,
 			   r->path, r->mode ? r->mode : "-", r->workload, r->mbs, r->iops, r->p99_ns / 1000.0, r->host_pct,
-			   r->cpu_ns_per_block, r->best ? "  *" : "");
+			   r->cpu_ns_per_block, r->best ? "  *" : "", r->valid ? "" : "  !");
+		nflagged += !r->valid;
 	}
 	con_printf("  (* the fastest configuration for that workload)\n");
+	if (nflagged)
+		print_flagged(t);
 
 	j = record_begin("hosts");
 	json_bool(j, "emulated", t->emulated);
@@ -52,6 +71,11 @@ void hosts_table_report(const struct hosts_table *t)
 			json_double(j, "host_pct", r->host_pct, 1);
 			json_double(j, "cpu_ns_per_block", r->cpu_ns_per_block, 0);
 			json_bool(j, "best", r->best);
+			json_bool(j, "valid", r->valid);
+			if (r->valid)
+				json_null(j, "why");
+			else
+				json_str(j, "why", r->invalid_why);
 		}
 		json_obj_end(j);
 	}

@@ -30,6 +30,11 @@ struct hosts_row {
 	int error;               /* 0, or why the row has no numbers */
 	const char *why;         /* when error: what happened */
 	bool best;               /* highest MB/s of this workload (decided) */
+	/* The workload's split holds (bench/engine/validity.h); when not,
+	 * host_pct and cpu_ns_per_block do not describe the host (under
+	 * QEMU the DMA engine copies inside the CPU's start write). */
+	bool valid;
+	char invalid_why[160];
 };
 
 struct hosts_table {

@@ -7,8 +7,9 @@
  * engine's clock (wl_now_ns), once through the engine (wl_do: the card
  * layer, the host driver and the engine's own timestamps and statistics,
  * exactly what a workload pays per operation) and once through the card
- * layer alone. Timing many requests together makes the clock's resolution
- * (1 us with the system timer) negligible per request.
+ * layer alone. Timing many requests together divides the clock's
+ * resolution (1 us with the system timer) by their number; each row says
+ * what remains (resolution_ns) and flags the rows where it matters.
  *
  * Writes are measured the same way, into the test area only, through the
  * write guard (bench/storage/write_guard.c); without a usable test area
@@ -67,6 +68,7 @@ static void measure(struct wl_ctx *c, const char *path, bool write, uint32_t blo
 	row->error = 0;
 	row->pio_requests = 0;
 	row->moved_by = path;
+	row->resolution_ns = (double)timer_get_info()->resolution_ns / n;
 
 	/* The card layer alone (writes: through the guard, which checks the
 	 * range first; its check is part of what a write costs). */
@@ -178,7 +180,7 @@ void wl_hostcost(struct wl_ctx *c)
 			if (r) {
 				/* Offered but not selectable: one row says so. */
 				struct hostcost_row row = { path_names[p], "read", "single", 1, 0, r,
-							    0, 0, path_names[p], 0 };
+							    0, 0, path_names[p], 0, 0 };
 
 				hostcost_report_row(h->name, &row);
 				continue;

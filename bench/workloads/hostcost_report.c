@@ -19,6 +19,18 @@ void hostcost_report_heading(const char *host, const char *timer, uint32_t resol
 		   "moved by");
 }
 
+/* A row whose figures the clock's step moves by more than
+ * HOSTCOST_COARSE_PCT: the engine's part (a difference) or the request. */
+static bool coarse(const struct hostcost_row *r)
+{
+	double eng = r->op_ns - r->driver_ns;
+
+	if (eng < 0)
+		eng = -eng;
+	return 2 * r->resolution_ns * 100.0 > HOSTCOST_COARSE_PCT * eng ||
+	       r->resolution_ns * 100.0 > HOSTCOST_COARSE_PCT * r->op_ns;
+}
+
 void hostcost_report_row(const char *host, const struct hostcost_row *r)
 {
 	struct json *j;
@@ -31,6 +43,10 @@ void hostcost_report_row(const char *host, const struct hostcost_row *r)
 			   r->op, (unsigned)r->blocks, r->cmd, (unsigned)r->requests, r->op_ns,
 			   r->op_ns / r->blocks, r->driver_ns, r->op_ns - r->driver_ns,
 			   r->moved_by);
+	if (!r->error && coarse(r))
+		con_printf("  %-5s %-5s %8u %-10s below the clock's resolution: +-%.0f ns per request, "
+			   "+-%.0f ns for the engine's part\n", "", "", (unsigned)r->blocks, "",
+			   r->resolution_ns, 2 * r->resolution_ns);
 	j = record_begin("hostcost");
 	json_str(j, "host", host);
 	json_str(j, "path", r->path);
@@ -49,6 +65,8 @@ void hostcost_report_row(const char *host, const struct hostcost_row *r)
 		json_double(j, "engine_ns", r->op_ns - r->driver_ns, 1);
 		json_str(j, "moved_by", r->moved_by);
 		json_u64(j, "pio_requests", r->pio_requests);
+		json_double(j, "resolution_ns", r->resolution_ns, 1);
+		json_bool(j, "below_resolution", coarse(r));
 	}
 	record_end();
 }

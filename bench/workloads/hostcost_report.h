@@ -27,7 +27,14 @@ struct hostcost_row {
 	 * pio_requests: how many of the 2 x requests did so. */
 	const char *moved_by;
 	uint32_t pio_requests;
+	/* The clock's step spread over the requests timed together: op_ns and
+	 * driver_ns are each within this of the truth (one tick at each end
+	 * of the loop), their difference within twice it. */
+	double resolution_ns;
 };
+
+/* A figure the clock's step moves by more than this % is flagged. */
+#define HOSTCOST_COARSE_PCT 10.0
 
 /* The heading: what is measured, with which clock. */
 void hostcost_report_heading(const char *host, const char *timer, uint32_t resolution_ns,

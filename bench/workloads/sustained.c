@@ -105,7 +105,7 @@ static void measure(struct wl_ctx *c, struct wl_meas *m, uint32_t nops,
 		struct wl_op op = { true, r->first_lba + i * blocks, blocks, WL_MULTI_AUTO12 };
 
 		if (wl_should_stop(c, m)) {
-			r->stopped_by = "errors";
+			r->stopped_by = c->interrupted ? "user" : "errors";
 			break;
 		}
 		if (wl_now_ns(c) - m->start_ns > limit_ns) {

@@ -24,7 +24,7 @@ struct sustained_result {
 	bool emulated;
 	/* measured */
 	uint32_t ops;              /* successful writes (one latency sample each) */
-	const char *stopped_by;    /* "budget", "area", "time" or "errors" */
+	const char *stopped_by;    /* "budget", "area", "time", "errors" or "user" (Ctrl-C) */
 	/* decided, on the samples in issue order */
 	struct wla_knee knee;
 	unsigned nrates;

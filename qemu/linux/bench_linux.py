@@ -74,6 +74,11 @@ def run_linux(machine, controller):
     if run.sd_guest_errors():
         raise SystemExit("bench-linux: Linux on %s %s: SD guest errors:\n%s"
                          % (machine, controller, "\n".join(run.sd_guest_errors())))
+    if run.idle_ns != 0:
+        # Idle time would count as instructions (sleep=off jumps the clock).
+        raise SystemExit("bench-linux: Linux on %s %s: the CPU idled %s ns during sdblinux's "
+                         "run: its nanoseconds are not instructions" % (
+                             machine, controller, run.idle_ns))
     return dict(rows=run.of_type("hostcost"), skipped=run.of_type("skipped"),
                 idle_ns=run.idle_ns, path=linux_path(run.console), wall=wall,
                 kernel=run.one("board")["kernel"])

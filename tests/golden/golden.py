@@ -49,8 +49,8 @@ QEMU_CASES = [
 # Keys whose values are measured (times, rates, shares) or follow from
 # measured values; masked in the QEMU baseline.
 TIMING_KEY = re.compile(
-    r"(_ns|_us|_ms|_s|_pct|_ppm)$|^(a|b|r2|mbs|mibs|iops)$|"
-    r"mbs|iops|elapsed|latency|verdict|evidence|message|reason|note|fit|slope|knee|worst|series")
+    r"(_ns|_us|_ms|_s|_pct|_ppm)$|^(a|b|r2|mbs|mibs|iops|valid|invalid)$|"
+    r"mbs|iops|elapsed|latency|verdict|evidence|message|reason|why|note|fit|slope|knee|worst|series")
 # Per record type: fields that are measured although their names do not say so.
 MEASURED = {
     "board": {"timer", "temp_mc", "firmware"},
@@ -63,6 +63,7 @@ MEASURED = {
     "sustained": None,
     "class": None,
     "summary": None,
+    "headline": None,
     "verdict": None,
     "overhead": None,
     "suite": {"elapsed_us"},

@@ -86,3 +86,13 @@ def test_enum_values_match_whole_words(tmp_path):
     assert "config: line 2: data_path = d: not one of auto|pio|dma; keeping auto" in msgs
     assert any(m.startswith("config: line 3: bus_mode = sdr: not one of") for m in msgs)
     assert run.one("data_path")["requested"] == "auto"
+
+
+def test_a_refused_test_area_names_its_line(tmp_path):
+    img = harness.make_image(str(tmp_path / "sd.img"), size="128M",
+                             sdbench=["suite = none", "# the area", "test_area = 0+100"])
+    run = harness.boot("raspi2b", img, timeout=120)
+    assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+    ta = run.one("test_area")
+    assert ta["note"] == "test_area 0+100 from sdbench.txt line 3 refused: it includes " \
+        "LBA 0 (the MBR)", ta

@@ -109,7 +109,9 @@ def test_every_command_and_bad_input(tmp_path):
         out = s.command("sweep", timeout=180)
         sw = [r for r in records(out) if r["type"] == "sweep"]
         assert sw and all(r["op"] in ("read", "write") for r in sw)
-        assert records(out)[-1]["type"] == "summary"
+        types = [r["type"] for r in records(out)]
+        # the sweep enters nothing into the summary: no headline after it
+        assert types[-1] == "summary", types[-3:]
         halt(s)
     finally:
         s.close()
@@ -284,6 +286,46 @@ def test_console_on_other_boards(tmp_path, machine):
         s.close()
 
 
+def test_session_of_three_runs_reads_as_three_runs(tmp_path):
+    """A capture of a console session with three measuring commands is read
+    by the host tools as one session of three runs (run_start records), with
+    no warning: no "board restarted", nothing cut short, every record on a
+    line of its own."""
+    from sdbhost import records as R
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img)
+    try:
+        s.command("run seq-read", timeout=180)
+        s.command("run random span=1M", timeout=180)
+        s.command("run variants", timeout=180)
+        halt(s)
+        text = s.text
+    finally:
+        s.close()
+    log = R.read_text(text, "session.log")
+    assert log.warnings == []
+    assert len(log.runs) == 3, [(r.describe(), r.ended_by, [x["type"] for x in r.records][:10])
+                                for r in log.runs]
+    starts = [r.one("run_start") for r in log.runs]
+    assert [x and (x["n"], x["what"]) for x in starts] == \
+        [(1, "seq-read"), (2, "random"), (3, "variants")]
+    first = [[n for n in r.result_workloads()][0] for r in log.runs]
+    assert first[0].startswith("seq-read") and first[1].startswith("rand") \
+        and first[2].startswith("var-"), first
+    assert [r.ended_by for r in log.runs] == ["session", "session", "done"]
+    for r in log.runs:
+        assert r.board() and r.one("card") and r.emulated and r.ok()
+    # sdbreport: three runs, the last reported, exit status 0
+    p = tmp_path / "session.log"
+    p.write_text(text)
+    import subprocess
+    out = subprocess.run(["/usr/bin/python3", os.path.join(harness.ROOT, "tools", "sdbreport.py"),
+                          str(p)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "holds 3 runs" in out.stderr and "warning" not in out.stderr
+
+
 def _noise(s, rng, forced, stop):
     """A byte every second until QEMU ends: random, with forced bytes at
     given seconds (forced: {second: byte})."""
@@ -377,6 +419,47 @@ def test_over_long_line_is_refused_not_cut(tmp_path):
         assert "span            = 256M" in show and "seed            = -" in show
         # a command with idle and a short line still works afterwards
         assert "ok" in s.command("set seed=4")
+        halt(s)
+    finally:
+        s.close()
+
+
+def test_ctrl_c_in_sustained_reports_the_user_and_verifies_what_was_written(tmp_path):
+    """Ctrl-C during run sustained profile=full: stopped_by "user", the
+    blocks written (and only those) verified, the summary names what
+    finished; then set write_tests=off makes run seq-write say writes are
+    off, not that there is no test area."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M", console_wait=None)
+    s = open_console(img)
+    try:
+        start = s.pos
+        s.send("run sustained profile=full seed=5\r")
+        s.expect(r"sustained write", 60)
+        time.sleep(3)
+        s.send(b"\x03")
+        s.expect(r"interrupted \(Ctrl-C\)", 60)
+        s.expect(PROMPT, 60)
+        out = s.text[start:s.pos]
+        sus = [r for r in records(out) if r["type"] == "sustained"]
+        assert len(sus) == 1 and sus[0]["stopped_by"] == "user", sus
+        assert sus[0]["ops"] > 0 and sus[0]["bytes"] == sus[0]["ops"] * sus[0]["xfer_bytes"]
+        integ = [r for r in records(out) if r["type"] == "integrity"]
+        assert len(integ) == 1 and integ[0]["workload"] == "sustained-write", integ
+        # every block written is read back: the measured transfers and the
+        # unmeasured 256 KiB probe before them (the same first blocks, read
+        # back once for each write)
+        probe = 512 if sus[0]["xfer_bytes"] > 256 * 1024 else 0
+        assert integ[0]["blocks"] == sus[0]["bytes"] // 512 + probe and \
+            integ[0]["ok"] == integ[0]["blocks"], (integ, sus)
+        summ = [r for r in records(out) if r["type"] == "summary"]
+        assert summ and summ[-1]["finished"] == ["sustained-write"], summ
+        assert "sustained-write" in out[out.index("summary"):]
+        assert "card state: tran" in out
+
+        assert "ok" in s.command("set write_tests=off")
+        out = s.command("run seq-write")
+        assert {"type": "skipped", "workload": "seq-write",
+                "reason": "writes are off (write_tests = off)"} in records(out)
         halt(s)
     finally:
         s.close()

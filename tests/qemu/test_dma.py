@@ -15,6 +15,7 @@ import os
 import pytest
 
 import harness
+import honest
 import test_safety as safety
 import test_sd_stack as sds
 
@@ -90,6 +91,11 @@ def test_quick_suite_and_safety_through_dma(tmp_path, machine, kernel):
     assert any(r["op"] == "write" for r in results)
     assert data_path_record(run)["path"] == "dma"
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
+    # every multi-block workload moved by DMA inside the CPU's start write:
+    # no diagnosis, and none above the bus ceiling
+    honest.assert_honest_verdicts(run)
+    ver = {r["workload"]: r for r in run.of_type("verdict")}
+    assert "dma_inside_register_write" in ver["seq-read-64k"]["invalid"], ver["seq-read-64k"]
 
 
 def test_data_path_choices(tmp_path):

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "qemu", "linux"))
 import boot  # noqa: E402
 
 SECTOR = 512
+SDBENCH_LOG = os.path.join(ROOT, "tests", "data", "qemu-raspi2b-quick.log")
 MiB = 1 << 20
 
 
@@ -76,3 +77,13 @@ def test_sdblinux_in_linux_on_sdhost(tmp_path, linux):
     assert changed, "the writes did not reach the card"
     outside = [b for b in changed if not lo <= b < hi]
     assert outside == [], "blocks written outside the test area: %s" % outside[:10]
+    # sdbreport puts the Linux log next to an sdbench log of QEMU's card
+    # (the committed quick-suite run): both columns filled, no warning.
+    lx = tmp_path / "linux.log"
+    lx.write_text(run.console)
+    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), SDBENCH_LOG, str(lx)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 0 and p.stderr == "", p.stdout[-2000:] + p.stderr
+    rows = {l.split()[0]: l.split() for l in p.stdout.splitlines() if l.strip()}
+    for name in ("seq-read-4k", "rand-read-4k", "seq-write-64k"):
+        assert len(rows[name]) == 6 and "-" not in rows[name], rows[name]

@@ -12,6 +12,7 @@ import os
 import pytest
 
 import harness
+import honest
 import test_sd_stack as sds
 from test_safety import assert_only_in_area, fill_random
 
@@ -157,6 +158,11 @@ def test_compare_hosts(tmp_path):
             assert r["ops"] > 0 and r["mbs"] > 0 and r["iops"] > 0, r
     for wl in ("seq-read-64k", "rand-write-4k"):
         assert sum(r["best"] for k, r in rows.items() if k[2] == wl) == 1
+    # QEMU's DMA engine copies inside the CPU's start write: those rows'
+    # CPU time is the whole transfer, flagged, and no verdict of the run
+    # claims more than the bus can carry
+    honest.assert_dma_rows_flagged(run)
+    honest.assert_honest_verdicts(run)
     assert [h["name"] for h in run.of_type("host")] == ["emmc", "sdhost", "emmc"]
     assert "host comparison (QEMU" in run.console
     integ = [r for r in run.of_type("integrity") if r["workload"] == "host-comparison"]
@@ -173,5 +179,8 @@ def test_missing_controller_is_refused(tmp_path):
     assert run.records[-1]["errors"] == 0, run.console[-3000:]
     assert "host = emmc2: this board's SD slot is not wired to that controller; emmc stays" \
         in run.console
+    # the refusal names its line, and the run goes on to what the file asks
+    assert "host = emmc2 (sdbench.txt line 2) refused: the card is on emmc" in run.console
+    assert "suite: none" in run.console and run.one("data_path")["host"] == "emmc"
     assert [h["name"] for h in run.of_type("host")] == ["emmc"]
     assert [c["host"] for c in run.of_type("card")] == ["emmc"]

@@ -656,13 +656,16 @@ TEST(hosts_table_prints_rows_and_the_record)
 
 	memset(&t, 0, sizeof(t));
 	t.emulated = true;
-	t.nrows = 3;
+	t.nrows = 4;
 	t.rows[0] = (struct hosts_row){ "emmc", "pio", "hs", "seq-read-64k", 16, 7.25, 110.6,
-					15685000u, 43.5, 28639.0, 0, NULL, true };
+					15685000u, 43.5, 28639.0, 0, NULL, true, true, "" };
 	t.rows[1] = (struct hosts_row){ "sdhost", "pio", "ds", "seq-read-64k", 16, 3.885, 59.3,
-					25623000u, 84.2, 108861.0, 0, NULL, false };
+					25623000u, 84.2, 108861.0, 0, NULL, false, true, "" };
+	t.rows[3] = (struct hosts_row){ "emmc", "dma", "hs", "seq-read-64k", 16, 6.3, 96.7,
+					50611000u, 1.1, 79916.0, 0, NULL, false, false,
+					"the DMA transfer completed inside the CPU's own work" };
 	t.rows[2] = (struct hosts_row){ "sdhost", "dma", NULL, "seq-read-64k", 0, 0, 0, 0, 0, 0,
-					-ENOTSUP, "the host has no such data path", false };
+					-ENOTSUP, "the host has no such data path", false, true, "" };
 	capture_start();
 	hosts_table_report(&t);
 	capture_stop();
@@ -677,7 +680,13 @@ TEST(hosts_table_prints_rows_and_the_record)
 		      "\"data_path\":\"pio\",\"workload\":\"seq-read-64k\",\"bus_mode\":\"hs\","
 		      "\"ops\":16,\"mbs\":7.250,"
 		      "\"iops\":110.6,\"p99_ns\":15685000,\"host_pct\":43.5,"
-		      "\"cpu_ns_per_block\":28639,\"best\":true}") != NULL);
+		      "\"cpu_ns_per_block\":28639,\"best\":true,\"valid\":true,\"why\":null}") != NULL);
 	CHECK(strstr(out, "{\"host\":\"sdhost\",\"data_path\":\"dma\",\"workload\":"
 		      "\"seq-read-64k\",\"error\":-") != NULL); /* no bus_mode: never set up */
+	/* a row whose split does not hold is flagged, with the reason */
+	CHECK(strstr(out, "  emmc    dma  hs     seq-read-64k       6.300      96.7    50611.0   1.1%"
+		      "        79916  !\r\n") != NULL);
+	CHECK(strstr(out, "  ! emmc dma seq-read-64k: the DMA transfer completed inside the CPU's "
+		      "own work\r\n") != NULL);
+	CHECK(strstr(out, "\"best\":false,\"valid\":false,\"why\":\"the DMA transfer completed") != NULL);
 }

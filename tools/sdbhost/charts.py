@@ -43,8 +43,30 @@ class Chart:
         return "%s: %s" % (self.title, ", ".join(self.series))
 
 
+# After matplotlib's ten: ten more that differ from them and each other
+# (a chart of 14 workloads must not draw two in one colour).
+_MORE_COLOURS = ["#000000", "#bfef45", "#469990", "#800000", "#000075", "#f032e6",
+                 "#ffe119", "#9a6324", "#808000", "#42d4f4"]
+
+
 def _colour(i):
-    return "C%d" % (i % 10)
+    if i < 10:
+        return "C%d" % i
+    return _MORE_COLOURS[(i - 10) % len(_MORE_COLOURS)]
+
+
+def bus_ceiling_mbs(xfer_bytes, clock_hz, width, write, ddr=False):
+    """The bus alone's rate for one multi-block transfer of xfer_bytes: its
+    command, the data blocks at the framing's pitch and the stop command,
+    at clock_hz (the framing of docs/attribution.md section 2)."""
+    from .predict import CMD_CLOCKS, STOP_CLOCKS, pitch_clocks
+    if not (is_num(xfer_bytes) and is_num(clock_hz) and is_num(width)) or clock_hz <= 0 \
+            or width not in (1, 4, 8) or xfer_bytes <= 0:
+        return None
+    blocks = max(1, int(xfer_bytes) // 512)
+    clocks = CMD_CLOCKS + blocks * pitch_clocks(int(width), write, ddr) + \
+        (STOP_CLOCKS if blocks > 1 else 0)
+    return xfer_bytes / (clocks / clock_hz) / 1e6
 
 
 def _fig(w, h, emulated, left=0.75, top=0.5):
@@ -125,10 +147,22 @@ def seq_throughput(runs):
             if not pts:
                 continue
             name = _name(lab, "seq-" + op, runs)
+            colour = _colour(i) if len(runs) > 1 else ("C0" if op == "read" else "C3")
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
-                    color=_colour(i) if len(runs) > 1 else ("C0" if op == "read" else "C3"),
-                    label=name)
+                    color=colour, label=name)
             series.append(name)
+            # the bus ceiling at the clock and width each transfer ran at
+            ceil = []
+            for x, _, _, n in pts:
+                r = run.workloads[n]["result"]
+                c = bus_ceiling_mbs(x, r.get("clock_hz"), r.get("width"), op == "write",
+                                    str((run.one("card") or {}).get("timing")) == "DDR50")
+                if c:
+                    ceil.append((x, c))
+            if ceil:
+                ax.plot([p[0] for p in ceil], [p[1] for p in ceil], ls="--", lw=1,
+                        color=colour if len(runs) > 1 else "#555",
+                        label=_name(lab, "bus ceiling", runs))
         _size_axis(ax)
         ax.set_title("sequential " + op)
         ax.set_xlabel("transfer size")
@@ -381,8 +415,11 @@ def phase_bars(runs, names, name, title):
         ax.barh(ys, vals, left=left, color=PHASE_COLOURS[key], label=label, height=0.75)
         left = [a + b for a, b in zip(left, vals)]
     for y, (_, per, _) in zip(ys, rows):
-        ax.text(101, y, "%s us/op" % F.num(sum(per.values()), "%.1f"), va="center", fontsize=6)
-    ax.set_xlim(0, 125)
+        # beside the axes (which run 0-100%), not inside them
+        ax.text(1.01, y, "%s us/op" % F.num(sum(per.values()), "%.1f"), va="center",
+                fontsize=6, transform=ax.get_yaxis_transform(), clip_on=False)
+    ax.set_xlim(0, 100)
+    fig.subplots_adjust(wspace=0.3)
     ax.set_xlabel("share of the time per operation (%)")
     ax.set_yticks(ys, [r[0] for r in rows], fontsize=7)
     ax.invert_yaxis()

@@ -110,6 +110,19 @@ def write_csv(dirpath, items):
                     if k not in cols:
                         cols.append(k)
                 rows.append(full)
+    # The headline of each run: one row per figure (docs/host-tools.md).
+    from .headline import as_dict, headline
+    hcols = ["log", "run", "card", "what", "workload", "value", "unit", "ops", "low", "high",
+             "single_sample", "few_samples", "limit", "help"]
+    hrows = []
+    for log_name, run in items:
+        h = as_dict(headline(run))
+        for f in h["figures"] or [{}]:
+            row = {"log": log_name, "run": run.index, "card": h["card"],
+                   "help": "; ".join(h["help"])}
+            row.update(f)
+            hrows.append(row)
+    table.setdefault("headline", (hcols, []))[1][:0] = hrows
     out = {}
     for t, (cols, rows) in table.items():
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in t)

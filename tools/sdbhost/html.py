@@ -9,14 +9,16 @@ import json
 import os
 
 from . import charts as C
+from . import details
 from . import fmt as F
+from . import headline as HL
 from . import hosts as H
 from . import model
 from .records import is_num
 
 CSS = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 14px; margin: 0; color: #222; }
-main { padding: 0 1.2em 2em 1.2em; max-width: 1200px; }
+main { padding: 0 1.2em 2em 1.2em; }
 .banner { position: sticky; top: 0; z-index: 2; padding: 0.4em 1.2em; font-weight: bold;
           background: #fde8ea; color: #9b0018; border-bottom: 2px solid #b00020; }
 .banner.real { background: #e8f3ea; color: #1b5e20; border-bottom-color: #2e7d32; }
@@ -38,11 +40,15 @@ details.wide > table { width: 100%; }
 .tag.card-bound { background: #c25e1f; } .tag.bus-bound { background: #2e7d32; }
 .tag.host-bound { background: #b00020; } .tag.mixed { background: #555; }
 .bad { color: #b00020; font-weight: bold; } .ok { color: #1b5e20; }
-figure { margin: 0.6em 0 1.2em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figure { margin: 0.6em 0 1.2em 0; }
+figure img { width: 100%; max-width: 1500px; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.85em; color: #555; }
 nav { font-size: 0.9em; margin: 0.4em 0; } nav a { margin-right: 0.8em; }
 details { margin: 0.3em 0; } summary { cursor: pointer; }
 .note { color: #555; font-size: 0.9em; }
+.headline { border: 2px solid #333; border-radius: 4px; padding: 0.5em 1em; margin: 0.6em 0;
+            background: #fafafa; font-size: 1.05em; }
+.headline h2 { border: none; margin: 0 0 0.3em 0; } .headline ul { margin: 0.2em 0; }
 pre { font-size: 0.85em; background: #f7f7f7; padding: 0.4em; overflow-x: auto; }
 """
 
@@ -66,6 +72,7 @@ SECTIONS = [
     ("hosts", "Host comparison"),
     ("integrity", "Integrity"),
     ("selftest", "SD stack self-test"),
+    ("details", "Set-up and measurement details"),
     ("problems", "Errors, skipped workloads, log warnings"),
 ]
 TITLE = dict(SECTIONS)
@@ -79,7 +86,7 @@ def esc(v):
 
 
 class Report:
-    def __init__(self, runs, labels, logs, dpi=80):
+    def __init__(self, runs, labels, logs, dpi=110):
         self.runs = list(zip(labels, runs))
         self.logs = logs
         self.emulated = any(r.emulated for r in runs)
@@ -696,6 +703,17 @@ class Report:
                                                               "modes"], body)
         self.end()
 
+    def details(self):
+        have = [(lab, run, details.parts(run)) for lab, run in self.runs]
+        if not any(p for _, _, p in have):
+            return
+        self.section("details")
+        for lab, run, parts in have:
+            for title, head, rows in parts:
+                self.w("<h3>%s</h3>\n" % esc(self.prefix(lab) + title))
+                self.table(head, rows)
+        self.end()
+
     def problems(self):
         self.section("problems")
         any_ = False
@@ -728,13 +746,25 @@ class Report:
             self.p("none: no errors, nothing skipped, every log line read cleanly.")
         self.end()
 
+    def headlines(self):
+        """The headline of every run, first on the page."""
+        out = []
+        for lab, run in self.runs:
+            lines = HL.headline(run)["lines"]
+            out.append('<div class="headline" id="headline%s"><h2>%s</h2><p><b>%s</b></p><ul>%s'
+                       '</ul></div>\n' % (
+                           "" if len(self.runs) == 1 else "-" + esc(lab),
+                           esc("Headline" + ("" if len(self.runs) == 1 else " " + lab)),
+                           esc(lines[0]), "".join("<li>%s</li>" % esc(l) for l in lines[1:])))
+        return "".join(out)
+
     # --- the page ----------------------------------------------------------
     def build(self):
         body_start = len(self.parts)
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
                    self.latency, self.series, self.phases, self.sweep, self.prediction, self.card_class, self.au,
                    self.open_au, self.erase, self.sustained, self.hosts, self.integrity, self.selftest,
-                   self.problems):
+                   self.details, self.problems):
             fn()
         body = self.parts[body_start:]
         if len(self.runs) == 1:
@@ -755,8 +785,8 @@ class Report:
                 '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
                 'img-src data:; style-src \'unsafe-inline\'">\n'
                 '<meta name="generator" content="sdbreport">\n'
-                '<title>%s</title>\n<style>%s</style></head>\n<body>\n%s<main>\n<h1>%s</h1>\n%s'
-                % (esc(title), CSS, banner, esc(title), nav))
+                '<title>%s</title>\n<style>%s</style></head>\n<body>\n%s<main>\n<h1>%s</h1>\n%s%s'
+                % (esc(title), CSS, banner, esc(title), self.headlines(), nav))
         return head + "".join(body) + "</main>\n</body></html>\n"
 
 
@@ -815,14 +845,14 @@ def _yesno(v):
     return ""
 
 
-def render(runs, labels, logs, dpi=80, prediction=None):
+def render(runs, labels, logs, dpi=110, prediction=None):
     """The HTML text and the Report (sections present, charts embedded)."""
     rep = Report(runs, labels, logs, dpi)
     rep.pred = prediction
     return rep.build(), rep
 
 
-def write_pngs(dirpath, runs, labels, dpi=80):
+def write_pngs(dirpath, runs, labels, dpi=110):
     """Every chart of the report as DIR/NAME.png; returns the paths."""
     os.makedirs(dirpath, exist_ok=True)
     rep = Report(runs, labels, [], dpi)

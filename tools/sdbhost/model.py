@@ -57,7 +57,7 @@ def seq_curve(run, op):
         if r.get("kind") == "seq" and r.get("op") == op and is_num(r.get("xfer_bytes")) \
                 and is_num(r.get("mbs")):
             pts.append((r["xfer_bytes"], r["mbs"], r.get("iops"), name))
-    return sorted(pts)
+    return sorted(pts, key=lambda p: (p[0], p[1], p[3]))   # iops may be null
 
 
 def latency_points(run, names):
@@ -148,7 +148,7 @@ def sweep_points(run):
             pts.setdefault(key, []).append((r["clock_hz"], r.get("mean_ns"), r.get("mbs"),
                                             r.get("ceiling_mbs")))
     for k in pts:
-        pts[k].sort()
+        pts[k].sort(key=lambda p: p[0])   # by clock only: the rest may be null
     return pts, fits
 
 

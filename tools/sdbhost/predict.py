@@ -44,6 +44,26 @@ def frame_clocks(width, ddr=False, nbytes=BLOCK):
     return 1 + 8 * nbytes // width + 16 + 1
 
 
+def ceiling_clocks(xfer_bytes, width, write, ddr=False):
+    """The fewest clocks one request of xfer_bytes can take on the bus
+    (docs/attribution.md section 2): command, each block at its minimum
+    pitch, the CMD12 of a multi-block request, the 8 trailing clocks. A
+    read's data may start while the response is still on CMD (48 + 2);
+    a write's waits for the response (98)."""
+    n = max(int(xfer_bytes) // BLOCK, 1)
+    c = (CMD_CLOCKS if write else 48 + 2) + n * pitch_clocks(width, write, ddr) + 8
+    if n > 1:
+        c += 48
+    if not write:
+        c -= 2          # pitch_clocks counts N_AC before every block, the first is above
+    return c
+
+
+def ceiling_mbs(xfer_bytes, width, clock_hz, write, ddr=False):
+    """What the bus can carry at most for requests of xfer_bytes, 10^6 B/s."""
+    return xfer_bytes / (ceiling_clocks(xfer_bytes, width, write, ddr) / clock_hz) / 1e6
+
+
 def pitch_clocks(width, write, ddr=False):
     """Model clocks per block inside a multi-block transfer: read N_AC 2 +
     frame; write N_WR 2 + frame + 2 + CRC status token 5."""
@@ -90,6 +110,32 @@ def fmt_hz(hz):
     return "%.0f kHz" % (hz / 1e3)
 
 
+class NoPrediction(Exception):
+    """The run's figures do not fit the model a prediction rests on."""
+
+
+def _impossible(run):
+    """Why the run's figures cannot feed a prediction, or None: the
+    firmware said its model does not hold for a workload (phases "valid":
+    false), or a workload ran faster than the bus can carry at its own
+    clock and width (logs from before the firmware checked)."""
+    bad = []
+    for name in run.result_workloads():
+        wl = run.workloads[name]
+        res, ph = wl.get("result") or {}, wl.get("phases") or {}
+        if ph.get("valid") is False:
+            bad.append((name, ph.get("why") or "the model does not hold"))
+            continue
+        f, w, x = res.get("clock_hz"), res.get("width"), res.get("xfer_bytes")
+        if is_num(f) and is_num(w) and is_num(x) and is_num(res.get("mbs")) and f > 0 \
+                and res.get("op") in ("read", "write") and w in (1, 4):
+            cap = ceiling_mbs(x, int(w), f, res["op"] == "write")
+            if res["mbs"] > cap * 1.0001:
+                bad.append((name, "%.3f MB/s, above the %.3f MB/s the bus carries at %s "
+                                  "%d-bit" % (res["mbs"], cap, fmt_hz(f), w)))
+    return bad
+
+
 class Row:
     """One workload: measured and predicted figures, and how."""
 
@@ -102,11 +148,13 @@ class Row:
         self.p_paced_by = ""
         self.note = ""
         self.bound = False     # the prediction is an upper bound (see predict())
+        self.capped = False    # cut to the target's bus ceiling
 
     def as_dict(self):
         return {k: getattr(self, k) for k in (
             "workload", "kind", "op", "xfer_bytes", "mbs", "iops", "mean_ns", "p_mbs",
-            "p_iops", "p_mean_ns", "method", "paced_by", "p_paced_by", "note", "bound")}
+            "p_iops", "p_mean_ns", "method", "paced_by", "p_paced_by", "note", "bound",
+            "capped")}
 
 
 class Prediction:
@@ -238,6 +286,30 @@ def _shares(res, ph, tgt):
     return total2, (total2 - total) / max(_n(res, "ops"), 1)
 
 
+def _cap(row, res, tgt):
+    """Never above the target's bus ceiling: a predicted rate beyond it is
+    cut to it (the latency to the bus time); returns 1 when it was."""
+    x, op = res.get("xfer_bytes"), res.get("op")
+    if not is_num(row.p_mbs) or not is_num(x) or x <= 0:
+        return 0
+    f2, w2, ddr2, _ = tgt
+    if op in ("read", "write"):
+        cap = ceiling_mbs(x, w2, f2, op == "write", ddr2)
+    else:   # mixed: the faster direction bounds both
+        cap = ceiling_mbs(x, w2, f2, False, ddr2)
+    if row.p_mbs <= cap:
+        return 0
+    scale = cap / row.p_mbs
+    row.note = (row.note + "; " if row.note else "") + "at the bus ceiling (model %.3f)" % row.p_mbs
+    row.p_mbs = cap
+    if is_num(row.p_iops):
+        row.p_iops *= scale
+    if is_num(row.p_mean_ns):
+        row.p_mean_ns = max(row.p_mean_ns, x / cap * 1e3)
+    row.capped = True
+    return 1
+
+
 def _finish(row, res, ph, total2, dlat):
     el2 = res["elapsed_ns"] - ph["total_ns"] + total2
     if el2 > 0:
@@ -248,8 +320,17 @@ def _finish(row, res, ph, total2, dlat):
 
 
 def predict(run, target):
-    """A Prediction for every workload of run that printed result and phases."""
+    """A Prediction for every workload of run that printed result and phases.
+    Raises NoPrediction when the run is emulated and its figures break the
+    model; in a run from a card, a workload whose model does not hold gets
+    no prediction (its row says why)."""
     p = Prediction()
+    bad = dict(_impossible(run))
+    if bad and run.emulated:
+        name, why = next(iter(bad.items()))
+        raise NoPrediction("an emulated run whose figures the model cannot explain "
+                           "(%d workloads, e.g. %s: %s): its times are the emulator's, "
+                           "not a card's and a bus's" % (len(bad), name, why))
     card = run.one("card") or {}
     names = run.result_workloads()
     if not names:
@@ -287,6 +368,9 @@ def predict(run, target):
         row.mbs, row.iops = res.get("mbs"), res.get("iops")
         row.mean_ns = lat.get("mean_ns") if lat else None
         p.rows.append(row)
+        if name in bad:
+            row.note = "no prediction: " + bad[name]
+            continue
         if not is_num(res.get("clock_hz")) or not is_num(res.get("width")) \
                 or not is_num(res.get("elapsed_ns")) or res["elapsed_ns"] <= 0 \
                 or not is_num(ph.get("total_ns")) or not ph["total_ns"]:
@@ -325,6 +409,18 @@ def predict(run, target):
             total2, dlat = _shares(res, ph, tgt)
             row.method = "shares"
         _finish(row, res, ph, total2, dlat)
+    if bad:
+        if len(bad) == len(p.rows):
+            raise NoPrediction("no workload's figures fit the model (e.g. %s: %s)"
+                               % next(iter(bad.items())))
+        p.notes.append("%d workload(s) without a prediction: the firmware found their figures "
+                       "outside its model" % len(bad))
+    capped = 0
+    for row in p.rows:
+        capped += _cap(row, run.workloads[row.workload].get("result") or {}, tgt)
+    if capped:
+        p.notes.append("%d prediction(s) above what the bus can carry at %s were cut to "
+                       "that ceiling" % (capped, p.to_setting))
     nb = sum(1 for r in p.rows if r.bound)
     if nb:
         p.notes.append("%d workload(s) paced by the CPU here would be paced by the bus: the "

@@ -27,6 +27,7 @@ Rules (docs/host-tools.md, "Reading logs"):
 import json
 import math
 import os
+import re
 
 from . import resultsfile
 
@@ -37,6 +38,9 @@ _N, _S, _B, _LN, _L, _D, _LD = "N", "S", "B", "LN", "L", "D", "LD"
 _TIMER = {"source": _S, "freq_hz": _N, "nominal_hz": _N, "resolution_ns": _N,
           "read_cost_ns": _N, "calib_ppm": _N}
 _SUMMARY_PART = {"workload": _S, "xfer_bytes": _N, "mbs": _N, "iops": _N, "verdict": _S}
+_HEADLINE_PART = {"workload": _S, "xfer_bytes": _N, "ops": _N, "median_mbs": _N,
+                  "median_iops": _N, "p90_mbs": _N, "p90_iops": _N, "fastest_mbs": _N,
+                  "fastest_iops": _N, "limit": _S}
 
 SCHEMA = {
     "board": {"model": _S, "revision": _S, "soc": _S, "cpu": _S, "midr": _S,
@@ -88,8 +92,10 @@ SCHEMA = {
     "series": {"workload": _S, "interval_ns": _N, "mbs": _LN, "worst_ns": _LN},
     "phases": {"workload": _S, "ops": _N, "total_ns": _N, "cmd_ns": _N, "access_ns": _N,
                "data_ns": _N, "host_ns": _N, "busy_ns": _N, "gap_ns": _N, "card_pct": _N,
-               "bus_pct": _N, "host_pct": _N, "bus_efficiency_pct": _N},
-    "verdict": {"workload": _S, "bottleneck": _S, "pct": _N, "text": _S, "emulated": _B},
+               "bus_pct": _N, "host_pct": _N, "bus_efficiency_pct": _N, "valid": _B,
+               "why": _S, "invalid": _L},
+    "verdict": {"workload": _S, "bottleneck": _S, "pct": _N, "text": _S, "emulated": _B,
+                "valid": _B, "why": _S, "invalid": _L},
     "integrity": {"workload": _S, "blocks": _N, "ok": _N, "changed": _N, "overwritten": _N,
                   "stale": _N, "corrupted": _N, "read_errors": _N, "first_bad_lba": _N,
                   "partial": _B},
@@ -129,6 +135,11 @@ SCHEMA = {
                 "rand_read_4k": _SUMMARY_PART, "rand_write_4k": _SUMMARY_PART,
                 "mix70_4k": _SUMMARY_PART},
     "suite": {"profile": _S, "elapsed_us": _N, "aborted": _B, "emulated": _B},
+    "run_start": {"n": _N, "source": _S, "what": _S},
+    "headline": {"card": _S, "min_ops": _N, "seq_read": _HEADLINE_PART,
+                 "seq_write": _HEADLINE_PART, "rand_read_4k": _HEADLINE_PART,
+                 "rand_write_4k": _HEADLINE_PART, "sustained": _HEADLINE_PART, "text": _S,
+                 "emulated": _B},
     "selftest": {"test": _S, "lba": _N, "count": _N, "match": _B, "host_ns": _N,
                  "host_ns_per_block": _N, "data_ns": _N, "unaligned_host_ns": _N,
                  "write_protected": _B, "write_refused": _B, "code": _S,
@@ -150,6 +161,14 @@ WORKLOAD_TYPES = ("result", "latency", "histogram", "series", "phases", "verdict
 # in a pinned bus mode or by the host comparison prints it again.)
 ONCE_TYPES = ("layout", "config", "test_area", "overhead", "summary", "suite")
 END_TYPES = ("done", "exception")
+# The session's set-up records: a run started by run_start (a console
+# command, end = repeat) reports with the ones before it.
+SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data_path",
+                 "results_file")
+# Records of a measurement: a run_start after one of them starts a new run.
+MEASURE_TYPES = WORKLOAD_TYPES + ("sweep", "class", "au", "open_au", "erase", "sustained",
+                                  "integrity", "skipped", "summary", "suite", "hosts",
+                                  "hostcost", "selftest", "modes", "headline", "truth", "bus")
 
 
 def is_num(v):
@@ -282,7 +301,9 @@ class Run:
         self.lines = []             # line number of each record
         self.by_type = {}
         self.workloads = {}         # name -> {type: record}, in order of appearance
-        self.ended_by = None        # "done", "exception" or None (cut short)
+        self.ended_by = None        # "done", "exception", "session" (the session's
+        #                             next run_start) or None (cut short)
+        self.inherited = {}         # type -> the session's record before this run
 
     # --- building --------------------------------------------------------
     def add(self, rec, line):
@@ -308,9 +329,14 @@ class Run:
         return self.by_type.get(t, [])
 
     def one(self, t):
-        """The last record of type t, or None."""
+        """The last record of type t (for a later run of a session, the
+        session's set-up record before it), or None."""
         v = self.by_type.get(t)
-        return v[-1] if v else None
+        return v[-1] if v else self.inherited.get(t)
+
+    def measured(self):
+        """True when the run holds a measurement (not only the session's set-up)."""
+        return any(t in MEASURE_TYPES for t in self.by_type)
 
     def done(self):
         return self.one("done")
@@ -328,12 +354,12 @@ class Run:
 
     @property
     def finished(self):
-        return self.ended_by == "done"
+        return self.ended_by in ("done", "session")
 
     @property
     def error_count(self):
-        d = self.done()
-        n = d.get("errors") if d else None
+        d = self.by_type.get("done")
+        n = d[-1].get("errors") if d else None
         return int(n) if is_num(n) else len(self.all("error"))
 
     def ok(self):
@@ -403,6 +429,22 @@ def _records_in_line(line):
         pos = end + j if j >= 0 else -1
 
 
+_LOST_SPACE = re.compile(r'@\{"type"')
+_LOST_AT = re.compile(r'^(\r*) ?\{"type"\s*:')
+
+
+def repair_line(line):
+    """A record line that lost one byte on the serial link: "@{" (the
+    space) or a line starting with {"type": (the "@"). Returns the line
+    with the marker restored and what was repaired, or (line, None)."""
+    if _LOST_SPACE.search(line):
+        return _LOST_SPACE.sub('@ {"type"', line), "the space after '@' was lost"
+    m = _LOST_AT.match(line)
+    if m and "@ {" not in line:
+        return m.group(1) + "@ " + line[m.end(1):].lstrip(" "), "the '@' was lost"
+    return line, None
+
+
 def _printable_prefix(s):
     """True when the text before a record is only line-start debris
     (spaces, CR, a progress line the firmware overwrote with CR)."""
@@ -422,6 +464,9 @@ def read_text(text, path="<log>"):
     log.lines = len(lines)
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip("\r")
+        line, lost = repair_line(line)
+        if lost:
+            log.warn(n, "a record marker with a lost byte (%s): read as a record" % lost)
         if "@ {" not in line:
             if "@ " in line and line.lstrip("\r").startswith("@ "):
                 log.warn(n, "record line without a JSON object skipped: %s" % _short(line))
@@ -457,6 +502,12 @@ def read_text(text, path="<log>"):
                 log.bad_lines += 1
                 continue
             t = obj["type"]
+            if t == "run_start" and cur is not None and not cur.ended_by and cur.measured():
+                # the next run of the same session (console, end = repeat)
+                prev = cur
+                prev.ended_by = "session"
+                cur = new_run()
+                cur.inherited = {k: prev.one(k) for k in SESSION_TYPES if prev.one(k)}
             if cur is None:
                 cur = new_run()
                 if t != "board":

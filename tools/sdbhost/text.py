@@ -1,6 +1,8 @@
 """The text report: every record type as a person reads it, and the
 side-by-side comparison of several runs."""
+from . import details
 from . import fmt as F
+from . import headline as HL
 from . import hosts as H
 from . import model
 from .records import is_num
@@ -320,6 +322,10 @@ def render_run(run, out, log=None):
     """The report of one run."""
     if log is not None and len(log.runs) > 1:
         _w(out, "%s holds %d runs; this is %s" % (log.path, len(log.runs), run.describe()))
+    _w(out, "HEADLINE")
+    for line in HL.headline(run)["lines"]:
+        _w(out, "  " + line)
+    _w(out)
     if run.emulated:
         _w(out, "EMULATED RUN (QEMU): every time and rate below is emulation speed, "
                 "not a card's")
@@ -380,6 +386,8 @@ def render_run(run, out, log=None):
         _w(out, "\nSD stack self-test")
         for line in selftest_lines(run.all("selftest")):
             _w(out, line)
+    for line in details.text_lines(run):
+        _w(out, line)
     for r in run.all("skipped"):
         _w(out, "skipped: %s - %s" % (F.text(r.get("workload")), F.text(r.get("reason"))))
     for e in run.all("error"):

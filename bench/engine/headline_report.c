@@ -1,0 +1,186 @@
+/*
+ * headline_report.c - see headline_report.h.
+ *
+ * A figure is the median operation's rate (transfer size over the p50
+ * latency), with the number of operations and the spread from the p90 to
+ * the fastest operation; the best sequential rate is the highest such
+ * median among the workloads with at least HEADLINE_MIN_OPS operations
+ * (any, marked, when none has that many).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "bench/engine/attribution.h"
+#include "bench/engine/headline_report.h"
+#include "bench/engine/record.h"
+#include "drivers/sd/sd_regs.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+
+struct hl_part {
+	const char *key;      /* record key */
+	const char *label;    /* for people */
+	bool iops;            /* IOPS, else MB/s */
+	const struct wl_summary *s;
+};
+
+static double rate_of(const struct wl_summary *s, uint32_t ns, bool iops)
+{
+	if (!ns)
+		return 0.0;
+	return iops ? 1e9 / ns : (double)s->xfer_bytes * 1e3 / ns;   /* 10^6 B/s */
+}
+
+static double median_of(const struct wl_summary *s, bool iops)
+{
+	if (!s->p50_ns)
+		return iops ? s->iops : s->mbs;
+	return rate_of(s, s->p50_ns, iops);
+}
+
+static const struct wl_summary *best_seq(const struct wl_ctx *c, const char *prefix)
+{
+	const struct wl_summary *best = 0, *any = 0;
+	size_t n = strlen(prefix);
+	uint32_t i;
+
+	for (i = 0; i < c->nsummary; i++) {
+		const struct wl_summary *s = &c->summary[i];
+
+		if (strncmp(s->name, prefix, n))
+			continue;
+		if (!any || median_of(s, false) > median_of(any, false))
+			any = s;
+		if (s->ops >= HEADLINE_MIN_OPS &&
+		    (!best || median_of(s, false) > median_of(best, false)))
+			best = s;
+	}
+	return best ? best : any;
+}
+
+static const struct wl_summary *named(const struct wl_ctx *c, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nsummary; i++)
+		if (!strcmp(c->summary[i].name, name))
+			return &c->summary[i];
+	return 0;
+}
+
+/* Append to buf (cap bytes) at *n, never past its end. */
+static void add(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	*n += (size_t)fmt_vsnprintf(buf + *n, cap - *n, fmt, ap);
+	va_end(ap);
+	if (*n >= cap)
+		*n = cap - 1;
+}
+
+/* "SanDisk SL16G 16.0 GB, claims C10 U1 A1" from the CID and SD Status. */
+static void card_text(const struct sd_card *card, char *buf, size_t cap)
+{
+	struct sd_cid cid;
+	struct sd_ssr ssr;
+	size_t n = 0;
+	bool any = false;
+
+	sd_cid_decode(card->cid, &cid);
+	add(buf, cap, &n, "%s %s %.1f GB", sd_mid_name(cid.mid), cid.pnm,
+	    card->capacity_bytes / 1e9);
+	if (!card->have_ssr) {
+		add(buf, cap, &n, ", no SD Status");
+		return;
+	}
+	sd_ssr_decode(card->ssr, &ssr);
+	add(buf, cap, &n, ", claims");
+	if (ssr.speed_class_num > 0) {
+		add(buf, cap, &n, " C%d", ssr.speed_class_num);
+		any = true;
+	}
+	if (ssr.uhs_speed_grade_valid && ssr.uhs_speed_grade) {
+		add(buf, cap, &n, " U%u", (unsigned)ssr.uhs_speed_grade);
+		any = true;
+	}
+	if (ssr.video_speed_class_valid && ssr.video_speed_class) {
+		add(buf, cap, &n, " V%u", (unsigned)ssr.video_speed_class);
+		any = true;
+	}
+	if (ssr.app_perf_class == 1 || ssr.app_perf_class == 2) {
+		add(buf, cap, &n, " A%u", (unsigned)ssr.app_perf_class);
+		any = true;
+	}
+	if (!any)
+		add(buf, cap, &n, " no class");
+}
+
+static const char *limit_of(const struct wl_summary *s)
+{
+	return s->valid ? bottleneck_name((enum bottleneck)s->bottleneck) : "no diagnosis";
+}
+
+static void part_record(struct json *j, const struct hl_part *p)
+{
+	const struct wl_summary *s = p->s;
+
+	json_obj_begin(j, p->key);
+	json_str(j, "workload", s->name);
+	json_u64(j, "xfer_bytes", s->xfer_bytes);
+	json_u64(j, "ops", s->ops);
+	json_double(j, p->iops ? "median_iops" : "median_mbs", median_of(s, p->iops), p->iops ? 1 : 3);
+	json_double(j, p->iops ? "p90_iops" : "p90_mbs", rate_of(s, s->p90_ns, p->iops),
+		    p->iops ? 1 : 3);
+	json_double(j, p->iops ? "fastest_iops" : "fastest_mbs", rate_of(s, s->min_ns, p->iops),
+		    p->iops ? 1 : 3);
+	json_str(j, "limit", limit_of(s));
+	json_obj_end(j);
+}
+
+void wl_print_headline(const struct wl_ctx *c)
+{
+	struct hl_part parts[] = {
+		{ "seq_read", "sequential read", false, best_seq(c, "seq-read-") },
+		{ "seq_write", "sequential write", false, best_seq(c, "seq-write-") },
+		{ "rand_read_4k", "random 4 KiB read", true, named(c, "rand-read-4k") },
+		{ "rand_write_4k", "random 4 KiB write", true, named(c, "rand-write-4k") },
+		{ "sustained", "sustained write", false, named(c, "sustained-write") },
+	};
+	char card[96], text[480];
+	size_t n = 0;
+	struct json *j;
+	unsigned k;
+
+	if (!c->nsummary)
+		return;
+	card_text(c->card, card, sizeof(card));
+	add(text, sizeof(text), &n, "%s", card);
+	con_printf("\nheadline%s\n  %s\n", c->emulated ? " (QEMU: emulation speed)" : "", card);
+	for (k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+		const struct wl_summary *s = parts[k].s;
+
+		if (!s)
+			continue;
+		con_printf("  %-20s %9.*f %s  median of %u op%s%s, %s\n", parts[k].label,
+			   parts[k].iops ? 0 : 2, median_of(s, parts[k].iops),
+			   parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops, s->ops == 1 ? "" : "s",
+			   s->ops < HEADLINE_MIN_OPS ? " (too few for a spread)" : "", limit_of(s));
+		add(text, sizeof(text), &n, "; %s %.*f %s (%u ops, %s)", parts[k].label,
+		    parts[k].iops ? 0 : 2, median_of(s, parts[k].iops),
+		    parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops, limit_of(s));
+	}
+	j = record_begin("headline");
+	json_str(j, "card", card);
+	json_u64(j, "min_ops", HEADLINE_MIN_OPS);
+	for (k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
+		if (parts[k].s)
+			part_record(j, &parts[k]);
+	json_str(j, "text", text);
+	json_bool(j, "emulated", c->emulated);
+	record_end();
+}

@@ -1,0 +1,149 @@
+/*
+ * validity.c - the checks of validity.h. Each one is a physical bound the
+ * split's model takes for granted; a workload that breaks one gets no
+ * diagnosis, with the first broken bound as the reason.
+ */
+#include "bench/engine/busmodel.h"
+#include "bench/engine/validity.h"
+#include "drivers/sd/sd.h"
+#include "lib/fmt.h"
+
+static const char *const names[WL_INVALID_COUNT] = {
+	"too_few_samples", "dma_inside_register_write", "over_ceiling",
+	"phases_do_not_add_up", "shares_out_of_range",
+};
+
+const char *wl_invalid_name(enum wl_invalid r)
+{
+	return (unsigned)r < WL_INVALID_COUNT ? names[r] : "unknown";
+}
+
+/* Record a failed check; the first one keeps the text. */
+static void fail(struct wl_validity *v, enum wl_invalid r, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->reasons |= 1u << r;
+	if (!v->valid)
+		return;
+	v->valid = false;
+	v->reason = r;
+	va_start(ap, fmt);
+	fmt_vsnprintf(v->why, sizeof(v->why), fmt, ap);
+	va_end(ap);
+}
+
+static void clock_words(uint32_t hz, unsigned width, char *buf, unsigned cap)
+{
+	if (hz % 1000000u == 0)
+		fmt_snprintf(buf, cap, "%u MHz %u-bit", (unsigned)(hz / 1000000u), width);
+	else
+		fmt_snprintf(buf, cap, "%.2f MHz %u-bit", hz / 1e6, width);
+}
+
+static void check_samples(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	uint64_t min_ns = (uint64_t)WL_VALID_MIN_TICKS * in->timer_res_ns;
+
+	if (!in->ops)
+		fail(v, WL_INVALID_NO_SAMPLES, "too few samples: no operation completed");
+	else if (in->timer_res_ns && in->elapsed_ns < min_ns)
+		fail(v, WL_INVALID_NO_SAMPLES,
+		     "too few samples: %.1f us is fewer than %u ticks of the %u ns timer",
+		     in->elapsed_ns / 1e3, WL_VALID_MIN_TICKS, (unsigned)in->timer_res_ns);
+}
+
+/* The bus model's ceiling counts every frame and command at its minimum:
+ * no card and no host can beat it. */
+static void check_ceiling(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_split *s = in->split;
+	char clk[32];
+
+	if (s->ceiling_pct <= 100.0)
+		return;
+	clock_words(s->clock_hz, s->width, clk, sizeof(clk));
+	fail(v, WL_INVALID_OVER_CEILING,
+	     "%.1f%% of the %s bus ceiling, faster than the bus can carry%s", s->ceiling_pct,
+	     clk, in->emulated ? " (QEMU's card ignores the clock: emulation speed)" :
+	     " (a clock or the timer is not what the firmware believes)");
+}
+
+/* A DMA engine moves the data while the CPU waits: the frames' bus time
+ * lies outside the CPU's own work (starting the engine, the poll that saw
+ * its end). */
+static void check_dma(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_acc *a = in->rd, *w = in->wr;
+	uint64_t blocks = a->blocks + (w ? w->blocks : 0);
+	uint64_t win = a->access_ns + a->data_ns + a->busy_ns, cpu = a->host_ns;
+	uint64_t frames, outside;
+	unsigned flags = in->bus_flags & BUS_DDR;
+
+	if (!in->dma_moved || !blocks || !in->split->clock_hz)
+		return;
+	if (w) {
+		win += w->access_ns + w->data_ns + w->busy_ns;
+		cpu += w->host_ns;
+	}
+	frames = bus_clocks_to_ns(blocks * bus_block_pitch_clocks(SD_BLOCK_SIZE,
+								     in->split->width, flags),
+				  in->split->clock_hz);
+	outside = win > cpu ? win - cpu : 0;
+	if ((double)outside * 100.0 >= (double)frames * WL_VALID_DMA_FRAME_PCT)
+		return;
+	fail(v, WL_INVALID_DMA_IN_WRITE,
+	     "the DMA transfer ended inside the CPU's own work (busy %.0f of %.0f us, "
+	     "the frames need %.0f us)%s", cpu / 1e3, win / 1e3, frames / 1e3,
+	     in->emulated ? ": QEMU copies inside the start register write" : "");
+}
+
+static void check_phases(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	uint64_t p = in->rd->total_ns + in->rd->gap_ns;
+	double d;
+
+	if (in->wr)
+		p += in->wr->total_ns + in->wr->gap_ns;
+	if (!in->elapsed_ns || !in->ops || in->errors)
+		return;
+	d = ((double)p - (double)in->elapsed_ns) * 100.0 / (double)in->elapsed_ns;
+	if (d > WL_VALID_PHASES_TOL_PCT || d < -WL_VALID_PHASES_TOL_PCT)
+		fail(v, WL_INVALID_PHASES_SUM,
+		     "the phases do not add up: %.3f ms of phases in %.3f ms measured",
+		     p / 1e6, in->elapsed_ns / 1e6);
+}
+
+static bool share_ok(double x)
+{
+	return x >= -0.05 && x <= 100.05;
+}
+
+static void check_shares(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_split *s = in->split;
+	double sum = s->card_pct + s->bus_pct + s->host_pct;
+
+	if (!in->ops || !s->wall_ns)
+		return;
+	if (!share_ok(s->card_pct) || !share_ok(s->bus_pct) || !share_ok(s->host_pct) ||
+	    sum > 100.0 + WL_VALID_SHARES_TOL || sum < 100.0 - WL_VALID_SHARES_TOL)
+		fail(v, WL_INVALID_SHARES,
+		     "the shares are out of range: card %.1f%%, bus %.1f%%, host %.1f%%",
+		     s->card_pct, s->bus_pct, s->host_pct);
+}
+
+void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
+{
+	out->valid = true;
+	out->reason = WL_INVALID_COUNT;
+	out->reasons = 0;
+	out->why[0] = '\0';
+	check_samples(in, out);
+	if (!in->ops)
+		return;
+	check_dma(in, out);
+	check_ceiling(in, out);
+	check_phases(in, out);
+	check_shares(in, out);
+}

@@ -1,0 +1,50 @@
+"""The host tools install with pip from the source tree (pyproject.toml):
+into a fresh virtual environment (Debian's python3-venv, with the system's
+packages for matplotlib and pyserial), offline, the commands sdbreport,
+sdbcapture, sdbcard and sdbdb exist and work."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+LOG = os.path.join(ROOT, "tests", "data", "sim-sdhost-hosts.log")
+
+
+def sh(args, **kw):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=600, **kw)
+
+
+def test_pip_install_gives_the_commands(tmp_path):
+    # a copy of what the package is made of: pip's in-tree build would leave
+    # build/lib and an egg-info in the source tree
+    src = tmp_path / "src"
+    shutil.copytree(os.path.join(ROOT, "tools"), src / "tools",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.c"))
+    shutil.copy(os.path.join(ROOT, "pyproject.toml"), src)
+    venv = tmp_path / "venv"
+    p = sh(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)])
+    assert p.returncode == 0, p.stderr
+    p = sh([str(venv / "bin" / "pip"), "install", "--no-build-isolation", "--no-index",
+            str(src)])
+    assert p.returncode == 0, p.stdout + p.stderr
+    bin_ = venv / "bin"
+    for cmd in ("sdbreport", "sdbcapture", "sdbcard", "sdbdb"):
+        assert (bin_ / cmd).exists(), cmd
+        h = sh([str(bin_ / cmd), "--help"], cwd=str(tmp_path))
+        assert h.returncode == 0 and "usage" in h.stdout.lower(), (cmd, h.stderr)
+    # outside the source tree: the installed package is what runs
+    r = sh([str(bin_ / "sdbreport"), "-q", LOG], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("HEADLINE") and "host comparison" in r.stdout
+    r = sh([str(bin_ / "sdbreport"), "-q", "--html", str(tmp_path / "r.html"), LOG],
+           cwd=str(tmp_path))
+    assert r.returncode == 0 and (tmp_path / "r.html").stat().st_size > 10000, r.stderr
+    r = sh([str(bin_ / "sdbreport"), "-q", "compare", LOG, LOG], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    # sdbcapture's closing hint names a command that exists here
+    r = sh([str(bin_ / "sdbcapture"), "--port", str(tmp_path / "no-such-port"), "-o",
+            str(tmp_path / "c.log")], cwd=str(tmp_path))
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
