@@ -30,7 +30,7 @@ static struct {
 	unsigned nbody;
 	char step[64];		/* the running step's label */
 	uint64_t step_t0;
-	char headline[MAX_COLS + 1];
+	char headline[512];	/* the headline record's text (cut at 511 bytes) */
 	char summary[4096];	/* the summary record, once printed */
 } sc;
 
@@ -93,6 +93,26 @@ static void body_add(const char *text)
 	fmt_snprintf(sc.body[sc.nbody++], MAX_COLS + 1, "%s", text);
 }
 
+/* text in lines of at most the screen's width, broken at the last space
+ * that fits (or at the width when a word is longer). */
+static void body_wrap(const char *text)
+{
+	char t[MAX_COLS + 1];
+
+	while (strlen(text) > sc.cols) {
+		unsigned k = sc.cols;
+
+		while (k > 0 && text[k] != ' ')
+			k--;
+		if (k == 0)
+			k = sc.cols;
+		fmt_snprintf(t, sizeof(t), "%.*s", (int)k, text);
+		body_add(t);
+		text += k + (text[k] == ' ');
+	}
+	body_add(text);
+}
+
 /*
  * The raw JSON text of the first "key": value in rec (a string without its
  * quotes, a number or literal as it stands) into out; "" when absent.
@@ -131,11 +151,14 @@ static uint64_t parse_u64(const char *s)
 	return v;
 }
 
-/* "host-bound - the CPU ..." -> "host-bound" */
+/* "host-bound - the CPU ..." -> "host-bound", "no diagnosis: ..." ->
+ * "no diagnosis" */
 static void verdict_word(char *v)
 {
-	char *d = strstr(v, " - ");
+	char *d = strstr(v, " - "), *c = strstr(v, ": ");
 
+	if (c && (!d || c < d))
+		d = c;
 	if (d)
 		*d = 0;
 }
@@ -160,7 +183,7 @@ static void show_end(void)
 
 	sc.nbody = 0;
 	if (sc.headline[0]) {
-		body_add(sc.headline);
+		body_wrap(sc.headline);
 		body_add("");
 	}
 	body_add("summary");

@@ -51,7 +51,21 @@ def records(console):
     return out
 
 
-def screen_rows(console, rows):
+def wrap(text, cols):
+    """Lines of at most cols, broken at the last space that fits."""
+    out = []
+    while len(text) > cols:
+        k = cols
+        while k > 0 and text[k] != " ":
+            k -= 1
+        if k == 0:
+            k = cols
+        out.append(text[:k])
+        text = text[k + (1 if text[k] == " " else 0):]
+    return out + [text]
+
+
+def screen_rows(console, rows, cols=80):
     """The text of each row after the console's records."""
     top = ["sdbench", "", "", "", "", ""]
     body, headline, summary = [], "", ""
@@ -59,14 +73,16 @@ def screen_rows(console, rows):
     def end_body():
         b = []
         if headline:
-            b += [headline, ""]
+            b += wrap(headline, cols) + [""]
         b.append("summary")
         for key, label, iops in SUMMARY:
             i = summary.find('"%s":{' % key)
             if i < 0:
                 continue
             o = summary[i:]
-            v = field(o, "verdict").split(" - ")[0]
+            v = field(o, "verdict")
+            cut = [i for i in (v.find(" - "), v.find(": ")) if i >= 0]
+            v = v[:min(cut)] if cut else v
             b.append("  %-20s %10s %-4s  %s" % (label, field(o, "iops" if iops else "mbs"),
                                                 "IOPS" if iops else "MB/s", v))
         return b
@@ -90,7 +106,7 @@ def screen_rows(console, rows):
         elif t == "verdict" and body and body[-1].startswith(field(rec, "workload") + " "):
             body[-1] += "  " + field(rec, "bottleneck")
         elif t == "headline":
-            headline = field(rec, "text")
+            headline = field(rec, "text")[:511]
             if summary:
                 body = end_body()
         elif t == "summary":
