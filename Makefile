@@ -133,7 +133,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: screen-png bench-qemu bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: screen-png bench-qemu bench-predict bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -463,6 +463,12 @@ screenshot: $(BH)/sdbreport
 # docs; takes several minutes).
 bench-sim: all
 	$(PYTHON) sim/bench_sim.py
+
+# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
+# simulated card/host pairs: shipped cards on three hosts and generated
+# pairs (sim/predict_pairs.py; about 20 minutes on 2 cores).
+bench-predict: all
+	$(PYTHON) sim/predict_pairs.py
 
 # What a read request costs the CPU, in guest instructions under QEMU
 # -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.

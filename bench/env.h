@@ -28,14 +28,15 @@ struct bench_env {
 	/* Non-NULL when this board's SD slot is on a controller sdbench does
 	 * not drive yet (the reason, for the user). */
 	const char *sd_unsupported;
-	/* Rebuild the SD slot on the controller 'name' ("auto", "emmc",
-	 * "sdhost", "emmc2"; target: platform/slot.c routes the pins): 0
+	/* Rebuild the SD slot on the controller 'name' ("auto" or one of
+	 * host_names; platform/slot.c routes the pins): 0
 	 * with *host ready for reset(); -ENODEV when this board's slot is not
 	 * wired to it (nothing changed, *why says so); another -errno when
 	 * building it failed (*why). NULL: the platform cannot switch. */
 	int (*switch_host)(const char *name, struct sd_host **host, const char **why);
-	/* The controllers this board's slot can be driven by (NULL-terminated;
-	 * NULL = only the one in host). */
+	/* The controllers this board's slot can be driven by, from its
+	 * description (platform/<soc>.c; NULL-terminated; NULL = only the
+	 * one in host). */
 	const char *const *host_names;
 	/* The console's input: the next received byte or -1 at once (target:
 	 * the UART). NULL: no input, no interactive console. */

@@ -14,8 +14,8 @@
 /* The text line and the "host" record of h (docs/records.md). */
 void hosts_report(const struct sd_host *h);
 
-/* Rebuild env's slot on the controller 'name' ("auto", "emmc", "sdhost",
- * "emmc2") and initialise the card on it; env->host follows. A controller
+/* Rebuild env's slot on the controller 'name' ("auto" or one of
+ * env->host_names) and initialise the card on it; env->host follows. A controller
  * the board lacks, or one that fails, gets a message and the board's
  * usual one is used. Returns 0 when the card is ready on some host (the
  * requested one, or the fallback), else the error (recorded). */

@@ -9,7 +9,7 @@
  * reported; they must all agree.
  *
  * Write test: the configured range (selftest_write), only when it lies
- * inside the test area chosen by bench/test_area.c (never elsewhere). The
+ * inside the test area chosen by bench/storage/test_area.c (never elsewhere). The
  * range is cut into segments written with CMD24, CMD25 + CMD12, CMD25 with
  * Auto-CMD12, CMD23 + CMD25 (when supported) and CMD25 from an unaligned
  * buffer; then everything is read back and compared. On a write-protected

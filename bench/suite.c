@@ -1,6 +1,6 @@
 /*
- * suite.c - the benchmark suite: which workloads run, in which order, with
- * which budgets.
+ * suite.c - the benchmark suite: the measurement's own cost, the bus
+ * calibration, then every workload of bench/workloads/table.c in order.
  *
  * Profiles: "full" (about 10 minutes on a typical card) and "quick" (used
  * automatically under QEMU, where timings are emulation speed; each
@@ -10,15 +10,11 @@
 #include "bench/storage/config.h"
 #include "bench/engine/record.h"
 #include "bench/suite.h"
-#include "bench/workloads/app_class.h"
-#include "bench/workloads/au.h"
-#include "bench/workloads/basic.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/hostcost.h"
-#include "bench/workloads/modes.h"
-#include "bench/workloads/sustained.h"
+#include "bench/workloads/table.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 
@@ -60,9 +56,9 @@ static bool between_workloads(struct wl_ctx *c)
 
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 {
-	uint64_t span = config_u64(cfg, CFG_SPAN);
 	uint64_t t0 = timer_now_us();
 	struct json *j;
+	unsigned i;
 
 	c->verify = config_bool(cfg, CFG_VERIFY);
 	/* The write guard already refuses every write (run.c built it from
@@ -74,28 +70,12 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		   (unsigned)c->run_id);
 	measure_overhead(c);
 	wl_bus_calibrate(c);
-	wl_seq_sweep(c, false);
-	if (between_workloads(c))
-		wl_seq_sweep(c, true);
-	if (between_workloads(c))
-		wl_random(c, span);
-	if (between_workloads(c))
-		wl_variants(c);
-	if (between_workloads(c))
-		wl_clock_sweep(c);
-	if (between_workloads(c))
-		wl_app_class(c);
-	if (between_workloads(c))
-		wl_au_detect(c);
-	if (between_workloads(c))
-		wl_open_au(c);
-	if (between_workloads(c))
-		wl_erase_per_au(c);
-	if (between_workloads(c))
-		wl_sustained(c);
-	/* Last: it initialises the card again in every mode. */
-	if (between_workloads(c))
-		wl_modes(c);
+	/* Every workload of the table, in its order; from the second on,
+	 * the output so far is flushed first and none runs once the card
+	 * stopped answering. */
+	for (i = 0; i < wl_table_count; i++)
+		if (!i || between_workloads(c))
+			wl_table[i].run(c, cfg);
 	con_flush();
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");

@@ -123,10 +123,167 @@ static int emit_float(fmt_out_fn out, void *ctx, const struct spec *s, double v)
 	}
 }
 
+/* A conversion's flags, width, precision and length modifier, from just
+ * after the '%'; *fmt is left at the conversion character. */
+static void parse_spec(const char **fmt, va_list *ap, struct spec *s, int *lng,
+		       int *size_t_mod)
+{
+	const char *f = *fmt;
+
+	for (;; f++) {
+		if (*f == '-')
+			s->left = 1;
+		else if (*f == '0')
+			s->zero = 1;
+		else if (*f == '+')
+			s->plus = 1;
+		else if (*f == ' ')
+			s->space = 1;
+		else
+			break;
+	}
+	if (*f == '*') {
+		s->width = va_arg(*ap, int);
+		if (s->width < 0) {
+			s->left = 1;
+			s->width = -s->width;
+		}
+		f++;
+	} else {
+		while (*f >= '0' && *f <= '9')
+			s->width = s->width * 10 + (*f++ - '0');
+	}
+	if (*f == '.') {
+		f++;
+		s->prec = 0;
+		if (*f == '*') {
+			s->prec = va_arg(*ap, int);
+			f++;
+		} else {
+			while (*f >= '0' && *f <= '9')
+				s->prec = s->prec * 10 + (*f++ - '0');
+		}
+	}
+	while (*f == 'l' || *f == 'z' || *f == 'h') {
+		if (*f == 'l')
+			(*lng)++;
+		else if (*f == 'z')
+			*size_t_mod = 1;
+		f++;
+	}
+	*fmt = f;
+}
+
+/* %d and %i. */
+static int emit_signed(fmt_out_fn out, void *ctx, const struct spec *s, int lng,
+		       int size_t_mod, va_list *ap)
+{
+	long long v;
+	char d[24];
+	int nd;
+	const char *sign = "";
+	unsigned long long u;
+
+	if (lng >= 2)
+		v = va_arg(*ap, long long);
+	else if (lng == 1)
+		v = va_arg(*ap, long);
+	else if (size_t_mod)
+		v = (long long)va_arg(*ap, ptrdiff_t);
+	else
+		v = va_arg(*ap, int);
+	if (v < 0) {
+		sign = "-";
+		u = (unsigned long long)(-(v + 1)) + 1;
+	} else {
+		u = (unsigned long long)v;
+		sign = s->plus ? "+" : (s->space ? " " : "");
+	}
+	nd = (s->prec == 0 && u == 0) ? 0 : utoa(u, 10, 0, d);
+	return emit_padded(out, ctx, s, sign, d, nd);
+}
+
+/* %u, %x, %X and %o. */
+static int emit_unsigned(fmt_out_fn out, void *ctx, const struct spec *s, char c, int lng,
+			 int size_t_mod, va_list *ap)
+{
+	unsigned long long u;
+	char d[24];
+	int nd;
+	unsigned base = c == 'u' ? 10 : (c == 'o' ? 8 : 16);
+
+	if (lng >= 2)
+		u = va_arg(*ap, unsigned long long);
+	else if (lng == 1)
+		u = va_arg(*ap, unsigned long);
+	else if (size_t_mod)
+		u = va_arg(*ap, size_t);
+	else
+		u = va_arg(*ap, unsigned int);
+	nd = (s->prec == 0 && u == 0) ? 0 : utoa(u, base, c == 'X', d);
+	return emit_padded(out, ctx, s, "", d, nd);
+}
+
+/* One conversion c with its spec s; 0 characters for the end of the
+ * format ('\0'). */
+static int emit_conversion(fmt_out_fn out, void *ctx, struct spec *s, char c, int lng,
+			   int size_t_mod, va_list *ap)
+{
+	switch (c) {
+	case 'd':
+	case 'i':
+		return emit_signed(out, ctx, s, lng, size_t_mod, ap);
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		return emit_unsigned(out, ctx, s, c, lng, size_t_mod, ap);
+	case 'p': {
+		char d[24];
+		int nd = utoa((uintptr_t)va_arg(*ap, void *), 16, 0, d);
+
+		return emit_padded(out, ctx, s, "0x", d, nd);
+	}
+	case 'c': {
+		char ch = (char)va_arg(*ap, int);
+
+		s->prec = -1;
+		s->zero = 0;
+		return emit_padded(out, ctx, s, "", &ch, 1);
+	}
+	case 's': {
+		const char *str = va_arg(*ap, const char *);
+		int len = 0;
+
+		if (!str)
+			str = "(null)";
+		while (str[len] && (s->prec < 0 || len < s->prec))
+			len++;
+		s->prec = -1;
+		s->zero = 0;
+		return emit_padded(out, ctx, s, "", str, len);
+	}
+	case 'f':
+		return emit_float(out, ctx, s, va_arg(*ap, double));
+	case '%':
+		return emit(out, ctx, '%');
+	case '\0':
+		return 0;
+	default: {
+		int n = emit(out, ctx, '%');
+
+		return n + emit(out, ctx, c);
+	}
+	}
+}
+
 int fmt_vformat(fmt_out_fn out, void *ctx, const char *fmt, va_list ap)
 {
+	va_list aq;
 	int n = 0;
 
+	/* A copy whose address can be passed on (va_list may be an array). */
+	va_copy(aq, ap);
 	while (*fmt) {
 		struct spec s = { 0, 0, 0, 0, 0, -1 };
 		int lng = 0, size_t_mod = 0;
@@ -137,139 +294,13 @@ int fmt_vformat(fmt_out_fn out, void *ctx, const char *fmt, va_list ap)
 			continue;
 		}
 		fmt++;
-		for (;; fmt++) {
-			if (*fmt == '-')
-				s.left = 1;
-			else if (*fmt == '0')
-				s.zero = 1;
-			else if (*fmt == '+')
-				s.plus = 1;
-			else if (*fmt == ' ')
-				s.space = 1;
-			else
-				break;
-		}
-		if (*fmt == '*') {
-			s.width = va_arg(ap, int);
-			if (s.width < 0) {
-				s.left = 1;
-				s.width = -s.width;
-			}
-			fmt++;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				s.width = s.width * 10 + (*fmt++ - '0');
-		}
-		if (*fmt == '.') {
-			fmt++;
-			s.prec = 0;
-			if (*fmt == '*') {
-				s.prec = va_arg(ap, int);
-				fmt++;
-			} else {
-				while (*fmt >= '0' && *fmt <= '9')
-					s.prec = s.prec * 10 + (*fmt++ - '0');
-			}
-		}
-		while (*fmt == 'l' || *fmt == 'z' || *fmt == 'h') {
-			if (*fmt == 'l')
-				lng++;
-			else if (*fmt == 'z')
-				size_t_mod = 1;
-			fmt++;
-		}
+		parse_spec(&fmt, &aq, &s, &lng, &size_t_mod);
 		c = *fmt ? *fmt++ : '\0';
-		switch (c) {
-		case 'd':
-		case 'i': {
-			long long v;
-			char d[24];
-			int nd;
-			const char *sign = "";
-			unsigned long long u;
-
-			if (lng >= 2)
-				v = va_arg(ap, long long);
-			else if (lng == 1)
-				v = va_arg(ap, long);
-			else if (size_t_mod)
-				v = (long long)va_arg(ap, ptrdiff_t);
-			else
-				v = va_arg(ap, int);
-			if (v < 0) {
-				sign = "-";
-				u = (unsigned long long)(-(v + 1)) + 1;
-			} else {
-				u = (unsigned long long)v;
-				sign = s.plus ? "+" : (s.space ? " " : "");
-			}
-			nd = (s.prec == 0 && u == 0) ? 0 : utoa(u, 10, 0, d);
-			n += emit_padded(out, ctx, &s, sign, d, nd);
+		if (c == '\0')
 			break;
-		}
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			unsigned long long u;
-			char d[24];
-			int nd;
-			unsigned base = c == 'u' ? 10 : (c == 'o' ? 8 : 16);
-
-			if (lng >= 2)
-				u = va_arg(ap, unsigned long long);
-			else if (lng == 1)
-				u = va_arg(ap, unsigned long);
-			else if (size_t_mod)
-				u = va_arg(ap, size_t);
-			else
-				u = va_arg(ap, unsigned int);
-			nd = (s.prec == 0 && u == 0) ? 0 : utoa(u, base, c == 'X', d);
-			n += emit_padded(out, ctx, &s, "", d, nd);
-			break;
-		}
-		case 'p': {
-			char d[24];
-			int nd = utoa((uintptr_t)va_arg(ap, void *), 16, 0, d);
-
-			n += emit_padded(out, ctx, &s, "0x", d, nd);
-			break;
-		}
-		case 'c': {
-			char ch = (char)va_arg(ap, int);
-
-			s.prec = -1;
-			s.zero = 0;
-			n += emit_padded(out, ctx, &s, "", &ch, 1);
-			break;
-		}
-		case 's': {
-			const char *str = va_arg(ap, const char *);
-			int len = 0;
-
-			if (!str)
-				str = "(null)";
-			while (str[len] && (s.prec < 0 || len < s.prec))
-				len++;
-			s.prec = -1;
-			s.zero = 0;
-			n += emit_padded(out, ctx, &s, "", str, len);
-			break;
-		}
-		case 'f':
-			n += emit_float(out, ctx, &s, va_arg(ap, double));
-			break;
-		case '%':
-			n += emit(out, ctx, '%');
-			break;
-		case '\0':
-			return n;
-		default:
-			n += emit(out, ctx, '%');
-			n += emit(out, ctx, c);
-			break;
-		}
+		n += emit_conversion(out, ctx, &s, c, lng, size_t_mod, &aq);
 	}
+	va_end(aq);
 	return n;
 }
 

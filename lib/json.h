@@ -1,7 +1,7 @@
 /*
  * json.h - a tiny JSON object builder into a caller-owned buffer.
  *
- * Used for the "@ " records (bench/record.h) and by host tools (sdreg --json).
+ * Used for the "@ " records (bench/engine/record.h) and by host tools (sdreg --json).
  * Keys and string values are escaped. Nesting depth is limited to JSON_MAX_DEPTH;
  * running out of buffer sets j->overflow and truncates cleanly (the record
  * layer reports it rather than printing broken JSON).

@@ -5,7 +5,7 @@
  * wired to the slot.
  */
 #include "drivers/sdhci/bcm2711_emmc2.h"
-#include "platform/boards.h"
+#include "platform/board_desc.h"
 #include "platform/sd_io_pi4.h"
 
 static const struct slot_ctrl ctrls[] = {

@@ -6,7 +6,7 @@
  * verified on hardware.
  */
 #include "drivers/sdhci/bcm2712_sdhci.h"
-#include "platform/boards.h"
+#include "platform/board_desc.h"
 #include "platform/sd_io_pi5.h"
 
 static const struct slot_ctrl ctrls[] = {

@@ -5,7 +5,7 @@
  * alias (BCM2835 ARM Peripherals §1.2.3, §4.2.1.3 for the DREQs).
  */
 #include "platform/bcm2835.h"
-#include "platform/boards.h"
+#include "platform/board_desc.h"
 #include "drivers/gpio.h"
 
 /* On boards with Wi-Fi (Pi 3, 3A+/3B+, Zero W, Zero 2 W) the firmware

@@ -4,7 +4,7 @@
  * memory through the uncached alias (the L2 cache is off for it).
  */
 #include "platform/bcm2835.h"
-#include "platform/boards.h"
+#include "platform/board_desc.h"
 
 static const struct slot_ctrl ctrls[] = {
 	BCM2835_SLOT_EMMC(DMA_MEM_ALIAS_BCM2836),

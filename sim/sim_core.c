@@ -21,7 +21,7 @@ static char last_viol[200];
 #define VIOL_KEEP 32
 static char viol_msgs[VIOL_KEEP][200];
 
-/* QEMU's raspi EMMC capabilities (qemu-facts.md): 3.3/1.8 V, HS, max block
+/* QEMU's raspi EMMC capabilities (QEMU's hw/arm/bcm2835_peripherals.c, BCM2835_SDHC_CAPAREG): 3.3/1.8 V, HS, max block
  * 1024, timeout clock 52 MHz, no DMA; base clock field replaced. */
 #define CAPS_TEMPLATE 0x052100b4u
 

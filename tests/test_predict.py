@@ -163,7 +163,7 @@ def test_predict_leaves_out_a_workload_of_a_card_run_whose_model_does_not_hold(t
 
 
 def test_predict_never_goes_above_the_target_bus_ceiling():
-    # the reference table of docs/attribution.md (../shared/docs/sd-timing-and-hosts.md):
+    # the reference table of docs/attribution.md (its rows in tests/unit/test_busmodel.c):
     # 64 KiB multi-block reads at HS 50 MHz 4-bit carry 24.5020 MB/s at most
     from sdbhost.predict import Row, _cap
     row = Row("seq-read-64k", "seq", "read", 65536)

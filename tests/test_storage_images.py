@@ -2,7 +2,7 @@
 
 Images are built with sfdisk (partition tables), mkfs.vfat (FAT12/16/32) and
 mtools (files), then examined by build/host/sdarea, which runs the firmware's
-own code (bench/storage.c: MBR, sdbench.txt, test-area choice) on the image.
+own code (bench/storage/: MBR, sdbench.txt, test-area choice) on the image.
 Expected values come from the tools, not from our parser: the partition list
 is compared with `sfdisk --json`, and a test area inside SDBENCH.DAT is
 checked by finding the file's own (random) bytes at the reported LBAs.

@@ -1,7 +1,7 @@
 """Property tests (python3-hypothesis): no input makes a host tool raise.
 
 Logs are generated from the record schema the reader checks
-(tools/sdbhost/records.py SCHEMA, which tests/test_records_doc.py ties to
+(tools/sdbhost/records.py SCHEMA, which tests/test_sdblog.py ties to
 docs/records.md) and from the committed logs (tests/data, tests/golden/sim):
 records of every documented type with each field either of its documented
 kind or any JSON value (huge and non-finite numbers, lone surrogates,

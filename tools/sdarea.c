@@ -6,7 +6,7 @@
  *
  *     sdarea [--json] IMAGE|DEVICE
  *
- * The same code as the firmware (bench/storage.c). Exit status: 0 when a
+ * The same code as the firmware (bench/storage/). Exit status: 0 when a
  * write area is usable, 1 when there is none, 2 for bad usage or an
  * unreadable file.
  *

@@ -17,11 +17,7 @@
 #include "bench/settings.h"
 #include "bench/storage/test_area.h"
 #include "bench/suite.h"
-#include "bench/workloads/app_class.h"
-#include "bench/workloads/au.h"
-#include "bench/workloads/basic.h"
-#include "bench/workloads/clock_sweep.h"
-#include "bench/workloads/sustained.h"
+#include "bench/workloads/table.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
@@ -97,10 +93,12 @@ static void cmd_help(void)
 static void cmd_list(void)
 {
 	con_printf("workloads (run NAME [key=value ...]):\n");
-	for (int i = 0; i < CON_NWL; i++)
-		con_printf("  %-10s %s%s\n             keys: %s\n", con_wls[i].name, con_wls[i].help,
-			   con_wls[i].writes ? " (writes: needs the test area)" : "",
-			   con_wls[i].keys);
+	for (unsigned i = 0; i < wl_table_count; i++)
+		if (!wl_table[i].suite_only)
+			con_printf("  %-10s %s%s\n             keys: %s\n", wl_table[i].name,
+				   wl_table[i].help,
+				   wl_table[i].writes ? " (writes: needs the test area)" : "",
+				   wl_table[i].keys);
 	con_printf("profile = quick|full; the other keys as in sdbench.txt (show, docs/config.md)\n");
 }
 
@@ -175,7 +173,7 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 	struct wl_ctx *c = &ctx;
 
 	bench_run_start("console", a->wl < 0 ? (a->quick ? "suite quick" : "suite full")
-						: con_wls[a->wl].name);
+						: wl_table[a->wl].name);
 	settings_guard(io->settings, &a->cfg);
 	if (bench_ctx_init(c, io->env, &a->cfg, io->guard, a->quick))
 		return;
@@ -191,23 +189,11 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 		}
 	} else {
 		c->verify = config_bool(&a->cfg, CFG_VERIFY);
-		con_printf("\n%s (%s profile%s); run id 0x%08x\n", con_wls[a->wl].name,
+		con_printf("\n%s (%s profile%s); run id 0x%08x\n", wl_table[a->wl].name,
 			   a->quick ? "quick" : "full",
 			   c->emulated ? ", QEMU: emulation speed, not card speed" : "",
 			   (unsigned)c->run_id);
-		switch ((enum con_wl)a->wl) {
-		case CON_WL_SEQ_READ: wl_seq_sweep(c, false); break;
-		case CON_WL_SEQ_WRITE: wl_seq_sweep(c, true); break;
-		case CON_WL_RANDOM: wl_random(c, config_u64(&a->cfg, CFG_SPAN)); break;
-		case CON_WL_VARIANTS: wl_variants(c); break;
-		case CON_WL_SWEEP: wl_clock_sweep(c); break;
-		case CON_WL_CLASS: wl_app_class(c); break;
-		case CON_WL_AU: wl_au_detect(c); break;
-		case CON_WL_OPEN_AU: wl_open_au(c); break;
-		case CON_WL_ERASE: wl_erase_per_au(c); break;
-		case CON_WL_SUSTAINED: wl_sustained(c); break;
-		case CON_NWL: break;
-		}
+		wl_table[a->wl].run(c, &a->cfg);
 		if (c->interrupted)
 			con_printf("\ninterrupted (Ctrl-C)\n");
 		wl_print_summary(c);

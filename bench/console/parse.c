@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/console/parse.h"
+#include "bench/workloads/table.h"
 #include "lib/fmt.h"
 
 const struct con_cmd_desc con_cmds[CON_NCMDS] = {
@@ -23,29 +24,6 @@ const struct con_cmd_desc con_cmds[CON_NCMDS] = {
 	[CON_CMD_HOSTS] = { "hosts", "", "the host controller configurations of this board",
 			    0, 0 },
 	[CON_CMD_HALT] = { "halt", "", "end the run (the done record)", 0, 0 },
-};
-
-#define COMMON_KEYS "profile seed"
-const struct con_wl_desc con_wls[CON_NWL] = {
-	[CON_WL_SEQ_READ] = { "seq-read", "sequential reads, 512 B to 4 MiB transfers", false,
-			      COMMON_KEYS },
-	[CON_WL_SEQ_WRITE] = { "seq-write", "sequential writes, 512 B to 4 MiB transfers", true,
-			       COMMON_KEYS " verify write_tests" },
-	[CON_WL_RANDOM] = { "random", "random reads (and writes, mixed 70/30, with a test area)",
-			    false, COMMON_KEYS " span verify write_tests" },
-	[CON_WL_VARIANTS] = { "variants", "command variants: CMD12, Auto-CMD12, CMD23, CMD17/24",
-			      false, COMMON_KEYS " verify write_tests" },
-	[CON_WL_SWEEP] = { "sweep", "clock and bus-width sweep, T(f) = a + b/f fit", false,
-			   COMMON_KEYS " verify write_tests" },
-	[CON_WL_CLASS] = { "class", "the speed and application class check", false,
-			   COMMON_KEYS " verify write_tests" },
-	[CON_WL_AU] = { "au", "allocation unit size from read timing (reads only)", false,
-			COMMON_KEYS },
-	[CON_WL_OPEN_AU] = { "open-au", "how many AUs the card keeps open", true,
-			     COMMON_KEYS " verify write_tests" },
-	[CON_WL_ERASE] = { "erase", "erase time per AU", true, COMMON_KEYS " verify write_tests" },
-	[CON_WL_SUSTAINED] = { "sustained", "sustained writes until the rate settles", true,
-			       COMMON_KEYS " verify write_tests" },
 };
 
 static char lower(char c)
@@ -173,9 +151,9 @@ int con_find_cmd(const char *word)
 
 int con_find_wl(const char *word)
 {
-	for (int i = 0; i < CON_NWL; i++)
-		if (ieq(word, con_wls[i].name))
-			return i;
+	for (unsigned i = 0; i < wl_table_count; i++)
+		if (!wl_table[i].suite_only && ieq(word, wl_table[i].name))
+			return (int)i;
 	return -1;
 }
 
@@ -193,8 +171,10 @@ void con_wl_names(char *buf, size_t cap)
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (int i = 0; i < CON_NWL && n < cap; i++)
-		n += (size_t)fmt_snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", con_wls[i].name);
+	for (unsigned i = 0; i < wl_table_count && n < cap; i++)
+		if (!wl_table[i].suite_only)
+			n += (size_t)fmt_snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
+						  wl_table[i].name);
 }
 
 /* Whether key (a whole word) is in the space-separated list. */
@@ -283,7 +263,7 @@ int con_parse_run(int argc, char **argv, const struct config *base, bool quick_d
 		  struct con_run *out, char *err, size_t cap)
 {
 	char names[200];
-	const struct con_wl_desc *w;
+	const struct wl_entry *w;
 	int wl;
 
 	if (argc < 2) {
@@ -297,7 +277,7 @@ int con_parse_run(int argc, char **argv, const struct config *base, bool quick_d
 		fmt_snprintf(err, cap, "unknown workload \"%.40s\"; one of: %s", argv[1], names);
 		return -1;
 	}
-	w = &con_wls[wl];
+	w = &wl_table[wl];
 	out->wl = wl;
 	out->quick = quick_default;
 	out->cfg = *base;

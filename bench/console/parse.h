@@ -67,21 +67,9 @@ int con_find_cmd(const char *word);
 
 /* ---- workloads ------------------------------------------------------ */
 
-enum con_wl {
-	CON_WL_SEQ_READ, CON_WL_SEQ_WRITE, CON_WL_RANDOM, CON_WL_VARIANTS,
-	CON_WL_SWEEP, CON_WL_CLASS, CON_WL_AU, CON_WL_OPEN_AU, CON_WL_ERASE,
-	CON_WL_SUSTAINED, CON_NWL
-};
-
-struct con_wl_desc {
-	const char *name;
-	const char *help;
-	bool writes;		/* needs the test area (the write guard decides) */
-	const char *keys;	/* the keys "run" takes, space-separated */
-};
-
-extern const struct con_wl_desc con_wls[CON_NWL];
-
+/* The workloads are bench/workloads/table.c's: "run" offers every one not
+ * marked suite_only. The index in wl_table of the one called word
+ * (case-insensitive), -1 when there is none. */
 int con_find_wl(const char *word);
 /* "a|b|c" of every command or workload name into buf. */
 void con_cmd_names(char *buf, size_t cap);
@@ -89,7 +77,8 @@ void con_wl_names(char *buf, size_t cap);
 
 /* ---- arguments ------------------------------------------------------ */
 
-/* What "run" and "suite" run: the workload (or -1: the whole suite), the
+/* What "run" and "suite" run: the workload (its index in wl_table, or -1:
+ * the whole suite), the
  * profile, and the configuration with the line's key=value overrides. */
 struct con_run {
 	int wl;

@@ -1,5 +1,5 @@
 /*
- * wl_core.c - the measurement engine (see workload.h).
+ * workload.c - the measurement engine (see workload.h).
  *
  * Timing: t0/t1 (timer_ticks) around the card-layer call give the latency
  * a user of the card sees; the host driver's own phase stamps
@@ -254,6 +254,52 @@ static int run_single_loop(struct wl_ctx *c, const struct wl_op *op, uint8_t *bu
 	return r;
 }
 
+/* Before a timed write, outside the timed region: the write guard (never
+ * outside the provably unused area), then the verify pattern. 0, or
+ * -EPERM (recorded). */
+static int prepare_write(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
+{
+	if (write_guard_check(c->guard, op->lba, op->blocks)) {
+		m->errors++;
+		record_error(m->name, -EPERM,
+			     "refused to write LBA %u+%u: outside the test area",
+			     (unsigned)op->lba, (unsigned)op->blocks);
+		return -EPERM;
+	}
+	if (c->verify) {
+		uint64_t f0 = wl_now_ns(c);
+		uint32_t i;
+
+		for (i = 0; i < op->blocks; i++)
+			pattern_fill(c->buf + i * SD_BLOCK_SIZE, op->lba + i, c->run_id, 0);
+		m->excluded_ns += wl_now_ns(c) - f0;
+	}
+	return 0;
+}
+
+/* A failed operation: counted and recorded with the card layer's error;
+ * a card that is gone ends every workload. */
+static void op_failed(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op, int r,
+		      uint64_t end_ns)
+{
+	const struct sd_host_err *e = &c->card->last_err;
+
+	m->errors++;
+	if (!m->first_err) {
+		m->first_err = r;
+		m->first_err_lba = op->lba;
+	}
+	record_error_cmd(m->name, r, e->cmd, e->arg, e->status,
+			 "%s of LBA %u+%u failed (%s phase, block %u)",
+			 op->write ? "write" : "read", (unsigned)op->lba,
+			 (unsigned)op->blocks, e->phase ? e->phase : "?",
+			 (unsigned)e->block);
+	if (r == -ENOMEDIUM)
+		c->abort_all = true;
+	m->last_end_ns = end_ns;
+	m->excluded_at_end_ns = m->excluded_ns;
+}
+
 int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 {
 	struct sd_req_times t;
@@ -266,24 +312,8 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 		return -ENOMEDIUM;
 	if (bytes > c->buf_bytes || op->blocks == 0)
 		return -EINVAL;
-	if (op->write) {
-		/* The write guard: never outside the provably unused area. */
-		if (write_guard_check(c->guard, op->lba, op->blocks)) {
-			m->errors++;
-			record_error(m->name, -EPERM,
-				     "refused to write LBA %u+%u: outside the test area",
-				     (unsigned)op->lba, (unsigned)op->blocks);
-			return -EPERM;
-		}
-		if (c->verify) {
-			uint64_t f0 = wl_now_ns(c);
-			uint32_t i;
-
-			for (i = 0; i < op->blocks; i++)
-				pattern_fill(c->buf + i * SD_BLOCK_SIZE, op->lba + i, c->run_id, 0);
-			m->excluded_ns += wl_now_ns(c) - f0;
-		}
-	}
+	if (op->write && prepare_write(c, m, op))
+		return -EPERM;
 
 	/* The card layer fills every stamp of t when the operation
 	 * succeeds (they are read only then; the CMD17/CMD24 loop sets
@@ -311,22 +341,7 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */
 		lat = end_ns - before_ns > 0xffffffffu ? 0xffffffffu : (uint32_t)(end_ns - before_ns);
 	if (r) {
-		const struct sd_host_err *e = &c->card->last_err;
-
-		m->errors++;
-		if (!m->first_err) {
-			m->first_err = r;
-			m->first_err_lba = op->lba;
-		}
-		record_error_cmd(m->name, r, e->cmd, e->arg, e->status,
-				 "%s of LBA %u+%u failed (%s phase, block %u)",
-				 op->write ? "write" : "read", (unsigned)op->lba,
-				 (unsigned)op->blocks, e->phase ? e->phase : "?",
-				 (unsigned)e->block);
-		if (r == -ENOMEDIUM)
-			c->abort_all = true;
-		m->last_end_ns = end_ns;
-		m->excluded_at_end_ns = m->excluded_ns;
+		op_failed(c, m, op, r, end_ns);
 		return r;
 	}
 	if (op->write && c->verify)

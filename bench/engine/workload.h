@@ -1,36 +1,11 @@
 /*
- * workload.h - the measurement engine every workload runs on.
- *
- * A workload is a sequence of timed operations (one SD request each, or a
- * CMD17/CMD24 loop) described by struct wl_op. wl_do() runs one operation:
- * it checks the write guard, fills verify patterns *before* the timed
- * region, takes timestamps around the card-layer call, keeps the per-phase
- * timestamps the host driver recorded, and stores the latency sample. Nothing
- * is printed inside the timed region; the progress line is printed between
- * operations and its cost is excluded from the measurement.
- *
- * wl_end() computes the figures of the finished workload (rates,
- * percentiles, the phase split and the verdict) into struct wl_meas; it
- * prints nothing. wl_report() (workload_report.h) prints them.
- *
- * How a workload is built (bench/workloads/, and the self-test):
- *
- *   measure  X.c plans what to do and runs it on this engine, filling a
- *            result struct: numbers, no judgement;
- *   decide   bench/workloads/analysis.c turns numbers into findings (class
- *            verdicts, erase-block size, knee, fit): pure functions without
- *            I/O, clock or static state, unit-tested on synthetic numbers
- *            (tests/unit/test_wl_analysis.c); scratch memory, when needed,
- *            comes from the caller;
- *   report   X_report.c prints the result struct: the text lines for
- *            people and the "@ " records (docs/records.md). It reads no
- *            card and no clock; X_report.h declares the result structs it
- *            prints, so X.c includes it and not the other way round.
- *
- * The engine follows the same split: workload.c measures (wl_end
- * included) and prints only the progress line between operations;
- * workload_report.c prints a finished workload, integrity_report.c the
- * read-back check of wl_verify_written.
+ * workload.h - the measurement engine every workload runs on: wl_do() runs
+ * one timed operation (write guard checked, patterns filled and nothing
+ * printed inside the timed region), wl_end() computes the figures,
+ * wl_report() (workload_report.h) prints them. A workload measures (its
+ * .c), decides (analysis.c, pure) and reports (its _report.c):
+ * docs/workloads.md, "bench/engine/workload.h"; docs/extending.md lists
+ * the files of a new one.
  */
 #ifndef SDB_BENCH_WORKLOAD_H
 #define SDB_BENCH_WORKLOAD_H

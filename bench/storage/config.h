@@ -2,7 +2,7 @@
  * config.h - the run configuration from sdbench.txt (8.3 name SDBENCH.TXT)
  * in the boot partition: "key = value" lines, '#' comments, blank lines.
  * The keys, their types, limits and defaults are one table
- * (bench/config_keys.h); docs/config.md is the user's reference.
+ * (bench/storage/config_keys.h); docs/config.md is the user's reference.
  *
  * The parser never prints and never fails a run: an unknown key, a bad value
  * or a malformed line becomes a message in the list (for the caller to

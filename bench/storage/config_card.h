@@ -1,6 +1,6 @@
 /*
  * config_card.h - load sdbench.txt from the card's boot partition into a
- * struct config (bench/config.h), reading through the block callback only.
+ * struct config (bench/storage/config.h), reading through the block callback only.
  */
 #ifndef SDB_BENCH_CONFIG_CARD_H
 #define SDB_BENCH_CONFIG_CARD_H

@@ -160,6 +160,34 @@ static int past_end(const struct mbr_info *mi, uint32_t lba, uint32_t count)
 	return mi->total_blocks && (uint64_t)lba + count > mi->total_blocks;
 }
 
+/* Logical partitions (from first_logical on) must not overlap each other
+ * nor any of the EBRs visited. */
+static int check_logical_overlaps(struct mbr_info *mi, unsigned first_logical,
+				  const uint32_t *visited, unsigned nvisited)
+{
+	for (unsigned i = first_logical; i < mi->nparts; i++) {
+		struct lba_range a = { mi->parts[i].first_lba, mi->parts[i].count };
+
+		for (unsigned j = i + 1; j < mi->nparts; j++) {
+			struct lba_range b = { mi->parts[j].first_lba, mi->parts[j].count };
+
+			if (lba_range_overlap(&a, &b))
+				return fail(mi, MBR_INCONSISTENT, -EINVAL,
+					    "logical partitions %u and %u overlap",
+					    mi->parts[i].number, mi->parts[j].number);
+		}
+		for (unsigned k = 0; k < nvisited; k++) {
+			struct lba_range b = { visited[k], 1 };
+
+			if (lba_range_overlap(&a, &b))
+				return fail(mi, MBR_INCONSISTENT, -EINVAL,
+					    "logical partition %u covers the EBR at LBA %lu",
+					    mi->parts[i].number, (unsigned long)visited[k]);
+		}
+	}
+	return 0;
+}
+
 /*
  * Follows the EBR chain of the extended partition ext. Each EBR holds the
  * logical partition (entry 0, relative to the EBR) and the link to the next
@@ -248,28 +276,7 @@ static int walk_ebr_chain(struct mbr_info *mi, const struct blkdev *dev,
 		ebr = ext->first_lba + link.lba;
 	}
 
-	/* Logical partitions must not overlap each other nor any EBR. */
-	for (unsigned i = first_logical; i < mi->nparts; i++) {
-		struct lba_range a = { mi->parts[i].first_lba, mi->parts[i].count };
-
-		for (unsigned j = i + 1; j < mi->nparts; j++) {
-			struct lba_range b = { mi->parts[j].first_lba, mi->parts[j].count };
-
-			if (lba_range_overlap(&a, &b))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "logical partitions %u and %u overlap",
-					    mi->parts[i].number, mi->parts[j].number);
-		}
-		for (unsigned k = 0; k < nvisited; k++) {
-			struct lba_range b = { visited[k], 1 };
-
-			if (lba_range_overlap(&a, &b))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "logical partition %u covers the EBR at LBA %lu",
-					    mi->parts[i].number, (unsigned long)visited[k]);
-		}
-	}
-	return 0;
+	return check_logical_overlaps(mi, first_logical, visited, nvisited);
 }
 
 /* A FAT boot sector at LBA 0 instead of an MBR: the whole card is the file
@@ -288,12 +295,38 @@ static int superfloppy(struct mbr_info *mi, const uint8_t *sec)
 	return 1;
 }
 
+/* Primary entry i (with a size) against the card and entries 0..i-1. */
+static int check_primary(struct mbr_info *mi, const struct mbr_entry *e, int i)
+{
+	int j;
+
+	if (e[i].lba == 0)
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "partition %d starts at LBA 0 (the MBR itself)", i + 1);
+	if (past_end(mi, e[i].lba, e[i].count))
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "partition %d (LBA %lu+%lu) extends past the card's end "
+			    "(%lu blocks)", i + 1, (unsigned long)e[i].lba,
+			    (unsigned long)e[i].count, (unsigned long)mi->total_blocks);
+	if ((uint64_t)e[i].lba + e[i].count > 0xFFFFFFFFull + 1)
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "partition %d extends past LBA 2^32", i + 1);
+	for (j = 0; j < i; j++) {
+		struct lba_range a = { e[i].lba, e[i].count }, b = { e[j].lba, e[j].count };
+
+		if (lba_range_overlap(&a, &b))
+			return fail(mi, MBR_INCONSISTENT, -EINVAL,
+				    "partitions %d and %d overlap", j + 1, i + 1);
+	}
+	return 0;
+}
+
 int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
 {
 	uint8_t sec[BLKDEV_BLOCK_SIZE] __attribute__((aligned(4)));
 	struct mbr_entry e[4];
 	unsigned nprimary = 0, next;
-	int ret, i, j;
+	int ret, i;
 
 	memset(mi, 0, sizeof(*mi));
 	mi->total_blocks = dev->total_blocks;
@@ -346,24 +379,9 @@ int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
 	for (i = 0; i < 4; i++) {
 		if (!e[i].count)
 			continue;
-		if (e[i].lba == 0)
-			return fail(mi, MBR_INCONSISTENT, -EINVAL,
-				    "partition %d starts at LBA 0 (the MBR itself)", i + 1);
-		if (past_end(mi, e[i].lba, e[i].count))
-			return fail(mi, MBR_INCONSISTENT, -EINVAL,
-				    "partition %d (LBA %lu+%lu) extends past the card's end "
-				    "(%lu blocks)", i + 1, (unsigned long)e[i].lba,
-				    (unsigned long)e[i].count, (unsigned long)mi->total_blocks);
-		if ((uint64_t)e[i].lba + e[i].count > 0xFFFFFFFFull + 1)
-			return fail(mi, MBR_INCONSISTENT, -EINVAL,
-				    "partition %d extends past LBA 2^32", i + 1);
-		for (j = 0; j < i; j++) {
-			struct lba_range a = { e[i].lba, e[i].count }, b = { e[j].lba, e[j].count };
-
-			if (lba_range_overlap(&a, &b))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "partitions %d and %d overlap", j + 1, i + 1);
-		}
+		ret = check_primary(mi, e, i);
+		if (ret)
+			return ret;
 		add_part(mi, e[i].lba, e[i].count, (uint8_t)(i + 1), e[i].type, e[i].status,
 			 mbr_type_is_extended(e[i].type) ? MBR_PART_EXTENDED : 0);
 	}

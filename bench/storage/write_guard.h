@@ -7,7 +7,7 @@
  * write_tests. Every write and erase of the engine, the workloads and the
  * self-test goes through write_guard_write(), write_guard_write_single() or
  * write_guard_erase(): each checks the range first and sends nothing when
- * it is refused. tests/test_write_guard.py checks that no other code in
+ * it is refused. tests/test_layering.py checks that no other code in
  * bench/ calls the card layer's write or erase functions, and the simulator
  * test test_write_guard.c that a guard refusing everything puts no write or
  * erase command on the bus in any workload.

@@ -334,9 +334,24 @@ int64_t wla_align_diff(const struct wla_align_point *p)
 	return (int64_t)p->on_ns - ((int64_t)p->pre_ns + (int64_t)p->post_ns) / 2;
 }
 
+/* 3x the two points' spread, scaled by 2/sqrt(n) beyond 4 samples (the
+ * median's uncertainty), n the smaller of the two sample counts. */
+static int64_t noise_term(const struct wla_align_point *a, const struct wla_align_point *b)
+{
+	uint32_t n = a->samples < b->samples ? a->samples : b->samples;
+	int64_t sum = 3 * ((int64_t)a->noise_ns + (int64_t)b->noise_ns);
+	uint32_t r = 2;
+
+	if (n <= 4)
+		return sum;
+	while ((r + 1) * (r + 1) <= n) /* integer sqrt: no libm on the target */
+		r++;
+	return sum * 2 / (int64_t)r;
+}
+
 static int64_t step_threshold(const struct wla_align_point *a, const struct wla_align_point *b)
 {
-	int64_t noise = 3 * ((int64_t)a->noise_ns + (int64_t)b->noise_ns);
+	int64_t noise = noise_term(a, b);
 	int64_t ref = ((int64_t)b->pre_ns + (int64_t)b->post_ns) / 2;
 	int64_t rel = ref / 20; /* 5% */
 	int64_t t = 500;
@@ -356,28 +371,47 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 	out->first_step_bytes = 0;
 	out->step_ns = 0;
 	out->steps = 0;
+	out->threshold_ns = 0;
+	out->inconclusive = false;
+	out->candidate_bytes = 0;
+	out->candidate_ns = 0;
 	for (k = 1; k < n; k++) {
-		int64_t before = wla_align_diff(&p[k - 1]);
-		int64_t step = wla_align_diff(&p[k]) - before;
+		int64_t before = wla_align_diff(&p[k - 1]), at = wla_align_diff(&p[k]);
+		int64_t step = at - before, t = step_threshold(&p[k - 1], &p[k]);
 		unsigned later = 0, kept = 0;
 
-		if (step <= step_threshold(&p[k - 1], &p[k]))
+		if (t > out->threshold_ns)
+			out->threshold_ns = t;
+		/* a boundary costs the straddling read more than its neighbours */
+		if (step <= 0 || at <= 0)
 			continue;
 		for (j = k + 1; j < n; j++) {
+			int64_t d = wla_align_diff(&p[j]);
+
 			later++;
-			if (wla_align_diff(&p[j]) >= before + step / 2)
+			if (d > 0 && d >= before + step / 2)
 				kept++;
 		}
 		/* A step must be confirmed by larger alignments: one seen only at
 		 * the largest size tried could be a single disturbed point. */
 		if (!later || 4 * kept < 3 * later)
 			continue;
+		if (step <= t) {
+			/* lasting but not significant: undecided when it is at
+			 * least half of what the noise lets through */
+			if (2 * step >= t && step > out->candidate_ns) {
+				out->candidate_bytes = p[k].size_bytes;
+				out->candidate_ns = step;
+			}
+			continue;
+		}
 		out->steps++;
 		if (!out->first_step_bytes)
 			out->first_step_bytes = p[k].size_bytes;
 		out->size_bytes = p[k].size_bytes;
 		out->step_ns = step;
 	}
+	out->inconclusive = !out->steps && out->candidate_bytes;
 }
 
 static uint32_t abs_diff(uint32_t a, uint32_t b)
@@ -399,6 +433,7 @@ void wla_align_point_of(uint32_t size_bytes, uint32_t *pre, uint32_t *on, uint32
 			unsigned n, uint32_t *dev, struct wla_align_point *out)
 {
 	out->size_bytes = size_bytes;
+	out->samples = n;
 	out->noise_ns = wla_mad_u32(on, n, dev, &out->on_ns);
 	out->pre_ns = wla_median_u32(pre, n);
 	out->post_ns = wla_median_u32(post, n);
@@ -428,6 +463,12 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 	out->best_mbs = 0;
 	for (i = 0; i < count; i++) {
 		if (i > 0 && mbs[i] < frac * out->best_mbs) {
+			/* one slow N followed by a fast one was a stall (garbage
+			 * collection), not the card running out of open AUs */
+			if (i + 1 < count && mbs[i + 1] >= frac * out->best_mbs) {
+				out->handled = n_open[i];
+				continue;
+			}
 			out->collapsed = true;
 			out->collapse_at = n_open[i];
 			return;
@@ -441,7 +482,8 @@ void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, doub
 bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
 			   const struct wla_open_au *r)
 {
-	return r->collapsed && count >= 2 && mbs[count - 2] < frac * r->best_mbs;
+	return r->collapsed && count >= 2 && mbs[count - 1] < frac * r->best_mbs &&
+	       mbs[count - 2] < frac * r->best_mbs;
 }
 
 /* ---- erase time ------------------------------------------------------------ */

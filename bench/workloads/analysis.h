@@ -1,7 +1,7 @@
 /*
  * analysis.h - the pure decisions behind the class, AU, sustained and
  * clock-sweep workloads (app_class.c, au.c, sustained.c, clock_sweep.c;
- * the "decide" step of engine/workload.h): given measured numbers, what do
+ * the "decide" step of bench/engine/workload.h): given measured numbers, what do
  * they say. No I/O, no printing, no clock, no static
  * state (memory a function needs comes from its caller): the unit tests
  * (tests/unit/test_wl_analysis.c) feed them synthetic measurements.
@@ -141,6 +141,7 @@ struct wla_align_point {
 	uint32_t on_ns;
 	uint32_t post_ns;
 	uint32_t noise_ns;
+	uint32_t samples;  /* boundaries measured (0: taken as 4) */
 };
 
 /* The straddling penalty at one alignment: on - (pre + post) / 2, in ns. */
@@ -151,12 +152,25 @@ struct wla_boundary {
 	uint32_t first_step_bytes; /* smallest such A (often the flash page), 0 none */
 	int64_t step_ns;           /* the step at size_bytes */
 	unsigned steps;            /* significant steps seen */
+	/* The smallest step the detector could see at every alignment (the
+	 * largest threshold of the points): no step found means none of at
+	 * least this size. */
+	int64_t threshold_ns;
+	/* No significant step, but a lasting rise to a positive penalty of at
+	 * least half its threshold: more samples could decide (candidate_*). */
+	bool inconclusive;
+	uint32_t candidate_bytes;
+	int64_t candidate_ns;
 };
 
 /* A step at point k (ascending sizes) is significant when the penalty rises
- * from k-1 to k by more than 3x the noise, 5% of the plain read time and
- * 500 ns, and larger alignments were measured and at least 3/4 of them
- * keep at least half of the rise (a step at the largest size tried is not
+ * from k-1 to k by more than 3x the noise (the spread of the two points'
+ * straddling reads; with n samples a point's median is 2/sqrt(n) times as
+ * uncertain as with 4, so beyond 4 samples the noise term shrinks by that),
+ * 5% of the plain read time and 500 ns, the penalty there is positive (a
+ * straddling read that costs less than its neighbours is no boundary), and
+ * larger alignments were measured and at least 3/4 of them keep a positive
+ * penalty of at least half of the rise (a step at the largest size tried is not
  * confirmed, so measure up to twice the expected size). Reads that straddle an erase-block boundary touch two blocks,
  * so the penalty appears once A reaches the erase-block size and stays for
  * every larger A (their boundaries are erase-block boundaries too). */
@@ -197,13 +211,15 @@ struct wla_open_au {
 };
 
 /* n_open[i] ascending numbers of AUs written round-robin, mbs[i] the
- * throughput with that many. */
+ * throughput with that many. The collapse is the first N below frac x the
+ * best so far that the next N (when measured) keeps below too: one slow N
+ * between fast ones is a stall, and counts as handled. */
 void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
 		 struct wla_open_au *out);
 
 /* Whether a collapse is confirmed by a second N, so the test may stop:
- * r (from wla_open_au over the same points) collapsed, and the point before
- * the last one is below frac x the best rate too. */
+ * r (from wla_open_au over the same points) collapsed, and the last two
+ * points are both below frac x the best rate. */
 bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
 			   const struct wla_open_au *r);
 

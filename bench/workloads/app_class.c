@@ -1,45 +1,12 @@
 /*
- * wl_appclass.c - does the card keep the classes it claims?
- *
- * Application Performance Class (SD Physical Layer §4.16): A1 needs random
- * 4 KiB reads >= 1500 IOPS, random 4 KiB writes >= 500 IOPS and a sustained
- * sequential write >= 10 MB/s; A2 needs 4000 / 2000 IOPS and 10 MB/s with
- * the card's command queue and cache enabled. Speed Class / UHS Speed Grade
- * / Video Speed Class (§4.13): the write performance Pw - the average over
- * sequential recording-unit (RU) writes that fill one free AU - must reach
- * 2/4/6/10 (C2..C10), 10/30 (U1/U3) or 6..90 MB/s (V6..V90).
- *
- * How it is measured here, inside the test area only:
- *   1. Pw: each of up to 4 AUs (AU-aligned, size from the SD Status) is
- *      erased with CMD38 (it becomes free) and written front to back in
- *      512 KiB RUs (CMD25 + Auto-CMD12); Pw is the worst AU's average.
- *   2. Sequential write: the whole measurement area (256 MiB or the test
- *      area if smaller) is written in 512 KiB RUs; this is the "sustained
- *      sequential" figure and also puts data into every block the random
- *      tests touch (reads of never-written blocks can be unrealistically
- *      fast). A slow card gets 60 s for it, and the area shrinks to what
- *      was written.
- *   3. Random reads, then random writes, of 4 KiB aligned to 4 KiB at
- *      uniformly random addresses of the area, queue depth 1, each one
- *      multi-block command (with CMD23 when the card supports it, as
- *      Linux does).
- * IOPS and MB/s are judged on the time the card took (sum of the operation
- * latencies: command issue to transfer complete, busy included); the host's
- * own bookkeeping between operations is left out, as a faster host would
- * not have it. The wall-clock IOPS are recorded too.
- *
- * Approximations (printed with the result, listed in docs/records.md):
- * no command queue and no cache (the driver enables neither), so an A2
- * claim can only be checked for the A1 level an A2 card keeps without them;
- * the spec's own preconditioning of the card is not reproduced (the card is
- * in whatever state its earlier life left it, the area is written once);
- * the video speed class is measured on the SD-Status AU, not its VSC AU,
- * without CMD20 stream control; classes above the bus ceiling in use (e.g.
- * U3 on a 25 MB/s bus) are reported as not measurable, not as failed.
- *
- * Here: plan and measure into struct app_class_result; analysis.c decides
- * (card-time rates, the class verdicts), app_class_report.c prints
- * (workload.h).
+ * app_class.c - does the card keep the classes it claims? Application
+ * Performance Class (SD Physical Layer §4.16: A1/A2 random IOPS and a
+ * sustained write) and Speed Class / UHS Speed Grade / Video Speed Class
+ * (§4.13: Pw over AU-filling RU writes), measured inside the test area
+ * only and judged on the card's own time. The method and its
+ * approximations: docs/workloads.md, "bench/workloads/app_class.c".
+ * Measures into struct app_class_result; analysis.c decides,
+ * app_class_report.c prints (workload.h).
  */
 #include "bench/engine/busmodel.h"
 #include "bench/engine/workload_report.h"

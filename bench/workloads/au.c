@@ -1,33 +1,11 @@
 /*
- * wl_au.c - what the card's flash management looks like from outside:
- *
- *   wl_au_detect()    erase-block / AU size by alignment read timing, after
- *                     flashbench's -a test: for alignments A = 16 KiB ..
- *                     max, time small reads that end at, straddle and start
- *                     at boundaries that are odd multiples of A. Straddling
- *                     reads touch two flash units once A reaches the unit's
- *                     size, and cost more from there on; the largest such
- *                     step is taken as the erase-block boundary and set
- *                     against the AU the card declares (SD Status AU_SIZE,
- *                     SD Physical Layer §4.10.2, §4.13.1.1). Read-only: it
- *                     runs anywhere on the card.
- *   wl_open_au()      after flashbench's -O test: small writes round-robin
- *                     into N AUs of the test area, N = 1, 2, 3 ... until the
- *                     throughput collapses (the card ran out of open AUs
- *                     and copies a whole AU for each write).
- *   wl_erase_per_au() CMD38 time for single AUs of the test area and for
- *                     several at once (the slope is the per-AU cost),
- *                     next to the erase timeout the SD Status allows
- *                     (§4.14).
- *
- * Not covered: cards that hide the alignment effect (many modern ones read
- * through a cache or map pages freely: the record then says "no step"),
- * the AU size of the video speed class (VSC_AU_SIZE), the card's own
- * garbage-collection state, and erase-group sizes of SDSC cards (CSD
- * SECTOR_SIZE): erases are done in whole AUs.
- *
- * Each workload here plans and measures into its result struct
- * (au_report.h); analysis.c decides, au_report.c prints (workload.h).
+ * au.c - what the card's flash management looks like from outside:
+ * wl_au_detect() (erase-block size by alignment read timing, after
+ * flashbench -a; read-only), wl_open_au() (open AUs, after flashbench -O)
+ * and wl_erase_per_au() (CMD38 time per AU against the SD Status erase
+ * timeout, §4.14). The method and what is not covered: docs/workloads.md,
+ * "bench/workloads/au.c". Measures into its result structs (au_report.h);
+ * analysis.c decides, au_report.c prints (workload.h).
  */
 #include "bench/engine/workload_report.h"
 #include "bench/workloads/analysis.h"
@@ -45,6 +23,7 @@
 #define AL_MAX_SIZES     AU_ALIGN_MAX_SIZES
 #define AL_POSITIONS     16u
 #define AL_QUICK_POS     4u
+#define AL_MAX_POS       64u            /* when undecided: 4x the samples, twice */
 #define AL_QUICK_MAX     (2u << 20)
 
 static uint32_t time_read(struct wl_ctx *c, struct wl_meas *m, uint32_t lba)
@@ -66,7 +45,7 @@ static bool align_plan(const struct wl_ctx *c, struct au_align_result *r, uint32
 	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
 	r->read_bytes = AL_READ_BLOCKS * SD_BLOCK_SIZE;
 	r->emulated = c->emulated;
-	npos = c->quick ? AL_QUICK_POS : AL_POSITIONS;
+	npos = r->positions ? r->positions : c->quick ? AL_QUICK_POS : AL_POSITIONS;
 	if (c->quick)
 		maxb = AL_QUICK_MAX;
 	else {
@@ -107,7 +86,7 @@ static void align_measure(struct wl_ctx *c, struct wl_meas *m, uint32_t max_byte
 	r->npoints = 0;
 	for (size = AL_MIN_BYTES; size <= max_bytes && r->npoints < AL_MAX_SIZES && !c->abort_all;
 	     size <<= 1) {
-		uint32_t pre[AL_POSITIONS], on[AL_POSITIONS], post[AL_POSITIONS], dev[AL_POSITIONS];
+		uint32_t pre[AL_MAX_POS], on[AL_MAX_POS], post[AL_MAX_POS], dev[AL_MAX_POS];
 		uint32_t sb = size / SD_BLOCK_SIZE, jpos, got = 0;
 
 		for (jpos = 0; jpos < r->positions && !wl_should_stop(c, m); jpos++) {
@@ -130,27 +109,63 @@ static void align_measure(struct wl_ctx *c, struct wl_meas *m, uint32_t max_byte
 	}
 }
 
+/* One pass over every alignment at r->positions boundaries each. Returns
+ * false when too few points could be measured (already said). */
+static bool align_pass(struct wl_ctx *c, struct au_align_result *r, uint32_t max_bytes,
+		       bool again)
+{
+	struct wl_meas m;
+	char name[40];
+
+	/* a second pass has its own workload name: au-align-64pos */
+	fmt_snprintf(name, sizeof(name), again ? "au-align-%upos" : "au-align",
+		     (unsigned)r->positions);
+	au_report_align_heading(r);
+	wl_begin(c, &m, "au", name, "alignment reads 4 KiB", false, WL_MULTI_AUTO12,
+		 AL_READ_BLOCKS, 0);
+	align_measure(c, &m, max_bytes, r);
+	wl_end(c, &m);
+	wl_report(c, &m);
+	if (r->npoints < 2) {
+		wl_skip("au-align", "too few alignment points could be measured");
+		return false;
+	}
+	wla_find_boundary(r->pt, r->npoints, &r->boundary);
+	return true;
+}
+
+/* Undecided (a lasting rise under the noise threshold): 4x the boundaries
+ * per size halve the threshold's noise term (analysis.h); again, up to
+ * AL_MAX_POS and what the card holds, the same largest alignment. */
+static bool align_more(struct wl_ctx *c, struct au_align_result *r, uint32_t max_bytes)
+{
+	uint32_t want = r->positions * 4, maxb;
+
+	if (!r->boundary.inconclusive || want > AL_MAX_POS || c->abort_all)
+		return false;
+	r->positions = want;
+	if (!align_plan(c, r, &maxb) || r->positions != want || maxb != max_bytes) {
+		r->positions = want / 4;
+		return false;
+	}
+	return true;
+}
+
 void wl_au_detect(struct wl_ctx *c)
 {
 	struct au_align_result r;
-	struct wl_meas m;
 	uint32_t max_bytes;
 
+	r.positions = 0;
 	if (!align_plan(c, &r, &max_bytes)) {
 		wl_skip("au-align", "the card is too small for the alignment test");
 		return;
 	}
-	au_report_align_heading(&r);
-	wl_begin(c, &m, "au", "au-align", "alignment reads 4 KiB", false, WL_MULTI_AUTO12,
-		 AL_READ_BLOCKS, 0);
-	align_measure(c, &m, max_bytes, &r);
-	wl_end(c, &m);
-	wl_report(c, &m);
-	if (r.npoints < 2) {
-		wl_skip("au-align", "too few alignment points could be measured");
+	if (!align_pass(c, &r, max_bytes, false))
 		return;
-	}
-	wla_find_boundary(r.pt, r.npoints, &r.boundary);
+	while (align_more(c, &r, max_bytes))
+		if (!align_pass(c, &r, max_bytes, true))
+			return;
 	r.match = wla_au_match(r.boundary.size_bytes, r.au_declared ? r.au_bytes : 0);
 	au_report_align(&r);
 }
@@ -172,7 +187,8 @@ void wl_au_detect(struct wl_ctx *c)
 
 static const unsigned oa_n_full[OA_MAX_POINTS] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16,
 						   20, 24, 28, 32 };
-static const unsigned oa_n_quick[] = { 1, 2, 3, 4 };
+/* quick: up to 9, so a card keeping 8 AUs open still collapses */
+static const unsigned oa_n_quick[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 
 /* AU size, write size and the first AU; returns how many whole AUs the
  * test area holds from there. */
@@ -182,8 +198,12 @@ static uint32_t open_au_plan(const struct wl_ctx *c, struct au_open_result *r)
 
 	r->quick = c->quick;
 	r->emulated = c->emulated;
-	r->au_declared = false;
-	r->au_bytes = c->quick ? OA_QUICK_AU_BYTES : wlx_au_bytes(c, &r->au_declared);
+	/* The AU the card declares in its SD Status, in the quick profile too
+	 * (a 4 or 16 MiB AU never collapses when written as 256 KiB ones);
+	 * without one, the quick profile's small AU or the assumed one. */
+	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
+	if (c->quick && !r->au_declared)
+		r->au_bytes = OA_QUICK_AU_BYTES;
 	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
 	r->chunk_bytes = (c->quick ? OA_QUICK_CHUNK_BLOCKS : OA_CHUNK_BLOCKS) * SD_BLOCK_SIZE;
 	base = wlx_align_up(c->ta->first_lba, au_blocks);
@@ -197,7 +217,7 @@ static uint32_t open_au_plan(const struct wl_ctx *c, struct au_open_result *r)
 static void open_au_measure(struct wl_ctx *c, struct au_open_result *r, uint32_t avail_aus)
 {
 	const unsigned *nlist = c->quick ? oa_n_quick : oa_n_full;
-	unsigned nmax = c->quick ? 4 : OA_MAX_POINTS, i;
+	unsigned nmax = c->quick ? sizeof(oa_n_quick) / sizeof(oa_n_quick[0]) : OA_MAX_POINTS, i;
 	uint32_t au_blocks = r->au_bytes / SD_BLOCK_SIZE, chunk = r->chunk_bytes / SD_BLOCK_SIZE;
 	uint64_t t_start, limit_ns = c->quick ? OA_QUICK_TIME_NS : OA_TIME_NS;
 	uint64_t n_limit_ns = c->quick ? OA_QUICK_N_TIME_NS : OA_N_TIME_NS;
@@ -299,8 +319,10 @@ static void erase_plan(const struct wl_ctx *c, struct au_erase_result *r, uint32
 
 	r->quick = c->quick;
 	r->emulated = c->emulated;
-	r->au_declared = false;
-	r->au_bytes = c->quick ? ER_QUICK_AU : wlx_au_bytes(c, &r->au_declared);
+	/* the declared AU, in the quick profile too (open_au_plan) */
+	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
+	if (c->quick && !r->au_declared)
+		r->au_bytes = ER_QUICK_AU;
 	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
 	base = wlx_align_up(c->ta->first_lba, au_blocks);
 	r->first_lba = base;

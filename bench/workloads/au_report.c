@@ -35,8 +35,20 @@ static void align_text(const struct au_align_result *r, char *text, unsigned cap
 
 	switch (r->match) {
 	case WLA_AU_NO_STEP:
-		fmt_snprintf(text, cap, "no alignment step: the card hides its erase "
-			     "blocks from reads (or the effect is below the noise)%s",
+		if (r->boundary.inconclusive) {
+			char s3[24];
+
+			fmt_snprintf(text, cap, "inconclusive (threshold %.2f ms): a lasting rise of "
+				     "%.2f ms at %s, under what %u boundaries per size tell from the "
+				     "noise", r->boundary.threshold_ns / 1e6,
+				     r->boundary.candidate_ns / 1e6,
+				     fmt_size(s3, sizeof(s3), r->boundary.candidate_bytes,
+					      FMT_SIZE_EXACT), (unsigned)r->positions);
+			break;
+		}
+		fmt_snprintf(text, cap, "no alignment step of %.2f ms or more: the card hides "
+			     "its erase blocks from reads (or the effect is below that)%s",
+			     r->boundary.threshold_ns / 1e6,
 			     r->au_declared ? "" : "; the card declares no AU size either");
 		break;
 	case WLA_AU_UNDECLARED:
@@ -117,6 +129,15 @@ void au_report_align(const struct au_align_result *r)
 	else
 		json_null(j, "declared_au_bytes");
 	json_str(j, "match", au_match_name[r->match]);
+	json_i64(j, "threshold_ns", b->threshold_ns);
+	json_bool(j, "inconclusive", b->inconclusive);
+	if (b->inconclusive) {
+		json_u64(j, "candidate_bytes", b->candidate_bytes);
+		json_i64(j, "candidate_ns", b->candidate_ns);
+	} else {
+		json_null(j, "candidate_bytes");
+		json_null(j, "candidate_ns");
+	}
 	json_str(j, "text", text);
 	json_bool(j, "emulated", r->emulated);
 	record_end();
@@ -130,8 +151,9 @@ void au_report_open_heading(const struct au_open_result *r)
 
 	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
 		   fmt_size(s1, sizeof(s1), r->chunk_bytes, FMT_SIZE_EXACT),
-		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT), r->quick ? "quick-profile" :
-		   r->au_declared ? "declared" : "assumed", r->emulated ? " - emulated" : "");
+		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT),
+		   r->au_declared ? "declared" : r->quick ? "quick-profile" : "assumed",
+		   r->emulated ? " - emulated" : "");
 }
 
 void au_report_open_point(const struct au_open_result *r, unsigned i)
@@ -191,7 +213,7 @@ void au_report_erase_heading(const struct au_erase_result *r)
 
 	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
 		   fmt_size(s1, sizeof(s1), r->au_bytes, FMT_SIZE_EXACT),
-		   r->quick ? "quick profile" : r->au_declared ? "declared AU" : "assumed AU",
+		   r->au_declared ? "declared AU" : r->quick ? "quick profile" : "assumed AU",
 		   r->emulated ? " - emulated" : "");
 }
 

@@ -1,5 +1,5 @@
 /*
- * wl_basic.c - the basic workloads: sequential transfer-size sweep (read,
+ * basic.c - the basic workloads: sequential transfer-size sweep (read,
  * write), random reads and writes of 512 B .. 64 KiB over a span, the 70/30
  * mix, and the command variants on the same data (CMD17 loop, CMD18+CMD12,
  * Auto-CMD12, CMD23; writes with and without ACMD23 pre-erase).

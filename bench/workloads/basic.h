@@ -1,6 +1,6 @@
 /*
- * wl_basic.h - the basic workloads (see wl_basic.c) and the clock/width
- * sweep (wl_sweep.c).
+ * basic.h - the basic workloads (see basic.c) and the clock/width
+ * sweep (clock_sweep.c).
  */
 #ifndef SDB_BENCH_WL_BASIC_H
 #define SDB_BENCH_WL_BASIC_H

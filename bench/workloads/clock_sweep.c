@@ -1,5 +1,5 @@
 /*
- * wl_sweep.c - the clock and bus-width sweep.
+ * clock_sweep.c - the clock and bus-width sweep.
  *
  * A sequential read (and, with a test area, write) of fixed transfers is
  * repeated at every SD clock from 400 kHz up to the card's maximum and at

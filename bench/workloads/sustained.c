@@ -1,11 +1,11 @@
 /*
- * wl_sustained.c - sustained sequential write over the test area.
+ * sustained.c - sustained sequential write over the test area.
  *
  * Many cards take writes into a fast cache (SLC-mode flash or RAM) and slow
  * down once it is full; short benchmarks only ever see the cache. This
  * workload writes large transfers (4 MiB) from the start of the test area
  * until the area, a byte budget or a time budget is used up, keeps every
- * operation's time, and finds the knee (wl_analysis.h: the split into a
+ * operation's time, and finds the knee (analysis.h: the split into a
  * fast and a slow run), the rate before and after it, and the worst stall.
  * The standard "series" record shows the slope over time; the "sustained"
  * record adds the rate over the bytes written.

@@ -1,41 +1,11 @@
 /*
- * bcm2835_dma.h - the BCM2835/6/7 DMA engine (ARM peripheral base + 0x7000,
- * BCM2835 ARM Peripherals chapter 4) as a data mover between memory and a
- * peripheral's data port, for any controller (the EMMC's data port with
- * DREQ 11, SDHOST's with DREQ 13).
- *
- * One struct dma_chan per user: it owns one channel of the engine, chosen
- * from the mask the firmware leaves to the ARM (mailbox property tag
- * 0x00060001), and that channel's control blocks. Polled, no interrupts.
- *
- * Addresses. The engine is a VideoCore bus master: it sees ARM memory at
- * bus address phys | mem_bus_alias (BCM2835: 0x40000000, the L2-coherent
- * alias the firmware's L2 cache setting expects; BCM2836/7: 0xC0000000,
- * uncached) and the peripherals at 0x7E000000 + (arm address - peripheral
- * base). Callers pass ARM addresses; dma_periph_bus_addr() converts a data
- * port's address.
- *
- * Caches. The transfer functions do the maintenance themselves:
- *  - memory to peripheral: the buffer is cleaned before the start;
- *  - peripheral to memory: the buffer is invalidated before the start and
- *    again when the transfer has ended (dma_poll/dma_wait return 0);
- *  - the control blocks are written, then cleaned, before the start write.
- * dma_buffer_ok() says whether a buffer can be maintained safely: word
- * aligned and starting and ending on a cache line (a line shared with other
- * data could be refetched by the CPU during the transfer and written back
- * over it). Callers move other buffers another way (the EMMC: PIO).
- *
- * Use:
- *   struct dma_chan ch;
- *   dma_chan_init(&ch, periph_base, DMA_MEM_ALIAS_BCM2836, mask);
- *   dma_periph_to_mem(&ch, DMA_DREQ_EMMC, dma_periph_bus_addr(&ch, port),
- *                     buf, len, timeout_us);
- * or, for a controller's data phase (the EMMC's and SDHOST's DMA paths):
- *   dma_start(...); r = dma_wait_progress(&ch, &watch);
- * which watches the controller's error bits while the engine runs and
- * bounds the time without progress rather than the whole transfer.
- * Every wait is bounded; a failed transfer leaves the channel reset and a
- * message naming the channel with its CS and DEBUG bits in dma_error().
+ * bcm2835_dma.h - the BCM2835/6/7 DMA engine (peripheral base + 0x7000,
+ * BCM2835 ARM Peripherals chapter 4) as a polled data mover between memory
+ * and a peripheral's data port (the EMMC's on DREQ 11, SDHOST's on
+ * DREQ 13). One struct dma_chan per user owns one channel of those the
+ * firmware leaves to the ARM; callers pass ARM addresses, the transfer
+ * functions do the cache maintenance, every wait is bounded. Addresses,
+ * caches and use: docs/drivers.md, "drivers/dma/bcm2835_dma.h".
  */
 #ifndef SDB_DRIVERS_DMA_BCM2835_DMA_H
 #define SDB_DRIVERS_DMA_BCM2835_DMA_H

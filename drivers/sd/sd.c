@@ -417,13 +417,81 @@ static void mode_note(struct sd_card *c, const char *what, unsigned timing);
 static bool needs_tuning(const struct sd_card *c, unsigned timing);
 static int tune(struct sd_card *c);
 
+/* ACMD41 until the card is ready (OCR busy bit), at most 1 s; *ocr gets
+ * its last answer. */
+static int wait_ready(struct sd_card *c, uint32_t arg, uint32_t *ocr)
+{
+	timer_deadline_t d = timer_deadline_us(SD_ACMD41_TIMEOUT_US);
+	bool first = true;
+	uint32_t r;
+	int ret;
+
+	for (;;) {
+		ret = app_prefix(c);
+		if (ret == -ETIMEDOUT && first && !c->v2) {
+			/* Nothing answered CMD8 nor CMD55. */
+			set_err(c, -ENOMEDIUM, SD_CMD_APP_CMD, 0, c->last_err.status,
+				"no response to CMD8 and CMD55");
+			return -ENOMEDIUM;
+		}
+		if (ret)
+			return ret;
+		first = false;
+		ret = cmd(c, SD_ACMD_SD_SEND_OP_COND, arg, SD_RESP_R3,
+			  CHK_NONE | CHK_APP, &r);
+		if (ret)
+			return ret;
+		*ocr = r;
+		if (r & SD_OCR_BUSY)
+			return 0;
+		if (timer_expired(d)) {
+			set_err(c, -ETIMEDOUT, SD_ACMD_SD_SEND_OP_COND, arg, r,
+				"card not ready after ACMD41 for 1 s");
+			return -ETIMEDOUT;
+		}
+		timer_udelay(SD_ACMD41_POLL_US);
+	}
+}
+
+/* CMD2 (CID), CMD3 (a non-zero RCA, retried) and CMD9 (CSD). */
+static int read_cid_rca_csd(struct sd_card *c)
+{
+	struct sd_request req;
+	uint32_t r = 0;
+	unsigned i;
+	int ret;
+
+	req_init(&req, SD_CMD_ALL_SEND_CID, 0, SD_RESP_R2);
+	ret = do_req(c, &req, CHK_NONE);
+	if (ret)
+		return ret;
+	memcpy(c->cid, req.cmd.resp, sizeof(c->cid));
+
+	for (i = 0; i < SD_CMD3_RETRIES; i++) {
+		ret = cmd(c, SD_CMD_SEND_RELATIVE_ADDR, 0, SD_RESP_R1, CHK_R6, &r);
+		if (ret)
+			return ret;
+		c->rca = (uint16_t)(r >> 16);
+		if (c->rca)
+			break;
+	}
+	if (!c->rca) {
+		set_err(c, -EIO, SD_CMD_SEND_RELATIVE_ADDR, 0, r, "card published RCA 0");
+		return -EIO;
+	}
+
+	req_init(&req, SD_CMD_SEND_CSD, (uint32_t)c->rca << 16, SD_RESP_R2);
+	ret = do_req(c, &req, CHK_NONE);
+	if (ret)
+		return ret;
+	memcpy(c->csd, req.cmd.resp, sizeof(c->csd));
+	return 0;
+}
+
 static int init_identify(struct sd_card *c)
 {
 	struct sd_host *h = c->host;
-	timer_deadline_t d;
-	bool first = true;
 	uint32_t r, arg;
-	unsigned i;
 	int ret, cd;
 
 	ret = h->ops->reset(h);
@@ -460,31 +528,9 @@ static int init_identify(struct sd_card *c)
 	arg = SD_ACMD41_VDD | (c->v2 ? SD_ACMD41_HCS : 0);
 	if (c->v2 && uhs_offer(c))
 		arg |= SD_ACMD41_S18R;
-	d = timer_deadline_us(SD_ACMD41_TIMEOUT_US);
-	for (;;) {
-		ret = app_prefix(c);
-		if (ret == -ETIMEDOUT && first && !c->v2) {
-			/* Nothing answered CMD8 nor CMD55. */
-			set_err(c, -ENOMEDIUM, SD_CMD_APP_CMD, 0, c->last_err.status,
-				"no response to CMD8 and CMD55");
-			return -ENOMEDIUM;
-		}
-		if (ret)
-			return ret;
-		first = false;
-		ret = cmd(c, SD_ACMD_SD_SEND_OP_COND, arg, SD_RESP_R3,
-			  CHK_NONE | CHK_APP, &r);
-		if (ret)
-			return ret;
-		if (r & SD_OCR_BUSY)
-			break;
-		if (timer_expired(d)) {
-			set_err(c, -ETIMEDOUT, SD_ACMD_SD_SEND_OP_COND, arg, r,
-				"card not ready after ACMD41 for 1 s");
-			return -ETIMEDOUT;
-		}
-		timer_udelay(SD_ACMD41_POLL_US);
-	}
+	ret = wait_ready(c, arg, &r);
+	if (ret)
+		return ret;
 	c->ocr = r;
 	c->high_capacity = c->v2 && (r & SD_OCR_CCS);
 	c->present = true;
@@ -500,37 +546,76 @@ static int init_identify(struct sd_card *c)
 			  SD_TIMING_COUNT);
 	}
 
+	return read_cid_rca_csd(c);
+}
+
+/* CMD6: what the card's group 1 offers (c->card_modes), then the speed
+ * the card and host both run (UHS-I after the 1.8 V switch, else high
+ * speed unless pinned to default speed). */
+static int switch_speed(struct sd_card *c)
+{
+	struct sd_host *h = c->host;
+	struct sd_request req;
+	struct sd_data data;
+	struct sd_switch sw;
+	int ret;
+
+	memset(&data, 0, sizeof(data));
+	data.buf = c->sw_status;
+	data.blksz = sizeof(c->sw_status);
+	data.blocks = 1;
+	data.dir = SD_DATA_READ;
+	req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_QUERY_HS, SD_RESP_R1);
+	req.data = &data;
+	ret = do_req(c, &req, CHK_R1);
+	if (ret)
+		return ret;
+	c->have_sw = true;
+	sd_switch_decode(c->sw_status, &sw);
+	c->hs_supported = (sw.support[0] & (1u << SD_SW_G1_HS)) &&
+			  sw.selected[0] == SD_SW_G1_HS;
+	c->card_modes = 0;
 	{
-		struct sd_request req;
+		/* Group 1 function n -> timing: SDR12, SDR25, SDR50,
+		 * SDR104, DDR50 (§4.3.10.4). */
+		static const uint8_t g1[5] = { SD_TIMING_SDR12, SD_TIMING_SDR25,
+			SD_TIMING_SDR50, SD_TIMING_SDR104, SD_TIMING_DDR50 };
+		unsigned f;
 
-		req_init(&req, SD_CMD_ALL_SEND_CID, 0, SD_RESP_R2);
-		ret = do_req(c, &req, CHK_NONE);
-		if (ret)
-			return ret;
-		memcpy(c->cid, req.cmd.resp, sizeof(c->cid));
+		for (f = 0; f < 5; f++)
+			if (sw.support[0] & (1u << f))
+				c->card_modes |= (uint8_t)(1u << g1[f]);
 	}
 
-	for (i = 0; i < SD_CMD3_RETRIES; i++) {
-		ret = cmd(c, SD_CMD_SEND_RELATIVE_ADDR, 0, SD_RESP_R1, CHK_R6, &r);
+	if (c->signal_mv == 1800) {
+		ret = uhs_select(c, &sw);
 		if (ret)
 			return ret;
-		c->rca = (uint16_t)(r >> 16);
-		if (c->rca)
-			break;
-	}
-	if (!c->rca) {
-		set_err(c, -EIO, SD_CMD_SEND_RELATIVE_ADDR, 0, r, "card published RCA 0");
-		return -EIO;
-	}
+	} else if (c->mode_want == SD_MODE_DS) {
+		/* pinned to default speed */
+	} else if (!h->cap_hs && c->mode_want == SD_MODE_HS) {
+		mode_note(c, "the host does not run it", SD_TIMING_HS);
+	} else if (!c->hs_supported && c->mode_want >= SD_MODE_HS) {
+		mode_note(c, "the card does not support it (CMD6 group 1)",
+			  SD_TIMING_HS);
+	} else if (c->hs_supported && h->cap_hs) {
+		uint8_t st[64];
 
-	{
-		struct sd_request req;
-
-		req_init(&req, SD_CMD_SEND_CSD, (uint32_t)c->rca << 16, SD_RESP_R2);
-		ret = do_req(c, &req, CHK_NONE);
+		data.buf = st;
+		req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_SWITCH_HS, SD_RESP_R1);
+		req.data = &data;
+		ret = do_req(c, &req, CHK_R1);
 		if (ret)
 			return ret;
-		memcpy(c->csd, req.cmd.resp, sizeof(c->csd));
+		sd_switch_decode(st, &sw);
+		if (sw.selected[0] == SD_SW_G1_HS) {
+			memcpy(c->sw_status, st, sizeof(st));
+			c->max_clock_hz = SD_HS_CLOCK_HZ;
+			ret = set_ios(c, SD_HS_CLOCK_HZ, c->width,
+				      SD_TIMING_HS);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -538,10 +623,7 @@ static int init_identify(struct sd_card *c)
 static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 {
 	struct sd_host *h = c->host;
-	struct sd_request req;
-	struct sd_data data;
 	struct sd_scr scr;
-	struct sd_switch sw;
 	struct sd_ssr ssr;
 	uint32_t max_hz;
 	uint8_t base_t;
@@ -590,63 +672,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 
 	/* CMD6 exists from SD 1.10 (SD_SPEC >= 1) in command class 10. */
 	if (scr.sd_spec >= 1 && (csd->ccc & SD_CCC_SWITCH)) {
-		memset(&data, 0, sizeof(data));
-		data.buf = c->sw_status;
-		data.blksz = sizeof(c->sw_status);
-		data.blocks = 1;
-		data.dir = SD_DATA_READ;
-		req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_QUERY_HS, SD_RESP_R1);
-		req.data = &data;
-		ret = do_req(c, &req, CHK_R1);
+		ret = switch_speed(c);
 		if (ret)
 			return ret;
-		c->have_sw = true;
-		sd_switch_decode(c->sw_status, &sw);
-		c->hs_supported = (sw.support[0] & (1u << SD_SW_G1_HS)) &&
-				  sw.selected[0] == SD_SW_G1_HS;
-		c->card_modes = 0;
-		{
-			/* Group 1 function n -> timing: SDR12, SDR25, SDR50,
-			 * SDR104, DDR50 (§4.3.10.4). */
-			static const uint8_t g1[5] = { SD_TIMING_SDR12, SD_TIMING_SDR25,
-				SD_TIMING_SDR50, SD_TIMING_SDR104, SD_TIMING_DDR50 };
-			unsigned f;
-
-			for (f = 0; f < 5; f++)
-				if (sw.support[0] & (1u << f))
-					c->card_modes |= (uint8_t)(1u << g1[f]);
-		}
-
-		if (c->signal_mv == 1800) {
-			ret = uhs_select(c, &sw);
-			if (ret)
-				return ret;
-		} else if (c->mode_want == SD_MODE_DS) {
-			/* pinned to default speed */
-		} else if (!h->cap_hs && c->mode_want == SD_MODE_HS) {
-			mode_note(c, "the host does not run it", SD_TIMING_HS);
-		} else if (!c->hs_supported && c->mode_want >= SD_MODE_HS) {
-			mode_note(c, "the card does not support it (CMD6 group 1)",
-				  SD_TIMING_HS);
-		} else if (c->hs_supported && h->cap_hs) {
-			uint8_t st[64];
-
-			data.buf = st;
-			req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_SWITCH_HS, SD_RESP_R1);
-			req.data = &data;
-			ret = do_req(c, &req, CHK_R1);
-			if (ret)
-				return ret;
-			sd_switch_decode(st, &sw);
-			if (sw.selected[0] == SD_SW_G1_HS) {
-				memcpy(c->sw_status, st, sizeof(st));
-				c->max_clock_hz = SD_HS_CLOCK_HZ;
-				ret = set_ios(c, SD_HS_CLOCK_HZ, c->width,
-					      SD_TIMING_HS);
-				if (ret)
-					return ret;
-			}
-		}
 	}
 
 	ret = acmd(c, SD_ACMD_SD_STATUS, 0, SD_RESP_R1, CHK_R1, NULL, c->ssr,
@@ -976,6 +1004,75 @@ static uint32_t card_addr(const struct sd_card *c, uint32_t lba)
 	return c->high_capacity ? lba : lba * SD_BLOCK_SIZE;
 }
 
+/* How a multi-block command ends (enum sd_stop_mode): CMD12 sent after
+ * it (*manual12), the host's Auto-CMD12 or Auto-CMD23, or an explicit
+ * CMD23 first (*extra counts it). */
+static inline __attribute__((always_inline)) int stop_mode(struct sd_card *c, struct sd_data *data,
+		    enum sd_stop_mode stop, uint8_t index, uint32_t lba,
+		    bool *manual12, uint32_t *extra)
+{
+	struct sd_host *h = c->host;
+	int ret;
+
+	switch (stop) {
+	case SD_STOP_NONE:
+		*manual12 = true;
+		break;
+	case SD_STOP_AUTO12:
+		if (!h->cap_auto12) {
+			set_err(c, -ENOTSUP, index, lba, 0,
+				"host has no Auto-CMD12");
+			return -ENOTSUP;
+		}
+		data->stop = SD_STOP_AUTO12;
+		break;
+	case SD_STOP_AUTO23:
+		if (!c->cmd23) {
+			set_err(c, -ENOTSUP, SD_CMD_SET_BLOCK_COUNT, data->blocks, 0,
+				"card does not support CMD23 (SCR)");
+			return -ENOTSUP;
+		}
+		if (h->cap_auto23) {
+			data->stop = SD_STOP_AUTO23;
+			data->sbc_arg = data->blocks;
+		} else {
+			ret = cmd(c, SD_CMD_SET_BLOCK_COUNT, data->blocks, SD_RESP_R1,
+				  CHK_R1, NULL);
+			if (ret)
+				return ret;
+			(*extra)++;
+		}
+		break;
+	default:
+		set_err(c, -EINVAL, index, lba, stop, "bad stop mode");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* After the data: the auto CMD12's R1, the manual CMD12, a write's wait
+ * for the card to be back in "tran". */
+static inline __attribute__((always_inline)) int after_data(struct sd_card *c,
+		    const struct sd_request *req, bool manual12, struct sd_req_times *times)
+{
+	int ret;
+
+	if (req->data->stop == SD_STOP_AUTO12) {
+		ret = check_r1(c, SD_CMD_STOP_TRANSMISSION, 0, req->cmd.auto_resp);
+		if (ret)
+			return ret;
+	}
+	if (manual12) {
+		ret = stop_transmission(c, 0, times);
+		if (ret)
+			return ret;
+	}
+	if (req->data->dir == SD_DATA_WRITE)
+		return wait_tran(c, req->cmd.index, req->cmd.arg, SD_TRAN_TIMEOUT_US,
+				 times ? &times->extra_cmds : NULL);
+	return 0;
+}
+
 /* One data command (CMD17/18/24/25) with its termination. Inlined into
  * its four callers (the data path: the direction and the command are
  * constants there). */
@@ -1013,39 +1110,9 @@ static inline __attribute__((always_inline)) int transfer(struct sd_card *c, uin
 	data.sbc_arg = 0;
 
 	if (multi) {
-		switch (stop) {
-		case SD_STOP_NONE:
-			manual12 = true;
-			break;
-		case SD_STOP_AUTO12:
-			if (!h->cap_auto12) {
-				set_err(c, -ENOTSUP, index, lba, 0,
-					"host has no Auto-CMD12");
-				return -ENOTSUP;
-			}
-			data.stop = SD_STOP_AUTO12;
-			break;
-		case SD_STOP_AUTO23:
-			if (!c->cmd23) {
-				set_err(c, -ENOTSUP, SD_CMD_SET_BLOCK_COUNT, count, 0,
-					"card does not support CMD23 (SCR)");
-				return -ENOTSUP;
-			}
-			if (h->cap_auto23) {
-				data.stop = SD_STOP_AUTO23;
-				data.sbc_arg = count;
-			} else {
-				ret = cmd(c, SD_CMD_SET_BLOCK_COUNT, count, SD_RESP_R1,
-					  CHK_R1, NULL);
-				if (ret)
-					return ret;
-				extra++;
-			}
-			break;
-		default:
-			set_err(c, -EINVAL, index, lba, stop, "bad stop mode");
-			return -EINVAL;
-		}
+		ret = stop_mode(c, &data, stop, index, lba, &manual12, &extra);
+		if (ret)
+			return ret;
 	}
 
 	req_init(&req, index, card_addr(c, lba), SD_RESP_R1);
@@ -1071,29 +1138,10 @@ static inline __attribute__((always_inline)) int transfer(struct sd_card *c, uin
 		recover(c);
 		return ret;
 	}
-	if (data.stop == SD_STOP_AUTO12) {
-		ret = check_r1(c, SD_CMD_STOP_TRANSMISSION, 0, req.cmd.auto_resp);
-		if (ret) {
-			recover(c);
-			return ret;
-		}
-	}
-	if (manual12) {
-		ret = stop_transmission(c, 0, times);
-		if (ret) {
-			recover(c);
-			return ret;
-		}
-	}
-	if (dir == SD_DATA_WRITE) {
-		ret = wait_tran(c, index, req.cmd.arg, SD_TRAN_TIMEOUT_US,
-				times ? &times->extra_cmds : NULL);
-		if (ret) {
-			recover(c);
-			return ret;
-		}
-	}
-	return 0;
+	ret = after_data(c, &req, manual12, times);
+	if (ret)
+		recover(c);
+	return ret;
 }
 
 int sd_read_blocks(struct sd_card *card, uint32_t lba, uint32_t count,

@@ -188,7 +188,7 @@ struct sd_host_ops {
 
 struct sd_host {
 	const struct sd_host_ops *ops;
-	const char *name;        /* "emmc", "sdhost", "emmc2", "sim-sdhci" */
+	const char *name;        /* the driver's *_NAME: "emmc", "sdhost", ... */
 	uintptr_t base;          /* ARM physical address of the registers */
 	uint32_t base_clock_hz;  /* the controller's input clock */
 	uint32_t f_min_hz;

@@ -1,76 +1,10 @@
 /*
- * sdhci.c - the generic SD Host Controller core (SDHCI v3.00-like),
- * implementing struct sd_host_ops (drivers/sd/sd_host.h); what one SoC's
- * integration needs comes from its struct sdhci_quirks (sdhci.h).
- *
- * Follows the SD Host Controller Simplified Specification v3.00: §3.2
- * (clock control, divided clock mode), §3.7 (command issue), §3.7.2 (PIO
- * transfers with Buffer Read/Write Ready), §3.10 (error recovery: software
- * reset of the CMD and DAT lines).
- *
- * Common to the controllers of the Raspberry Pi family, and so done here
- * for every host:
- *  - 32-bit register accesses only (drivers/mmio.h; BCM2835 §5.1, and the
- *    32-bit-only accessors Linux uses for the BCM2711 EMMC2 as well).
- *    Transfer Mode and Command share one word and are written together;
- *    that single write starts the command (nothing is written twice
- *    before the command).
- *  - Resets of the CMD and DAT lines are written separately (QEMU ignores
- *    a write with both bits; the SDHCI spec allows either).
- *  - Every wait is bounded by a timer deadline and ends in an error code
- *    with the phase and the status bits (struct sd_host_err).
- *
- * Per quirk set (q->...):
- *  - pace_below_hz: the write hazard of the Arasan EMMC. It can lose the
- *    second of two writes to the same register within two SD clocks
- *    (clock-domain crossing). Below the given clock every register write
- *    is followed by a delay of two SD clocks, inside the register accessor
- *    wr(); above it the writes to one register in a request are separated
- *    by at least one status read, which completes on the bus before the
- *    next write is issued.
- *  - missing_caps_max_block, cd_broken_on_hw: the BCM2835 integration has
- *    no usable capabilities register and no card-detect on hardware (Linux:
- *    SDHCI_QUIRK_MISSING_CAPS, BROKEN_CARD_DETECTION): when CAPABILITIES
- *    reads 0 the known configuration (4-bit, high speed, 3.3 V) is
- *    assumed. get_cd reports -ENOTSUP then and whenever the caller supplies
- *    the base clock (hardware: the mailbox). QEMU's model fills both in.
- *  - no_hispd_bit: the high-speed enable bit of Host Control is not set
- *    (Linux: SDHCI_QUIRK_NO_HISPD_BIT for the BCM2835); high speed is only
- *    the clock there.
- *  - f_min_hz: the lowest clock the integration is run at.
- *
- * Data moves by PIO, or by the controller's ADMA2 (SDHCI 3.00 §1.13) where
- * the quirk set allows it and CAPABILITIES says ADMA2 (the BCM2711 EMMC2,
- * the BCM2712 SDHCI; not the BCM2835 EMMC, not QEMU's models, whose
- * capabilities say no DMA): 32-bit descriptors (DMA Select 10b), or 64-bit
- * ones (DMA Select 11b, 96-bit descriptors, ADMA System Address in both
- * halves) where the quirk set says adma64 and CAPABILITIES bit 28 (64-bit
- * System Bus Support) agrees (the BCM2712). SDHCI 4.x's Host Version 4
- * Enable with its 128-bit descriptor layout is not used: the SDHCI 3.00
- * form needs nothing beyond Host Control 1. ADMA2 requests (sdhci_adma_*()
- * below):
- *  - only for the DMA path (set_data_path), transfers of at least 512
- *    bytes from a 4-byte aligned buffer that the master can see (inside
- *    the quirk's DMA window); the small register reads (SCR 8 bytes,
- *    SSR/CMD6 64 bytes) and any other buffer go by PIO;
- *  - one contiguous buffer (the MMU maps memory flat), one "tran"
- *    descriptor per 64 KiB, the table in the host's own state;
- *  - cache: the table and a write's buffer are cleaned before the command,
- *    a read's buffer invalidated before the command and again after the
- *    transfer (drivers/dma/cache.h);
- *  - the CPU polls Transfer Complete, and the block count for progress:
- *    each wait is bounded by the per-block timeout since the last block;
- *  - an ADMA error is reported with the ADMA Error Status and the failing
- *    descriptor (struct sd_host_err dma_*).
- * A quirk set may attach an external mover instead of ADMA2
- * (sdhci_attach_dma: the BCM2835 DMA engine on the EMMC's data port),
- * selected by set_data_path the same way; the DMA Select bits stay 0 then.
- *
- * UHS-I (Host Control 2, the 1.8 V switch, tuning) is in its own section
- * below, with the board's regulator through struct sdhci_board.
- *
- * Not supported: SDIO interrupts, re-tuning timers, 8-bit bus,
- * interrupts (everything is polled with timer deadlines).
+ * sdhci.c - the generic SD Host Controller core (SDHCI 3.00: §3.2 clock,
+ * §3.7 commands, §3.7.2 PIO, §1.13 ADMA2, §3.10 error recovery) behind
+ * struct sd_host_ops; what an SoC's integration needs comes from its
+ * struct sdhci_quirks (sdhci.h). 32-bit register accesses only, every wait
+ * bounded by a timer deadline. The quirks, the ADMA2 rules and what is not
+ * supported: docs/drivers.md, "drivers/sdhci/sdhci.c".
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -229,7 +163,7 @@ static inline uint32_t wait_irq_more(const struct sdhci_priv *e, uint32_t want,
  * builds, where each port access is a call into the simulator anyway).
  *
  * Unaligned buffers: the same loop shape in C with the word split into
- * bytes. On ARMv6+ with SCTLR.U set (boot/cpu.c) GCC turns the four byte
+ * bytes. On ARMv6+ with SCTLR.U set (boot/start.S) GCC turns the four byte
  * stores into one unaligned STR; elsewhere they stay byte stores.
  */
 #define PIO_PUT_BYTES(q, w) do { \
@@ -349,6 +283,36 @@ static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
 	return 0;
 }
 
+/* The end of a data phase: Transfer Complete (for writes the end of the
+ * card's busy after the last block, and of the Auto-CMD12 busy), the
+ * auto command's response. blk: the blocks moved, for an error. */
+static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_to,
+		    uint32_t blk)
+{
+	const bool rd_dir = req->data->dir == SD_DATA_READ;
+	uint32_t irq = wait_irq(e, SDHCI_INT_DATA_DONE, rd_dir ? SDHCI_READ_TIMEOUT_US :
+				blk_to);
+
+	req->t.t_end = timer_ticks();
+	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
+		/* For Auto-CMD errors the low half of the status is the
+		 * Auto CMD Error Status (CONTROL2[15:0]: ACTO, ACCRC, ...)
+		 * instead; the code is -EIO whatever the detail. */
+		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
+			      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
+
+		recover(e, true);
+		if (irq & SDHCI_INT_ACMD_ERR)
+			return fail(req, -EIO, st, "auto command", blk);
+		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+			    rd_dir ? "read end" : "write busy", blk);
+	}
+	if (req->data->stop == SD_STOP_AUTO12)
+		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
+	return 0;
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
 {
@@ -372,8 +336,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		if (r <= 0) {
 			if (r)
 				return r;
-			blk = data->blocks;
-			goto data_end;
+			return xfer_end(e, req, blk_to, data->blocks);
 		}
 		h->dma_pio_reqs++;
 	}
@@ -433,29 +396,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	t->wait_blocks = waited;
 	t->wait_ticks = wait;
 	t->waits_counted = 1;
-data_end:
-	/* Transfer complete: for writes this is the end of the card's busy
-	 * after the last block (and of the Auto-CMD12 busy). */
-	irq = wait_irq(e, SDHCI_INT_DATA_DONE, rd_dir ? SDHCI_READ_TIMEOUT_US :
-		       blk_to);
-	t->t_end = timer_ticks();
-	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-		/* For Auto-CMD errors the low half of the status is the
-		 * Auto CMD Error Status (CONTROL2[15:0]: ACTO, ACCRC, ...)
-		 * instead; the code is -EIO whatever the detail. */
-		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
-			      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
-
-		recover(e, true);
-		if (irq & SDHCI_INT_ACMD_ERR)
-			return fail(req, -EIO, st, "auto command", blk);
-		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-			    rd_dir ? "read end" : "write busy", blk);
-	}
-	if (data->stop == SD_STOP_AUTO12)
-		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
-	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
-	return 0;
+	return xfer_end(e, req, blk_to, blk);
 }
 
 /* ---- ADMA2 ------------------------------------------------------------------ */
@@ -630,6 +571,102 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 	return 0;
 }
 
+/* The Command and Transfer Mode word of req (SDHCI 3.00 §2.2.6, §2.2.7),
+ * and the inhibit bits to wait for before issuing it. 0, or the setup
+ * error (req->err). */
+static int command_word(const struct sd_host *h, struct sd_request *req, uint32_t *cmdtm,
+			uint32_t *inhibit)
+{
+	const struct sdhci_priv *e = h->priv;
+	const struct sd_cmd *cmd = &req->cmd;
+	const struct sd_data *data = req->data;
+
+	switch (cmd->resp_type) {
+	case SD_RESP_NONE:
+		break;
+	case SD_RESP_R1:
+		*cmdtm |= SDHCI_CMD_RSPNS_48 | SDHCI_CMD_CRCCHK_EN | SDHCI_CMD_IXCHK_EN;
+		break;
+	case SD_RESP_R1B:
+		*cmdtm |= SDHCI_CMD_RSPNS_48_BUSY | SDHCI_CMD_CRCCHK_EN |
+			 SDHCI_CMD_IXCHK_EN;
+		*inhibit |= SDHCI_STATUS_DAT_INHIBIT;
+		break;
+	case SD_RESP_R2:
+		*cmdtm |= SDHCI_CMD_RSPNS_136 | SDHCI_CMD_CRCCHK_EN;
+		break;
+	case SD_RESP_R3:
+		*cmdtm |= SDHCI_CMD_RSPNS_48;
+		break;
+	default:
+		return fail(req, -EINVAL, 0, "setup", 0);
+	}
+
+	if (data) {
+		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
+		    data->blksz == 0 || (data->blksz & 3) ||
+		    data->blksz > e->max_block)
+			return fail(req, -EINVAL, 0, "setup", 0);
+		*cmdtm |= SDHCI_CMD_ISDATA | SDHCI_TM_BLKCNT_EN;
+		if (data->dir == SD_DATA_READ)
+			*cmdtm |= SDHCI_TM_DAT_DIR_READ;
+		if (data->blocks > 1 || data->stop != SD_STOP_NONE)
+			*cmdtm |= SDHCI_TM_MULTI_BLOCK;
+		if (data->stop == SD_STOP_AUTO12) {
+			if (!h->cap_auto12)
+				return fail(req, -ENOTSUP, 0, "setup", 0);
+			*cmdtm |= SDHCI_TM_AUTO_CMD12;
+		} else if (data->stop == SD_STOP_AUTO23) {
+			if (!h->cap_auto23)
+				return fail(req, -ENOTSUP, 0, "setup", 0);
+			*cmdtm |= SDHCI_TM_AUTO_CMD23;
+		}
+		*inhibit |= SDHCI_STATUS_DAT_INHIBIT;
+	}
+	return 0;
+}
+
+/* The command's response from RESP0-3 into cmd->resp. */
+static void read_response(const struct sdhci_priv *e, struct sd_cmd *cmd)
+{
+	if (cmd->resp_type == SD_RESP_R2) {
+		/* The controller strips the CRC byte and stores bits 127:8
+		 * in RESP3[23:0]..RESP0; put them back in place. Bits 7:0
+		 * (CRC7 + end bit) are not delivered and read as 0. */
+		uint32_t r0 = rd(e, SDHCI_RESP0), r1 = rd(e, SDHCI_RESP1);
+		uint32_t r2 = rd(e, SDHCI_RESP2), r3 = rd(e, SDHCI_RESP3);
+
+		cmd->resp[0] = r3 << 8 | r2 >> 24;
+		cmd->resp[1] = r2 << 8 | r1 >> 24;
+		cmd->resp[2] = r1 << 8 | r0 >> 24;
+		cmd->resp[3] = r0 << 8;
+	} else if (cmd->resp_type != SD_RESP_NONE) {
+		cmd->resp[0] = rd(e, SDHCI_RESP0);
+	}
+}
+
+/* A request without data ends with its command, or with the card's busy
+ * after an R1b response. */
+static int end_without_data(struct sdhci_priv *e, struct sd_request *req)
+{
+	const struct sd_cmd *cmd = &req->cmd;
+	uint32_t irq;
+
+	if (cmd->resp_type != SD_RESP_R1B) {
+		req->t.t_end = req->t.t_cmd_done;
+		return 0;
+	}
+	irq = wait_irq(e, SDHCI_INT_DATA_DONE, cmd->busy_timeout_us ?
+		       cmd->busy_timeout_us : SDHCI_BUSY_TIMEOUT_US);
+	req->t.t_end = timer_ticks();
+	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
+		recover(e, true);
+		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq, "busy", 0);
+	}
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
+	return 0;
+}
+
 static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
 	/* restrict: nothing but e changes the host's state during a request,
@@ -652,48 +689,9 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	req->err.arg = cmd->arg;
 	req->err.dma_desc = -1;
 
-	switch (cmd->resp_type) {
-	case SD_RESP_NONE:
-		break;
-	case SD_RESP_R1:
-		cmdtm |= SDHCI_CMD_RSPNS_48 | SDHCI_CMD_CRCCHK_EN | SDHCI_CMD_IXCHK_EN;
-		break;
-	case SD_RESP_R1B:
-		cmdtm |= SDHCI_CMD_RSPNS_48_BUSY | SDHCI_CMD_CRCCHK_EN |
-			 SDHCI_CMD_IXCHK_EN;
-		inhibit |= SDHCI_STATUS_DAT_INHIBIT;
-		break;
-	case SD_RESP_R2:
-		cmdtm |= SDHCI_CMD_RSPNS_136 | SDHCI_CMD_CRCCHK_EN;
-		break;
-	case SD_RESP_R3:
-		cmdtm |= SDHCI_CMD_RSPNS_48;
-		break;
-	default:
-		return fail(req, -EINVAL, 0, "setup", 0);
-	}
-
-	if (data) {
-		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
-		    data->blksz == 0 || (data->blksz & 3) ||
-		    data->blksz > e->max_block)
-			return fail(req, -EINVAL, 0, "setup", 0);
-		cmdtm |= SDHCI_CMD_ISDATA | SDHCI_TM_BLKCNT_EN;
-		if (data->dir == SD_DATA_READ)
-			cmdtm |= SDHCI_TM_DAT_DIR_READ;
-		if (data->blocks > 1 || data->stop != SD_STOP_NONE)
-			cmdtm |= SDHCI_TM_MULTI_BLOCK;
-		if (data->stop == SD_STOP_AUTO12) {
-			if (!h->cap_auto12)
-				return fail(req, -ENOTSUP, 0, "setup", 0);
-			cmdtm |= SDHCI_TM_AUTO_CMD12;
-		} else if (data->stop == SD_STOP_AUTO23) {
-			if (!h->cap_auto23)
-				return fail(req, -ENOTSUP, 0, "setup", 0);
-			cmdtm |= SDHCI_TM_AUTO_CMD23;
-		}
-		inhibit |= SDHCI_STATUS_DAT_INHIBIT;
-	}
+	ret = command_word(h, req, &cmdtm, &inhibit);
+	if (ret)
+		return ret;
 
 	/* Usually free at the first look: no call then. */
 	ret = rd(e, SDHCI_STATUS) & inhibit ?
@@ -731,43 +729,14 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 			    "command", 0);
 	}
 
-	if (cmd->resp_type == SD_RESP_R2) {
-		/* The controller strips the CRC byte and stores bits 127:8
-		 * in RESP3[23:0]..RESP0; put them back in place. Bits 7:0
-		 * (CRC7 + end bit) are not delivered and read as 0. */
-		uint32_t r0 = rd(e, SDHCI_RESP0), r1 = rd(e, SDHCI_RESP1);
-		uint32_t r2 = rd(e, SDHCI_RESP2), r3 = rd(e, SDHCI_RESP3);
-
-		cmd->resp[0] = r3 << 8 | r2 >> 24;
-		cmd->resp[1] = r2 << 8 | r1 >> 24;
-		cmd->resp[2] = r1 << 8 | r0 >> 24;
-		cmd->resp[3] = r0 << 8;
-	} else if (cmd->resp_type != SD_RESP_NONE) {
-		cmd->resp[0] = rd(e, SDHCI_RESP0);
-	}
-	mmio_write32(e->base + SDHCI_INTERRUPT, SDHCI_INT_CMD_DONE);
-	if (e->wdelay_us)
-		timer_udelay(e->wdelay_us);
+	read_response(e, cmd);
+	wr(e, SDHCI_INTERRUPT, SDHCI_INT_CMD_DONE);
 
 	if (data && adma_n > 0)
 		return sdhci_xfer_adma(e, req, adma_tbl, (uint32_t)adma_n);
 	if (data)
 		return sdhci_xfer(h, e, req);
-
-	if (cmd->resp_type == SD_RESP_R1B) {
-		irq = wait_irq(e, SDHCI_INT_DATA_DONE, cmd->busy_timeout_us ?
-			       cmd->busy_timeout_us : SDHCI_BUSY_TIMEOUT_US);
-		req->t.t_end = timer_ticks();
-		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-			recover(e, true);
-			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
-				    irq, "busy", 0);
-		}
-		wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
-	} else {
-		req->t.t_end = req->t.t_cmd_done;
-	}
-	return 0;
+	return end_without_data(e, req);
 }
 
 uint32_t sdhci_clock_for(uint32_t base_clock_hz, uint32_t hz, bool v3,

@@ -1,47 +1,11 @@
 /*
  * bcm2835_sdhost.c - the BCM2835/6/7 SDHOST controller behind struct
- * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h).
- *
- * The controller in short:
- *  - A command starts when SDCMD is written with NEW set; NEW clears when
- *    the response is in (or FAIL is set with the reason in SDHSTS). There
- *    is no separate "command complete" status.
- *  - R1b: with BUSYWAIT in SDCMD and BUSY_IRPT_EN in SDHCFG, SDHSTS
- *    BUSY_IRPT says that DAT0 busy has ended.
- *  - Data: SDHBCT bytes per block, SDHBLC blocks, written before the
- *    command; a 16-word FIFO at SDDATA whose fill level is in SDEDM[8:4]
- *    and the data state machine in SDEDM[3:0]. Errors are sticky bits in
- *    SDHSTS (CRC16, FIFO, REW timeout).
- *  - No Auto-CMD12 in the controller: a request with SD_STOP_AUTO12 gets
- *    its CMD12 from this driver right after the data (sd_host.h allows the
- *    host to send the stop it was asked to send automatically), so the card
- *    layer is the same on every host. No Auto-CMD23, no card-detect or
- *    write-protect input, no readable DAT0 level.
- *  - Clock: f = core clock / (CDIV + 2), the core clock from the mailbox.
- *    QEMU's model ignores SDCDIV and SDTOUT (and transfers at once).
- *  - Every wait is bounded by a timer deadline and ends in an error with
- *    the command, the phase and the SDHSTS bits (struct sd_host_err).
- *
- * Written from the behaviour of the Linux (drivers/mmc/host/bcm2835.c),
- * U-Boot and Circle drivers and of QEMU's model (hw/sd/bcm2835_sdhost.c):
- * the FIFO read/write thresholds of 4 words (a silicon erratum the Linux
- * driver works around), reading or writing in bursts of at least 8 words
- * unless fewer remain, and forcing the data state machine back to its
- * idle "data mode" when it waits for a block that will not come (after
- * the last block of an open-ended read or write).
- *
- * Data moves by PIO, or through the BCM2835 DMA engine (set_data_path
- * SD_PATH_DMA after bcm2835_sdhost_attach_dma): the engine moves the words
- * between the buffer and SDDATA, paced by DREQ 13, which the controller
- * raises while its FIFO holds at least the read threshold of words (read)
- * or has room (write). The FIFO raises no DREQ for the last words of a read
- * below the threshold (the Linux driver leaves the last threshold - 1 words
- * to the CPU for the same reason), so a read's last 3 words are read by the
- * CPU after the engine has ended. The command is issued first, the engine
- * started after its response (QEMU's engine ignores DREQ and runs at once:
- * it must find the data there). Cache maintenance and the order of the
- * control blocks before the start write are the DMA driver's
- * (drivers/dma/bcm2835_dma.h).
+ * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h):
+ * SDCMD NEW/FAIL for commands, a 16-word FIFO at SDDATA (PIO in bursts, or
+ * the DMA engine on DREQ 13 with a read's last 3 words by the CPU), CMD12
+ * sent by the driver for SD_STOP_AUTO12, every wait bounded. The
+ * controller's behaviour and its FIFO erratum: docs/drivers.md,
+ * "drivers/sdhost/bcm2835_sdhost.c".
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -477,6 +441,93 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	return 0;
 }
 
+/* The streamed part of one block: whole FIFOs moved straight away
+ * (pio_port.h's burst mover: SDEDM read once per 16 words); want: the
+ * block whose serial part is stamped (*t_all). Returns the bytes moved;
+ * pio_block moves the rest, waiting. */
+static uint32_t stream_block(struct bcm2835_sdhost_priv *p, uint8_t *buf, uint32_t bursts,
+			     bool is_read, bool want, uint32_t *t_all)
+{
+	const uintptr_t port = p->base + SDH_DATA;
+	uint32_t done;
+	uint32_t *w = (uint32_t *)(void *)buf;
+	uint32_t n = bursts, left;
+
+	/* want_blk's serial part is stamped between bursts:
+	 * before a read's last (its 16 words all in the FIFO),
+	 * after a write's first (the bus can start; the write's
+	 * other bursts go through pio_block, which looks at
+	 * SDHSTS when the FIFO is not empty) */
+	if (want)
+		n = is_read ? bursts - 1 : 1;
+	left = n;
+	if (n)
+		w = is_read ? pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+						    SDH_EDM_FIFO_FULL, w, &left)
+			    : (uint32_t *)(uintptr_t)pio_port_write_fifos16(
+				      port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w,
+				      &left);
+	done = (n - left) * (SDH_FIFO_WORDS * 4);
+	if (want && !left) {
+		if (!is_read)
+			*t_all = timer_ticks(); /* the rest by pio_block */
+		else if (rd(p, SDH_EDM) & SDH_EDM_FIFO_FULL) {
+			*t_all = timer_ticks();
+			left = 1;
+			(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+						    SDH_EDM_FIFO_FULL, w, &left);
+			done += (1 - left) * (SDH_FIFO_WORDS * 4);
+		}
+	}
+	return done;
+}
+
+/* The end of a data phase: the last block's CRC (read) or CRC status and
+ * busy (write), then the CMD12 this controller sends for SD_STOP_AUTO12.
+ * blk: the blocks moved, for an error. */
+static int xfer_end(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint32_t blk,
+		    uint32_t busy_to)
+{
+	struct sd_req_times *t = &req->t;
+	const bool is_read = req->data->dir == SD_DATA_READ;
+	uint32_t edm, hsts;
+	bool idle;
+	int r;
+
+	/* The last block's CRC (read) or CRC status and busy (write). A
+	 * state machine that is idle at the first look, a few instructions
+	 * after the data's end stamp: that stamp serves as the request's end
+	 * (as a block ready at the first look starts at the previous one's
+	 * end; one timestamp fewer per request), unless a CMD12 follows. */
+	edm = rd(p, SDH_EDM);
+	idle = fsm_idle(edm);
+	r = idle ? 0 : wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
+	hsts = rd(p, SDH_HSTS);
+	if (r || (hsts & SDH_HSTS_ERRS)) {
+		t->t_end = timer_ticks();
+		recover(p, is_read);
+		return fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
+			    is_read ? "read end" : "write busy", blk);
+	}
+	if (req->data->stop == SD_STOP_AUTO12) {
+		/* CMD12 (STOP_TRANSMISSION), R1b: this controller's
+		 * "auto" stop. */
+		wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+		r = issue(p, 12u | SDH_CMD_BUSYWAIT, 0, SD_RESP_R1B, &hsts);
+		if (r) {
+			t->t_end = timer_ticks();
+			recover(p, false);
+			return fail(req, -EIO, hsts, "auto command", blk);
+		}
+		req->cmd.auto_resp = rd(p, SDH_RSP0);
+		r = wait_busy(p, req, busy_to, "auto command busy");
+		t->t_end = timer_ticks();
+		return r;
+	}
+	t->t_end = idle ? t->t_data_done : timer_ticks();
+	return 0;
+}
+
 /* The data phase of a request, after the command's response. */
 static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_request *req)
 {
@@ -487,18 +538,16 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
 	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
-	const uintptr_t port = p->base + SDH_DATA;
 	/* Whole FIFOs per block, for the streaming path (0: not that path) */
 	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
 		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
 		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, edm, go = 0;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, go = 0;
 	/* The serial part of the CPU's work (host_serial_ticks) is measured
 	 * on one block: a read's last, from the moment its words were all in
 	 * the FIFO; a write's first burst. */
 	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
 	uint32_t waited = 0, t_all = 0, first_fill = 0;
-	bool idle;
 	int r;
 
 	if (p->dma_on) {
@@ -507,9 +556,8 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		r = data->blocks > h->dma_pio_blocks ? sdh_dma_xfer(p, req, blk_to) : 1;
 		if (r < 0)
 			return r;
-		blk = data->blocks;
 		if (!r)
-			goto data_end;
+			return xfer_end(p, req, data->blocks, busy_to);
 		h->dma_pio_reqs++;
 	}
 	if (bursts) {
@@ -536,35 +584,7 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 		 * or empty (writes) goes through pio_block, which waits. */
 		t0 = t1;
 		if (go) {
-			uint32_t *w = (uint32_t *)(void *)buf;
-			uint32_t n = bursts, left;
-
-			/* want_blk's serial part is stamped between bursts:
-			 * before a read's last (its 16 words all in the FIFO),
-			 * after a write's first (the bus can start; the write's
-			 * other bursts go through pio_block, which looks at
-			 * SDHSTS when the FIFO is not empty) */
-			if (blk == want_blk)
-				n = is_read ? bursts - 1 : 1;
-			left = n;
-			if (n)
-				w = is_read ? pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
-								    SDH_EDM_FIFO_FULL, w, &left)
-					    : (uint32_t *)(uintptr_t)pio_port_write_fifos16(
-						      port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w,
-						      &left);
-			done = (n - left) * (SDH_FIFO_WORDS * 4);
-			if (blk == want_blk && !left) {
-				if (!is_read)
-					t_all = timer_ticks(); /* the rest by pio_block */
-				else if (rd(p, SDH_EDM) & SDH_EDM_FIFO_FULL) {
-					t_all = timer_ticks();
-					left = 1;
-					(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
-								    SDH_EDM_FIFO_FULL, w, &left);
-					done += (1 - left) * (SDH_FIFO_WORDS * 4);
-				}
-			}
+			done = stream_block(p, buf, bursts, is_read, blk == want_blk, &t_all);
 		}
 		if (done < data->blksz &&
 		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
@@ -600,39 +620,7 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 	else if (!is_read && first_fill)
 		t->host_serial_ticks = first_fill;
 
-data_end:
-	/* The last block's CRC (read) or CRC status and busy (write). A
-	 * state machine that is idle at the first look, a few instructions
-	 * after the data's end stamp: that stamp serves as the request's end
-	 * (as a block ready at the first look starts at the previous one's
-	 * end; one timestamp fewer per request), unless a CMD12 follows. */
-	edm = rd(p, SDH_EDM);
-	idle = fsm_idle(edm);
-	r = idle ? 0 : wait_idle(p, is_read ? SDH_IDLE_TIMEOUT_US : busy_to, &edm);
-	hsts = rd(p, SDH_HSTS);
-	if (r || (hsts & SDH_HSTS_ERRS)) {
-		t->t_end = timer_ticks();
-		recover(p, is_read);
-		return fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
-			    is_read ? "read end" : "write busy", blk);
-	}
-	if (data->stop == SD_STOP_AUTO12) {
-		/* CMD12 (STOP_TRANSMISSION), R1b: this controller's
-		 * "auto" stop. */
-		wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
-		r = issue(p, 12u | SDH_CMD_BUSYWAIT, 0, SD_RESP_R1B, &hsts);
-		if (r) {
-			t->t_end = timer_ticks();
-			recover(p, false);
-			return fail(req, -EIO, hsts, "auto command", blk);
-		}
-		req->cmd.auto_resp = rd(p, SDH_RSP0);
-		r = wait_busy(p, req, busy_to, "auto command busy");
-		t->t_end = timer_ticks();
-		return r;
-	}
-	t->t_end = idle ? t->t_data_done : timer_ticks();
-	return 0;
+	return xfer_end(p, req, blk, busy_to);
 }
 
 static int sdh_request(struct sd_host *h, struct sd_request *req)

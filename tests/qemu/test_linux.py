@@ -7,6 +7,7 @@ Skipped, with the reason, where the kernel package cannot be fetched
 (tools/fetch-linux-arm64.sh needs Debian's apt and its archive)."""
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -77,13 +78,16 @@ def test_sdblinux_in_linux_on_sdhost(tmp_path, linux):
     assert changed, "the writes did not reach the card"
     outside = [b for b in changed if not lo <= b < hi]
     assert outside == [], "blocks written outside the test area: %s" % outside[:10]
-    # sdbreport puts the Linux log next to an sdbench log of QEMU's card
-    # (the committed quick-suite run): both columns filled, no warning.
+    # sdbreport compare puts the Linux log next to an sdbench log of QEMU's
+    # card (the committed quick-suite run): both figures and the difference
+    # for every workload sdblinux ran, no warning.
     lx = tmp_path / "linux.log"
     lx.write_text(run.console)
-    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), SDBENCH_LOG, str(lx)],
+    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), "compare",
+                        SDBENCH_LOG, str(lx)],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
     assert p.returncode == 0 and p.stderr == "", p.stdout[-2000:] + p.stderr
-    rows = {l.split()[0]: l.split() for l in p.stdout.splitlines() if l.strip()}
     for name in ("seq-read-4k", "rand-read-4k", "seq-write-64k"):
-        assert len(rows[name]) == 6 and "-" not in rows[name], rows[name]
+        m = re.search(r"^%s\n  A +([\d.]+) (MB/s|IOPS) .*\n  B +([\d.]+) \2 .*\n"
+                      r"  B vs A: ([+-][\d.]+)%%" % name, p.stdout, re.M)
+        assert m, (name, p.stdout[-3000:])

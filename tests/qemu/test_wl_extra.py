@@ -52,6 +52,14 @@ def test_extra_workloads_quick(tmp_path, machine):
     assert au["align_bytes"] == [16384 << k for k in range(n)]
     assert au["declared_au_bytes"] is None and au["match"] == "unknown"
     assert "emulated" in au["text"]
+    # the detector says what it could see; a boundary it names has a
+    # positive straddling penalty there (QEMU's reads often have none)
+    assert au["threshold_ns"] > 0 and isinstance(au["inconclusive"], bool)
+    if au["measured_bytes"] is not None:
+        k = au["align_bytes"].index(au["measured_bytes"])
+        assert au["on_ns"][k] > (au["pre_ns"][k] + au["post_ns"][k]) / 2, au
+    if au["inconclusive"]:
+        assert au["text"].startswith("inconclusive (threshold "), au
 
     oa = run.one("open_au")
     assert oa["n"][:2] == [1, 2] and len(oa["mbs"]) == len(oa["n"])

@@ -2,7 +2,7 @@
  * test_bench_accuracy.c - the benchmark's card / bus / host split against
  * what happened on the simulated wires.
  *
- * The real engine (bench/wl_core.c) and attribution (bench/attribution.c)
+ * The real engine (bench/engine/workload.c) and attribution (bench/engine/attribution.c)
  * run workloads on the real drivers over simulated cards and hosts. The
  * simulator's truth (sim_wire.c, sim/README.md "Ground truth") is
  * not computed with the firmware's bus model or split rules: it books what

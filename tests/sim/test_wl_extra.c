@@ -1,5 +1,5 @@
 /*
- * test_wl_extra.c - the class, AU and sustained workloads (bench/wl_extra.h)
+ * test_wl_extra.c - the class, AU and sustained workloads (bench/workloads/app_class.h, au.h, sustained.h)
  * on simulated cards whose truth is known: the knee of a card with a 1 MiB
  * write cache, no knee on a card without one, random-read IOPS against the
  * simulator's own record of every request, no alignment step on a card that
@@ -58,6 +58,40 @@ static int setup(const char *profile, bool quick, bool usable)
 	ta.count = TA_COUNT;
 	write_guard_init(&guard, &sh.card, &ta, true);
 	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
+	ctx.read_base = TA_FIRST;
+	outlen = 0;
+	out[0] = 0;
+	host_console_hook = hook;
+	sim_truth_reset();
+	return 0;
+}
+
+/* setup() on a copy of a built-in profile with its SD Status AU (AU_SIZE
+ * code) and the number of AUs it keeps open changed; the open-AU model
+ * then works on the declared AU (open_au_size unset). */
+static int setup_au(const char *base, uint8_t au_code, uint32_t open_aus)
+{
+	static struct sim_profile p;
+	char err[160];
+	int r;
+
+	if (sim_profile_load(base, &p, err, sizeof(err)))
+		return -1;
+	p.au_size = au_code;
+	p.open_aus = open_aus;
+	p.open_au_bytes = 0;
+	if (!mem)
+		mem = malloc(MEM_BYTES);
+	r = simh_start_p(&sh, &p, NULL);
+	if (r)
+		return r;
+	memset(&ta, 0, sizeof(ta));
+	ta.usable = true;
+	ta.source = TEST_AREA_CONFIG;
+	ta.first_lba = TA_FIRST;
+	ta.count = TA_COUNT;
+	write_guard_init(&guard, &sh.card, &ta, true);
+	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, true, false, 0x5db, 42);
 	ctx.read_base = TA_FIRST;
 	outlen = 0;
 	out[0] = 0;
@@ -416,8 +450,13 @@ TEST(open_au_and_erase_records)
 	done();
 	r = rec("open_au");
 	CHECK(r != NULL);
-	CHECK_EQ_I(num(r, "handled"), 4); /* the simulator has no open-AU limit */
+	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+	/* the quick list goes to 9; this card keeps every AU open */
+	CHECK_EQ_I(num(r, "handled"), 9);
 	CHECK_EQ_I(num(r, "collapsed"), 0);
+	/* its SD Status declares 4 MiB (AU_SIZE 9): the quick profile uses it */
+	CHECK_EQ_I(num(r, "au_bytes"), 4u << 20);
+	CHECK(has(r, "\"au_declared\":true"));
 	r = rec("erase");
 	CHECK(r != NULL);
 	printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
@@ -428,6 +467,60 @@ TEST(open_au_and_erase_records)
 	CHECK(!isnan(num(r, "timeout_ms_1au")));
 	CHECK_EQ_U(count_cmd(38), 3);
 	CHECK_EQ_U(writes_outside(), 0);
+}
+
+/* The quick profile's open-AU step on the AU the card declares: a card
+ * keeping 2 AUs of 4 MiB or of 16 MiB open collapses at 3 (written as
+ * 256 KiB AUs, both would look like one open AU and never collapse). */
+TEST(open_au_uses_the_declared_au_of_4_and_16_mib)
+{
+	static const uint8_t code[2] = { 9, 12 };   /* AU_SIZE: 4 MiB, 16 MiB */
+	static const uint32_t bytes[2] = { 4u << 20, 16u << 20 };
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		const char *r;
+
+		CHECK_EQ_I(setup_au("sdhc-a1-32g", code[k], 2), 0);
+		wl_open_au(&ctx);
+		wl_erase_per_au(&ctx);
+		done();
+		r = rec("open_au");
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		printf("  %.*s\n", (int)(strchr(r, '\n') - r), r);
+		CHECK_EQ_I(num(r, "au_bytes"), bytes[k]);
+		CHECK(has(r, "\"au_declared\":true"));
+		CHECK(has(r, "\"collapsed\":true"));
+		CHECK_EQ_I(num(r, "collapse_at"), 3);
+		CHECK_EQ_I(num(r, "handled"), 2);
+		r = rec("erase");
+		CHECK(r != NULL && num(r, "au_bytes") == bytes[k]);
+		CHECK_EQ_U(writes_outside(), 0);
+	}
+}
+
+/* Every number of open AUs from 1 to 8 is found (4 MiB AUs). */
+TEST(open_au_finds_one_to_eight_open_aus)
+{
+	uint32_t k;
+
+	for (k = 1; k <= 8; k++) {
+		const char *r;
+
+		CHECK_EQ_I(setup_au("sdhc-a1-32g", 9, k), 0);
+		wl_open_au(&ctx);
+		done();
+		r = rec("open_au");
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		printf("  open_aus %u: %.*s\n", (unsigned)k, (int)(strchr(r, '\n') - r), r);
+		CHECK_EQ_I(num(r, "handled"), k);
+		CHECK_EQ_I(num(r, "collapse_at"), k + 1);
+		CHECK_EQ_U(writes_outside(), 0);
+	}
 }
 
 TEST(write_protected_card_skips_every_write_workload)

@@ -6,8 +6,8 @@
  * Usage:
  *     #include "tests/unit/check.h"
  *     TEST(decodes_cid) { CHECK_EQ_U(cid.mid, 0xaa); }
- *     ... (no main: define CHECK_MAIN in exactly one file, or include
- *     check_main.h at the end of the single test file).
+ *     ... (no main: tests/unit/check_main.c, linked into every test
+ *     program, provides it).
  *
  * A test counts as failed when any CHECK in it fails; it keeps running so
  * that all mismatches are printed.

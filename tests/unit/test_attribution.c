@@ -1,5 +1,5 @@
 /*
- * test_attribution.c - bench/attribution.c on synthetic ns phases whose
+ * test_attribution.c - bench/engine/attribution.c on synthetic ns phases whose
  * split is computed by hand in the comments (rules: docs/attribution.md):
  * a bus-bound sequential read, the same 64 KiB read paced by a slow CPU
  * and by the bus, card-bound writes (programming busy, data stalls, a FIFO

@@ -1,8 +1,8 @@
 /*
- * test_busmodel.c - bench/busmodel.c: frame sizes from SD Physical Layer
- * §4.5 and every row of the ceiling table in
- * ../shared/docs/sd-timing-and-hosts.md (within half a unit of the last
- * printed digit; "≈" rows within 0.05).
+ * test_busmodel.c - bench/engine/busmodel.c: frame sizes from SD Physical
+ * Layer §4.5 and every row of a reference ceiling table worked out from the
+ * spec's timings (below; docs/attribution.md prints it), within half a
+ * unit of the last printed digit ("≈" rows within 0.05).
  */
 #include "tests/unit/check.h"
 #include "bench/engine/busmodel.h"

@@ -8,6 +8,7 @@
 #include "tests/unit/check.h"
 #include "bench/console/parse.h"
 #include "bench/storage/config.h"
+#include "bench/workloads/table.h"
 
 /* Feed a whole string; the last edit result, all echo concatenated. */
 static enum con_edit feed(struct con_line *l, const char *s, size_t n, char *echo_all)
@@ -155,23 +156,25 @@ TEST(commands_and_workloads_found_case_insensitively)
 	CHECK_EQ_I(con_find_cmd("halt"), CON_CMD_HALT);
 	CHECK_EQ_I(con_find_cmd("hal"), -1);
 	CHECK_EQ_I(con_find_cmd("halts"), -1);
-	CHECK_EQ_I(con_find_wl("Seq-Read"), CON_WL_SEQ_READ);
-	CHECK_EQ_I(con_find_wl("open-au"), CON_WL_OPEN_AU);
+	CHECK(!strcmp(wl_table[con_find_wl("Seq-Read")].name, "seq-read"));
+	CHECK(!strcmp(wl_table[con_find_wl("open-au")].name, "open-au"));
 	CHECK_EQ_I(con_find_wl("seq"), -1);
+	CHECK_EQ_I(con_find_wl("modes"), -1); /* the suite's only */
 	for (int i = 0; i < CON_NCMDS; i++)
 		CHECK_EQ_I(con_find_cmd(con_cmds[i].name), i);
-	for (int i = 0; i < CON_NWL; i++)
-		CHECK_EQ_I(con_find_wl(con_wls[i].name), i);
+	for (unsigned i = 0; i < wl_table_count; i++)
+		if (!wl_table[i].suite_only)
+			CHECK_EQ_I(con_find_wl(wl_table[i].name), (int)i);
 }
 
 /* Every key a workload lists is "profile" or an sdbench.txt key. */
 TEST(workload_keys_exist)
 {
-	for (int i = 0; i < CON_NWL; i++) {
+	for (unsigned i = 0; i < wl_table_count; i++) {
 		char keys[128], *argv[16];
 		int n;
 
-		strcpy(keys, con_wls[i].keys);
+		strcpy(keys, wl_table[i].keys);
 		n = con_split(keys, argv, 16);
 		CHECK(n > 0);
 		for (int k = 0; k < n; k++)
@@ -190,7 +193,7 @@ TEST(run_parses_workload_profile_and_keys)
 
 	config_init(&base);
 	CHECK_EQ_I(con_parse_run(5, argv, &base, true, &r, err, sizeof(err)), 0);
-	CHECK_EQ_I(r.wl, CON_WL_RANDOM);
+	CHECK(!strcmp(wl_table[r.wl].name, "random"));
 	CHECK(!r.quick);
 	CHECK_EQ_U(config_u64(&r.cfg, CFG_SPAN), 1u << 20);
 	CHECK_EQ_U(config_u64(&r.cfg, CFG_SEED), 16);

@@ -1,5 +1,5 @@
 /*
- * test_stats.c - bench/stats.c against hand-computed values: nearest-rank
+ * test_stats.c - bench/engine/stats.c against hand-computed values: nearest-rank
  * percentiles (ties, n = 1, n = 0), mean and sample stddev, the sort on
  * large arrays, histogram bucket edges, time-series intervals, the
  * least-squares fit on exact and noisy data, MB/s vs MiB/s.

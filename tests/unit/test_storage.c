@@ -5,7 +5,7 @@
  *
  * The images are sparse (only written blocks are stored), so a 2 GiB "card"
  * costs a few hundred blocks. The FAT builder below is written from the FAT
- * specification independently of bench/fat.c and computes its own layout,
+ * specification independently of bench/storage/fat.c and computes its own layout,
  * which the tests use as the expected values.
  */
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * test_wl_analysis.c - the pure decisions of the class, AU and sustained
- * workloads (bench/wl_analysis.c) on synthetic measurements: class
+ * workloads (bench/workloads/analysis.c) on synthetic measurements: class
  * thresholds and verdict texts, the alignment step detector, the open-AU
  * collapse point and the cache-full knee of a sustained write.
  */
@@ -210,6 +210,7 @@ static void synth_align(struct wla_align_point *p, unsigned n, uint32_t page, ui
 		p[k].on_ns = 300000 + (size >= page ? page_ns : 0) + (size >= eb ? eb_ns : 0) +
 			     (k * 31 % 4) * jitter;
 		p[k].noise_ns = jitter;
+		p[k].samples = 0;
 	}
 }
 
@@ -283,6 +284,59 @@ TEST(align_step_below_noise_is_ignored)
 	CHECK_EQ_I(wla_align_diff(&p[0]) < 20000, 1);
 }
 
+TEST(align_negative_penalties_are_no_boundary)
+{
+	struct wla_align_point p[8]; /* 16 KiB .. 2 MiB */
+	struct wla_boundary b;
+	unsigned k;
+
+	/* Straddling reads faster than their neighbours everywhere (an
+	 * emulator's noise), with a lasting rise at 1 MiB that stays below 0:
+	 * no boundary, and nothing to be undecided about. */
+	synth_align(p, 8, 1u << 30, 1u << 30, 0, 0, 1000);
+	for (k = 0; k < 8; k++)
+		p[k].on_ns -= k >= 6 ? 20000 : 80000;
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	CHECK_EQ_U(b.steps, 0);
+	CHECK(!b.inconclusive);
+	for (k = 0; k < 8; k++)
+		CHECK(wla_align_diff(&p[k]) < 0);
+}
+
+TEST(align_small_lasting_step_is_inconclusive_and_more_samples_decide)
+{
+	struct wla_align_point p[8];
+	struct wla_boundary b;
+	unsigned k;
+
+	/* A 0.59 ms step at 256 KiB under a threshold of 3 x (2 x 187 us) =
+	 * 1.12 ms (four samples a point): undecided, and it says so. */
+	synth_align(p, 8, 1u << 30, 256u << 10, 0, 590000, 0);
+	for (k = 0; k < 8; k++)
+		p[k].noise_ns = 186667;
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 0);
+	CHECK(b.inconclusive);
+	CHECK_EQ_U(b.candidate_bytes, 256u << 10);
+	CHECK_NEAR((double)b.candidate_ns, 590000, 1);
+	CHECK_NEAR((double)b.threshold_ns, 1120002, 2);
+	/* 64 boundaries a point: the medians are 4 times as sure */
+	for (k = 0; k < 8; k++)
+		p[k].samples = 64;
+	wla_find_boundary(p, 8, &b);
+	CHECK_EQ_U(b.size_bytes, 256u << 10);
+	CHECK(!b.inconclusive);
+	CHECK_NEAR((double)b.threshold_ns, 280000, 2);
+	/* a rise under half the threshold is noise, not a question */
+	synth_align(p, 8, 1u << 30, 256u << 10, 0, 500000, 0);
+	for (k = 0; k < 8; k++)
+		p[k].noise_ns = 186667;
+	wla_find_boundary(p, 8, &b);
+	CHECK(!b.inconclusive);
+	CHECK_EQ_U(b.size_bytes, 0);
+}
+
 TEST(align_point_from_samples)
 {
 	uint32_t pre[5] = { 310, 300, 305, 900, 302 };
@@ -353,6 +407,25 @@ TEST(open_au_collapse_confirmed_by_a_second_n)
 	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
 	wla_open_au(n, mbs, 1, 0.5, &r);
 	CHECK(!wla_open_au_confirmed(mbs, 1, 0.5, &r));
+}
+
+TEST(open_au_one_slow_n_between_fast_ones_is_a_stall)
+{
+	/* a garbage-collection stall halves N=5's rate; N=6 is fast again */
+	unsigned n[7] = { 1, 2, 3, 4, 5, 6, 7 };
+	double mbs[7] = { 9.1, 8.7, 9.1, 8.7, 4.4, 8.7, 1.0 };
+	struct wla_open_au r;
+
+	wla_open_au(n, mbs, 6, 0.5, &r);
+	CHECK(!r.collapsed);
+	CHECK_EQ_U(r.handled, 6);
+	CHECK(!wla_open_au_confirmed(mbs, 6, 0.5, &r));
+	/* the last point alone below: a collapse, not yet confirmed */
+	wla_open_au(n, mbs, 7, 0.5, &r);
+	CHECK(r.collapsed);
+	CHECK_EQ_U(r.collapse_at, 7);
+	CHECK_EQ_U(r.handled, 6);
+	CHECK(!wla_open_au_confirmed(mbs, 7, 0.5, &r));
 }
 
 /* ---- erase time ------------------------------------------------------------------ */
