@@ -133,9 +133,9 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: bench-qemu bench-predict bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: screen-png bench-qemu bench-predict bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
-all: $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
+all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
      $(TOOL_BINS) $(TEST_BINS)
 
@@ -182,6 +182,18 @@ $(B)/kernel8.lst: $(B)/kernel8.elf
 	$(TOBJDUMP64) -d -S $< > $@
 
 # ---- target, AArch64 for the Pi 5 (kernel_2712.img) ---------------------------
+# The screen font (lib/font.c) from a Linux console font (Debian's
+# console-setup-linux, tools/install-deps.sh): tools/psf2font.py takes its
+# printable ASCII glyphs; the .bin is the same bitmaps for the host-side
+# rendering the screen tests compare with.
+FONT_PSF ?= /usr/share/consolefonts/Lat15-TerminusBold16.psf.gz
+$(B)/gen/font8x16.inc: tools/psf2font.py
+	@mkdir -p $(dir $@)
+	@echo "  FONT    $(FONT_PSF)"
+	@$(PYTHON) tools/psf2font.py $(FONT_PSF) $@ $(B)/gen/font8x16.bin
+$(B)/gen/font8x16.bin: $(B)/gen/font8x16.inc
+$(BT)/lib/font.o $(BT64)/lib/font.o $(BT2712)/lib/font.o $(BH)/obj/lib/font.o: $(B)/gen/font8x16.inc
+
 # The name the Pi 5 firmware loads first. The same sources and start-up as
 # kernel8.img (one binary finds its board at run time), scheduled for the
 # Cortex-A76 (-mtune only: the code stays ARMv8.0-A and also runs on a Pi 3/4).
@@ -217,19 +229,19 @@ $(B)/shim64.bin: qemu/shim/aarch64_shim.S
 	$(TOBJCOPY64) -O binary -j .text $(B)/shim/aarch64_shim.o $@
 
 # A build with a deliberate fault, to test the exception dump.
-$(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld
+$(B)/fault/kernel.img: $(TARGET_SRCS) linker/kernel.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC) $(TCFLAGS) -DSDB_TEST_FAULT $(TLDFLAGS:$(B)/kernel.map=$(B)/fault/kernel.map) \
 		$(TARGET_SRCS) $(TLIBS) -o $(B)/fault/kernel.elf
 	$(TOBJCOPY) -O binary $(B)/fault/kernel.elf $@
 
-$(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld
+$(B)/fault/kernel8.img: $(TARGET64_SRCS) linker/kernel8.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC64) $(TCFLAGS64) -DSDB_TEST_FAULT $(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel8.map) \
 		$(TARGET64_SRCS) -lgcc -o $(B)/fault/kernel8.elf
 	$(TOBJCOPY64) -O binary $(B)/fault/kernel8.elf $@
 
-$(B)/fault/kernel_2712.img: $(TARGET64_SRCS) linker/kernel8.ld
+$(B)/fault/kernel_2712.img: $(TARGET64_SRCS) linker/kernel8.ld $(B)/gen/font8x16.inc
 	@mkdir -p $(B)/fault
 	$(TCC64) $(TCFLAGS64) $(TUNE2712) -DSDB_TEST_FAULT \
 		$(TLDFLAGS64:$(B)/kernel8.map=$(B)/fault/kernel_2712.map) \
@@ -437,6 +449,11 @@ fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
 # The report screenshot in the README, from a committed emulated-run log.
+# docs/screen.png: the HDMI screen at the end of a quick run under QEMU
+# (raspi2b), through QEMU's monitor (qemu/screendump.py).
+screen-png: $(B)/kernel.img
+	$(PYTHON) qemu/screendump.py -o docs/screen.png
+
 screenshot: $(BH)/sdbreport
 	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
 		tests/data/qemu-raspi2b-quick.log

@@ -13,6 +13,7 @@
 #include "bench/engine/record.h"
 #include "bench/results_log.h"
 #include "bench/run.h"
+#include "bench/screen.h"
 #include "boot/mmu.h"
 #include "drivers/cpu.h"
 #include "boot/platform.h"
@@ -135,6 +136,40 @@ static void print_board(const struct board_info *b, const struct timer_info *ti)
 	record_end();
 }
 
+/* HDMI: a framebuffer from the firmware, when it gives one (a board
+ * without a screen may refuse: then nothing is shown and nothing said). */
+static struct screen_fb fb;
+
+static void start_screen(void)
+{
+	uint32_t w = 1280, h = 720, bus, bytes, pitch;
+
+	if (mbox_fb_alloc(&w, &h, 32, &bus, &bytes, &pitch) || pitch < w * 4 ||
+	    bytes < pitch * h)
+		return;
+	fb.px = (uint32_t *)(uintptr_t)(bus & 0x3fffffffu);
+	fb.width = w;
+	fb.height = h;
+	fb.pitch_px = pitch / 4;
+	cpu_mmu_map_uncached((uintptr_t)fb.px, bytes);
+	screen_start(&fb);
+}
+
+/* After the board record (every run starts with it). */
+static void report_screen(void)
+{
+	struct json *j;
+
+	if (!fb.px)
+		return;
+	con_printf("  screen: %ux%u (HDMI), the run is shown there too\n", (unsigned)fb.width,
+		   (unsigned)fb.height);
+	j = record_begin("screen");
+	json_u64(j, "width", fb.width);
+	json_u64(j, "height", fb.height);
+	record_end();
+}
+
 void kmain(void)
 {
 	struct bench_env env;
@@ -174,7 +209,9 @@ void kmain(void)
 			     "every wait will time out at once, no time can be measured",
 			     (unsigned long long)(board.periph_base + 0x3000));
 	ti = timer_get_info();
+	start_screen();
 	print_board(&board, ti);
+	report_screen();
 
 #ifdef SDB_TEST_FAULT
 	con_printf("test build: provoking a data abort\n");

@@ -148,3 +148,18 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	__asm__ volatile("mcr p15, 0, %0, c1, c0, 0" : : "r"(sctlr) : "memory");
 	isb();
 }
+
+void cpu_mmu_map_uncached(uintptr_t base, uint32_t bytes)
+{
+	uint32_t *ttb = __ttb_start;
+	uint32_t i, first = (uint32_t)base >> 20, last = (uint32_t)(base + bytes - 1) >> 20;
+
+	if (!bytes)
+		return;
+	for (i = first; i <= last && i < 4096; i++)
+		ttb[i] = (i << 20) | SECT_NORMAL_NC;
+	dsb();
+	__asm__ volatile("mcr p15, 0, %0, c8, c7, 0" : : "r"(0) : "memory"); /* TLBIALL */
+	dsb();
+	isb();
+}

@@ -14,5 +14,9 @@
  * branch prediction. */
 void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes);
 bool cpu_caches_on(void);
+/* After cpu_mmu_enable: map [base, base + bytes) (in the low 4 GiB) as
+ * normal uncached memory, e.g. the framebuffer the VideoCore scans out
+ * (what the ARM writes must reach memory without cache maintenance). */
+void cpu_mmu_map_uncached(uintptr_t base, uint32_t bytes);
 
 #endif

@@ -44,6 +44,12 @@
 #define TAG_SET_CLOCK		0x00038002
 #define TAG_GET_TEMP		0x00030006
 #define TAG_GET_DMA_CHANNELS	0x00060001
+#define TAG_FB_ALLOCATE		0x00040001
+#define TAG_FB_GET_PITCH	0x00040008
+#define TAG_FB_SET_PHYS		0x00048003
+#define TAG_FB_SET_VIRT		0x00048004
+#define TAG_FB_SET_DEPTH	0x00048005
+#define TAG_FB_SET_ORDER	0x00048006
 
 #define MBOX_TIMEOUT_US	100000
 
@@ -63,11 +69,13 @@ void mbox_init(uintptr_t periph_base, uint32_t offset)
 	mbox_bus_alias = periph_base == 0x20000000u ? 0x40000000u : 0xc0000000u;
 }
 
+static int mbox_send(void);
+
 /* Send one tag with 'words' value words (in/out). */
 static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_words)
 {
-	timer_deadline_t d;
-	uint32_t i, addr, r;
+	uint32_t i;
+	int r;
 
 	if (!mbox_base || words > 24)
 		return -EINVAL;
@@ -79,8 +87,26 @@ static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_wo
 	for (i = 0; i < words; i++)
 		msg[5 + i] = val[i];
 	msg[5 + words] = 0; /* end tag */
-	mmio_dsb();
+	r = mbox_send();
+	if (r)
+		return r;
+	if (!(msg[4] & MBOX_TAG_RESPONSE))
+		return -EIO; /* tag not answered */
+	if ((msg[4] & ~MBOX_TAG_RESPONSE) > words * 4)
+		return -EPROTO;
+	for (i = 0; i < words; i++)
+		val[i] = msg[5 + i];
+	return 0;
+}
 
+/* Hand msg (built, with its end tag) to the firmware and wait for the
+ * answer: 0, -ETIMEDOUT or -EIO (the whole request refused). */
+static int mbox_send(void)
+{
+	timer_deadline_t d;
+	uint32_t addr, r;
+
+	mmio_dsb();
 	d = timer_deadline_us(MBOX_TIMEOUT_US);
 	while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_FULL)
 		if (timer_expired(d))
@@ -100,15 +126,7 @@ static int mbox_tag(uint32_t tag, uint32_t *val, uint32_t words, uint32_t req_wo
 			return -ETIMEDOUT;
 	}
 	mmio_barrier();
-	if (msg[1] != MBOX_RESPONSE_OK)
-		return -EIO;
-	if (!(msg[4] & MBOX_TAG_RESPONSE))
-		return -EIO; /* tag not answered */
-	if ((msg[4] & ~MBOX_TAG_RESPONSE) > words * 4)
-		return -EPROTO;
-	for (i = 0; i < words; i++)
-		val[i] = msg[5 + i];
-	return 0;
+	return msg[1] == MBOX_RESPONSE_OK ? 0 : -EIO;
 }
 
 int mbox_get_firmware_revision(uint32_t *rev)
@@ -258,4 +276,51 @@ int mbox_set_gpio_state(uint32_t gpio, int state)
 	uint32_t v[2] = { gpio, state ? 1u : 0u };
 
 	return mbox_tag(TAG_SET_GPIO_STATE, v, 2, 2);
+}
+
+/* Put one tag with n value words at msg[*at]; returns where its values are. */
+static uint32_t put_tag(uint32_t *at, uint32_t tag, uint32_t n, uint32_t v0, uint32_t v1)
+{
+	uint32_t p = *at;
+
+	msg[p] = tag;
+	msg[p + 1] = n * 4;
+	msg[p + 2] = 0;
+	msg[p + 3] = v0;
+	if (n > 1)
+		msg[p + 4] = v1;
+	*at = p + 3 + n;
+	return p + 3;
+}
+
+int mbox_fb_alloc(uint32_t *width, uint32_t *height, uint32_t depth, uint32_t *bus,
+		  uint32_t *bytes, uint32_t *pitch)
+{
+	uint32_t at = 2, phys, alloc, pit, dep;
+	int r;
+
+	if (!mbox_base)
+		return -EINVAL;
+	phys = put_tag(&at, TAG_FB_SET_PHYS, 2, *width, *height);
+	(void)put_tag(&at, TAG_FB_SET_VIRT, 2, *width, *height);
+	dep = put_tag(&at, TAG_FB_SET_DEPTH, 1, depth, 0);
+	(void)put_tag(&at, TAG_FB_SET_ORDER, 1, 1, 0); /* RGB */
+	alloc = put_tag(&at, TAG_FB_ALLOCATE, 2, 16, 0); /* alignment in, base out */
+	pit = put_tag(&at, TAG_FB_GET_PITCH, 1, 0, 0);
+	msg[at] = 0; /* end tag */
+	msg[0] = (at + 1) * 4;
+	msg[1] = MBOX_REQUEST;
+	r = mbox_send();
+	if (r)
+		return r;
+	if (!(msg[alloc - 1] & MBOX_TAG_RESPONSE) || !(msg[pit - 1] & MBOX_TAG_RESPONSE))
+		return -EIO;
+	if (!msg[alloc] || !msg[alloc + 1] || msg[dep] != depth)
+		return -ENODEV; /* no buffer (no display, or refused) */
+	*width = msg[phys];
+	*height = msg[phys + 1];
+	*bus = msg[alloc];
+	*bytes = msg[alloc + 1];
+	*pitch = msg[pit];
+	return 0;
 }

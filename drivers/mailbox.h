@@ -40,4 +40,11 @@ int mbox_get_dma_channels(uint32_t *mask);
 #define MBOX_EXPGPIO_BASE 128u
 int mbox_set_gpio_state(uint32_t gpio, int state);
 
+/* A framebuffer from the firmware (one message: physical and virtual size,
+ * depth, pixel order RGB, allocate, pitch). width/height are what was
+ * asked and come back as what the firmware set; *bus the buffer's bus
+ * address, *bytes its size, *pitch bytes per line. */
+int mbox_fb_alloc(uint32_t *width, uint32_t *height, uint32_t depth, uint32_t *bus,
+		  uint32_t *bytes, uint32_t *pitch);
+
 #endif

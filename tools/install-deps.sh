@@ -12,7 +12,8 @@
 # python3-psycopg2: sdbdb on a PostgreSQL server; postgresql: the server the
 # card database's tests start in a temporary directory;
 # chromium (headless) and its fonts: the test that opens the HTML report;
-# clang and libclang-rt-dev (libFuzzer, ASan, UBSan): make fuzz.
+# clang and libclang-rt-dev (libFuzzer, ASan, UBSan): make fuzz;
+# console-setup-linux: the console font the screen's font is made from.
 set -eu
 if [ "$(id -u)" != 0 ]; then
 	exec sudo "$0" "$@"
@@ -26,7 +27,8 @@ apt-get install -y -qq --no-install-recommends \
 	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial \
 	python3-hypothesis python3-venv python3-setuptools python3-wheel python3-psycopg2 postgresql \
 	mtools dosfstools \
-	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev >/dev/null
+	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev \
+	console-setup-linux >/dev/null
 # The QEMU tests run under QEMU 10 as well (raspi4b): when the system QEMU
 # has no raspi4b (Debian 12), let apt know Debian's bookworm-backports so
 # that `make test` can fetch QEMU 10 into build/qemu10 (nothing installed).

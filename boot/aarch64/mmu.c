@@ -179,3 +179,18 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	SYSREG_WRITE(sctlr_el1, sctlr);
 	isb();
 }
+
+void cpu_mmu_map_uncached(uintptr_t base, uint32_t bytes)
+{
+	uint64_t *l2 = __ttb_start + 512;
+	uintptr_t i, first = base >> BLOCK_SHIFT, last = (base + bytes - 1) >> BLOCK_SHIFT;
+
+	if (!bytes)
+		return;
+	for (i = first; i <= last && i < N_BLOCKS; i++)
+		l2[i] = ((uint64_t)i << BLOCK_SHIFT) | BLK_NORMAL_NC;
+	dsb_sy();
+	__asm__ volatile("tlbi vmalle1" ::: "memory");
+	dsb_sy();
+	isb();
+}

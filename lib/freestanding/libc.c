@@ -117,3 +117,13 @@ char *strchr(const char *s, int c)
 			return 0;
 	}
 }
+
+char *strstr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncmp(hay, needle, n))
+			return (char *)hay;
+	return n ? 0 : (char *)hay;
+}

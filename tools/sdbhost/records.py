@@ -60,6 +60,7 @@ SCHEMA = {
     "layout": {"kind": _S, "reason": _S, "total_blocks": _N, "used_end": _N,
                "partitions": _LD, "used_extents": _LD},
     "config": {"file": _B, "suite": _S, "from_file": _L, "messages": _L},
+    "screen": {"width": _N, "height": _N},
     "results_file": {"name": _S, "usable": _B, "reason": _S, "bytes": _N, "extents": _L},
     "test_area": {"usable": _B, "source": _S, "first_lba": _N, "count": _N, "bytes": _N,
                   "reason": _S, "note": _S, "hint": _S, "write_protected": _B},

@@ -1,0 +1,324 @@
+/*
+ * screen.c - the run on a screen (screen.h). Rows, at 2x the 8x16 font:
+ *   0 "sdbench - " board model      3 results file
+ *   1 card                          4 the running step / the end
+ *   2 test area                     5 (empty)
+ *   6.. one line per finished workload (the last ones that fit), replaced
+ *       at the end by the headline and the summary.
+ * Only records and the progress line are read, never the text for people.
+ */
+#include <string.h>
+
+#include "bench/engine/record.h"
+#include "bench/screen.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/font.h"
+
+#define ROW_BODY 6
+#define MAX_COLS 160
+#define MAX_ROWS 68
+#define LINE_MAX (RECORD_MAX_BYTES + 64)
+
+static struct {
+	struct screen_fb fb;
+	unsigned cols, rows;
+	char line[LINE_MAX];
+	unsigned len;
+	char body[MAX_ROWS][MAX_COLS + 1];
+	unsigned nbody;
+	char step[64];		/* the running step's label */
+	uint64_t step_t0;
+	char headline[512];	/* the headline record's text (cut at 511 bytes) */
+	char summary[4096];	/* the summary record, once printed */
+} sc;
+
+static void screen_putc(void *ctx, char c);
+static void show_end(void);
+static const struct con_sink sink = { "screen", screen_putc, NULL, NULL };
+
+static void draw_char(unsigned row, unsigned col, char ch)
+{
+	const uint8_t *g = font_glyph(ch);
+	uint32_t x0 = col * FONT_W * SCREEN_SCALE, y0 = row * FONT_H * SCREEN_SCALE;
+
+	for (unsigned y = 0; y < FONT_H * SCREEN_SCALE; y++) {
+		uint32_t *p = sc.fb.px + (y0 + y) * sc.fb.pitch_px + x0;
+		uint8_t bits = g[y / SCREEN_SCALE];
+
+		for (unsigned x = 0; x < FONT_W * SCREEN_SCALE; x++)
+			p[x] = (bits & (0x80u >> (x / SCREEN_SCALE))) ? SCREEN_FG : SCREEN_BG;
+	}
+}
+
+/* Row r shows text (cut at the screen's width), the rest of it blank. */
+static void draw_row(unsigned r, const char *text)
+{
+	unsigned i, n = (unsigned)strlen(text);
+
+	if (r >= sc.rows)
+		return;
+	for (i = 0; i < sc.cols; i++)
+		draw_char(r, i, i < n ? text[i] : ' ');
+}
+
+static void row_printf(unsigned r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void row_printf(unsigned r, const char *fmt, ...)
+{
+	char t[MAX_COLS + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(t, sizeof(t), fmt, ap);
+	va_end(ap);
+	draw_row(r, t);
+}
+
+static void draw_body(void)
+{
+	unsigned fit = sc.rows > ROW_BODY ? sc.rows - ROW_BODY : 0;
+	unsigned first = sc.nbody > fit ? sc.nbody - fit : 0;
+
+	for (unsigned i = 0; i < fit; i++)
+		draw_row(ROW_BODY + i, first + i < sc.nbody ? sc.body[first + i] : "");
+}
+
+static void body_add(const char *text)
+{
+	if (sc.nbody == MAX_ROWS) {
+		memmove(sc.body[0], sc.body[1], sizeof(sc.body[0]) * (MAX_ROWS - 1));
+		sc.nbody--;
+	}
+	fmt_snprintf(sc.body[sc.nbody++], MAX_COLS + 1, "%s", text);
+}
+
+/* text in lines of at most the screen's width, broken at the last space
+ * that fits (or at the width when a word is longer). */
+static void body_wrap(const char *text)
+{
+	char t[MAX_COLS + 1];
+
+	while (strlen(text) > sc.cols) {
+		unsigned k = sc.cols;
+
+		while (k > 0 && text[k] != ' ')
+			k--;
+		if (k == 0)
+			k = sc.cols;
+		fmt_snprintf(t, sizeof(t), "%.*s", (int)k, text);
+		body_add(t);
+		text += k + (text[k] == ' ');
+	}
+	body_add(text);
+}
+
+/*
+ * The raw JSON text of the first "key": value in rec (a string without its
+ * quotes, a number or literal as it stands) into out; "" when absent.
+ * Escaped characters in strings are kept as they are (records name things
+ * in plain ASCII).
+ */
+static const char *field(const char *rec, const char *key, char *out, unsigned cap)
+{
+	char pat[40];
+	const char *p;
+	unsigned n = 0;
+
+	fmt_snprintf(pat, sizeof(pat), "\"%s\":", key);
+	out[0] = 0;
+	p = strstr(rec, pat);
+	if (!p)
+		return out;
+	p += strlen(pat);
+	if (*p == '"') {
+		for (p++; *p && *p != '"' && n + 1 < cap; p++)
+			out[n++] = *p == '\\' && p[1] ? *++p : *p;
+	} else {
+		for (; *p && *p != ',' && *p != '}' && *p != ']' && n + 1 < cap; p++)
+			out[n++] = *p;
+	}
+	out[n] = 0;
+	return out;
+}
+
+static uint64_t parse_u64(const char *s)
+{
+	uint64_t v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (uint64_t)(*s++ - '0');
+	return v;
+}
+
+/* "host-bound - the CPU ..." -> "host-bound", "no diagnosis: ..." ->
+ * "no diagnosis" */
+static void verdict_word(char *v)
+{
+	char *d = strstr(v, " - "), *c = strstr(v, ": ");
+
+	if (c && (!d || c < d))
+		d = c;
+	if (d)
+		*d = 0;
+}
+
+static const struct {
+	const char *key, *label;
+	bool iops;
+} summary_rows[] = {
+	{ "seq_read", "sequential read", false },
+	{ "seq_write", "sequential write", false },
+	{ "rand_read_4k", "random 4 KiB read", true },
+	{ "rand_write_4k", "random 4 KiB write", true },
+	{ "mix70_4k", "random 70/30 4 KiB", true },
+};
+
+/* The end of the suite: the headline (when there is one) and the summary
+ * replace the workload lines, whichever record comes first. */
+static void show_end(void)
+{
+	const char *rec = sc.summary;
+	char num[32], v[96], key[24], t[MAX_COLS + 1];
+
+	sc.nbody = 0;
+	if (sc.headline[0]) {
+		body_wrap(sc.headline);
+		body_add("");
+	}
+	body_add("summary");
+	for (unsigned i = 0; i < sizeof(summary_rows) / sizeof(summary_rows[0]); i++) {
+		const char *o;
+
+		fmt_snprintf(key, sizeof(key), "\"%s\":{", summary_rows[i].key);
+		o = strstr(rec, key);
+		if (!o)
+			continue;
+		field(o, summary_rows[i].iops ? "iops" : "mbs", num, sizeof(num));
+		field(o, "verdict", v, sizeof(v));
+		verdict_word(v);
+		fmt_snprintf(t, sizeof(t), "  %-20s %10s %-4s  %s", summary_rows[i].label, num,
+			     summary_rows[i].iops ? "IOPS" : "MB/s", v);
+		body_add(t);
+	}
+	draw_body();
+}
+
+static void on_record(const char *rec)
+{
+	char type[24], a[96], b[96], t[MAX_COLS + 1];
+
+	field(rec, "type", type, sizeof(type));
+	if (!strcmp(type, "board")) {
+		row_printf(0, "sdbench - %s", field(rec, "model", a, sizeof(a)));
+	} else if (!strcmp(type, "card")) {
+		field(rec, "capacity_bytes", b, sizeof(b));
+		row_printf(1, "card: %s %s, %llu MiB", field(rec, "manufacturer", a, sizeof(a)),
+			   field(rec, "pnm", t, sizeof(t)),
+			   (unsigned long long)(parse_u64(b) >> 20));
+	} else if (!strcmp(type, "test_area")) {
+		if (!strcmp(field(rec, "usable", a, sizeof(a)), "true"))
+			row_printf(2, "test area: %llu MiB, writes go only there",
+				   (unsigned long long)(parse_u64(field(rec, "count", b,
+									  sizeof(b))) >> 11));
+		else
+			draw_row(2, "test area: none, write workloads skipped");
+	} else if (!strcmp(type, "results_file")) {
+		draw_row(3, !strcmp(field(rec, "usable", a, sizeof(a)), "true") ?
+			 "results file: SDBENCH.LOG" : "results file: none");
+	} else if (!strcmp(type, "result")) {
+		fmt_snprintf(t, sizeof(t), "%-26s %10s MB/s", field(rec, "workload", a, sizeof(a)),
+			     field(rec, "mbs", b, sizeof(b)));
+		body_add(t);
+		draw_body();
+	} else if (!strcmp(type, "verdict") && sc.nbody &&
+		   !strncmp(sc.body[sc.nbody - 1], field(rec, "workload", a, sizeof(a)),
+			    strlen(a)) && sc.body[sc.nbody - 1][strlen(a)] == ' ') {
+		field(rec, "bottleneck", b, sizeof(b));
+		fmt_snprintf(t, sizeof(t), "%s  %s", sc.body[sc.nbody - 1], b);
+		fmt_snprintf(sc.body[sc.nbody - 1], MAX_COLS + 1, "%s", t);
+		draw_body();
+	} else if (!strcmp(type, "headline")) {
+		field(rec, "text", sc.headline, sizeof(sc.headline));
+		if (sc.summary[0])
+			show_end();
+	} else if (!strcmp(type, "summary")) {
+		fmt_snprintf(sc.summary, sizeof(sc.summary), "%s", rec);
+		show_end();
+	} else if (!strcmp(type, "suite")) {
+		row_printf(4, "finished: %s suite in %llu s", field(rec, "profile", a, sizeof(a)),
+			   (unsigned long long)(parse_u64(field(rec, "elapsed_us", b,
+								   sizeof(b))) / 1000000u));
+	} else if (!strcmp(type, "done")) {
+		row_printf(4, "done: %s error(s)", field(rec, "errors", a, sizeof(a)));
+	}
+}
+
+/* A progress line ("  label   57%   1.23 MB/s "), each ended by the '\r'
+ * that starts the next: the running step and the time it still needs at
+ * the rate so far. */
+static void on_progress(const char *text)
+{
+	const char *pct = strchr(text, '%'), *p;
+	char label[64];
+	unsigned n = 0, v;
+	uint64_t now = timer_now_us(), el;
+
+	if (!pct)
+		return;
+	for (p = pct; p > text && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	v = (unsigned)parse_u64(p);
+	while (*text == ' ')
+		text++;
+	while (text < p && n + 1 < sizeof(label))
+		label[n++] = *text++;
+	while (n && label[n - 1] == ' ')
+		n--;
+	label[n] = 0;
+	if (strcmp(label, sc.step)) {
+		fmt_snprintf(sc.step, sizeof(sc.step), "%s", label);
+		sc.step_t0 = now;
+	}
+	el = now - sc.step_t0;
+	if (v > 0 && v < 100 && el > 0)
+		row_printf(4, "> %s %u%%, about %llu s left", label, v,
+			   (unsigned long long)((el * (100 - v) / v + 999999) / 1000000));
+	else
+		row_printf(4, "> %s %u%%", label, v);
+}
+
+static void screen_putc(void *ctx, char c)
+{
+	(void)ctx;
+	if (c == '\r' || c == '\n') {
+		const char *rec;
+
+		sc.line[sc.len] = 0;
+		rec = strstr(sc.line, "@ {");
+		if (rec && c == '\n')
+			on_record(rec + 2);
+		else if (!rec && c == '\r' && sc.len)
+			on_progress(sc.line);
+		sc.len = 0;
+		return;
+	}
+	if (sc.len + 1 < LINE_MAX)
+		sc.line[sc.len++] = c;
+}
+
+void screen_start(const struct screen_fb *fb)
+{
+	sc.fb = *fb;
+	sc.cols = fb->width / (FONT_W * SCREEN_SCALE);
+	sc.rows = fb->height / (FONT_H * SCREEN_SCALE);
+	if (sc.cols > MAX_COLS)
+		sc.cols = MAX_COLS;
+	if (sc.rows > MAX_ROWS)
+		sc.rows = MAX_ROWS;
+	for (uint32_t y = 0; y < fb->height; y++)
+		for (uint32_t x = 0; x < fb->width; x++)
+			fb->px[y * fb->pitch_px + x] = SCREEN_BG;
+	draw_row(0, "sdbench");
+	(void)con_sink_add(&sink);
+}

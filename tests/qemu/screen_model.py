@@ -1,0 +1,151 @@
+"""What sdbench's screen (bench/screen.c) shows at the end of a run, worked
+out on the host from the run's records and drawn with the same font
+(build/gen/font8x16.bin, made by tools/psf2font.py), so a QEMU screendump
+can be compared pixel for pixel: not OCR, and not the firmware's code.
+
+The layout is docs/screen.md's: rows at twice the 8x16 font; 0 the board,
+1 the card, 2 the test area, 3 the results file, 4 the running step or the
+end, from row 6 the finished workloads, at the end the headline and the
+summary. A field is the raw JSON text of the first "key": in the record.
+"""
+import os
+import re
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FONT = os.path.join(ROOT, "build", "gen", "font8x16.bin")
+SCALE = 2
+CW, CH = 8 * SCALE, 16 * SCALE
+SUMMARY = (("seq_read", "sequential read", False), ("seq_write", "sequential write", False),
+           ("rand_read_4k", "random 4 KiB read", True),
+           ("rand_write_4k", "random 4 KiB write", True),
+           ("mix70_4k", "random 70/30 4 KiB", True))
+
+
+def field(rec, key):
+    m = rec.find('"%s":' % key)
+    if m < 0:
+        return ""
+    p = m + len(key) + 3
+    out = []
+    if rec[p:p + 1] == '"':
+        p += 1
+        while p < len(rec) and rec[p] != '"':
+            if rec[p] == "\\" and p + 1 < len(rec):
+                p += 1
+            out.append(rec[p])
+            p += 1
+    else:
+        while p < len(rec) and rec[p] not in ",}]":
+            out.append(rec[p])
+            p += 1
+    return "".join(out)
+
+
+def records(console):
+    """The raw text of every record, in order."""
+    out = []
+    for line in console.replace("\r\n", "\n").split("\n"):
+        i = line.find("@ {")
+        if i >= 0:
+            out.append(line[i + 2:].rstrip("\r"))
+    return out
+
+
+def wrap(text, cols):
+    """Lines of at most cols, broken at the last space that fits."""
+    out = []
+    while len(text) > cols:
+        k = cols
+        while k > 0 and text[k] != " ":
+            k -= 1
+        if k == 0:
+            k = cols
+        out.append(text[:k])
+        text = text[k + (1 if text[k] == " " else 0):]
+    return out + [text]
+
+
+def screen_rows(console, rows, cols=80):
+    """The text of each row after the console's records."""
+    top = ["sdbench", "", "", "", "", ""]
+    body, headline, summary = [], "", ""
+
+    def end_body():
+        b = []
+        if headline:
+            b += wrap(headline, cols) + [""]
+        b.append("summary")
+        for key, label, iops in SUMMARY:
+            i = summary.find('"%s":{' % key)
+            if i < 0:
+                continue
+            o = summary[i:]
+            v = field(o, "verdict")
+            cut = [i for i in (v.find(" - "), v.find(": ")) if i >= 0]
+            v = v[:min(cut)] if cut else v
+            b.append("  %-20s %10s %-4s  %s" % (label, field(o, "iops" if iops else "mbs"),
+                                                "IOPS" if iops else "MB/s", v))
+        return b
+
+    for rec in records(console):
+        t = field(rec, "type")
+        if t == "board":
+            top[0] = "sdbench - " + field(rec, "model")
+        elif t == "card":
+            top[1] = "card: %s %s, %d MiB" % (field(rec, "manufacturer"), field(rec, "pnm"),
+                                              int(field(rec, "capacity_bytes")) >> 20)
+        elif t == "test_area":
+            top[2] = ("test area: %d MiB, writes go only there" % (int(field(rec, "count")) >> 11)
+                      if field(rec, "usable") == "true" else
+                      "test area: none, write workloads skipped")
+        elif t == "results_file":
+            top[3] = "results file: SDBENCH.LOG" if field(rec, "usable") == "true" \
+                else "results file: none"
+        elif t == "result":
+            body.append("%-26s %10s MB/s" % (field(rec, "workload"), field(rec, "mbs")))
+        elif t == "verdict" and body and body[-1].startswith(field(rec, "workload") + " "):
+            body[-1] += "  " + field(rec, "bottleneck")
+        elif t == "headline":
+            headline = field(rec, "text")[:511]
+            if summary:
+                body = end_body()
+        elif t == "summary":
+            summary = rec
+            body = end_body()
+        elif t == "suite":
+            top[4] = "finished: %s suite in %d s" % (field(rec, "profile"),
+                                                     int(field(rec, "elapsed_us")) // 1000000)
+        elif t == "done":
+            top[4] = "done: %s error(s)" % field(rec, "errors")
+    fit = rows - len(top)
+    return top + body[-fit:] + [""] * (fit - len(body[-fit:]))
+
+
+def render(rows_text, width, height):
+    """RGB bytes of the screen: white text on black."""
+    font = open(FONT, "rb").read()
+    cols, rows = width // CW, height // CH
+    img = bytearray(width * height * 3)
+    for r, text in enumerate(rows_text[:rows]):
+        for c, ch in enumerate(text[:cols]):
+            o = ord(ch) if 0x20 <= ord(ch) <= 0x7E else ord("?")
+            g = font[(o - 0x20) * 16:(o - 0x1F) * 16]
+            for y in range(CH):
+                bits = g[y // SCALE]
+                if not bits:
+                    continue
+                base = ((r * CH + y) * width + c * CW) * 3
+                for x in range(CW):
+                    if bits & (0x80 >> (x // SCALE)):
+                        img[base + 3 * x:base + 3 * x + 3] = b"\xff\xff\xff"
+    return bytes(img)
+
+
+def differing_rows(expected, got, width, height):
+    """Text rows whose pixels differ."""
+    out = []
+    stride = width * 3 * CH
+    for r in range(height // CH):
+        if expected[r * stride:(r + 1) * stride] != got[r * stride:(r + 1) * stride]:
+            out.append(r)
+    return out
