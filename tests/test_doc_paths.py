@@ -18,11 +18,6 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 # Files whose text another change rewrites (issue 21: the card / bus / host
 # split); their stale references are fixed there.
 EXEMPT_FILES = {
-    "bench/engine/attribution.h",
-    "bench/engine/attribution.c",
-    "bench/engine/phase_ticks.c",
-    "bench/engine/busmodel.h",
-    "bench/engine/busmodel.c",
     "tests/test_doc_paths.py",  # its own made-up examples
 }
 

@@ -14,7 +14,7 @@
  * what the bus must take at the programmed clock and width; the rest of the
  * data phase beyond bus + host is card time (the card was not ready).
  *
- * phase_acc_add() (attribution_ticks.c) is the only function that needs the
+ * phase_acc_add() (phase_ticks.c) is the only function that needs the
  * timer; everything else works on ns and is testable without a clock.
  */
 #ifndef SDB_BENCH_ATTRIBUTION_H

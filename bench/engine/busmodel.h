@@ -10,8 +10,7 @@
  * Used to compute bus ceilings and the bus share of measured operations.
  *
  * Whole transfers (bus_xfer_clocks) are counted as the minimum the spec
- * allows, which is what the reference ceilings in
- * ../shared/docs/sd-timing-and-hosts.md assume:
+ * allows, which is what the reference ceilings (docs/attribution.md) assume:
  *   read:  CMD + per block (N_AC min 2 + frame) [+ CMD12] + 8 clocks
  *   write: CMD + N_CR min + R1 + per block (N_WR min 2 + frame + 2 + CRC
  *          status 5) [+ CMD12] + 8 clocks, busy not included

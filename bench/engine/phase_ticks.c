@@ -1,5 +1,5 @@
 /*
- * attribution_ticks.c - the one step of the attribution that needs the
+ * phase_ticks.c - the one step of the attribution that needs the
  * timer: raw sd_req_times ticks to ns phases (see attribution.h). Kept
  * apart so that everything else links and tests without a clock.
  *
