@@ -153,3 +153,22 @@ def test_compare_hosts_measures_the_pi5_sdhci_slot():
     assert rows and {r["host"] for r in rows} == {"sdio1"}
     assert {r["data_path"] for r in rows} == {"pio", "dma"}
     assert "host = emmc" not in out and "host = sdhost" not in out
+
+
+@pytest.mark.parametrize("host, accepted", [("pi5", True), ("pi3", False)])
+def test_host_key_names_the_pi5_slot(host, accepted):
+    """`host = sdio1` (the Pi 5's SDHCI, named in its driver header) is a
+    value sdbench.txt accepts: applied on the Pi 5, refused with the reason
+    on a board whose slot has no such controller."""
+    if not os.path.exists(simtruth.SDBSIM):
+        pytest.skip("build/host/sdbsim not built: run make first")
+    code, recs, out = simtruth.run("sdhc-c10-16g", host,
+                                   config="host = sdio1\nsuite = selftest\nseed = 1\n")
+    assert code == 0, out[-3000:]
+    assert next(r for r in recs if r["type"] == "config")["host"] == "sdio1"
+    assert "not one of" not in out and "invalid" not in out.lower(), out[-3000:]
+    names = [r["name"] for r in recs if r["type"] == "host"]
+    if accepted:
+        assert names == ["sdio1"] and "refused" not in out, out[-3000:]
+    else:
+        assert "sdio1" not in names and "host = sdio1 (sdbench.txt line 1) refused" in out
