@@ -203,6 +203,7 @@ static void made_up_align(struct au_align_result *r)
 	r->boundary.first_step_bytes = 4u << 20;
 	r->boundary.step_ns = 250000;
 	r->boundary.steps = 1;
+	r->boundary.threshold_ns = 120000;
 	r->match = WLA_AU_EQUAL;
 }
 
@@ -221,8 +222,9 @@ TEST(au_align_report_equal)
 	CHECK(strstr(out, "  erase block: boundary at 4 MiB = the declared AU\r\n") != NULL);
 	CHECK(strstr(out, "\"align_bytes\":[2097152,4194304,8388608],") != NULL);
 	CHECK(strstr(out, "\"measured_bytes\":4194304,\"step_ns\":250000,\"first_step_bytes\":4194304,"
-		      "\"declared_au_bytes\":4194304,\"match\":\"equal\",\"text\":\"boundary at 4 MiB = "
-		      "the declared AU\",\"emulated\":false}") != NULL);
+		      "\"declared_au_bytes\":4194304,\"match\":\"equal\",\"threshold_ns\":120000,"
+		      "\"inconclusive\":false,\"candidate_bytes\":null,\"candidate_ns\":null,"
+		      "\"text\":\"boundary at 4 MiB = the declared AU\",\"emulated\":false}") != NULL);
 }
 
 TEST(au_align_report_undeclared_and_emulated)
@@ -247,8 +249,9 @@ TEST(au_align_report_undeclared_and_emulated)
 	au_report_align(&r);
 	capture_stop();
 	CHECK(strstr(out, "\"measured_bytes\":null,\"step_ns\":null,\"first_step_bytes\":null,") != NULL);
-	CHECK(strstr(out, "no alignment step: the card hides its erase blocks from reads (or the effect "
-		      "is below the noise); the card declares no AU size either (emulated") != NULL);
+	CHECK(strstr(out, "no alignment step of 0.12 ms or more: the card hides its erase blocks from "
+		      "reads (or the effect is below that); the card declares no AU size either "
+		      "(emulated") != NULL);
 }
 
 TEST(open_au_report)

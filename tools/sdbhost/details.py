@@ -156,6 +156,12 @@ def results_file_table(run):
     return ["file", "written", "room", "extents", "why not"], rows
 
 
+def screen_table(run):
+    rows = [["HDMI framebuffer", "%s x %s" % (F.intg(r.get("width")), F.intg(r.get("height")))]
+            for r in run.all("screen")]
+    return ["screen", "pixels"], rows
+
+
 def run_start_table(run):
     rows = [[F.intg(r.get("n")), F.text(r.get("source")), F.text(r.get("what"))]
             for r in run.all("run_start")]
@@ -168,6 +174,7 @@ PARTS = [
     (("host",), "host controllers", host_table),
     (("data_path",), "data path", data_path_table),
     (("results_file",), "console output also written to the card", results_file_table),
+    (("screen",), "console output also drawn on a screen", screen_table),
     (("bus",), "bus calibration (bus clocks per 64 KiB transfer)", bus_table),
     (("overhead",), "cost of measuring", overhead_table),
     (("modes",), "bus modes side by side", modes_table),
