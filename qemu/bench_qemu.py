@@ -102,6 +102,23 @@ def step(r):
     return "+-%.1f%s" % (res, " coarse" if r.get("below_resolution") else "")
 
 
+def format_rows(head, lines, markdown, numeric):
+    """The table's lines: Markdown, or columns padded to their widest cell
+    with the columns numeric(i) says hold numbers right-aligned."""
+    out = []
+    if markdown:
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join("---" for _ in head) + "|")
+        out += ["| " + " | ".join(l) + " |" for l in lines]
+    else:
+        w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
+        out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
+        out += ["  ".join(c.rjust(w[i]) if numeric(i) else c.ljust(w[i])
+                          for i, c in enumerate(l))
+                for l in lines]
+    return out
+
+
 def table(results, markdown):
     head = ["machine", "image", "host", "path", "op", "request", "instr/request",
             "instr/block", "driver instr/request", "engine instr/op", "moved by", "target",
@@ -114,17 +131,7 @@ def table(results, markdown):
                           "%.0f" % r["request_ns"], "%.1f" % r["block_ns"],
                           "%.0f" % r["driver_request_ns"], "%.0f" % r["engine_ns"],
                           r["moved_by"], check(r), step(r)])
-    out = []
-    if markdown:
-        out.append("| " + " | ".join(head) + " |")
-        out.append("|" + "|".join("---" for _ in head) + "|")
-        out += ["| " + " | ".join(l) + " |" for l in lines]
-    else:
-        w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
-        out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-        out += ["  ".join(c.rjust(w[i]) if 6 <= i <= 9 else c.ljust(w[i])
-                          for i, c in enumerate(l))
-                for l in lines]
+    out = format_rows(head, lines, markdown, lambda i: 6 <= i <= 9)
     out.append("")
     books = ", ".join("%s %s %s: %s ns (%s)" % (r["machine"], r["image"], r["host"],
                                             r["overhead"]["bookkeeping_ns_per_op"],

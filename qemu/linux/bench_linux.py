@@ -133,16 +133,7 @@ def table(results, markdown):
                           f(lx["block_ns"], 1), f(sreq), f(sd["block_ns"] if sd else None, 1),
                           f(lx["request_ns"] - sreq if sd else None),
                           f(lx["request_ns"] / sreq if sd else None, 1)])
-    out = []
-    if markdown:
-        out.append("| " + " | ".join(head) + " |")
-        out.append("|" + "|".join("---" for _ in head) + "|")
-        out += ["| " + " | ".join(l) + " |" for l in lines]
-    else:
-        w = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
-        out.append("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
-        out += ["  ".join(c.rjust(w[i]) if i >= 5 else c.ljust(w[i]) for i, c in enumerate(l))
-                for l in lines]
+    out = bench_qemu.format_rows(head, lines, markdown, lambda i: i >= 5)
     out.append("")
     for res in results:
         lx = res["linux"]
