@@ -255,9 +255,12 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * wait, none when the FIFO is ready). *t_all (NULL: not wanted): a read:
  * when the remaining words were first all in the FIFO (the bus is done
  * with the block; what follows is the CPU's alone); a write: when the
- * first burst is in the FIFO (the bus can start). *look (NULL: not
- * wanted): the fill at the first look that moved data, and when it was
- * if the CPU had waited for it (else 0: the caller's stamp serves).
+ * first burst is in the FIFO (the bus can start). look[0] (look NULL:
+ * not wanted): the fill at the first look that moved data, and when it
+ * was if the CPU had waited for it (else 0: the caller's stamp serves);
+ * look[1], a read's: when the rest of the block first fitted in the FIFO
+ * (at most 16 words left) and how many of those words the bus had still
+ * to bring (unless the caller has set it).
  * Returns 0, or -1 with *hsts the error status (0 = timeout).
  */
 struct sdh_look {
@@ -277,7 +280,7 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	/* a wait at the first look is inside the block when its first data
 	 * has already moved (t_first NULL) */
 	bool inside = t_first == NULL;
-	uint32_t w0 = 0;
+	uint32_t w0 = 0, cap;
 
 	while (words) {
 		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
@@ -287,6 +290,10 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 
 		if (is_read && t_all && !*t_all && fill >= words)
 			*t_all = timer_ticks();
+		if (is_read && look && !look[1].t && words <= SDH_FIFO_WORDS) {
+			look[1].t = t_all && *t_all ? *t_all : timer_ticks();
+			look[1].fill = words > fill ? words - fill : 0;
+		}
 		if (n < need) {
 			uint32_t s = rd(p, SDH_HSTS);
 
@@ -322,15 +329,17 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		armed = false;
 		first = false;
 		inside = true;
-		if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS) {
-			/* a write that wants its first burst's time moves one; a
-			 * read that wants t_all leaves its last burst to the
-			 * look above */
+		/* a read that wants t_all stops at the block's last 16 words
+		 * and looks: the moment they were all in is the seam's start */
+		if (is_read && t_all && !*t_all && words > SDH_FIFO_WORDS)
+			cap = words - SDH_FIFO_WORDS;
+		else
+			cap = words;
+		if (aligned && n >= SDH_FIFO_WORDS && cap >= SDH_FIFO_WORDS) {
+			/* a write that wants its first burst's time moves one */
 			const bool one = !is_read && t_all && !*t_all;
-			uint32_t k = one ? 1 : words / SDH_FIFO_WORDS, left;
+			uint32_t k = one ? 1 : cap / SDH_FIFO_WORDS, left;
 
-			if (is_read && t_all && !*t_all && k > 1)
-				k--;
 			left = k;
 
 			if (is_read)
@@ -344,8 +353,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				*t_all = timer_ticks(); /* the first burst is in: the bus can start */
 			continue;
 		}
-		if (n > words)
-			n = words;
+		if (n > cap)
+			n = cap;
 		words -= n;
 		if (aligned) {
 			if (is_read)
@@ -559,8 +568,9 @@ static int xfer_end(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint3
  * counted apart.
  */
 struct sdh_seam {
-	uint32_t start_fill; /* the look at the block's start */
-	uint32_t t_all_prev; /* read: the previous block's last words all in */
+	uint32_t start_fill;      /* the look at the block's start */
+	struct sdh_look tail;     /* read: the previous block's rest first in the
+				     FIFO's reach, and its words still to come */
 };
 
 static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam *sm,
@@ -570,12 +580,13 @@ static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam
 	bool full;
 
 	if (is_read) {
-		if (!sm->t_all_prev)
+		if (!sm->tail.t)
 			return;
-		from = sm->t_all_prev;
+		from = sm->tail.t;
 		to = sm->start_fill >= SDH_BURST_WORDS || !lk->t ? t0 : lk->t;
 		words = sm->start_fill >= SDH_BURST_WORDS ? sm->start_fill : lk->fill;
 		full = words >= SDH_FIFO_WORDS - 1;
+		words += sm->tail.fill;
 	} else {
 		/* the first burst went in at the block's start, and the bus
 		 * has taken words of it by the look */
@@ -617,7 +628,8 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 	 * stamped: the seams need it. */
 	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
 	uint32_t waited = 0, t_all = 0, first_fill = 0;
-	struct sdh_seam sm = { 0, 0 };
+	struct sdh_seam sm = { 0, { 0, 0 } };
+	struct sdh_look end[2] = { { 0, 0 }, { 0, 0 } };
 
 	if (bursts) {
 		/* The first block: stamped when its FIFO is ready at the
@@ -634,7 +646,10 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 	for (blk = 0; blk < data->blocks; blk++) {
 		uint32_t done = 0;
 		const bool want = bursts || blk == want_blk;
-		struct sdh_look lk = { 0, SDH_FIFO_WORDS };
+		struct sdh_look lk[2] = { { 0, SDH_FIFO_WORDS }, { 0, 0 } };
+		/* a write's last word alone, after a look at the FIFO: the
+		 * words the bus had still to send when the CPU was done */
+		const uint32_t last_w = bursts && !is_read && blk + 1 == data->blocks;
 
 		/* A block whose FIFO is ready at the first look, a few
 		 * instructions after the previous block was moved, starts at
@@ -648,14 +663,17 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 		t0 = t1;
 		if (bursts && blk)
 			sm.start_fill = fifo_fill(rd(p, SDH_EDM));
-		sm.t_all_prev = t_all;
 		t_all = 0;
 		if (go)
 			done = stream_block(p, buf, bursts, is_read, want, &t_all);
+		if (is_read && t_all)
+			lk[1].t = t_all; /* the last burst whole in the FIFO */
 		if (done < data->blksz &&
-		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
-			      &hsts, done ? NULL : &t0, blk != 0, &waited,
-			      want ? &t_all : NULL, &lk)) {
+		    (pio_block(p, buf + done, (data->blksz - done) / 4 - last_w, is_read, blk_to,
+			       &hsts, done ? NULL : &t0, blk != 0, &waited,
+			       want ? &t_all : NULL, lk) ||
+		     (last_w && pio_block(p, buf + data->blksz - 4, 1, false, blk_to, &hsts,
+					  NULL, true, &waited, NULL, end)))) {
 			recover(p, is_read);
 			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 				    is_read ? "read data" : "write data", blk);
@@ -665,10 +683,11 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 			if (!is_read && t_all)
 				first_fill = t_all - t0;
 			if (is_read && !go)
-				t->fifo_words = lk.fill;
+				t->fifo_words = lk[0].fill;
 		} else if (bursts) {
-			seam_add(t, is_read, &sm, t0, t_all, done, &lk);
+			seam_add(t, is_read, &sm, t0, t_all, done, &lk[0]);
 		}
+		sm.tail = lk[1];
 		if (t->blk_ready)
 			t->blk_ready[blk] = t0;
 		t1 = timer_ticks();
@@ -679,9 +698,11 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 		go = bursts;
 	}
 	t->t_data_done = t1;
-	/* a write's last words still to go out on the bus */
+	/* a write's last words still to go out on the bus: what the FIFO
+	 * held before its last word, and that word (after the last word the
+	 * fill says nothing: the controller takes no more) */
 	if (bursts && !is_read)
-		t->fifo_words = fifo_fill(rd(p, SDH_EDM));
+		t->fifo_words = end[0].fill + 1;
 	/* the CPU's work on the blocks: its waits for the FIFO inside them
 	 * (pio_block adds them up) left out */
 	t->host_ticks = host - waited;
