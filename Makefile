@@ -132,7 +132,7 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
 # sdblinux (see its rules below)
 SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
-                 lib/fmt.c lib/json.c lib/err.c
+                 lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
 .PHONY: screen-png bench-qemu bench-predict bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
@@ -323,16 +323,17 @@ $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 # arm64: the 64-bit one, and the Debian kernel under QEMU) and for the host
 # (tests on image files). It links sdbench's test-area decision
 # (bench/storage) but not the write guard, which sends through the card layer.
-SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -static
-$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+# 64-bit file offsets on armhf too: a card's blocks beyond 2 GiB (lx.h).
+SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST -D_FILE_OFFSET_BITS=64 $(WARN) -I. -static
+$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  LXCC    $@"
 	@aarch64-linux-gnu-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
-$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  LXCC    $@"
 	@arm-linux-gnueabihf-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
-$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	@$(HCC) $(HCFLAGS) $(SDBLINUX_SRCS) $(HLDFLAGS) $(HLIBS) -o $@
