@@ -14,8 +14,8 @@ import subprocess
 
 import pytest
 
-import fat_image
 import harness
+import results_file
 
 ROOT = harness.ROOT
 SDBCARD = os.path.join(ROOT, "tools", "sdbcard.py")
@@ -187,8 +187,8 @@ def test_image_boots_under_qemu(image, tmp_path):
     # Nothing outside the test area changed but the results file's data:
     # the MBR and the boot partition.
     assert r.one("results_file")["usable"]
-    data = fat_image.results_file_written(img, card, ((BOOT_LBA + BOOT_BLOCKS) * 512,
-                                                      os.path.getsize(img)))
+    data = results_file.written(img, card, ((BOOT_LBA + BOOT_BLOCKS) * 512,
+                                                os.path.getsize(img)))
     assert data.startswith(b"# sdbench results file")
 
 

@@ -8,11 +8,7 @@ entries, 32-byte 8.3 directory entries in the root directory (one cluster
 is enough for the images qemu/mkimage.py makes). The results file read
 back after a run goes through mtools, which follows the FAT itself.
 """
-import os
 import struct
-import subprocess
-
-import card_diff
 
 SECTOR = 512
 EOC = 0x0FFFFFFF
@@ -93,17 +89,3 @@ class Fat32:
             left -= n
         return out
 
-
-def results_file_written(before, after, area):
-    """SDBENCH.LOG as mtools reads it back from the image after a run,
-    once the byte compare shows that nothing changed outside the file's
-    data clusters (where this reader finds them in the image before) and
-    the byte range area [lo, hi) (the test area)."""
-    fat = Fat32(before)
-    first, size = fat.file()
-    allowed = fat.data_ranges(fat.chain(first), size) + [area]
-    assert card_diff.changed_outside(before, after, allowed) == []
-    return subprocess.run(["mcopy", "-n", "-i", "%s@@%d" % (after, fat.part_lba * SECTOR),
-                           "::SDBENCH.LOG", "-"],
-                          stdout=subprocess.PIPE, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"),
-                          check=True).stdout
