@@ -177,6 +177,23 @@ static void poll_interrupt(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	m->excluded_ns += wl_now_ns(c) - t0;
 }
 
+/* The seconds the planned bytes still need at the rate so far (the
+ * started second counted), by the wall clock: the progress line and the
+ * verify fills take their time in what is left too. A time budget
+ * (wl_set_budget) ends the step sooner when it runs out first.
+ * 0 < m->bytes < m->planned_bytes. */
+static unsigned long long time_left_s(const struct wl_meas *m, uint64_t now_ns,
+				      uint64_t now_us)
+{
+	double ns = (double)(now_ns - m->start_ns) * (double)(m->planned_bytes - m->bytes) /
+		    (double)m->bytes;
+
+	if (m->deadline_us && now_us < m->deadline_us &&
+	    ns > (double)(m->deadline_us - now_us) * 1e3)
+		ns = (double)(m->deadline_us - now_us) * 1e3;
+	return (unsigned long long)(ns / 1e9) + 1;
+}
+
 /* now_us: the system timer as the engine's clock last read it (at the
  * end of the operation), not read again. */
 static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
@@ -189,7 +206,11 @@ static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 		return;
 	t0 = wl_now_ns(c);
 	el = t0 - m->start_ns - m->excluded_ns;
-	if (m->planned_bytes)
+	if (m->planned_bytes && m->bytes && m->bytes < m->planned_bytes)
+		con_progress("  %-28s %3u%%  %8.2f MB/s  about %llu s left", m->label,
+			   (unsigned)(m->bytes * 100 / m->planned_bytes),
+			   stats_mbs(m->bytes, el), time_left_s(m, t0, now_us));
+	else if (m->planned_bytes)
 		con_progress("  %-28s %3u%%  %8.2f MB/s", m->label,
 			   (unsigned)(m->bytes * 100 / m->planned_bytes),
 			   stats_mbs(m->bytes, el));
