@@ -470,6 +470,35 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 	wl_check_validity(c, m);
 }
 
+/* The written ranges in LBA order, overlapping and touching ones made one,
+ * so that each block is read back once however often it was written (the
+ * sustained write's unmeasured probe lies under its first transfers; a
+ * random workload writes some blocks twice). Outside every timed region. */
+static void merge_written(struct wl_ctx *c)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 1; i < c->nwritten; i++) {
+		struct lba_range r = c->written[i];
+
+		for (j = i; j > 0 && c->written[j - 1].first > r.first; j--)
+			c->written[j] = c->written[j - 1];
+		c->written[j] = r;
+	}
+	for (i = 0; i < c->nwritten; i++) {
+		struct lba_range *last = n ? &c->written[n - 1] : NULL;
+		uint64_t end = lba_range_end(&c->written[i]);
+
+		if (last && c->written[i].first <= lba_range_end(last)) {
+			if (end > lba_range_end(last))
+				last->count = (uint32_t)(end - last->first);
+		} else {
+			c->written[n++] = c->written[i];
+		}
+	}
+	c->nwritten = n;
+}
+
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 {
 	struct wl_integrity v;
@@ -480,6 +509,7 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 	v.partial = c->written_overflow;
 	if (chunk > 2048)
 		chunk = 2048;
+	merge_written(c);
 	/* After a Ctrl-C too: what was written is checked before the prompt
 	 * (only a card that is gone stops the check). */
 	for (i = 0; i < c->nwritten && !(c->abort_all && !c->interrupted); i++) {
