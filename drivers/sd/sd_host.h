@@ -88,8 +88,11 @@ struct sd_req_times {
 	uint32_t extra_cmds;
 	/* Optional, set by a driver that moves whole blocks through a buffer
 	 * by PIO (docs/attribution.md, "CPU and card overlap"): waits_counted
-	 * = 1, wait_blocks = the blocks after the first that the CPU found not
-	 * ready at its first look, wait_ticks = how long it waited for them. */
+	 * = 1, wait_blocks = the blocks after the first whose idle bus the CPU
+	 * did not come last for: a read's that it found not ready at its first
+	 * look, a write's that it had filled while the bus or the card was
+	 * still busy with the block before; wait_ticks = how long the CPU
+	 * waited for blocks after the first. */
 	uint32_t wait_blocks;
 	uint32_t wait_ticks;
 	uint8_t waits_counted;

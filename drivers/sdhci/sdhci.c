@@ -313,6 +313,23 @@ static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_t
 	return 0;
 }
 
+/* A write block the CPU has just filled: was the bus or the card still
+ * busy with the block before it (that one still in the buffer, or DAT0
+ * held low by the card's busy; SDHCI Present State, DAT[0] line level)?
+ * Then the bus idles before this block for the card, not for the CPU,
+ * even when the CPU never waited: with two buffer blocks the CPU fills
+ * one while the card programs the other (docs/attribution.md, "CPU and
+ * card overlap"). The last block finds no space whatever the bus does,
+ * so only DAT0 tells there. */
+static uint32_t write_behind(struct sdhci_priv *e, bool last)
+{
+	uint32_t st = rd(e, SDHCI_STATUS);
+
+	if (!(st & SDHCI_STATUS_DAT0_LEVEL))
+		return 1;
+	return !last && !(st & SDHCI_STATUS_BUF_WRITE_EN);
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
 {
@@ -357,7 +374,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 			/* the CPU came before the block: the card or the bus
 			 * set this block's pace (docs/attribution.md) */
 			if (blk) {
-				waited++;
+				waited += rd_dir;
 				wait += t0 - t1;
 			}
 		}
@@ -390,6 +407,10 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		host += t1 - t0;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
+		/* after the stamp: the last block's look falls in the busy
+		 * wait, the others' in the next block's work */
+		if (!rd_dir && blk)
+			waited += write_behind(e, blk + 1 == data->blocks);
 	}
 	t->t_data_done = t1;
 	t->host_ticks = host;
