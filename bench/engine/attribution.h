@@ -56,6 +56,11 @@ struct phase_acc {
 	uint64_t fifo_reqs, fifo_words;
 	uint64_t seam_ns, seam_words, seams;
 	uint64_t seam_full_ns, seam_full_words, seams_full;
+	/* A read's driver that also estimated how long the bus stood for the
+	 * CPU (sd_host.h stood_ticks): that time, and the pipeline blocks of
+	 * the requests it was estimated for. */
+	uint64_t stood_ns;
+	uint64_t stood_blocks;
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).
