@@ -29,7 +29,8 @@ struct con_sink {
 	void *ctx;
 };
 
-#define CON_MAX_SINKS 4
+/* The backend, SDBENCH.LOG, the screen and the status LED, and room. */
+#define CON_MAX_SINKS 6
 
 /* Add a sink (kept by pointer: static storage). false when the list is full. */
 bool con_sink_add(const struct con_sink *s);
