@@ -40,7 +40,7 @@ static struct {
 uint64_t status_led_next_us = UINT64_MAX;
 
 static void sink_putc(void *ctx, char c);
-static const struct con_sink sink = { "led", sink_putc, NULL, NULL };
+static const struct con_sink sink = { .name = "led", .putc = sink_putc };
 
 void status_led_start(const struct led_line *l, const char *label)
 {
