@@ -62,6 +62,8 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->wait_blocks += src->wait_blocks;
 	dst->wait_ns += src->wait_ns;
 	dst->counted_blocks += src->counted_blocks;
+	dst->stood_ns += src->stood_ns;
+	dst->stood_blocks += src->stood_blocks;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -200,6 +202,8 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 
 	if (!(in->overlapped > 0 || n->first_left))
 		return 0;
+	if (a->stood_blocks && a->stood_blocks >= in->overlapped && in->overlapped)
+		return min_u64(a->stood_ns, n->pipe_rest);
 	if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {
 		uint64_t waited = min_u64(a->wait_blocks, in->overlapped);
 		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);

@@ -95,6 +95,10 @@ struct sd_req_times {
 	 * waited for blocks after the first. */
 	uint32_t wait_blocks;
 	uint32_t wait_ticks;
+	/* waits_counted = 2 (a read): also how long the bus stood stopped for
+	 * the CPU (buffer full) before the blocks after the first that it
+	 * waited for the CPU, as the driver estimated it. */
+	uint32_t stood_ticks;
 	uint8_t waits_counted;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */
