@@ -62,8 +62,8 @@ MUTATIONS = [
              "int64_t per = (int64_t)in->pitch + in->cal_clocks;",
              [ACCURACY]),
     Mutation("overlap-rule-removed",
-             "the overlap rule removed: the driver's count of its waits ignored "
-             "(pipeline_host)",
+             "the overlap rule removed: the driver's count of its waits and a "
+             "read's measured standing time for the CPU ignored (pipeline_host)",
              "bench/engine/attribution.c",
              "if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {",
              "if (0 && a->counted_blocks && a->counted_blocks >= in->overlapped && "
