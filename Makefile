@@ -472,15 +472,16 @@ screenshot: $(BH)/sdbreport
 bench-sim: all
 	$(PYTHON) sim/bench_sim.py
 
-# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, a validity check
-# off, the tick-wrap accounting reverted) built in a copy of the tree and run
+# off, the tick-wrap accounting reverted, the write guard's limits loosened)
+# built in a copy of the tree and run
 # against the test that must catch it, beside the unmutated baseline: the
 # misses, the worst, the floors that fail (several minutes).
 bench-mutations:
 	$(PYTHON) sim/mutations.py
 
+# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
 # simulated card/host pairs: shipped cards on three hosts and generated
 # pairs (sim/predict_pairs.py; about 20 minutes on 2 cores).
 bench-predict: all

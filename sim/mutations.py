@@ -5,7 +5,7 @@
 Each mutation below is one exact search / replace in one source file: the
 bus model 10% too long, the clock-paced booking removed, the overlap rule
 removed, a validity check switched off, the tick-wrap accounting of long
-operations reverted. The tree (its tracked and new files, as they are now)
+operations reverted, the write guard's limits loosened. The tree (its tracked and new files, as they are now)
 is copied to a temporary directory; there the unmutated baseline and then
 each mutation is built (only the test programs named) and run. For
 tests/sim/test_bench_accuracy (82 shipped and make test's 40 generated
@@ -62,8 +62,8 @@ MUTATIONS = [
              "int64_t per = (int64_t)in->pitch + in->cal_clocks;",
              [ACCURACY]),
     Mutation("overlap-rule-removed",
-             "the overlap rule removed: the driver's count of its waits ignored "
-             "(pipeline_host)",
+             "the overlap rule removed: the driver's count of its waits and a "
+             "read's measured standing time for the CPU ignored (pipeline_host)",
              "bench/engine/attribution.c",
              "if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {",
              "if (0 && a->counted_blocks && a->counted_blocks >= in->overlapped && "
@@ -83,6 +83,21 @@ MUTATIONS = [
              "} else if (end_ns - before_ns > timer_wrap_ns() / 2) {",
              "} else if (0 && end_ns - before_ns > timer_wrap_ns() / 2) {",
              ["test_long_ops"]),
+    Mutation("guard-area-check-removed",
+             "the write guard's test-area checks removed: a write anywhere on the card "
+             "passes (write_guard_check)",
+             "bench/storage/write_guard.c",
+             "!write_guard_in_area(g, lba, count) ||\n\t\t !test_area_contains(g->area, lba, "
+             "count) || ",
+             "",
+             ["test_bench_integrity"]),
+    Mutation("guard-log-end-plus-one",
+             "the results file's region one block longer than its run "
+             "(write_guard_log_write)",
+             "bench/storage/write_guard.c",
+             "lba_range_end(&want) <= lba_range_end(&g->log[i]);",
+             "lba_range_end(&want) <= lba_range_end(&g->log[i]) + 1;",
+             ["test_write_guard"]),
 ]
 
 

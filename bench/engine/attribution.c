@@ -191,7 +191,9 @@ static void split_window(const struct split_in *in, struct split_ns *n)
  * counts the blocks it had to wait for (wait_blocks) and how long
  * (wait_ns): the blocks it did not wait for had the CPU last, and their
  * idle bus is the CPU's work beyond the frame plus its bookkeeping - the
- * idle bus less the measured waits, in the share of those blocks. Without
+ * idle bus less the measured waits, in the share of those blocks. On a
+ * read it also measures how long the bus stood for the CPU (stood_ns):
+ * that is the host's part. Without
  * a count (SDHOST's 16-word FIFO, DMA) the rule from the totals: the idle
  * bus beyond the CPU's own waits, and a CPU busy for at least
  * ATTR_CPU_PACED_PCT % of the pipeline counts as never waiting. */
@@ -202,12 +204,13 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 
 	if (!(in->overlapped > 0 || n->first_left))
 		return 0;
-	if (a->stood_blocks && a->stood_blocks >= in->overlapped && in->overlapped)
-		return min_u64(a->stood_ns, n->pipe_rest);
 	if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {
 		uint64_t waited = min_u64(a->wait_blocks, in->overlapped);
 		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);
 
+		/* a read's driver measured how long the bus stood for it */
+		if (a->stood_blocks >= in->overlapped)
+			return min_u64(a->stood_ns, n->pipe_rest);
 		return (uint64_t)((double)rest * (double)(in->overlapped - waited) /
 				  (double)in->overlapped + 0.5);
 	}
