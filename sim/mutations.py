@@ -9,7 +9,7 @@ operations reverted, the write guard's limits loosened, --predict's cap at
 the target's bus ceiling removed. The tree (its tracked and new files, as
 they are now) is copied to a temporary directory; there the unmutated
 baseline and then each mutation is built (only the test programs named)
-and run; a Python test (tests/x.py::name) runs under pytest while its
+and run; a Python test (a tests/ file, with ::name) runs under pytest while its
 mutation is in place. For
 tests/sim/test_bench_accuracy (82 shipped and make test's 40 generated
 pairs, where its floors apply) it prints per set the workloads within 5
@@ -165,8 +165,9 @@ def copy_tree(dst):
 
 
 def is_pytest(test):
-    """A Python test (tests/x.py or tests/x.py::name), run by pytest in the
-    tree while it is mutated; anything else is a program of build/host/tests."""
+    """A Python test (a file of tests/, or one test of it with ::name), run
+    by pytest in the tree while it is mutated; anything else is a program of
+    build/host/tests."""
     return ".py" in test
 
 
