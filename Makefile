@@ -474,8 +474,8 @@ bench-sim: all
 
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, a validity check
-# off, the tick-wrap accounting reverted, the write guard's limits loosened)
-# built in a copy of the tree and run
+# off, the tick-wrap accounting reverted, the write guard's limits loosened,
+# --predict's ceiling cap removed) built in a copy of the tree and run
 # against the test that must catch it, beside the unmutated baseline: the
 # misses, the worst, the floors that fail (several minutes).
 bench-mutations:
