@@ -22,6 +22,8 @@
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
+#   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
+#                   what each mutation makes test_bench_accuracy and the others miss
 #   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
 #                   DOC=docs/request-cost.md rewrites the table there)
 #   make bench-linux the same requests through Debian's arm64 kernel under QEMU, next to
@@ -131,10 +133,10 @@ TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH
 # sdblinux (see its rules below)
 SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  $(filter-out bench/storage/write_guard.c,$(wildcard bench/storage/*.c)) \
-                 lib/fmt.c lib/json.c lib/err.c
+                 lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: screen-png bench-qemu bench-predict bench-au bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: screen-png bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -322,16 +324,17 @@ $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 # arm64: the 64-bit one, and the Debian kernel under QEMU) and for the host
 # (tests on image files). It links sdbench's test-area decision
 # (bench/storage) but not the write guard, which sends through the card layer.
-SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST $(WARN) -I. -static
-$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+# 64-bit file offsets on armhf too: a card's blocks beyond 2 GiB (lx.h).
+SDBLINUX_CFLAGS := -O2 -g -std=gnu11 -DSDB_HOST -D_FILE_OFFSET_BITS=64 $(WARN) -I. -static
+$(B)/sdblinux/sdblinux-arm64: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  LXCC    $@"
 	@aarch64-linux-gnu-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
-$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+$(B)/sdblinux/sdblinux-armhf: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  LXCC    $@"
 	@arm-linux-gnueabihf-gcc $(SDBLINUX_CFLAGS) $(SDBLINUX_SRCS) -lm -o $@
-$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h
+$(BH)/sdblinux: $(SDBLINUX_SRCS) tools/sdblinux/lx.h lib/host/fd_read.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	@$(HCC) $(HCFLAGS) $(SDBLINUX_SRCS) $(HLDFLAGS) $(HLIBS) -o $@
@@ -470,6 +473,15 @@ bench-sim: all
 # geometry (tests/sim/test_bench_au.c; make test runs its first 30).
 bench-au: $(BH)/tests/test_bench_au
 	SIM_AU_GEN=$(or $(N),200) $(BH)/tests/test_bench_au
+
+# Each mutation of sim/mutations.py (the bus model 10% too long, the
+# clock-paced booking removed, the overlap rule removed, a validity check
+# off, the tick-wrap accounting reverted, the write guard's limits loosened)
+# built in a copy of the tree and run
+# against the test that must catch it, beside the unmutated baseline: the
+# misses, the worst, the floors that fail (several minutes).
+bench-mutations:
+	$(PYTHON) sim/mutations.py
 
 # How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
 # simulated card/host pairs: shipped cards on three hosts and generated

@@ -37,7 +37,8 @@ static struct {
 
 static void log_putc(void *ctx, char c);
 static void log_flush(void *ctx);
-static const struct con_sink sink = { "results_file", log_putc, log_flush, NULL };
+static const struct con_sink sink = { .name = "results_file", .putc = log_putc,
+				       .flush = log_flush };
 
 /* The card block of file block fb, and how many follow it in the same run. */
 static uint32_t file_lba(uint32_t fb, uint32_t *run_left)

@@ -11,7 +11,6 @@
 
 #include "bench/engine/record.h"
 #include "bench/screen.h"
-#include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/font.h"
@@ -28,15 +27,15 @@ static struct {
 	unsigned len;
 	char body[MAX_ROWS][MAX_COLS + 1];
 	unsigned nbody;
-	char step[64];		/* the running step's label */
-	uint64_t step_t0;
 	char headline[512];	/* the headline record's text (cut at 511 bytes) */
 	char summary[4096];	/* the summary record, once printed */
 } sc;
 
 static void screen_putc(void *ctx, char c);
 static void show_end(void);
-static const struct con_sink sink = { "screen", screen_putc, NULL, NULL };
+static void screen_progress(void *ctx, const char *text);
+static const struct con_sink sink = { .name = "screen", .putc = screen_putc,
+				       .progress = screen_progress };
 
 static void draw_char(unsigned row, unsigned col, char ch)
 {
@@ -254,38 +253,28 @@ static void on_record(const char *rec)
 	}
 }
 
-/* A progress line ("  label   57%   1.23 MB/s "), each ended by the '\r'
- * that starts the next: the running step and the time it still needs at
- * the rate so far. */
-static void on_progress(const char *text)
+/* The progress line as the serial console shows it ("  label   57%
+ * 1.23 MB/s  about 12 s left") after "> ", its runs of spaces made one;
+ * NULL: it ended (the step is over). */
+static void screen_progress(void *ctx, const char *text)
 {
-	const char *pct = strchr(text, '%'), *p;
-	char label[64];
-	unsigned n = 0, v;
-	uint64_t now = timer_now_us(), el;
+	char t[MAX_COLS + 1] = "> ";
+	unsigned n = 2;
 
-	if (!pct)
+	(void)ctx;
+	if (!text) {
+		draw_row(4, "");
 		return;
-	for (p = pct; p > text && p[-1] >= '0' && p[-1] <= '9'; p--)
-		;
-	v = (unsigned)parse_u64(p);
+	}
 	while (*text == ' ')
 		text++;
-	while (text < p && n + 1 < sizeof(label))
-		label[n++] = *text++;
-	while (n && label[n - 1] == ' ')
+	for (; *text && n < MAX_COLS; text++)
+		if (*text != ' ' || t[n - 1] != ' ')
+			t[n++] = *text;
+	while (n > 2 && t[n - 1] == ' ')
 		n--;
-	label[n] = 0;
-	if (strcmp(label, sc.step)) {
-		fmt_snprintf(sc.step, sizeof(sc.step), "%s", label);
-		sc.step_t0 = now;
-	}
-	el = now - sc.step_t0;
-	if (v > 0 && v < 100 && el > 0)
-		row_printf(4, "> %s %u%%, about %llu s left", label, v,
-			   (unsigned long long)((el * (100 - v) / v + 999999) / 1000000));
-	else
-		row_printf(4, "> %s %u%%", label, v);
+	t[n] = 0;
+	draw_row(4, t);
 }
 
 static void screen_putc(void *ctx, char c)
@@ -298,8 +287,6 @@ static void screen_putc(void *ctx, char c)
 		rec = strstr(sc.line, "@ {");
 		if (rec && c == '\n')
 			on_record(rec + 2);
-		else if (!rec && c == '\r' && sc.len)
-			on_progress(sc.line);
 		sc.len = 0;
 		return;
 	}

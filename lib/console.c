@@ -3,8 +3,9 @@
  * sinks (console.h). "\n" becomes "\r\n" on the backend only, so serial
  * terminals show clean lines and files keep plain line ends.
  *
- * A progress line (con_progress) goes to the backend only and stays open,
- * redrawn in place with '\r', until something else is printed. Then it is
+ * A progress line (con_progress) goes to the backend as text and to the
+ * sinks that ask for it as a whole line (their progress callback); it stays
+ * open, redrawn in place with '\r', until something else is printed. Then it is
  * ended first, so that every other line - above all a "@ " record - starts
  * on a line of its own: a text that begins with '\r' (a result line written
  * over the progress) gets the progress line blanked first, anything else a
@@ -26,11 +27,14 @@ static void backend_putc(void *ctx, char c)
 
 static unsigned progress_len;   /* characters of the open progress line; 0: none */
 
+static void sinks_progress(const char *text);
+
 static void end_progress(char next)
 {
 	unsigned n = progress_len;
 
 	progress_len = 0;
+	sinks_progress(NULL);
 	if (next == '\r') {
 		console_backend_putc('\r');
 		while (n--)
@@ -41,7 +45,7 @@ static void end_progress(char next)
 	}
 }
 
-static const struct con_sink backend = { "console", backend_putc, NULL, NULL };
+static const struct con_sink backend = { .name = "console", .putc = backend_putc };
 static const struct con_sink *sinks[CON_MAX_SINKS] = { &backend };
 /* The sink being flushed: it gets no characters until its flush returns
  * (what a flush prints about itself must not go back into its buffer). */
@@ -118,29 +122,47 @@ void con_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Progress text goes straight to the backend, counted (no line breaks in it). */
+static void sinks_progress(const char *text)
+{
+	for (unsigned i = 0; i < CON_MAX_SINKS && sinks[i]; i++)
+		if (sinks[i]->progress && sinks[i] != flushing)
+			sinks[i]->progress(sinks[i]->ctx, text);
+}
+
+/* Progress text goes straight to the backend, counted (no line breaks in
+ * it), and into the line the sinks get (cut at its size). */
+struct progress_text {
+	unsigned n;
+	char line[CON_PROGRESS_MAX + 1];
+};
+
 static void progress_out(char c, void *ctx)
 {
-	unsigned *n = ctx;
+	struct progress_text *p = ctx;
 
 	if (c == '\n' || c == '\r')
 		c = ' ';
 	console_backend_putc(c);
-	(*n)++;
+	if (p->n < CON_PROGRESS_MAX)
+		p->line[p->n] = c;
+	p->n++;
 }
 
 void con_progress(const char *fmt, ...)
 {
+	static struct progress_text p;
 	unsigned prev = progress_len;
-	unsigned n = 0;
 	va_list ap;
 
 	progress_len = 0;
+	p.n = 0;
 	console_backend_putc('\r');
 	va_start(ap, fmt);
-	fmt_vformat(progress_out, &n, fmt, ap);
+	fmt_vformat(progress_out, &p, fmt, ap);
 	va_end(ap);
-	for (; n < prev; n++)   /* blank what a longer previous line left */
+	p.line[p.n < CON_PROGRESS_MAX ? p.n : CON_PROGRESS_MAX] = 0;
+	for (unsigned n = p.n; n < prev; n++)   /* blank what a longer previous line left */
 		console_backend_putc(' ');
-	progress_len = n ? n : 1;
+	progress_len = p.n ? p.n : 1;
+	sinks_progress(p.line);
 }

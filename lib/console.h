@@ -21,15 +21,21 @@ void console_backend_putc(char c);
 
 /* An output besides the backend. putc must not print (it is called while a
  * line is being printed); flush may print: what it prints reaches every
- * sink but the one being flushed. */
+ * sink but the one being flushed. A progress line reaches a sink only
+ * through progress (it is redrawn in place: a file does not want it): the
+ * line's text each time it is drawn, NULL when it ends (something else is
+ * printed). progress must not print either. */
 struct con_sink {
 	const char *name;
 	void (*putc)(void *ctx, char c);
 	void (*flush)(void *ctx); /* may be NULL */
 	void *ctx;
+	void (*progress)(void *ctx, const char *text); /* may be NULL */
 };
 
 #define CON_MAX_SINKS 4
+/* What a sink's progress callback gets of a progress line at most. */
+#define CON_PROGRESS_MAX 160
 
 /* Add a sink (kept by pointer: static storage). false when the list is full. */
 bool con_sink_add(const struct con_sink *s);

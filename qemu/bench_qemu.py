@@ -35,6 +35,7 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import harness  # noqa: E402
+import doctable  # noqa: E402
 
 DEFAULT = ("raspi0,raspi2b,raspi3b,raspi3b:kernel8,"
            "raspi0@sdhost,raspi2b@sdhost,raspi3b:kernel8@sdhost")
@@ -169,11 +170,8 @@ def main():
     print("hostcost: instructions per request under %s, -icount shift=0,sleep=off" % ver)
     print(text)
     if a.doc:
-        doc = open(a.doc).read()
-        i, j = doc.index(BEGIN), doc.index(END)
-        doc = "%s%s\nOutput of `make bench-qemu DOC=%s` under %s:\n\n%s\n%s" % (
-            doc[:i], BEGIN, a.doc, ver, text, doc[j:])
-        open(a.doc, "w").write(doc)
+        doctable.rewrite(a.doc, BEGIN, END,
+                         "Output of `make bench-qemu DOC=%s` under %s:" % (a.doc, ver), text)
         print("bench-qemu: rewrote the table in %s" % a.doc, file=sys.stderr)
 
 

@@ -9,7 +9,9 @@ console_idle = 0), so the board is still running and its screen still
 shows the end of the run when the monitor's screendump is taken; QEMU is
 then told to quit. -o NAME.ppm keeps QEMU's own dump, NAME.png converts it
 (zlib only). tests/qemu/test_screen.py uses run() and compares the dump with
-tests/qemu/screen_model.py's rendering of the run's records.
+tests/qemu/screen_model.py's rendering of the run's records; during a run
+it uses Board.frozen_dump(): the board stopped, console and screen taken at
+that one moment, then running on.
 """
 import argparse
 import os
@@ -58,33 +60,72 @@ def _monitor(path, command, timeout=30):
     s.close()
 
 
+class Board:
+    """QEMU booted from a fresh card with sdbench.txt lines sdbench: the
+    serial output goes to a file, the monitor listens on a socket."""
+
+    def __init__(self, workdir, machine="raspi2b", kernel=harness.KERNEL, sdbench=SDBENCH):
+        img = os.path.join(workdir, "sd.img")
+        harness.make_image(img, size="256M", kernel=kernel, sdbench=sdbench, console_wait=None)
+        self.mon, self.out = (os.path.join(workdir, n) for n in ("mon.sock", "console.txt"))
+        args = harness.qemu_command(machine, kernel) + [
+            "-display", "none", "-monitor", "unix:%s,server,nowait" % self.mon,
+            "-serial", "file:" + self.out, "-semihosting"] + harness.card_options(machine, img)
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+
+    def console(self):
+        if not os.path.exists(self.out):
+            return ""
+        return open(self.out, "rb").read().decode("utf-8", "replace")
+
+    def wait_for(self, found, timeout, what):
+        """Poll the console until found(text) is true; the text."""
+        end = time.monotonic() + timeout
+        while True:
+            text = self.console()
+            if found(text):
+                return text
+            if time.monotonic() > end or self.proc.poll() is not None:
+                raise RuntimeError("no %s on the console:\n%s" % (what, text[-3000:]))
+            time.sleep(0.2)
+
+    def monitor(self, command):
+        _monitor(self.mon, command)
+
+    def frozen_dump(self, ppm):
+        """The board stopped, the console as far as it got and the screen
+        at that same moment, then running again: the console text."""
+        self.monitor("stop")
+        try:
+            text = self.console()
+            self.monitor("screendump " + ppm)
+        finally:
+            self.monitor("cont")
+        return text
+
+    def close(self):
+        try:
+            if self.proc.poll() is None:
+                self.monitor("quit")
+                self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+
+
 def run(workdir, machine="raspi2b", kernel=harness.KERNEL, timeout=300, until='"type":"suite"'):
     """Boot, wait for the suite record, screendump; (console text, ppm path)."""
-    img = os.path.join(workdir, "sd.img")
-    harness.make_image(img, size="256M", kernel=kernel, sdbench=SDBENCH, console_wait=None)
-    mon, out, ppm = (os.path.join(workdir, n) for n in ("mon.sock", "console.txt", "screen.ppm"))
-    args = harness.qemu_command(machine, kernel) + [
-        "-display", "none", "-monitor", "unix:%s,server,nowait" % mon,
-        "-serial", "file:" + out, "-semihosting"] + harness.card_options(machine, img)
-    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+    ppm = os.path.join(workdir, "screen.ppm")
+    b = Board(workdir, machine, kernel)
     try:
-        end = time.monotonic() + timeout
-        text = ""
-        while until not in text:
-            if time.monotonic() > end or p.poll() is not None:
-                raise RuntimeError("no %s on the console:\n%s" % (until, text[-3000:]))
-            time.sleep(0.5)
-            text = open(out, "rb").read().decode("utf-8", "replace") if os.path.exists(out) else ""
+        b.wait_for(lambda t: until in t, timeout, until)
         time.sleep(1)   # the records after it (none draws) and the prompt
-        _monitor(mon, "screendump " + ppm)
-        _monitor(mon, "quit")
-        p.wait(timeout=30)
+        b.monitor("screendump " + ppm)
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    return open(out, "rb").read().decode("utf-8", "replace"), ppm
+        b.close()
+    return b.console(), ppm
 
 
 def read_ppm(path):

@@ -58,6 +58,15 @@ def test_firmware_headline_agrees_with_the_records(name):
     assert h["card"].startswith("%s %s " % (card["cid"]["manufacturer"], card["cid"]["pnm"]))
     assert ("C%d" % card["ssr"]["speed_class"]) in h["card"] if card.get("ssr") and \
         card["ssr"]["speed_class"] else True
+    # what would help: a line for each limit a valid figure found, none for others
+    limits = {h[k]["limit"] for k in ("seq_read", "seq_write", "rand_read_4k",
+                                      "rand_write_4k", "sustained") if k in h}
+    helps = h["help"]
+    assert any(x.startswith("another card") for x in helps) == ("card-bound" in limits)
+    assert any(x.startswith(("DMA", "a faster host")) for x in helps) == \
+        ("host-bound" in limits)
+    assert any(x.startswith(("a faster bus", "a faster clock", "the 4-bit")) for x in helps) \
+        == ("bus-bound" in limits), (name, helps, limits)
     # the record comes after the summary: the last thing a suite prints
     types = [r["type"] for r in recs]
     assert types.index("headline") > types.index("summary")

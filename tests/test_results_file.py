@@ -12,13 +12,13 @@ import subprocess
 
 import pytest
 
+import card_diff
 import fat_image
+import results_file
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 SDBSIM = os.path.join(ROOT, "build", "host", "sdbsim")
-SDBREPORT = os.path.join(ROOT, "tools", "sdbreport.py")
 MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
-ENV = dict(os.environ, MTOOLS_SKIP_CHECK="1")
 HEADER = b"# sdbench results file"
 
 
@@ -63,20 +63,10 @@ def area_range(recs):
         else (0, 0)
 
 
-def read_back(img):
-    data = subprocess.run(["mcopy", "-n", "-i", img + "@@4M", "::SDBENCH.LOG", "-"],
-                          stdout=subprocess.PIPE, env=ENV, check=True).stdout
-    return data
-
-
 def check_written(before, after, recs, size_expected=None):
     """The file holds the run's records; nothing else outside the file's
     data and the test area changed."""
-    fat = fat_image.Fat32(before)
-    first, size = fat.file()
-    allowed = fat.data_ranges(fat.chain(first), size) + [area_range(recs)]
-    assert fat_image.changed_outside(before, after, allowed) == []
-    data = read_back(after)
+    data = results_file.written(before, after, area_range(recs))
     assert data.startswith(HEADER)
     end = data.find(b"\0")
     assert end > 0
@@ -97,17 +87,12 @@ def test_normal_run_written_and_reported(tmp_path):
     nxt = (end + 511) // 512 * 512
     assert set(data[end:nxt]) <= {0}
     assert data[nxt:nxt + 64] == b"SDBENCH.LOG: free space for sdbench's console output (not used)\n"
-    log = str(tmp_path / "SDBENCH.LOG")
-    with open(log, "wb") as f:
-        f.write(data)
-    p = subprocess.run(["/usr/bin/python3", SDBREPORT, log], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    assert p.returncode == 0, p.stderr.decode()
-    assert b"seq-read" in p.stdout and b"run ended: 0 error(s)" in p.stdout
+    out, err = results_file.report(data, tmp_path)
+    assert b"seq-read" in out and b"run ended: 0 error(s)" in out
     # The clock sweep's progress line runs into its record on every console
     # (not the file's doing): that warning only.
     assert all("noise before the record ignored" in l
-               for l in p.stderr.decode().splitlines()), p.stderr.decode()
+               for l in err.decode().splitlines()), err.decode()
 
 
 def fragment(fat, chain, positions):
@@ -144,7 +129,7 @@ def refused(tmp_path, img, why, profile="instant-4g"):
     assert not rf["usable"] and why in rf["reason"], rf
     assert "results file: none: " + rf["reason"] in text
     # suite = none: not one byte of the card changed.
-    assert fat_image.changed_outside(img, after, []) == []
+    assert card_diff.changed_outside(img, after, []) == []
     return rf
 
 

@@ -4,49 +4,24 @@ where that code chose none or sdbench.txt turns writes off; its log reads
 in sdbreport without a warning. (Under QEMU, inside the Debian kernel:
 tests/qemu/test_linux.py.)"""
 import os
-import random
-import shutil
 import subprocess
 
 import pytest
 
+import card_diff
 import harness
 from sdbhost import records
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 TOOL = os.path.join(ROOT, "build", "host", "sdblinux")
-SECTOR = 512
-MiB = 1 << 20
-
-
-def changed_blocks(a, b):
-    """LBAs where the image files a and b differ."""
-    out = []
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        lba = 0
-        while True:
-            x, y = fa.read(MiB), fb.read(MiB)
-            if not x and not y:
-                return out
-            if x != y:
-                out += [lba + i // SECTOR for i in range(0, len(x), SECTOR)
-                        if x[i:i + SECTOR] != y[i:i + SECTOR]]
-            lba += MiB // SECTOR
 
 
 def card(tmp_path, sdbench=(), extra=()):
-    """A card image with user data in its unused space (random bytes at the
-    start of every MiB after the boot partition), and its copy."""
+    """A card image with user data in its unused space, and its copy."""
     img = str(tmp_path / "sd.img")
-    harness.make_image(img, "128M", kernel=harness.KERNEL8, sdbench=list(sdbench),
-                       extra=list(extra))
-    rnd = random.Random(7)
-    with open(img, "r+b") as f:
-        for off in range(68 * MiB, 128 * MiB, MiB):
-            f.seek(off)
-            f.write(rnd.randbytes(4096))
-    shutil.copyfile(img, str(tmp_path / "before.img"))
-    return img, str(tmp_path / "before.img")
+    before = card_diff.image_with_user_data(img, 7, kernel=harness.KERNEL8,
+                                            sdbench=list(sdbench), extra=list(extra))
+    return img, before
 
 
 # The builds for the Pi's own OS, run on the host by QEMU's user-mode
@@ -77,7 +52,7 @@ def test_writes_stay_inside_the_test_area(tmp_path, build):
     area = of_type(out, "test_area")[0]
     assert area["usable"], area
     lo, hi = area["first_lba"], area["first_lba"] + area["count"]
-    changed = changed_blocks(before, img)
+    changed = card_diff.changed_blocks(before, img)
     # It did write (every write workload and the cost step ran) ...
     assert changed, "no block changed: the writes did not happen"
     assert {r["workload"] for r in of_type(out, "result") if r["op"] == "write"} == {
@@ -100,7 +75,7 @@ def test_writes_stay_inside_the_test_area(tmp_path, build):
 def test_no_area_no_writes(tmp_path, why, sdbench, extra, args):
     img, before = card(tmp_path, sdbench, extra)
     out, _ = run(img, *args)
-    assert changed_blocks(before, img) == [], why
+    assert card_diff.changed_blocks(before, img) == [], why
     assert not [r for r in of_type(out, "result") if r["op"] == "write"]
     assert not [r for r in of_type(out, "hostcost") if r["op"] == "write"]
     skipped = {r["workload"] for r in of_type(out, "skipped")}

@@ -15,6 +15,8 @@ import subprocess
 
 import pytest
 
+import card_diff
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 SDAREA = os.path.join(ROOT, "build", "host", "sdarea")
 MIB = 1 << 20
@@ -105,15 +107,7 @@ def digest(path):
     and cannot change without becoming data)."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
-        fd = f.fileno()
-        end = os.fstat(fd).st_size
-        pos = 0
-        while pos < end:
-            try:
-                data = os.lseek(fd, pos, os.SEEK_DATA)
-            except OSError:
-                break
-            hole = os.lseek(fd, data, os.SEEK_HOLE)
+        for data, hole in card_diff.data_extents(path):
             h.update(data.to_bytes(8, "little"))
             f.seek(data)
             left = hole - data
@@ -121,7 +115,6 @@ def digest(path):
                 chunk = f.read(min(left, 4 * MIB))
                 h.update(chunk)
                 left -= len(chunk)
-            pos = hole
     return h.hexdigest()
 
 

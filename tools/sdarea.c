@@ -21,24 +21,13 @@
 #include <unistd.h>
 
 #include "bench/storage/storage.h"
+#include "lib/host/fd_read.h"
 #include "lib/json.h"
 
 static int file_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
-	int fd = *(int *)ctx;
-	size_t want = (size_t)count * BLKDEV_BLOCK_SIZE, done = 0;
-
-	while (done < want) {
-		ssize_t n = pread(fd, (char *)buf + done, want - done,
-				  (off_t)lba * BLKDEV_BLOCK_SIZE + (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return fd_read_full(*(int *)ctx, buf, (size_t)count * BLKDEV_BLOCK_SIZE,
+			    (uint64_t)lba * BLKDEV_BLOCK_SIZE);
 }
 
 static void print_text(const struct storage *st)

@@ -62,6 +62,8 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->wait_blocks += src->wait_blocks;
 	dst->wait_ns += src->wait_ns;
 	dst->counted_blocks += src->counted_blocks;
+	dst->stood_ns += src->stood_ns;
+	dst->stood_blocks += src->stood_blocks;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -189,7 +191,9 @@ static void split_window(const struct split_in *in, struct split_ns *n)
  * counts the blocks it had to wait for (wait_blocks) and how long
  * (wait_ns): the blocks it did not wait for had the CPU last, and their
  * idle bus is the CPU's work beyond the frame plus its bookkeeping - the
- * idle bus less the measured waits, in the share of those blocks. Without
+ * idle bus less the measured waits, in the share of those blocks. On a
+ * read it also measures how long the bus stood for the CPU (stood_ns):
+ * that is the host's part. Without
  * a count (SDHOST's 16-word FIFO, DMA) the rule from the totals: the idle
  * bus beyond the CPU's own waits, and a CPU busy for at least
  * ATTR_CPU_PACED_PCT % of the pipeline counts as never waiting. */
@@ -204,6 +208,9 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 		uint64_t waited = min_u64(a->wait_blocks, in->overlapped);
 		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);
 
+		/* a read's driver measured how long the bus stood for it */
+		if (a->stood_blocks >= in->overlapped)
+			return min_u64(a->stood_ns, n->pipe_rest);
 		return (uint64_t)((double)rest * (double)(in->overlapped - waited) /
 				  (double)in->overlapped + 0.5);
 	}

@@ -48,6 +48,11 @@ struct phase_acc {
 	uint64_t wait_blocks;
 	uint64_t wait_ns;
 	uint64_t counted_blocks;
+	/* A read's driver that also estimated how long the bus stood for the
+	 * CPU (sd_host.h stood_ticks): that time, and the pipeline blocks of
+	 * the requests it was estimated for. */
+	uint64_t stood_ns;
+	uint64_t stood_blocks;
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/engine/attribution.h"
+#include "bench/engine/headline_help.h"
 #include "bench/engine/headline_report.h"
 #include "bench/engine/record.h"
 #include "drivers/sd/sd_regs.h"
@@ -142,6 +143,31 @@ static void part_record(struct json *j, const struct hl_part *p)
 	json_obj_end(j);
 }
 
+/* The limits of the parts shown, from their valid verdicts only. */
+static unsigned limits_of(const struct hl_part *parts, unsigned n)
+{
+	static const unsigned bit[] = {
+		[BOTTLENECK_CARD] = HELP_LIMIT_CARD, [BOTTLENECK_BUS] = HELP_LIMIT_BUS,
+		[BOTTLENECK_HOST] = HELP_LIMIT_HOST, [BOTTLENECK_MIXED] = 0,
+	};
+	unsigned k, mask = 0;
+
+	for (k = 0; k < n; k++)
+		if (parts[k].s && parts[k].s->valid && parts[k].s->bottleneck <= BOTTLENECK_MIXED)
+			mask |= bit[parts[k].s->bottleneck];
+	return mask;
+}
+
+static void help_record(struct json *j, const struct headline_help *h)
+{
+	unsigned k;
+
+	json_arr_begin(j, "help");
+	for (k = 0; k < h->n; k++)
+		json_str(j, NULL, h->line[k]);
+	json_arr_end(j);
+}
+
 void wl_print_headline(const struct wl_ctx *c)
 {
 	struct hl_part parts[] = {
@@ -152,6 +178,7 @@ void wl_print_headline(const struct wl_ctx *c)
 		{ "sustained", "sustained write", false, named(c, "sustained-write") },
 	};
 	char card[96], text[480];
+	struct headline_help help;
 	size_t n = 0;
 	struct json *j;
 	unsigned k;
@@ -174,6 +201,9 @@ void wl_print_headline(const struct wl_ctx *c)
 		    parts[k].iops ? 0 : 2, median_of(s, parts[k].iops),
 		    parts[k].iops ? "IOPS" : "MB/s", (unsigned)s->ops, limit_of(s));
 	}
+	headline_help(c->card, limits_of(parts, sizeof(parts) / sizeof(parts[0])), &help);
+	for (k = 0; k < help.n; k++)
+		con_printf("  would help: %s\n", help.line[k]);
 	j = record_begin("headline");
 	json_str(j, "card", card);
 	json_u64(j, "min_ops", HEADLINE_MIN_OPS);
@@ -182,5 +212,6 @@ void wl_print_headline(const struct wl_ctx *c)
 			part_record(j, &parts[k]);
 	json_str(j, "text", text);
 	json_bool(j, "emulated", c->emulated);
+	help_record(j, &help);
 	record_end();
 }

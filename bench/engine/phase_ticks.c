@@ -52,6 +52,10 @@ static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint3
 	a->counted_blocks += blocks - 1u;
 	a->wait_blocks += t->wait_blocks;
 	a->wait_ns += wait_ns;
+	if (t->waits_counted == 2) {
+		a->stood_blocks += blocks - 1u;
+		a->stood_ns += timer_ticks_to_ns(t->stood_ticks);
+	}
 }
 
 /* Once per operation of every workload: straight from the stamps into the
@@ -95,6 +99,8 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->wait_blocks += p->wait_blocks;
 	a->wait_ns += p->wait_ns;
 	a->counted_blocks += p->counted_blocks;
+	a->stood_ns += p->stood_ns;
+	a->stood_blocks += p->stood_blocks;
 	*p = (struct phase_pend){ 0 };
 }
 
@@ -111,7 +117,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	uint32_t dd = t->t_data_done, end = t->t_end;
 	uint32_t last = end ? end : dd ? dd : cd;
 	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
-	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32, wait;
+	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32, wait, stood;
 
 	if (fd && dd) {
 		access = span_ticks(cd, fd);
@@ -124,7 +130,8 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	 * timer_ticks_to_ns() gives, and four of them add up without
 	 * overflow; anything longer (more than about a second) goes the
 	 * 64-bit way. */
-	if (((cmd | access | data | busy | host | total | t->wait_ticks) & ~timer_ticks_mask30()) ||
+	if (((cmd | access | data | busy | host | total | t->wait_ticks | t->stood_ticks) &
+	     ~timer_ticks_mask30()) ||
 	    (gap_ns >> 32) || blocks > 0xffffu) {
 		phase_pend_flush(p, a);
 		phase_acc_add(a, t, blocks, blksz, gap_ns);
@@ -141,9 +148,10 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 		total = sum;
 	gap32 = (uint32_t)gap_ns;
 	wait = t->waits_counted ? timer_ticks_to_ns30(t->wait_ticks) : 0;
+	stood = t->waits_counted == 2 ? timer_ticks_to_ns30(t->stood_ticks) : 0;
 	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
 		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks ||
-		       p->wait_ns + wait < wait))
+		       p->wait_ns + wait < wait || p->stood_ns + stood < stood))
 		phase_pend_flush(p, a);
 	/* as phase_acc_add_parts: the CPU's data moving lies inside the
 	 * access + data window */
@@ -174,6 +182,8 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 		p->counted_blocks += blocks - 1u;
 		p->wait_blocks += t->wait_blocks;
 		p->wait_ns += wait;
+		p->stood_blocks += t->waits_counted == 2 ? blocks - 1u : 0;
+		p->stood_ns += stood;
 	}
 }
 

@@ -29,7 +29,7 @@ struct phase_pend {
 	uint32_t ops, blocks, blksz;
 	uint32_t total_ns, cmd_ns, access_ns, data_ns, host_ns, host_serial_ns;
 	uint32_t busy_ns, gap_ns, extra_cmds;
-	uint32_t wait_blocks, wait_ns, counted_blocks;
+	uint32_t wait_blocks, wait_ns, counted_blocks, stood_ns, stood_blocks;
 };
 
 void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,

@@ -177,6 +177,23 @@ static void poll_interrupt(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	m->excluded_ns += wl_now_ns(c) - t0;
 }
 
+/* The seconds the planned bytes still need at the rate so far (the
+ * started second counted), by the wall clock: the progress line and the
+ * verify fills take their time in what is left too. A time budget
+ * (wl_set_budget) ends the step sooner when it runs out first.
+ * 0 < m->bytes < m->planned_bytes. */
+static unsigned long long time_left_s(const struct wl_meas *m, uint64_t now_ns,
+				      uint64_t now_us)
+{
+	double ns = (double)(now_ns - m->start_ns) * (double)(m->planned_bytes - m->bytes) /
+		    (double)m->bytes;
+
+	if (m->deadline_us && now_us < m->deadline_us &&
+	    ns > (double)(m->deadline_us - now_us) * 1e3)
+		ns = (double)(m->deadline_us - now_us) * 1e3;
+	return (unsigned long long)(ns / 1e9) + 1;
+}
+
 /* now_us: the system timer as the engine's clock last read it (at the
  * end of the operation), not read again. */
 static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
@@ -189,7 +206,11 @@ static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 		return;
 	t0 = wl_now_ns(c);
 	el = t0 - m->start_ns - m->excluded_ns;
-	if (m->planned_bytes)
+	if (m->planned_bytes && m->bytes && m->bytes < m->planned_bytes)
+		con_progress("  %-28s %3u%%  %8.2f MB/s  about %llu s left", m->label,
+			   (unsigned)(m->bytes * 100 / m->planned_bytes),
+			   stats_mbs(m->bytes, el), time_left_s(m, t0, now_us));
+	else if (m->planned_bytes)
 		con_progress("  %-28s %3u%%  %8.2f MB/s", m->label,
 			   (unsigned)(m->bytes * 100 / m->planned_bytes),
 			   stats_mbs(m->bytes, el));
@@ -449,6 +470,35 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 	wl_check_validity(c, m);
 }
 
+/* The written ranges in LBA order, overlapping and touching ones made one,
+ * so that each block is read back once however often it was written (the
+ * sustained write's unmeasured probe lies under its first transfers; a
+ * random workload writes some blocks twice). Outside every timed region. */
+static void merge_written(struct wl_ctx *c)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 1; i < c->nwritten; i++) {
+		struct lba_range r = c->written[i];
+
+		for (j = i; j > 0 && c->written[j - 1].first > r.first; j--)
+			c->written[j] = c->written[j - 1];
+		c->written[j] = r;
+	}
+	for (i = 0; i < c->nwritten; i++) {
+		struct lba_range *last = n ? &c->written[n - 1] : NULL;
+		uint64_t end = lba_range_end(&c->written[i]);
+
+		if (last && c->written[i].first <= lba_range_end(last)) {
+			if (end > lba_range_end(last))
+				last->count = (uint32_t)(end - last->first);
+		} else {
+			c->written[n++] = c->written[i];
+		}
+	}
+	c->nwritten = n;
+}
+
 uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 {
 	struct wl_integrity v;
@@ -459,6 +509,7 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 	v.partial = c->written_overflow;
 	if (chunk > 2048)
 		chunk = 2048;
+	merge_written(c);
 	/* After a Ctrl-C too: what was written is checked before the prompt
 	 * (only a card that is gone stops the check). */
 	for (i = 0; i < c->nwritten && !(c->abort_all && !c->interrupted); i++) {

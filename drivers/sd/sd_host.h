@@ -88,10 +88,17 @@ struct sd_req_times {
 	uint32_t extra_cmds;
 	/* Optional, set by a driver that moves whole blocks through a buffer
 	 * by PIO (docs/attribution.md, "CPU and card overlap"): waits_counted
-	 * = 1, wait_blocks = the blocks after the first that the CPU found not
-	 * ready at its first look, wait_ticks = how long it waited for them. */
+	 * = 1, wait_blocks = the blocks after the first whose idle bus the CPU
+	 * did not come last for: a read's that it found not ready at its first
+	 * look, a write's that it had filled while the bus or the card was
+	 * still busy with the block before; wait_ticks = how long the CPU
+	 * waited for blocks after the first. */
 	uint32_t wait_blocks;
 	uint32_t wait_ticks;
+	/* waits_counted = 2 (a read): also how long the bus stood stopped for
+	 * the CPU (buffer full) before the blocks after the first that it
+	 * waited for the CPU, as the driver estimated it. */
+	uint32_t stood_ticks;
 	uint8_t waits_counted;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */

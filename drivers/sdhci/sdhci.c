@@ -313,6 +313,112 @@ static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_t
 	return 0;
 }
 
+/* A write block the CPU has just filled: was the bus or the card still
+ * busy with the block before it (that one still in the buffer, or DAT0
+ * held low by the card's busy; SDHCI Present State, DAT[0] line level)?
+ * Then the bus idles before this block for the card, not for the CPU,
+ * even when the CPU never waited: with two buffer blocks the CPU fills
+ * one while the card programs the other (docs/attribution.md, "CPU and
+ * card overlap"). The last block finds no space whatever the bus does,
+ * so only DAT0 tells there. */
+static uint32_t write_behind(struct sdhci_priv *e, bool last)
+{
+	uint32_t st = rd(e, SDHCI_STATUS);
+
+	if (!(st & SDHCI_STATUS_DAT0_LEVEL))
+		return 1;
+	return !last && !(st & SDHCI_STATUS_BUF_WRITE_EN);
+}
+
+/* Who the bus waits for before the next block of a read (docs/
+ * attribution.md, "CPU and card overlap"). With two buffer blocks the bus
+ * stops while both are full. A block the CPU found ready at its first
+ * look filled the buffer behind the one it had just moved; when that one
+ * was moved, the slot it freed let the bus go on: at once if the card was
+ * ready (the bus had waited for the CPU), later if not (for the card).
+ * So while moving the block, once a frame and an eighth have passed
+ * since the slot was freed, the CPU looks at the Block Count (SDHCI: it
+ * counts the blocks the bus has transferred): the next block has arrived
+ * exactly when the bus went on at once. A block the CPU waited for left
+ * the other slot free, so the next one waited for the card.
+ * When the bus waited for the CPU, it stood from the end of the block the
+ * CPU then moved to the moment the slot was freed: that block's arrival
+ * is known from the look before (a frame after its slot was freed when
+ * the bus went on at once, else between the look and the end of the
+ * move, taken as the middle). So did the last block, from its arrival to
+ * the CPU's first look at it. */
+struct read_pace {
+	uint32_t look;     /* words moved before the look; 0: no look */
+	uint32_t f_ticks;  /* one frame, timer ticks */
+	int next;          /* the next block's wait: 1 the card's, 0 the CPU's,
+			      -1 undecided (then: whether the CPU waits for it) */
+	uint32_t t_look;   /* when the CPU looked (0: it did not) */
+	uint32_t arr;      /* estimated arrival of the block being moved */
+	uint32_t stood;    /* how long the bus stood for the CPU before the
+			      next block, if it did */
+	uint32_t idle;     /* the sum of those where it did */
+};
+
+/* The words moved before the look, from block 0's time: 0 when the CPU
+ * moves a block in less than a frame and an eighth (then whether it waits
+ * for the next block tells), or the clock is not known. */
+static void read_look_words(const struct sd_host *h, uint32_t blksz, uint32_t blk0_ticks,
+			    struct read_pace *rp)
+{
+	uint32_t words = blksz / 4, w = h->width ? h->width : 1;
+	uint64_t blk_ns = timer_ticks_to_ns(blk0_ticks), frame_ns, k;
+
+	if (!h->actual_clock_hz || !blk_ns)
+		return;
+	/* start bit, 8B/W data bits, CRC16, end bit (SD §4.5) */
+	frame_ns = (uint64_t)(8u * blksz / w + 18u) * 1000000000ull / h->actual_clock_hz;
+	rp->f_ticks = (uint32_t)(frame_ns * blk0_ticks / blk_ns);
+	k = (frame_ns * 9u * words + 8u * blk_ns - 1u) / (8u * blk_ns);
+	k = (k + 7u) & ~7ull;
+	rp->look = k < words ? (uint32_t)k : 0;
+}
+
+/* Move read block blk (first: found ready at the first look), and decide
+ * the wait before the next one (struct read_pace). */
+static void read_block(struct sdhci_priv *e, const struct sd_data *data, uint8_t *p,
+		       uint32_t blk, bool first, struct read_pace *rp)
+{
+	const uintptr_t port = e->base + SDHCI_DATA;
+	const uint32_t words = data->blksz / 4;
+	uint32_t *w = (uint32_t *)(void *)p, left;
+
+	rp->t_look = 0;
+	rp->next = first ? -1 : 1;
+	if (((uintptr_t)p & 3) != 0) {
+		pio_read_bytes(port, p, words);
+		return;
+	}
+	if (!first || !rp->look || blk + 1 >= data->blocks) {
+		pio_read_aligned(port, w, words);
+		return;
+	}
+	pio_read_aligned(port, w, rp->look);
+	rp->t_look = timer_ticks();
+	left = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
+	pio_read_aligned(port, w + rp->look, words - rp->look);
+	rp->next = left > data->blocks - blk - 2u;
+}
+
+/* After read block blk (moved t0 .. t1): how long the bus stood for the
+ * CPU before the next block if it did, and when the next block arrived. */
+static void read_block_after(struct read_pace *rp, uint32_t t0, uint32_t t1)
+{
+	uint32_t lo;
+
+	rp->stood = (int32_t)(t0 - rp->arr) > 0 ? t0 - rp->arr : 0;
+	if (rp->t_look && !rp->next) {
+		rp->arr = t0 + rp->f_ticks;
+		return;
+	}
+	lo = rp->t_look ? rp->t_look : t0;
+	rp->arr = lo + (t1 - lo) / 2u;
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
 {
@@ -323,11 +429,12 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	const uint32_t blk_to = rd_dir ? SDHCI_READ_TIMEOUT_US :
 		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
 		 SDHCI_BUSY_TIMEOUT_US);
-	const uintptr_t port = e->base + SDHCI_DATA;
 	const uint32_t words = data->blksz / 4;
 	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
 	uint8_t *p = data->buf;
 	uint32_t blk, irq, t0, t1 = 0, host = 0, waited = 0, wait = 0;
+	struct read_pace rp = { .next = 1 };
+	bool first = false;
 
 	if (e->dma_on) {
 		/* A small request moves by PIO (h->dma_pio_blocks). */
@@ -348,18 +455,24 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		 * CPU's, which they are). After a real wait the block's start
 		 * is stamped as before. */
 		irq = rd(e, SDHCI_INTERRUPT);
-		if (blk && (irq & (ready | SDHCI_INT_ERR_MASK))) {
+		first = blk && (irq & (ready | SDHCI_INT_ERR_MASK));
+		if (first) {
 			t0 = t1;
 		} else {
 			if (!(irq & (ready | SDHCI_INT_ERR_MASK)))
 				irq = wait_irq_more(e, ready, blk_to);
 			t0 = timer_ticks();
-			/* the CPU came before the block: the card or the bus
-			 * set this block's pace (docs/attribution.md) */
-			if (blk) {
-				waited++;
+			if (blk)
 				wait += t0 - t1;
-			}
+		}
+		/* a read's wait before this block: decided while moving the
+		 * last one, or the CPU came before it (the card or the bus set
+		 * its pace) */
+		if (rd_dir && blk) {
+			uint32_t card = rp.next < 0 ? !first : (uint32_t)rp.next;
+
+			waited += card;
+			rp.idle += card ? 0 : rp.stood;
 		}
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
@@ -374,28 +487,35 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		/* Clear before moving: the last word of this block may make
 		 * the next block ready at once. */
 		mmio_write32(e->base + SDHCI_INTERRUPT, ready);
-		if (rd_dir) {
-			if (aligned)
-				pio_read_aligned(port, (uint32_t *)(void *)p, words);
-			else
-				pio_read_bytes(port, p, words);
-		} else {
-			if (aligned)
-				pio_write_aligned(port, (const uint32_t *)(void *)p, words);
-			else
-				pio_write_bytes(port, p, words);
-		}
+		if (rd_dir)
+			read_block(e, data, p, blk, first, &rp);
+		else if (aligned)
+			pio_write_aligned(e->base + SDHCI_DATA, (const uint32_t *)(void *)p, words);
+		else
+			pio_write_bytes(e->base + SDHCI_DATA, p, words);
 		p += data->blksz;
 		t1 = timer_ticks();
 		host += t1 - t0;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
+		/* after the stamp: the last block's look falls in the busy
+		 * wait, the others' in the next block's work */
+		if (!rd_dir && blk)
+			waited += write_behind(e, blk + 1 == data->blocks);
+		if (rd_dir && blk == 0 && data->blocks > 2)
+			read_look_words(h, data->blksz, t1 - t0, &rp);
+		if (rd_dir)
+			read_block_after(&rp, t0, t1);
 	}
+	/* the last block, once arrived, waited for the CPU alone */
+	if (rd_dir && first)
+		rp.idle += rp.stood;
 	t->t_data_done = t1;
 	t->host_ticks = host;
 	t->wait_blocks = waited;
 	t->wait_ticks = wait;
-	t->waits_counted = 1;
+	t->waits_counted = rd_dir ? 2 : 1;
+	t->stood_ticks = rp.idle;
 	return xfer_end(e, req, blk_to, blk);
 }
 

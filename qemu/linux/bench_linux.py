@@ -37,6 +37,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 import boot  # noqa: E402
 import bench_qemu  # noqa: E402
+import doctable  # noqa: E402
 harness = boot.harness
 
 DEFAULT = "raspi3b@sdhost,raspi3b@emmc,raspi4b@emmc2"
@@ -178,11 +179,7 @@ def main():
           "-icount shift=0,sleep=off")
     print(text)
     if a.doc:
-        doc = open(a.doc).read()
-        i, j = doc.index(BEGIN), doc.index(END)
-        doc = "%s%s\nOutput of `make bench-linux DOC=%s`:\n\n%s\n%s" % (
-            doc[:i], BEGIN, a.doc, text, doc[j:])
-        open(a.doc, "w").write(doc)
+        doctable.rewrite(a.doc, BEGIN, END, "Output of `make bench-linux DOC=%s`:" % a.doc, text)
         print("bench-linux: rewrote the table in %s" % a.doc, file=sys.stderr)
 
 

@@ -20,8 +20,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
 import boot  # noqa: E402
 import cmdseq  # noqa: E402
+import doctable  # noqa: E402
 harness = boot.harness
 
 BEGIN = "<!-- linux-commands table begin -->"
@@ -244,12 +246,10 @@ def main():
     text, unexplained = report(res)
     print(text)
     if a.doc:
-        doc = open(a.doc).read()
-        i, j = doc.index(BEGIN), doc.index(END)
-        doc = "%s%s\nOutput of `make bench-linux-commands DOC=%s` (QEMU: %s, Linux %s):\n\n%s\n%s" % (
-            doc[:i], BEGIN, a.doc, harness.describe(), open(os.path.join(linux, "version")).read().split()[-1],
-            text, doc[j:])
-        open(a.doc, "w").write(doc)
+        version = open(os.path.join(linux, "version")).read().split()[-1]
+        doctable.rewrite(a.doc, BEGIN, END,
+                         "Output of `make bench-linux-commands DOC=%s` (QEMU: %s, Linux %s):"
+                         % (a.doc, harness.describe(), version), text)
         print("compare-commands: rewrote the tables in %s" % a.doc, file=sys.stderr)
     if unexplained:
         print("compare-commands: unexplained differences: %s" % ", ".join(unexplained),

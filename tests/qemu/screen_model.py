@@ -1,12 +1,14 @@
-"""What sdbench's screen (bench/screen.c) shows at the end of a run, worked
-out on the host from the run's records and drawn with the same font
+"""What sdbench's screen (bench/screen.c) shows during and at the end of a
+run, worked out on the host from the run's records and progress lines and
+drawn with the same font
 (build/gen/font8x16.bin, made by tools/psf2font.py), so a QEMU screendump
 can be compared pixel for pixel: not OCR, and not the firmware's code.
 
 The layout is docs/screen.md's: rows at twice the 8x16 font; 0 the board,
-1 the card, 2 the test area, 3 the results file, 4 the running step or the
-end, from row 6 the finished workloads, at the end the headline and the
-summary. A field is the raw JSON text of the first "key": in the record.
+1 the card, 2 the test area, 3 the results file, 4 the running step (the
+progress line as the serial console shows it) or the end, from row 6 the
+finished workloads, at the end the headline and the summary. A field is the
+raw JSON text of the first "key": in the record.
 """
 import os
 import re
@@ -41,14 +43,50 @@ def field(rec, key):
     return "".join(out)
 
 
+# The engine's progress line (bench/engine/workload.c): label padded to 28,
+# the share done, the rate, the time left; nothing else on the line.
+PROGRESS = re.compile(r"  .{28} (?: *\d+%  )? *\d+\.\d\d MB/s(?:  about \d+ s left)?$")
+
+
+def events(console):
+    """("record", text) and ("progress", text or None when it ended), in the
+    order the firmware gave them to its screen: a progress line is a part of
+    a line between CRs (lib/console.c redraws it in place) that has the
+    engine's form; any other text, or the line's end, ends it. Only whole
+    lines count as records."""
+    out, open_ = [], False
+    lines = console.split("\n")
+    for i, line in enumerate(lines):
+        segs = line.split("\r")
+        for k, seg in enumerate(segs):
+            if PROGRESS.match(seg.rstrip(" ")):
+                out.append(("progress", seg.rstrip(" ")))
+                open_ = True
+            elif seg and open_ and (i < len(lines) - 1 or k < len(segs) - 1 or not seg.strip()):
+                # (the console's last text may be a progress line still
+                # being printed: not an end unless it is the blanking)
+                out.append(("progress", None))
+                open_ = False
+        if i == len(lines) - 1:
+            break
+        if open_:
+            out.append(("progress", None))
+            open_ = False
+        k = line.find("@ {")
+        if k >= 0:
+            out.append(("record", line[k + 2:].rstrip("\r")))
+    return out
+
+
 def records(console):
     """The raw text of every record, in order."""
-    out = []
-    for line in console.replace("\r\n", "\n").split("\n"):
-        i = line.find("@ {")
-        if i >= 0:
-            out.append(line[i + 2:].rstrip("\r"))
-    return out
+    return [t for kind, t in events(console) if kind == "record"]
+
+
+def progress_row(text):
+    """Row 4 while a step runs: "> " and the progress line, its runs of
+    spaces made one."""
+    return "> " + re.sub(" +", " ", text.strip())
 
 
 def wrap(text, cols):
@@ -66,7 +104,8 @@ def wrap(text, cols):
 
 
 def screen_rows(console, rows, cols=80):
-    """The text of each row after the console's records."""
+    """The text of each row after the console's records and progress
+    lines."""
     top = ["sdbench", "", "", "", "", ""]
     body, headline, summary = [], "", ""
 
@@ -87,7 +126,10 @@ def screen_rows(console, rows, cols=80):
                                                 "IOPS" if iops else "MB/s", v))
         return b
 
-    for rec in records(console):
+    for kind, rec in events(console):
+        if kind == "progress":
+            top[4] = progress_row(rec) if rec is not None else ""
+            continue
         t = field(rec, "type")
         if t == "board":
             top[0] = "sdbench - " + field(rec, "model")

@@ -6,14 +6,13 @@ the same after the run) and the SD card model saw no protocol error.
 Skipped, with the reason, where the kernel package cannot be fetched
 (tools/fetch-linux-arm64.sh needs Debian's apt and its archive)."""
 import os
-import random
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+import card_diff
 import harness
 from sdbhost import records
 
@@ -21,9 +20,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "qemu", "linux"))
 import boot  # noqa: E402
 
-SECTOR = 512
 SDBENCH_LOG = os.path.join(ROOT, "tests", "data", "qemu-raspi2b-quick.log")
-MiB = 1 << 20
 
 
 @pytest.fixture(scope="module")
@@ -34,30 +31,9 @@ def linux():
         pytest.skip("Debian's arm64 kernel cannot be fetched here: %s" % e)
 
 
-def changed_blocks(a, b):
-    out = []
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        lba = 0
-        while True:
-            x, y = fa.read(MiB), fb.read(MiB)
-            if not x and not y:
-                return out
-            if x != y:
-                out += [lba + i // SECTOR for i in range(0, len(x), SECTOR)
-                        if x[i:i + SECTOR] != y[i:i + SECTOR]]
-            lba += MiB // SECTOR
-
-
 def test_sdblinux_in_linux_on_sdhost(tmp_path, linux):
     img = str(tmp_path / "sd.img")
-    harness.make_image(img, "128M", kernel=harness.KERNEL8)
-    rnd = random.Random(11)
-    with open(img, "r+b") as f:   # user data in the unused space
-        for off in range(68 * MiB, 128 * MiB, MiB):
-            f.seek(off)
-            f.write(rnd.randbytes(4096))
-    before = str(tmp_path / "before.img")
-    shutil.copyfile(img, before)
+    before = card_diff.image_with_user_data(img, 11, kernel=harness.KERNEL8)
     run = boot.boot("raspi3b", "sdhost", img, ["--workloads", "--emulated"], timeout=600,
                     icount=False, linux=linux)
     assert not run.timed_out, run.console[-3000:]
@@ -74,7 +50,7 @@ def test_sdblinux_in_linux_on_sdhost(tmp_path, linux):
     assert all(r["source"] == "linux" and r["errors"] == 0 for r in results.values())
     area = run.one("test_area")
     lo, hi = area["first_lba"], area["first_lba"] + area["count"]
-    changed = changed_blocks(before, img)
+    changed = card_diff.changed_blocks(before, img)
     assert changed, "the writes did not reach the card"
     outside = [b for b in changed if not lo <= b < hi]
     assert outside == [], "blocks written outside the test area: %s" % outside[:10]

@@ -4,26 +4,16 @@ writes only inside the test area sdbench chose, and every byte outside it
 same after the run as before. Cards with no safe place get no writes at all.
 """
 import os
-import random
 import shutil
 import subprocess
 
 import pytest
 
 import harness
+from card_diff import fill_random
 
 MiB = 1 << 20
 SECTOR = 512
-
-
-def fill_random(path, offset, length, seed, chunk=64 * 1024, stride=MiB):
-    """User data: 64 KiB of random bytes at the start of every MiB of the
-    range (dense enough that any stray write of a block lands near some)."""
-    rnd = random.Random(seed)
-    with open(path, "r+b") as f:
-        for off in range(offset, offset + length, stride):
-            f.seek(off)
-            f.write(rnd.randbytes(min(chunk, offset + length - off)))
 
 
 def diff_ranges(a, b, chunk=4 * MiB):

@@ -1,10 +1,13 @@
 """The run on HDMI under QEMU: at the end of a quick suite the screen (QEMU's
 framebuffer model, read back with the monitor's screendump) shows exactly
 what tests/qemu/screen_model.py draws from the run's records with the same
-font: board, card, test area, results file, the end line, the summary.
+font: board, card, test area, results file, the end line, the summary;
+during a run, the running step's progress line with the time left.
 """
 import os
+import re
 import sys
+import time
 
 import pytest
 
@@ -31,3 +34,50 @@ def test_end_of_run_on_the_screen(tmp_path, machine, kernel):
     want = screen_model.render(rows, w, h)
     bad = screen_model.differing_rows(want, got, w, h)
     assert bad == [], "rows %s differ; expected:\n%s" % (bad, "\n".join(rows))
+
+
+# The full profile: its steps take seconds under QEMU (the first, 32 MiB
+# read in 512 B blocks, up to 10 s), so its progress lines show the time left.
+DURING = ["suite = full", "seed = 7", "console_wait = 0"]
+
+
+def _running_step(text):
+    return screen_model.screen_rows(text, 22)[4].endswith(" s left")
+
+
+@pytest.mark.parametrize("machine,kernel", [("raspi2b", harness.KERNEL),
+                                            ("raspi3b", harness.KERNEL8)],
+                         ids=["raspi2b-kernel", "raspi3b-kernel8"])
+def test_progress_line_during_a_run(tmp_path, machine, kernel):
+    """While a step runs, row 4 is its progress line (label, share done,
+    rate, time left) as the serial console printed it last. The board is
+    stopped through the monitor, the console read and the screen dumped at
+    that one moment, then it runs on. The moment can fall inside a redraw
+    (the UART has the new line, the screen not yet): the next moment is
+    tried, up to 30 of them, each checked in full against the host's
+    rendering; fewer than 10 may miss."""
+    b = screendump.Board(str(tmp_path), machine, kernel, sdbench=DURING)
+    ppm = str(tmp_path / "during.ppm")
+    seen = []
+    try:
+        for _ in range(30):
+            b.wait_for(_running_step, 300, "a progress line with the time left")
+            text = b.frozen_dump(ppm)
+            w, h, got = screendump.read_ppm(ppm)
+            rows = screen_model.screen_rows(text, h // screen_model.CH,
+                                            w // screen_model.CW)
+            if rows[4].endswith(" s left"):
+                bad = screen_model.differing_rows(screen_model.render(rows, w, h), got, w, h)
+                if not bad:
+                    break
+                seen.append((rows[4], bad))
+            else:
+                seen.append((rows[4], "no running step at that moment"))
+            time.sleep(0.3)
+        else:
+            pytest.fail("no moment matched the rendering:\n%s" % "\n".join(map(str, seen)))
+    finally:
+        b.close()
+    assert re.match(r"> \S.* \d+% \d+\.\d\d MB/s about \d+ s left$", rows[4]), rows
+    assert rows[0].startswith("sdbench - Raspberry Pi") and "summary" not in rows, rows
+    assert len(seen) < 10, seen

@@ -18,6 +18,7 @@ import zlib
 import pytest
 
 import harness
+from card_diff import changed_blocks
 
 SECTOR = 512
 MiB = 1 << 20
@@ -82,52 +83,6 @@ def test_pattern_block_matches_the_firmware_vectors():
         assert len(b) == SECTOR
         assert b[:20].hex() == hdr
         assert zlib.crc32(b[20:]) == payload_crc
-
-
-def data_extents(path):
-    """[start, end) byte ranges that hold data (the rest are holes)."""
-    out = []
-    with open(path, "rb") as f:
-        fd = f.fileno()
-        end = os.fstat(fd).st_size
-        off = 0
-        while off < end:
-            try:
-                start = os.lseek(fd, off, os.SEEK_DATA)
-            except OSError:
-                break
-            stop = os.lseek(fd, start, os.SEEK_HOLE)
-            out.append((start, stop))
-            off = stop
-    return out
-
-
-def changed_blocks(a, b):
-    """LBAs whose content differs between image files a and b. Only the
-    data extents of either file are read: outside them both are zeros."""
-    ranges = sorted(data_extents(a) + data_extents(b))
-    merged = []
-    for s, e in ranges:
-        s -= s % SECTOR
-        if merged and s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
-        else:
-            merged.append([s, e])
-    out = []
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        for s, e in merged:
-            off = s
-            while off < e:
-                n = min(4 * MiB, e - off)
-                fa.seek(off)
-                fb.seek(off)
-                x, y = fa.read(n), fb.read(n)
-                if x != y:
-                    for k in range(0, n, SECTOR):
-                        if x[k:k + SECTOR] != y[k:k + SECTOR]:
-                            out.append((off + k) // SECTOR)
-                off += n
-    return out
 
 
 def card_blocks(size):

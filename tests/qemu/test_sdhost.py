@@ -14,7 +14,8 @@ import pytest
 import harness
 import honest
 import test_sd_stack as sds
-from test_safety import assert_only_in_area, fill_random
+from card_diff import fill_random
+from test_safety import assert_only_in_area
 
 MiB = 1 << 20
 MACHINES = ["raspi0", "raspi1ap", "raspi2b", "raspi3b"]

@@ -166,7 +166,7 @@ TEST(a_normal_guard_lets_the_suite_write)
  * overlapping the test area) is refused before the bus. */
 TEST(the_results_file_region_is_the_only_other_place)
 {
-	static uint8_t blk[4 * 512];
+	static uint8_t blk[8 * 512];
 	struct simh s;
 	struct test_area area;
 	struct write_guard g;
@@ -188,18 +188,20 @@ TEST(the_results_file_region_is_the_only_other_place)
 	CHECK_EQ_I(write_guard_log_write(&g, 10014, 4, blk), -EPERM);	/* across the gap */
 	CHECK_EQ_I(write_guard_log_write(&g, 9999, 2, blk), -EPERM);
 	CHECK_EQ_I(write_guard_log_write(&g, 10022, 4, blk), -EPERM);
+	CHECK_EQ_I(write_guard_log_write(&g, 10020, 5, blk), -EPERM);	/* one block past a run */
 	CHECK_EQ_I(write_guard_log_write(&g, 1u << 20, 1, blk), -EPERM);	/* test area */
 	g.test = WRITE_GUARD_REFUSE_ALL;
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
 	g.test = WRITE_GUARD_REFUSE_EACH;
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
 	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 0);
-	CHECK_EQ_U(g.refused, 7);
+	CHECK_EQ_U(g.refused, 8);
 	/* The console's rebuild keeps the region; inside a run it writes. */
 	write_guard_rebuild(&g, &s.card, &area, true);
 	CHECK_EQ_I(write_guard_log_write(&g, 10004, 4, blk), 0);
 	CHECK_EQ_I(write_guard_log_write(&g, 10016, 1, blk), 0);
-	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 2);
+	CHECK_EQ_I(write_guard_log_write(&g, 10020, 4, blk), 0);	/* up to a run's last block */
+	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 3);
 	write_guard_init(&g, &s.card, &area, true);
 	CHECK_EQ_I(write_guard_log_write(&g, 10004, 1, blk), -EPERM);
 }

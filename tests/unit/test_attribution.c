@@ -115,6 +115,18 @@ TEST(read_64k_cpu_and_card_overlap_counted_waits)
 	phase_split(&a, 4, 50000000, 0, 1, &s);
 	CHECK_NEAR(s.host_pct, 100.0 * (16 * 39200 + (16 * 1905000.0 - 8 * 127 * 5880.0) / 2) /
 			       (16 * 4720760.0), 1e-6);
+	/* A read's driver that measured how long the bus stood for the CPU
+	 * (sd_host.h stood_ticks): that is the pipeline's host time, the
+	 * rest of the idle bus the card's, whatever the counts say. */
+	a.stood_blocks = 16 * 127;
+	a.stood_ns = 16 * 300000ull;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * (39200 + 300000) / 4720760, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * (2005000 - 300000) / 4720760, TOL);
+	/* ... at most the idle bus */
+	a.stood_ns = 16 * 2500000ull;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.host_pct, 100.0 * (39200 + 1905000) / 4720760, TOL);
 }
 
 TEST(clock_paced_card_waits_are_the_cards_and_said)

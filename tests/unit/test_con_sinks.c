@@ -2,7 +2,9 @@
  * test_con_sinks.c - the console's list of outputs (lib/console.h): the
  * backend gets exactly what it got before sinks existed ("\r\n" line ends),
  * every added sink the same characters with "\n", flush reaches each sink
- * once, and what a sink's flush prints does not come back into it.
+ * once, and what a sink's flush prints does not come back into it; a
+ * progress line reaches a sink as whole lines through its progress
+ * callback, and its end as NULL, never as characters.
  */
 #include <string.h>
 
@@ -35,7 +37,7 @@ static void side_flush(void *ctx)
 	con_printf("flushed\n");	/* reaches the backend, not this sink */
 }
 
-static const struct con_sink sink = { "test", side_putc, side_flush, NULL };
+static const struct con_sink sink = { .name = "test", .putc = side_putc, .flush = side_flush };
 
 TEST(sinks_get_the_backends_characters)
 {
@@ -58,9 +60,9 @@ TEST(sinks_get_the_backends_characters)
 TEST(the_list_is_bounded)
 {
 	static const struct con_sink s[CON_MAX_SINKS + 1] = {
-		{ "0", side_putc, NULL, NULL }, { "1", side_putc, NULL, NULL },
-		{ "2", side_putc, NULL, NULL }, { "3", side_putc, NULL, NULL },
-		{ "4", side_putc, NULL, NULL },
+		{ .name = "0", .putc = side_putc }, { .name = "1", .putc = side_putc },
+		{ .name = "2", .putc = side_putc }, { .name = "3", .putc = side_putc },
+		{ .name = "4", .putc = side_putc },
 	};
 	unsigned added = 0;
 
@@ -71,4 +73,37 @@ TEST(the_list_is_bounded)
 		con_sink_remove(&s[i]);
 	CHECK(con_sink_add(&sink));
 	con_sink_remove(&sink);
+}
+
+static char prog[512];
+
+static void side_progress(void *ctx, const char *text)
+{
+	(void)ctx;
+	strcat(prog, text ? text : "<end>");
+	strcat(prog, "|");
+}
+
+TEST(progress_lines_reach_sinks_as_lines)
+{
+	static const struct con_sink ps = { .name = "p", .putc = side_putc,
+					    .progress = side_progress };
+
+	nb = ns = 0;
+	prog[0] = 0;
+	host_console_hook = to_backend;
+	CHECK(con_sink_add(&ps));
+	con_progress("  step %3u%%", 5u);
+	con_progress("  step %3u%% about %u s left", 50u, 3u);
+	con_progress("  step");
+	con_printf("\rresult\n");
+	con_printf("after\n");
+	con_sink_remove(&ps);
+	host_console_hook = NULL;
+	/* The backend as before: CR, text, blanks over a longer line. */
+	CHECK(strcmp(backend, "\r  step   5%\r  step  50% about 3 s left"
+			      "\r  step" "                    " "\r" "      "
+			      "\rresult\r\nafter\r\n") == 0);
+	CHECK(strcmp(side, "\rresult\nafter\n") == 0);
+	CHECK(strcmp(prog, "  step   5%|  step  50% about 3 s left|  step|<end>|") == 0);
 }

@@ -11,8 +11,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bench/storage/storage.h"
+
+/* Byte offsets of the whole card: on 32-bit Linux (armhf) off_t is 32 bits
+ * unless built with -D_FILE_OFFSET_BITS=64 (Makefile), and an offset past
+ * 4 GiB would wrap onto another part of the card. */
+_Static_assert(sizeof(off_t) == 8, "sdblinux needs 64-bit file offsets");
 
 #define LX_BLOCK	512u
 #define LX_MAX_BLOCKS	8192u	/* 4 MiB, the largest request of the suite */

@@ -25,25 +25,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lib/host/fd_read.h"
 #include "lib/json.h"
 #include "tools/sdblinux/lx.h"
 
 static int probe_read(void *ctx, uint32_t lba, uint32_t count, void *buf)
 {
-	int fd = *(int *)ctx;
-	size_t want = (size_t)count * LX_BLOCK, done = 0;
-
-	while (done < want) {
-		ssize_t n = pread(fd, (char *)buf + done, want - done,
-				  (off_t)lba * LX_BLOCK + (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return fd_read_full(*(int *)ctx, buf, (size_t)count * LX_BLOCK, (uint64_t)lba * LX_BLOCK);
 }
 
 /* Size in blocks of a block device or an image file. */
