@@ -33,7 +33,8 @@
 #   make sdblinux   build/sdblinux/sdblinux-{arm64,armhf}: the companion for Raspberry Pi OS
 #
 # Layout of the sources:
-#   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
+#   boot/ drivers/*.c          target only (start-up, UART, timers, CPU); drivers/gpio.c,
+#                              mailbox.c and led.c also on the simulator's models
 #   platform/                  board descriptions and the slot builder (target and simulator)
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   sim/                       host only: the register-level simulator (controllers, card, clock),
@@ -99,10 +100,14 @@ PLATFORM_TARGET_ONLY := platform/board.c platform/boards.c platform/bcm2711.c \
                         platform/sd_io_pi4.c platform/slot_gpio.c
 PLATFORM_HOST_ONLY   := platform/sim.c
 PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY) $(PLATFORM_HOST_ONLY),$(wildcard platform/*.c))
+# drivers/*.c are target only but for these: the GPIO and mailbox drivers
+# and the LED on top of them run on the simulator's GPIO and mailbox models
+# too (sim/sim_gpio.c, sim/sim_mbox.c).
+DRIVERS_PORTABLE := drivers/gpio.c drivers/mailbox.c drivers/led.c
 PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c) \
-                 $(PLATFORM_SRCS)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PLATFORM_TARGET_ONLY) \
-                 $(PORTABLE_SRCS)
+                 $(PLATFORM_SRCS) $(DRIVERS_PORTABLE)
+TARGET_SRCS   := $(filter-out $(DRIVERS_PORTABLE),$(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c)) \
+                 $(PLATFORM_TARGET_ONLY) $(PORTABLE_SRCS)
 # AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
 # handler; the rest of boot/ and every other source is shared.
 BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
@@ -476,8 +481,8 @@ bench-au: $(BH)/tests/test_bench_au
 
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, a validity check
-# off, the tick-wrap accounting reverted, the write guard's limits loosened)
-# built in a copy of the tree and run
+# off, the tick-wrap accounting reverted, the write guard's limits loosened,
+# --predict's ceiling cap removed) built in a copy of the tree and run
 # against the test that must catch it, beside the unmutated baseline: the
 # misses, the worst, the floors that fail (several minutes).
 bench-mutations:

@@ -69,11 +69,7 @@ static unsigned suite_bus_writes(const char *profile, enum write_guard_test mode
 	CHECK_EQ_I(simh_start(&s, profile, NULL), 0);
 	if (!mem || s.init_ret)
 		return ~0u;
-	memset(&area, 0, sizeof(area));
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = s.card.blocks / 2;
-	area.count = s.card.blocks / 4;
+	simh_config_area(&area, s.card.blocks / 2, s.card.blocks / 4);
 	write_guard_init(&g, &s.card, &area, true);
 	g.test = mode;
 	config_init(&cfg);
@@ -128,11 +124,7 @@ TEST(no_selftest_write_goes_around_the_guard)
 
 	for (mode = WRITE_GUARD_REFUSE_ALL; mode <= WRITE_GUARD_REFUSE_EACH; mode++) {
 		CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
-		memset(&area, 0, sizeof(area));
-		area.usable = true;
-		area.source = TEST_AREA_CONFIG;
-		area.first_lba = 1u << 20;
-		area.count = 1u << 16;
+		simh_config_area(&area, 1u << 20, 1u << 16);
 		write_guard_init(&g, &s.card, &area, true);
 		g.test = (enum write_guard_test)mode;
 		memset(&sc, 0, sizeof(sc));
@@ -175,11 +167,7 @@ TEST(the_results_file_region_is_the_only_other_place)
 	unsigned seq0;
 
 	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
-	memset(&area, 0, sizeof(area));
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = 1u << 20;
-	area.count = 1u << 16;
+	simh_config_area(&area, 1u << 20, 1u << 16);
 	write_guard_init(&g, &s.card, &area, false);	/* write_tests = off */
 	seq0 = sim_truth_count();
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);	/* no region yet */
