@@ -12,7 +12,8 @@
  *
  * The outcome comes from the records the run prints (the sink reads them
  * like any host tool): a card record (a card was measured), the last
- * test_area record's "usable", a "stopped_by":"user"; and the error count.
+ * test_area record's "usable", a "stopped_by":"user" or "interrupted":true
+ * (Ctrl-C); and the error count.
  */
 #include <string.h>
 
@@ -106,7 +107,8 @@ static void on_record(const char *rec)
 		st.card = true;
 	else if (has(rec, "\"type\":\"test_area\""))
 		st.no_area = !has(rec, "\"usable\":true");
-	if (has(rec, "\"stopped_by\":\"user\""))
+	/* Ctrl-C: a sustained write's "stopped_by", the suite's "interrupted". */
+	if (has(rec, "\"stopped_by\":\"user\"") || has(rec, "\"interrupted\":true"))
 		st.stopped = true;
 }
 

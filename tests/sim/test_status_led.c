@@ -267,6 +267,12 @@ static const struct {
 	{ "stopped", "@ {\"type\":\"card\",\"present\":true}\n"
 		     "@ {\"type\":\"test_area\",\"usable\":true}\n"
 		     "@ {\"type\":\"sustained\",\"stopped_by\":\"user\"}\n", 0 },
+	{ "stopped", "@ {\"type\":\"card\",\"present\":true}\n"
+		     "@ {\"type\":\"suite\",\"aborted\":false,\"interrupted\":true}\n", 0 },
+	{ "pass", "@ {\"type\":\"card\",\"present\":true}\n"
+		  "@ {\"type\":\"test_area\",\"usable\":false}\n"
+		  "@ {\"type\":\"test_area\",\"usable\":true}\n"
+		  "@ {\"type\":\"suite\",\"aborted\":false,\"interrupted\":false}\n", 0 },
 	{ "no_card", "@ {\"type\":\"error\",\"context\":\"init\",\"code\":\"ENOMEDIUM\"}\n", 1 },
 };
 
