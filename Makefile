@@ -21,6 +21,7 @@
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
+#   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
 #                   what each mutation makes test_bench_accuracy and the others miss
 #   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
@@ -32,7 +33,8 @@
 #   make sdblinux   build/sdblinux/sdblinux-{arm64,armhf}: the companion for Raspberry Pi OS
 #
 # Layout of the sources:
-#   boot/ drivers/*.c          target only (start-up, UART, timers, mailbox, GPIO)
+#   boot/ drivers/*.c          target only (start-up, UART, timers, CPU); drivers/gpio.c,
+#                              mailbox.c and led.c also on the simulator's models
 #   platform/                  board descriptions and the slot builder (target and simulator)
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   sim/                       host only: the register-level simulator (controllers, card, clock),
@@ -98,10 +100,14 @@ PLATFORM_TARGET_ONLY := platform/board.c platform/boards.c platform/bcm2711.c \
                         platform/sd_io_pi4.c platform/slot_gpio.c
 PLATFORM_HOST_ONLY   := platform/sim.c
 PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY) $(PLATFORM_HOST_ONLY),$(wildcard platform/*.c))
+# drivers/*.c are target only but for these: the GPIO and mailbox drivers
+# and the LED on top of them run on the simulator's GPIO and mailbox models
+# too (sim/sim_gpio.c, sim/sim_mbox.c).
+DRIVERS_PORTABLE := drivers/gpio.c drivers/mailbox.c drivers/led.c
 PORTABLE_SRCS := $(wildcard lib/*.c drivers/sd/*.c drivers/sdhci/*.c drivers/sdhost/*.c drivers/dma/*.c bench/*.c bench/*/*.c) \
-                 $(PLATFORM_SRCS)
-TARGET_SRCS   := $(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c) $(PLATFORM_TARGET_ONLY) \
-                 $(PORTABLE_SRCS)
+                 $(PLATFORM_SRCS) $(DRIVERS_PORTABLE)
+TARGET_SRCS   := $(filter-out $(DRIVERS_PORTABLE),$(wildcard boot/*.S boot/*.c drivers/*.c lib/freestanding/*.c)) \
+                 $(PLATFORM_TARGET_ONLY) $(PORTABLE_SRCS)
 # AArch64: boot/aarch64/ replaces the AArch32 start-up, MMU and exception
 # handler; the rest of boot/ and every other source is shared.
 BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
@@ -135,7 +141,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: screen-png bench-qemu bench-predict bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: screen-png bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -467,15 +473,22 @@ screenshot: $(BH)/sdbreport
 bench-sim: all
 	$(PYTHON) sim/bench_sim.py
 
-# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
+# The erase-block size the alignment test finds and the open AUs the
+# open-AU step finds, on 200 generated cards against the cards' own
+# geometry (tests/sim/test_bench_au.c; make test runs its first 30).
+bench-au: $(BH)/tests/test_bench_au
+	SIM_AU_GEN=$(or $(N),200) $(BH)/tests/test_bench_au
+
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, a validity check
-# off, the tick-wrap accounting reverted) built in a copy of the tree and run
+# off, the tick-wrap accounting reverted, the write guard's limits loosened,
+# --predict's ceiling cap removed) built in a copy of the tree and run
 # against the test that must catch it, beside the unmutated baseline: the
 # misses, the worst, the floors that fail (several minutes).
 bench-mutations:
 	$(PYTHON) sim/mutations.py
 
+# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
 # simulated card/host pairs: shipped cards on three hosts and generated
 # pairs (sim/predict_pairs.py; about 20 minutes on 2 cores).
 bench-predict: all

@@ -9,6 +9,7 @@
 #include "bench/engine/record.h"
 #include "bench/hosts.h"
 #include "bench/settings.h"
+#include "bench/status_led.h"
 #include "drivers/sd/sd_modes.h"
 #include "lib/console.h"
 #include "lib/err.h"
@@ -273,6 +274,7 @@ int settings_apply_file(struct settings *s)
 	/* The one decision where writes may go (the console rebuilds it
 	 * before each run from its effective configuration). */
 	settings_guard(s, &s->st->cfg);
+	status_led_enable(config_bool(&s->st->cfg, CFG_LED));
 	return 0;
 }
 
@@ -321,6 +323,8 @@ unsigned settings_apply_set(struct settings *s, const struct config *want, unsig
 		refused++;
 	if (CHANGED(CFG_TEST_AREA) || CHANGED(CFG_WRITE_TESTS))
 		settings_guard(s, cfg);
+	if (CHANGED(CFG_LED))
+		status_led_enable(config_bool(cfg, CFG_LED));
 #undef CHANGED
 	return refused;
 }

@@ -2,7 +2,7 @@
  * settings.h - one path from a setting to the running system: sdbench.txt
  * at boot and the console's "set" both go through here. A key that changes
  * the running system (host, bus_mode, max_clock_hz, data_path,
- * dma_pio_blocks, test_area, write_tests) is applied at once; the others are
+ * dma_pio_blocks, test_area, write_tests, led) is applied at once; the others are
  * read by the next run. A key that cannot be applied keeps its previous
  * value and the refusal names where the value came from (sdbench.txt line
  * N, or the console). docs/config.md lists the keys.

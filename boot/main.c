@@ -14,6 +14,7 @@
 #include "bench/results_log.h"
 #include "bench/run.h"
 #include "bench/screen.h"
+#include "bench/status_led.h"
 #include "boot/mmu.h"
 #include "drivers/cpu.h"
 #include "boot/platform.h"
@@ -27,6 +28,7 @@
 #include "lib/err.h"
 #include "lib/fmt.h"
 #include "platform/board.h"
+#include "platform/board_led.h"
 #include "platform/boards.h"
 #include "platform/slot.h"
 #include "platform/slot_gpio.h"
@@ -196,6 +198,14 @@ void kmain(void)
 		uart_init(board.periph_base,
 			  board.uart_clock_hz ? board.uart_clock_hz : 48000000u, UART_BAUD);
 	platform_set_emulated(board.emulated);
+	{
+		/* The ACT LED of this model (its device tree); nothing is
+		 * driven before sdbench.txt's "led" setting is known. */
+		static struct board_led led;
+
+		board_led_for(board.revision, &led);
+		status_led_start(&led.line, led.label);
+	}
 	/* From the first line on: the output is kept for SDBENCH.LOG. */
 	results_log_start();
 
@@ -241,6 +251,7 @@ void kmain(void)
 	env.host_names = slot.names;
 
 	errors = bench_main(&env);
+	status_led_report(errors);
 	record_done(timer_now_us() - t0);
 	uart_flush();
 	platform_exit(errors ? 1 : 0);

@@ -1,6 +1,9 @@
 /*
  * platform.c - ending a run: QEMU exit through semihosting, or a clean stop.
  *
+ * On hardware the status LED then repeats the run's outcome (bench/
+ * status_led.c) until power-off.
+ *
  * Semihosting (ARM "Semihosting for AArch32 and AArch64", SYS_EXIT_EXTENDED
  * 0x20 with ADP_Stopped_ApplicationExit 0x20026) is only used once the
  * firmware knows it runs under QEMU: on a real Pi nothing would answer the
@@ -9,6 +12,7 @@
  */
 #include <stdint.h>
 
+#include "bench/status_led.h"
 #include "boot/platform.h"
 #include "lib/console.h"
 
@@ -36,6 +40,12 @@ void platform_exit(int status)
 	}
 	con_printf("sdbench: stopped (status %d). It is safe to power the board off.\n",
 		   status);
+	/* The outcome on the status LED until power-off (docs/led.md); a
+	 * board without one waits with the CPU idle. A stop that came before
+	 * the led record (an exception, status 3) shows the crash code. */
+	if (status == 3)
+		status_led_crashed();
 	for (;;)
-		__asm__ volatile("wfi");
+		if (!status_led_show_end())
+			__asm__ volatile("wfi");
 }

@@ -12,6 +12,9 @@
 
 #define GPIO_OFFSET	0x200000
 #define GPFSEL(n)	(0x00 + 4 * (n))
+#define GPSET(n)	(0x1c + 4 * (n))
+#define GPCLR(n)	(0x28 + 4 * (n))
+#define GPLEV(n)	(0x34 + 4 * (n))
 #define GPPUD		0x94
 #define GPPUDCLK(n)	(0x98 + 4 * (n))
 #define GPIO_PUP_PDN_CNTRL(n)	(0xe4 + 4 * (n)) /* BCM2711 */
@@ -48,6 +51,24 @@ int gpio_get_function(unsigned pin)
 	if (!gpio_base || pin >= GPIO_PINS)
 		return -EINVAL;
 	return (int)((mmio_read32(gpio_base + GPFSEL(pin / 10)) >> ((pin % 10) * 3)) & 7);
+}
+
+/* GPSETn/GPCLRn (§6.1) write the output latch: a 1 bit acts on its pin,
+ * 0 bits leave the others alone (no read-modify-write). The latch holds
+ * its level while the pin is still an input. */
+int gpio_write(unsigned pin, bool high)
+{
+	if (!gpio_base || pin >= GPIO_PINS)
+		return -EINVAL;
+	mmio_write32(gpio_base + (high ? GPSET(pin / 32) : GPCLR(pin / 32)), 1u << (pin % 32));
+	return 0;
+}
+
+int gpio_read(unsigned pin)
+{
+	if (!gpio_base || pin >= GPIO_PINS)
+		return -EINVAL;
+	return (int)((mmio_read32(gpio_base + GPLEV(pin / 32)) >> (pin % 32)) & 1);
 }
 
 int gpio_set_pull(unsigned pin, enum gpio_pull pull)

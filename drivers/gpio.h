@@ -21,5 +21,9 @@ void gpio_init(uintptr_t periph_base, bool is_bcm2711);
 int gpio_set_function(unsigned pin, enum gpio_fn fn);
 int gpio_get_function(unsigned pin);
 int gpio_set_pull(unsigned pin, enum gpio_pull pull);
+/* An output's level: 1 high, 0 low (GPSET/GPCLR); the pin's level as read
+ * (GPLEV): 0 or 1, or -EINVAL. */
+int gpio_write(unsigned pin, bool high);
+int gpio_read(unsigned pin);
 
 #endif

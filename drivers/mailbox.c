@@ -13,6 +13,7 @@
  * no such L2 in the ARM's path: 0xC0000000 (bcm2836/7.dtsi, bcm2711.dtsi).
  * Every wait is bounded; every tag's response code is checked.
  */
+#include "drivers/dma/dma_addr.h"
 #include "drivers/mailbox.h"
 #include "drivers/mmio.h"
 #include "drivers/timer.h"
@@ -112,8 +113,11 @@ static int mbox_send(void)
 		if (timer_expired(d))
 			return -ETIMEDOUT;
 	/* The buffer is in the low 1 GiB (the linker script puts it there):
-	 * its bus address fits the mailbox's 32-bit word. */
-	addr = ((uint32_t)((uintptr_t)msg & 0x3fffffffu)) | mbox_bus_alias;
+	 * its bus address fits the mailbox's 32-bit word. Its ARM physical
+	 * address is the pointer on the target (flat map); a host build asks
+	 * the simulator's memory map (dma_addr.h). */
+	addr = ((uint32_t)(dma_arm_phys((const void *)(uintptr_t)msg, sizeof(msg)) & 0x3fffffffu)) |
+	       mbox_bus_alias;
 	mmio_write32(mbox_base + MBOX_WRITE, addr | MBOX_CH_PROP);
 	for (;;) {
 		while (mmio_read32(mbox_base + MBOX_STATUS) & MBOX_EMPTY)

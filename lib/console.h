@@ -33,7 +33,8 @@ struct con_sink {
 	void (*progress)(void *ctx, const char *text); /* may be NULL */
 };
 
-#define CON_MAX_SINKS 4
+/* The backend, SDBENCH.LOG, the screen and the status LED, and room. */
+#define CON_MAX_SINKS 6
 /* What a sink's progress callback gets of a progress line at most. */
 #define CON_PROGRESS_MAX 160
 

@@ -5,9 +5,12 @@
 Each mutation below is one exact search / replace in one source file: the
 bus model 10% too long, the clock-paced booking removed, the overlap rule
 removed, a validity check switched off, the tick-wrap accounting of long
-operations reverted. The tree (its tracked and new files, as they are now)
-is copied to a temporary directory; there the unmutated baseline and then
-each mutation is built (only the test programs named) and run. For
+operations reverted, the write guard's limits loosened, --predict's cap at
+the target's bus ceiling removed. The tree (its tracked and new files, as
+they are now) is copied to a temporary directory; there the unmutated
+baseline and then each mutation is built (only the test programs named)
+and run; a Python test (a tests/ file, with ::name) runs under pytest while its
+mutation is in place. For
 tests/sim/test_bench_accuracy (82 shipped and make test's 40 generated
 pairs, where its floors apply) it prints per set the workloads within 5
 and within 10 points of the wire truth, the misses, the worst and the
@@ -69,6 +72,13 @@ MUTATIONS = [
              "if (0 && a->counted_blocks && a->counted_blocks >= in->overlapped && "
              "in->overlapped) {",
              [ACCURACY]),
+    Mutation("fifo-seams-removed",
+             "SDHOST's FIFO rule removed: the seams the driver measured between "
+             "blocks ignored, the rule from the totals again (pipeline_host)",
+             "bench/engine/attribution.c",
+             "if (in->fifo && a->seams + a->seams_full >= in->overlapped) {",
+             "if (0 && in->fifo && a->seams + a->seams_full >= in->overlapped) {",
+             [ACCURACY]),
     Mutation("validity-ceiling-off",
              "the validity check of a rate above the bus ceiling switched off "
              "(check_ceiling)",
@@ -83,6 +93,27 @@ MUTATIONS = [
              "} else if (end_ns - before_ns > timer_wrap_ns() / 2) {",
              "} else if (0 && end_ns - before_ns > timer_wrap_ns() / 2) {",
              ["test_long_ops"]),
+    Mutation("guard-area-check-removed",
+             "the write guard's test-area checks removed: a write anywhere on the card "
+             "passes (write_guard_check)",
+             "bench/storage/write_guard.c",
+             "!write_guard_in_area(g, lba, count) ||\n\t\t !test_area_contains(g->area, lba, "
+             "count) || ",
+             "",
+             ["test_bench_integrity"]),
+    Mutation("guard-log-end-plus-one",
+             "the results file's region one block longer than its run "
+             "(write_guard_log_write)",
+             "bench/storage/write_guard.c",
+             "lba_range_end(&want) <= lba_range_end(&g->log[i]);",
+             "lba_range_end(&want) <= lba_range_end(&g->log[i]) + 1;",
+             ["test_write_guard"]),
+    Mutation("predict-cap-removed",
+             "sdbreport --predict no longer cut to the target's bus ceiling (_cap)",
+             "tools/sdbhost/predict.py",
+             "    if row.p_mbs <= cap:\n        return 0",
+             "    if row.p_mbs <= cap or cap > 0:\n        return 0",
+             ["tests/test_predict.py::test_predict_never_goes_above_the_target_bus_ceiling"]),
 ]
 
 
@@ -140,8 +171,18 @@ def copy_tree(dst):
         shutil.copy2(src, os.path.join(dst, rel))
 
 
+def is_pytest(test):
+    """A Python test (a file of tests/, or one test of it with ::name), run
+    by pytest in the tree while it is mutated; anything else is a program of
+    build/host/tests."""
+    return ".py" in test
+
+
 def build(tree, tests, into):
     """Build the test programs in tree and keep a copy of each in into."""
+    tests = [t for t in tests if not is_pytest(t)]
+    if not tests:
+        return  # make without a target would build everything
     targets = ["build/host/tests/" + t for t in tests]
     p = subprocess.run(["make", "-C", tree, "-j%d" % JOBS, "--no-print-directory"] + targets,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -159,11 +200,17 @@ def run(tree, binary):
     return p.returncode, p.stdout.decode("utf-8", "replace")
 
 
+def run_pytest(tree, test):
+    p = subprocess.run(["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        test], cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
 FIGURE = re.compile(r"^  (shipped profiles|generated pairs): (\d+) workloads, (\d+) within 5 pp "
                     r"\(([\d.]+)%\), (\d+) within 10 pp \(([\d.]+)%\), worst ([\d.na]+) pp "
                     r"\(([^)]*)\); verdicts right (\d+) of (\d+)$", re.M)
 REGIME = re.compile(r"^    misses \(share or verdict\) in regime (.*?)\s+(\d+)$")
-FAILED = re.compile(r"^  FAIL [^:]+:\d+: (.*)$", re.M)
+FAILED = re.compile(r"^  FAIL [^:]+:\d+: (.*)$|^E   +(\w*Error.*)$", re.M)
 
 
 def figures(out):
@@ -189,12 +236,15 @@ def verdict(rc, out):
     """'passes' or 'FAILS (...)': the floors that failed, or how many checks."""
     if rc == 0:
         return "passes"
-    fails = FAILED.findall(out)
+    fails = [a or b for a, b in FAILED.findall(out)]
     floors = sorted({f for x in fails for f in re.findall(r"FLOOR_\w+|MIN_\w+", x)})
     other = [x for x in fails if not re.search(r"FLOOR_\w+|MIN_\w+", x)]
     parts = (["floors " + ", ".join(floors)] if floors else []) + \
             (["%d %schecks" % (len(other), "other " if floors else "")] if other else [])
-    if not fails:
+    tests_failed = re.search(r"^(\d+) failed", out, re.M)   # pytest's summary line
+    if tests_failed and not fails:
+        parts.append("%s pytest tests" % tests_failed.group(1))
+    elif not fails:
         parts.append("exit status %d" % rc)
     return "FAILS (%s)" % "; ".join(parts)
 
@@ -202,8 +252,8 @@ def verdict(rc, out):
 def print_result(test, rc, out, base):
     print("  %s: %s" % (test, verdict(rc, out)))
     if test != ACCURACY:
-        for x in FAILED.findall(out)[:4]:
-            print("    failed: %s" % x[:150])
+        for a, b in FAILED.findall(out)[:4]:
+            print("    failed: %s" % (a or b)[:150])
         return
     sets = figures(out)
     for name in ("shipped profiles", "generated pairs"):
@@ -268,17 +318,19 @@ def run_all(chosen, lines, keep):
         copy_tree(tree)
         base_tests = sorted({t for m in chosen for t in m.tests})
         build(tree, base_tests, os.path.join(bins, "baseline"))
+        res = {("baseline", t): run_pytest(tree, t) for t in base_tests if is_pytest(t)}
         for m in chosen:
             text = apply(m, tree)
             try:
                 build(tree, m.tests, os.path.join(bins, m.name))
+                res.update({(m.name, t): run_pytest(tree, t) for t in m.tests if is_pytest(t)})
             finally:
                 restore(m, tree, text)
-        jobs = [("baseline", t) for t in base_tests] + [(m.name, t) for m in chosen
-                                                        for t in m.tests]
+        jobs = [("baseline", t) for t in base_tests if not is_pytest(t)] + \
+            [(m.name, t) for m in chosen for t in m.tests if not is_pytest(t)]
         with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
             futs = {j: ex.submit(run, tree, os.path.join(bins, j[0], j[1])) for j in jobs}
-            res = {j: f.result() for j, f in futs.items()}
+            res.update({j: f.result() for j, f in futs.items()})
     finally:
         if keep:
             print("bench-mutations: the tree is kept in %s" % tmp)

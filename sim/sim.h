@@ -352,6 +352,39 @@ int sim_gio_aon_line(unsigned line);
 unsigned sim_gio_aon_power_offs(void);
 unsigned sim_gio_aon_regulator_switches(void);
 
+/* ---- the board's GPIO, mailbox and status LED ------------------------------
+ * The BCM2835/6/7/2711 GPIO block (sim_gpio.c) at periph + 0x200000 and
+ * the mailbox's property channel (sim_mbox.c) at periph + 0xb880, periph
+ * being the simulated controller's peripheral base (its base less the
+ * EMMC's or SDHOST's offset; not on the BCM2712 platform). Tests may move
+ * them (sim_gpio_place, sim_mbox_reset) to a Pi's own periph base. */
+void sim_gpio_place(uintptr_t periph_base);
+/* A pin's function (GPFSEL, 0-7: 0 input, 1 output) and the level it
+ * drives (0/1; -1 when it is not an output). */
+unsigned sim_gpio_function(unsigned pin);
+int sim_gpio_pin(unsigned pin);
+/* The mailbox at periph_base + 0xb880, cleared: no expander line set, the
+ * expander answering, board revision 0. */
+void sim_mbox_reset(uintptr_t periph_base);
+void sim_mbox_set_revision(uint32_t rev);
+/* false: "set GPIO state" (0x00038041) is left unanswered. */
+void sim_mbox_expander(bool answers);
+/* Expander line n's level (line 128 + n of the tag), -1 never set. */
+int sim_mbox_expgpio(unsigned line);
+/* Tags left unanswered since the reset. */
+unsigned sim_mbox_refused_tags(void);
+/* The status LED's line as the board drives it: one line is watched and
+ * every change of its driven level (-1 not driven, 0 low, 1 high) is
+ * logged with the virtual time, up to SIM_LED_EDGES changes. */
+enum sim_led_src { SIM_LED_NONE, SIM_LED_GPIO, SIM_LED_EXPANDER, SIM_LED_AON };
+#define SIM_LED_EDGES 256
+struct sim_led_edge {
+	uint64_t t_ns;
+	int level;
+};
+void sim_led_watch(enum sim_led_src src, unsigned line);
+unsigned sim_led_edges(struct sim_led_edge *out, unsigned max);
+
 /* ---- card layout --------------------------------------------------------- */
 
 /* Write a Pi-style layout onto the simulated card (no bus traffic, no

@@ -10,9 +10,10 @@
  *
  * What the firmware leaves (modelled, not observed): lines 2 (RP1_RUN,
  * high), 3 (low, 3.3 V) and 4 (high, card powered) driven, the rest
- * inputs. A write that changes any line but 3 and 4, or any bit of bank
- * 1, is a protocol violation: those lines belong to the RP1, the status
- * LED, the PMIC and the HDMI/PMIC I2C buses.
+ * inputs. A write that changes any line but 3, 4 and 9 (2712_STAT_LED,
+ * the ACT LED sdbench shows its status on), or any bit of bank 1, is a
+ * protocol violation: those lines belong to the RP1, the PMIC and the
+ * HDMI/PMIC I2C buses.
  *
  * Fault SIM_FAULT_IO_REGULATOR (or the host key io_regulator_stuck): line
  * 3 no longer follows its latch (its pad and the regulator stay at their
@@ -31,7 +32,11 @@
 #define LINE_IOVDD_SEL	3u
 #define LINE_PWR_ON	4u
 #define LINE_CDET_N	5u
+#define LINE_STAT_LED	9u
 #define OURS		(1u << LINE_IOVDD_SEL | 1u << LINE_PWR_ON)
+/* Lines sdbench may change: the slot's two and the status LED (bcm2712-
+ * rpi-5-b.dts led-act: gio_aon 9, active low). */
+#define WRITABLE	(OURS | 1u << LINE_STAT_LED)
 
 static const char *const line_names[17] = {
 	"RP1_SDA", "RP1_SCL", "RP1_RUN", "SD_IOVDD_SEL", "SD_PWR_ON",
@@ -136,17 +141,19 @@ void sim_gio_aon_write(uintptr_t addr, uint32_t v)
 	changed = old ^ v;
 	if (off == R_ODEN || off == R_DATA || off == R_IODIR) {
 		for (i = 0; i < 17; i++)
-			if ((changed & (1u << i)) && !(OURS & (1u << i)))
+			if ((changed & (1u << i)) && !(WRITABLE & (1u << i)))
 				sim_violation("AON GPIO %u (%s) changed by a write of 0x%08x to +0x%02x: "
-					      "not a line of the SD slot", i, line_names[i], v, off);
-		if (off == R_ODEN && (v & OURS))
-			sim_violation("AON GPIO 3/4 set to open drain (ODEN 0x%08x)", v);
+					      "not a line of the SD slot or the status LED", i,
+					      line_names[i], v, off);
+		if (off == R_ODEN && (v & WRITABLE))
+			sim_violation("AON GPIO 3/4/9 set to open drain (ODEN 0x%08x)", v);
 	} else if (off >= GIO_BANK && changed) {
 		sim_violation("AON GPIO bank 1 written (0x%08x to +0x%02x): not a line of the SD slot",
 			      v, off);
 	}
 	gio.reg[off / 4] = v;
 	update_board();
+	sim_led_note(SIM_LED_AON, LINE_STAT_LED, sim_gio_aon_line(LINE_STAT_LED));
 }
 
 int sim_gio_aon_line(unsigned line)

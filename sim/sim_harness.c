@@ -280,3 +280,12 @@ done:
 	free(rbuf);
 	return ret;
 }
+
+void simh_config_area(struct test_area *ta, uint32_t first, uint32_t count)
+{
+	memset(ta, 0, sizeof(*ta));
+	ta->usable = true;
+	ta->source = TEST_AREA_CONFIG;
+	ta->first_lba = first;
+	ta->count = count;
+}

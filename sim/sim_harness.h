@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "bench/env.h"
+#include "bench/storage/test_area.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sd/sd.h"
@@ -72,6 +73,10 @@ struct simh_xfers {
  * flash with the reference. 0, or -1 at the first failure (out->why). */
 int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_t maxn,
 			  uint32_t (*rnd)(uint32_t n), struct simh_xfers *out);
+
+/* A test area as sdbench.txt's test_area key gives one: blocks [first,
+ * first + count), usable (the tests' write guards take it). */
+void simh_config_area(struct test_area *ta, uint32_t first, uint32_t count);
 
 /* Figures, printed and not asserted: reps transfers of blocks blocks
  * (reads, or writes when write) by PIO and then by DMA on s's host; per

@@ -200,6 +200,18 @@ bool sim_hc_dma_dreq(bool write);
 uint32_t sim_hc_dma_port_read(void);
 void sim_hc_dma_port_write(uint32_t v);
 
+/* ---- the BCM283x GPIO block and the mailbox (sim_gpio.c, sim_mbox.c) ---- */
+void sim_gpio_reset(uintptr_t periph_base);
+bool sim_gpio_claims(uintptr_t addr);
+uint32_t sim_gpio_read(uintptr_t addr);
+void sim_gpio_write(uintptr_t addr, uint32_t v);
+void sim_mbox_reset(uintptr_t periph_base);
+bool sim_mbox_claims(uintptr_t addr);
+uint32_t sim_mbox_read(uintptr_t addr);
+void sim_mbox_write(uintptr_t addr, uint32_t v);
+/* The watched LED line's driven level changed (or not: ignored). */
+void sim_led_note(enum sim_led_src src, unsigned line, int level);
+
 /* ---- the BCM2712 always-on GPIO block (sim_gio_aon.c) ---- */
 void sim_gio_aon_reset(void);
 bool sim_gio_aon_claims(uintptr_t addr);

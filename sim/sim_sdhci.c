@@ -288,6 +288,15 @@ void sim_sdhci_power_on(void)
 	sim_hc.idle_quantum = 1000;
 	sim_bdma_reset();
 	sim_gio_aon_reset();
+	{
+		/* The board's GPIO block and mailbox under the controller's
+		 * peripheral base (EMMC at +0x300000, SDHOST at +0x202000). */
+		uintptr_t periph = cfg()->platform == SIM_PLATFORM_BCM2712 ? 0 :
+				   cfg()->base - (cfg()->sdhost ? 0x202000u : 0x300000u);
+
+		sim_gpio_reset(periph);
+		sim_mbox_reset(periph);
+	}
 	sim_hc.io_mv = 3300;
 	sim_sdhci_reset_all();
 }
@@ -393,6 +402,10 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 		return sim_bdma_mmio_read(addr);
 	if (sim_gio_aon_claims(addr))
 		return sim_gio_aon_read(addr);
+	if (sim_gpio_claims(addr))
+		return sim_gpio_read(addr);
+	if (sim_mbox_claims(addr))
+		return sim_mbox_read(addr);
 	if (cfg()->sdhost)
 		return sim_sdhost_read(addr);
 	sim_clk_note_mmio();
@@ -466,6 +479,14 @@ void sim_mmio_write32(uintptr_t addr, uint32_t v)
 	}
 	if (sim_gio_aon_claims(addr)) {
 		sim_gio_aon_write(addr, v);
+		return;
+	}
+	if (sim_gpio_claims(addr)) {
+		sim_gpio_write(addr, v);
+		return;
+	}
+	if (sim_mbox_claims(addr)) {
+		sim_mbox_write(addr, v);
 		return;
 	}
 	if (cfg()->sdhost) {

@@ -67,6 +67,25 @@ def test_writes_stay_inside_the_test_area(tmp_path, build):
     assert done["errors"] == 0 and done["writes_refused"] == 0, done
 
 
+@pytest.mark.parametrize("build", sorted(BUILDS))
+def test_a_test_area_past_4_gib_is_written_there(tmp_path, build):
+    """Byte offsets past 4 GiB: on 32-bit Linux (armhf) only a build with
+    64-bit file offsets reaches them; a 32-bit one would write 4 GiB lower.
+    An 8 GiB sparse card whose sdbench.txt puts the test area at 5 GiB gets
+    its writes there and nowhere else."""
+    img, before = str(tmp_path / "sd.img"), str(tmp_path / "before.img")
+    harness.make_image(img, "8G", kernel=harness.KERNEL8,
+                       sdbench=["test_area = %d+65536" % (5 << 21)])
+    subprocess.run(["cp", "--sparse=always", img, before], check=True)
+    out, _ = run(img, "--workloads", build=build)
+    area = of_type(out, "test_area")[0]
+    assert area["usable"] and area["first_lba"] == 5 << 21, area
+    changed = card_diff.changed_blocks(before, img)
+    assert changed, "the writes did not reach the card"
+    outside = [b for b in changed if not area["first_lba"] <= b < area["first_lba"] + 65536]
+    assert outside == [], "blocks written outside the test area: %s" % outside[:10]
+
+
 @pytest.mark.parametrize("why,sdbench,extra,args", [
     ("gpt", (), ("--gpt",), ()),
     ("write_tests off", ("write_tests = off",), (), ()),

@@ -335,6 +335,9 @@ enum console_end console_run(const struct console_io *io)
 			continue;
 		if (line_done(io, &line, e, &halt))
 			idle = idle_deadline(io);
+		/* What the line did is in the results file before the next
+		 * prompt: a card pulled between commands keeps it. */
+		con_flush();
 		con_line_reset(&line);
 		if (!halt)
 			con_puts(PROMPT);

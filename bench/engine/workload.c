@@ -15,6 +15,7 @@
 #include "bench/engine/phase_ticks.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload.h"
+#include "bench/status_led.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
 #include "lib/err.h"
@@ -202,6 +203,13 @@ static void progress(struct wl_ctx *c, struct wl_meas *m, uint64_t now_us)
 	uint64_t el;
 
 	poll_interrupt(c, m, now_us);
+	if (status_led_due(now_us)) {
+		/* The status LED's blink, between operations and outside the
+		 * measured time like the progress line (status_led.c). */
+		t0 = wl_now_ns(c);
+		status_led_tick(now_us);
+		m->excluded_ns += wl_now_ns(c) - t0;
+	}
 	if (now_us < m->progress_due_us)
 		return;
 	t0 = wl_now_ns(c);
@@ -401,9 +409,11 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	m->last_end_ns = end_ns;
 	m->excluded_at_end_ns = m->excluded_ns;
 	m->end_ns = end_ns;
-	/* The progress line and the console poll, when one is due (the
-	 * test inline: it is false for almost every operation). */
-	if (c->last_us >= m->progress_due_us || (c->poll_key && c->last_us >= c->poll_due_us))
+	/* The progress line, the console poll and the status LED's blink,
+	 * when one is due (the tests inline: they are false for almost
+	 * every operation). */
+	if (c->last_us >= m->progress_due_us || status_led_due(c->last_us) ||
+	    (c->poll_key && c->last_us >= c->poll_due_us))
 		progress(c, m, c->last_us);
 	return 0;
 }

@@ -41,6 +41,16 @@ def test_boot_board_record(machine, image):
     assert all(isinstance(r.get("type"), str) for r in run.records)
     assert run.records[-1]["type"] == "done"
     assert run.status == (1 if run.records[-1]["errors"] else 0)
+    # The ACT LED of each board's device tree (docs/led.md), set up with no
+    # guest error; its record comes just before done.
+    led = run.records[-2]
+    assert led["type"] == "led", led
+    want = {"raspi0": 47, "raspi1ap": 47, "raspi2b": 47}[machine]
+    assert (led["kind"], led["line"], led["driven"]) == ("gpio", want, True), led
+    assert led["active_low"] is (machine == "raspi0"), led  # Zero: lit when low
+    assert led["code"] == "pass" and led["flashes"] == 1, led
+    assert "status LED: ACT" in run.console
+    assert run.guest_errors == "", run.guest_errors[:2000]
 
 
 def test_exception_dump():
@@ -62,6 +72,11 @@ def test_without_semihosting_stops_cleanly():
     run = harness.boot("raspi0", None, timeout=8, semihosting=False)
     assert run.timed_out
     assert "stopped (status 1)" in run.console  # no card: one error
+    # ...and then shows the no-card code on the LED (docs/led.md), the one
+    # place under QEMU where the end code plays.
+    led = [r for r in run.records if r["type"] == "led"]
+    assert led and led[0]["code"] == "no_card" and led[0]["flashes"] == 5, led
+    assert led[0]["driven"] is True
     assert "*** EXCEPTION" not in run.console, run.console[-2000:]
     assert run.console.count("sdbench 0.1") == 1
 

@@ -2,7 +2,8 @@
 file's data clusters and nowhere else outside the test area (byte compare
 of the whole card image; the clusters come from tests/qemu/fat_image.py's
 own FAT reader), sdbreport reports the file as read back with mtools; a
-chain broken by hand gets no file output and not one byte changes.
+chain broken by hand gets no file output and not one byte changes; a
+console command's output is in the file before the next prompt.
 tests/test_results_file.py runs more cases on the simulator.
 """
 import json
@@ -87,3 +88,33 @@ def test_broken_chain_no_output_no_change(tmp_path, case):
     assert not rf["usable"] and want in rf["reason"], rf
     assert "results file: none: " in r.console
     assert card_diff.changed_outside(before, img, []) == []
+
+
+def test_console_command_is_in_the_file_before_the_next_prompt(tmp_path):
+    """A console command's output reaches SDBENCH.LOG when the command ends,
+    not when the 64 KiB buffer fills or the run ends: the card image, read
+    while the board waits at the next prompt, holds every record printed so
+    far (and nothing changed outside the file and the test area)."""
+    import console_session
+    img = image(tmp_path, ["suite = quick", "console_wait = 3"])
+    before = str(tmp_path / "before.img")
+    shutil.copyfile(img, before)
+    s = console_session.Session("raspi2b", img, timeout=240)
+    try:
+        s.expect(r"press Enter within 3 s for the console", 30)
+        s.send("\r")
+        s.expect(r"sdbench> ")
+        s.command("run seq-write", timeout=120)
+        run = s.run()
+        assert run.of_type("result") and run.of_type("integrity"), run.console[-2000:]
+        now = str(tmp_path / "now.img")
+        shutil.copyfile(img, now)
+        data = results_file.written(before, now, area(run))
+        in_file = [json.dumps(json.loads(l[2:]), separators=(",", ":"))
+                   for l in data.split(b"\0")[0].decode("utf-8", "replace").splitlines()
+                   if l.startswith("@ ")]
+        assert in_file == console_records(run)
+        s.send("halt\r")
+        assert s.wait_exit(30) == 0
+    finally:
+        s.close()

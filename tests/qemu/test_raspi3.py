@@ -63,6 +63,17 @@ def test_boot_board_record(machine, kernel, image):
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     assert run.status == 0
     assert run.guest_errors == ""
+    # The status LED of each board's device tree (docs/led.md): the Pi 3 B's
+    # on the firmware's expander (line 2), the 3 A+'s on GPIO 29; the
+    # record comes just before done.
+    led = run.records[-2]
+    assert led["type"] == "led", led
+    want = {"raspi3b": ("expander", 2), "raspi3ap": ("gpio", 29)}[machine]
+    assert (led["kind"], led["line"], led["active_low"]) == want + (False,), led
+    if not led["driven"]:
+        # A QEMU that does not know the expander tag: said, not fatal.
+        assert machine == "raspi3b" and "0x00038041" in led["reason"], led
+    assert led["code"] == "pass" and led["flashes"] == 1, led
 
 
 @pytest.mark.parametrize("kernel", harness.KERNELS, ids=harness.KERNEL_IDS)

@@ -180,6 +180,7 @@ KEYS = [
     ("results_file", "off", "off", None),
     ("console_wait", "5", "5", None),
     ("console_idle", "0", "0", None),
+    ("led", "off", "off", None),
 ]
 
 
@@ -203,7 +204,10 @@ def test_every_key_the_console_accepts(tmp_path):
         assert res and all(r["data_path"] == "pio" and r["writes"] == 0 for r in res), res
         sk = of(out, "skipped")
         assert sk and sk[0]["reason"] == "writes are off (write_tests = off)"
-        halt(s)
+        run = halt(s)
+        # led = off: the LED left to the firmware, and the record says why.
+        led = run.one("led")
+        assert led["driven"] is False and led["reason"] == "led = off", led
     finally:
         s.close()
 

@@ -40,11 +40,7 @@ static uint8_t *setup(struct simh *s, const char *profile, struct wl_ctx *c,
 	uint8_t *mem = malloc(MEM_BYTES);
 
 	CHECK_EQ_I(simh_start(s, profile, NULL), 0);
-	memset(ta, 0, sizeof(*ta));
-	ta->usable = true;
-	ta->source = TEST_AREA_CONFIG;
-	ta->first_lba = first;
-	ta->count = count;
+	simh_config_area(ta, first, count);
 	write_guard_init(&guard, &s->card, ta, true);
 	wl_ctx_init(c, &guard, mem, MEM_BYTES, true, false, 0xabcd1234u, 7);
 	c->verify = true;

@@ -50,10 +50,7 @@ TEST(an_operation_longer_than_the_tick_wrap_is_timed_and_split_right)
 	CHECK_EQ_I(simh_start_p(&s, &p, NULL), 0);
 	CHECK_EQ_U(sim_get_config()->tick_ns, 1);
 	CHECK(timer_wrap_ns() < 4400000000ull); /* 2^32 ticks of 1 ns */
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = 1u << 16;
-	area.count = 1u << 16;
+	simh_config_area(&area, 1u << 16, 1u << 16);
 	write_guard_init(&guard, &s.card, &area, true);
 	host_console_hook = quiet;
 	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);

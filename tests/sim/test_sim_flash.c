@@ -58,11 +58,7 @@ static int setup(const char *profile, const char *host, bool quick)
 	r = simh_start(&sh, profile, &c);
 	if (r)
 		return r;
-	memset(&ta, 0, sizeof(ta));
-	ta.usable = true;
-	ta.source = TEST_AREA_CONFIG;
-	ta.first_lba = TA_FIRST;
-	ta.count = TA_COUNT;
+	simh_config_area(&ta, TA_FIRST, TA_COUNT);
 	write_guard_init(&guard, &sh.card, &ta, true);
 	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
 	ctx.read_base = TA_FIRST;

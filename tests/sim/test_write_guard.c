@@ -69,11 +69,7 @@ static unsigned suite_bus_writes(const char *profile, enum write_guard_test mode
 	CHECK_EQ_I(simh_start(&s, profile, NULL), 0);
 	if (!mem || s.init_ret)
 		return ~0u;
-	memset(&area, 0, sizeof(area));
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = s.card.blocks / 2;
-	area.count = s.card.blocks / 4;
+	simh_config_area(&area, s.card.blocks / 2, s.card.blocks / 4);
 	write_guard_init(&g, &s.card, &area, true);
 	g.test = mode;
 	config_init(&cfg);
@@ -128,11 +124,7 @@ TEST(no_selftest_write_goes_around_the_guard)
 
 	for (mode = WRITE_GUARD_REFUSE_ALL; mode <= WRITE_GUARD_REFUSE_EACH; mode++) {
 		CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
-		memset(&area, 0, sizeof(area));
-		area.usable = true;
-		area.source = TEST_AREA_CONFIG;
-		area.first_lba = 1u << 20;
-		area.count = 1u << 16;
+		simh_config_area(&area, 1u << 20, 1u << 16);
 		write_guard_init(&g, &s.card, &area, true);
 		g.test = (enum write_guard_test)mode;
 		memset(&sc, 0, sizeof(sc));
@@ -166,7 +158,7 @@ TEST(a_normal_guard_lets_the_suite_write)
  * overlapping the test area) is refused before the bus. */
 TEST(the_results_file_region_is_the_only_other_place)
 {
-	static uint8_t blk[4 * 512];
+	static uint8_t blk[8 * 512];
 	struct simh s;
 	struct test_area area;
 	struct write_guard g;
@@ -175,11 +167,7 @@ TEST(the_results_file_region_is_the_only_other_place)
 	unsigned seq0;
 
 	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", NULL), 0);
-	memset(&area, 0, sizeof(area));
-	area.usable = true;
-	area.source = TEST_AREA_CONFIG;
-	area.first_lba = 1u << 20;
-	area.count = 1u << 16;
+	simh_config_area(&area, 1u << 20, 1u << 16);
 	write_guard_init(&g, &s.card, &area, false);	/* write_tests = off */
 	seq0 = sim_truth_count();
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);	/* no region yet */
@@ -188,18 +176,20 @@ TEST(the_results_file_region_is_the_only_other_place)
 	CHECK_EQ_I(write_guard_log_write(&g, 10014, 4, blk), -EPERM);	/* across the gap */
 	CHECK_EQ_I(write_guard_log_write(&g, 9999, 2, blk), -EPERM);
 	CHECK_EQ_I(write_guard_log_write(&g, 10022, 4, blk), -EPERM);
+	CHECK_EQ_I(write_guard_log_write(&g, 10020, 5, blk), -EPERM);	/* one block past a run */
 	CHECK_EQ_I(write_guard_log_write(&g, 1u << 20, 1, blk), -EPERM);	/* test area */
 	g.test = WRITE_GUARD_REFUSE_ALL;
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
 	g.test = WRITE_GUARD_REFUSE_EACH;
 	CHECK_EQ_I(write_guard_log_write(&g, 10000, 1, blk), -EPERM);
 	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 0);
-	CHECK_EQ_U(g.refused, 7);
+	CHECK_EQ_U(g.refused, 8);
 	/* The console's rebuild keeps the region; inside a run it writes. */
 	write_guard_rebuild(&g, &s.card, &area, true);
 	CHECK_EQ_I(write_guard_log_write(&g, 10004, 4, blk), 0);
 	CHECK_EQ_I(write_guard_log_write(&g, 10016, 1, blk), 0);
-	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 2);
+	CHECK_EQ_I(write_guard_log_write(&g, 10020, 4, blk), 0);	/* up to a run's last block */
+	CHECK_EQ_U(bus_writes(seq0, sim_truth_count()), 3);
 	write_guard_init(&g, &s.card, &area, true);
 	CHECK_EQ_I(write_guard_log_write(&g, 10004, 1, blk), -EPERM);
 }

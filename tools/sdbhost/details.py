@@ -162,6 +162,20 @@ def screen_table(run):
     return ["screen", "pixels"], rows
 
 
+def led_table(run):
+    rows = []
+    for r in run.all("led"):
+        where = F.DASH
+        if r.get("kind") not in (None, "none"):
+            where = "%s %s, lit when %s" % (F.text(r.get("kind")), F.intg(r.get("line")),
+                                            "low" if r.get("active_low") is True else "high")
+        rows.append([F.text(r.get("led")), where,
+                     "yes" if r.get("driven") is True else "no",
+                     "%s (%s flash(es))" % (F.text(r.get("code")), F.intg(r.get("flashes"))),
+                     F.text(r.get("reason")) if r.get("reason") is not None else ""])
+    return ["LED", "line", "driven", "end code", "why not"], rows
+
+
 def run_start_table(run):
     rows = [[F.intg(r.get("n")), F.text(r.get("source")), F.text(r.get("what"))]
             for r in run.all("run_start")]
@@ -175,6 +189,7 @@ PARTS = [
     (("data_path",), "data path", data_path_table),
     (("results_file",), "console output also written to the card", results_file_table),
     (("screen",), "console output also drawn on a screen", screen_table),
+    (("led",), "status LED (the outcome it shows until power-off)", led_table),
     (("bus",), "bus calibration (bus clocks per 64 KiB transfer)", bus_table),
     (("overhead",), "cost of measuring", overhead_table),
     (("modes",), "bus modes side by side", modes_table),

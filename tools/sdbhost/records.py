@@ -61,6 +61,8 @@ SCHEMA = {
                "partitions": _LD, "used_extents": _LD},
     "config": {"file": _B, "suite": _S, "from_file": _L, "messages": _L},
     "screen": {"width": _N, "height": _N},
+    "led": {"led": _S, "kind": _S, "line": _N, "active_low": _B, "driven": _B,
+            "reason": _S, "code": _S, "flashes": _N},
     "results_file": {"name": _S, "usable": _B, "reason": _S, "bytes": _N, "extents": _L},
     "test_area": {"usable": _B, "source": _S, "first_lba": _N, "count": _N, "bytes": _N,
                   "reason": _S, "note": _S, "hint": _S, "write_protected": _B},
