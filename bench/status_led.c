@@ -203,6 +203,13 @@ enum status_code status_led_report(unsigned errors)
 	return code;
 }
 
+void status_led_crashed(void)
+{
+	if (!st.code && st.enabled && st.line.kind != LED_NONE && ensure_driven() == 1)
+		st.code = STATUS_CRASH;
+	status_led_next_us = UINT64_MAX;
+}
+
 bool status_led_show_end(void)
 {
 	int i;
