@@ -72,6 +72,13 @@ MUTATIONS = [
              "if (0 && a->counted_blocks && a->counted_blocks >= in->overlapped && "
              "in->overlapped) {",
              [ACCURACY]),
+    Mutation("fifo-seams-removed",
+             "SDHOST's FIFO rule removed: the seams the driver measured between "
+             "blocks ignored, the rule from the totals again (pipeline_host)",
+             "bench/engine/attribution.c",
+             "if (in->fifo && a->seams + a->seams_full >= in->overlapped) {",
+             "if (0 && in->fifo && a->seams + a->seams_full >= in->overlapped) {",
+             [ACCURACY]),
     Mutation("validity-ceiling-off",
              "the validity check of a rate above the bus ceiling switched off "
              "(check_ceiling)",

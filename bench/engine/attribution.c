@@ -62,6 +62,14 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->wait_blocks += src->wait_blocks;
 	dst->wait_ns += src->wait_ns;
 	dst->counted_blocks += src->counted_blocks;
+	dst->fifo_reqs += src->fifo_reqs;
+	dst->fifo_words += src->fifo_words;
+	dst->seam_ns += src->seam_ns;
+	dst->seam_words += src->seam_words;
+	dst->seams += src->seams;
+	dst->seam_full_ns += src->seam_full_ns;
+	dst->seam_full_words += src->seam_full_words;
+	dst->seams_full += src->seams_full;
 	dst->stood_ns += src->stood_ns;
 	dst->stood_blocks += src->stood_blocks;
 }
@@ -135,6 +143,10 @@ struct split_in {
 	int64_t cal_clocks;   /* the calibration's clocks per pipeline block beyond the
 				 model: > 0 the card holding the bus idle, < 0 a model
 				 too long (the bus is faster than its framing) */
+	int fifo;             /* every request's driver looked at a FIFO smaller
+				 than a block (phase_acc fifo_reqs) */
+	uint32_t word_clk;    /* clocks of one 32-bit FIFO word on the bus */
+	uint32_t blk_words;   /* FIFO words per block */
 };
 
 /* What one split books, in ns. */
@@ -166,16 +178,38 @@ static uint64_t pipe_bus_ns(const struct split_in *in, uint64_t n)
  * complete (a DMA engine started at the response, SDHOST's first 8-word
  * burst), a write's last frames while the CPU still fills SDHOST's 16-word
  * FIFO. */
+/* With a FIFO smaller than a block the driver says how much of a frame is
+ * outside the data window: a read's first words, in the FIFO when the
+ * data phase began (with N_AC and the start bit before them), a write's
+ * last words, still in the FIFO when the CPU had written them (with the
+ * CRC, the end bit and the CRC status after them). */
+static uint64_t fifo_frames_ns(const struct split_in *in)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t words = a->fifo_words < a->ops * in->blk_words ? a->fifo_words :
+			 a->ops * in->blk_words;
+	uint64_t per = in->is_write ?
+		       in->pitch - BUS_NWR_MIN_CLOCKS - 1u - in->blk_words * in->word_clk :
+		       BUS_NAC_MIN_CLOCKS + 1u;
+
+	return bus_clocks_to_ns(a->ops * per + words * in->word_clk, in->clock_hz);
+}
+
 static void split_window(const struct split_in *in, struct split_ns *n)
 {
 	const struct phase_acc *a = in->a;
 
 	if (in->is_write) {
+		uint64_t post = in->fifo ? min_u64(fifo_frames_ns(in), in->first_frames) :
+				in->first_frames;
+
 		n->host_ser = min_u64(a->host_serial_ns, in->window);
 		n->pipe = in->window - n->host_ser;
-		n->first_left = a->busy_ns < in->first_frames ? in->first_frames - a->busy_ns : 0;
+		n->first_left = a->busy_ns < post ? in->first_frames - a->busy_ns :
+				in->first_frames - post;
 	} else {
-		n->bus_acc = min_u64(in->first_frames, a->access_ns);
+		n->bus_acc = min_u64(in->fifo ? fifo_frames_ns(in) : in->first_frames,
+				     a->access_ns);
 		n->card_acc = a->access_ns - n->bus_acc;
 		n->host_ser = min_u64(a->host_serial_ns, a->data_ns);
 		n->pipe = a->data_ns - n->host_ser;
@@ -197,6 +231,26 @@ static void split_window(const struct split_in *in, struct split_ns *n)
  * a count (SDHOST's 16-word FIFO, DMA) the rule from the totals: the idle
  * bus beyond the CPU's own waits, and a CPU busy for at least
  * ATTR_CPU_PACED_PCT % of the pipeline counts as never waiting. */
+/* The card's part of the idle bus from the seams the driver measured
+ * (docs/attribution.md, "A FIFO smaller than a block"): between the two
+ * looks the bus carried the words that moved and each seam's protocol
+ * minimum (the CRC and end bit, N_AC or the CRC status and N_WR, a start
+ * bit: the pitch less the block's words); the rest it waited for the
+ * card. Where the bus may also have waited for the CPU the card's part
+ * is taken as half: it lies between none and all of it. */
+static uint64_t seam_card_ns(const struct split_in *in)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t per = in->pitch - in->blk_words * in->word_clk;
+	uint64_t bus = bus_clocks_to_ns(a->seams * per + a->seam_words * in->word_clk,
+					in->clock_hz);
+	uint64_t bus_full = bus_clocks_to_ns(a->seams_full * per +
+					     a->seam_full_words * in->word_clk, in->clock_hz);
+
+	return (a->seam_ns > bus ? a->seam_ns - bus : 0) +
+	       (a->seam_full_ns > bus_full ? (a->seam_full_ns - bus_full) / 2 : 0);
+}
+
 static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *n)
 {
 	const struct phase_acc *a = in->a;
@@ -204,6 +258,14 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 
 	if (!(in->overlapped > 0 || n->first_left))
 		return 0;
+	if (in->fifo && a->seams + a->seams_full >= in->overlapped) {
+		/* Inside a block the card does not pause: all the idle bus
+		 * but the seams' waits for the card is the CPU's (the FIFO
+		 * full on a read, empty on a write). */
+		uint64_t card = seam_card_ns(in);
+
+		return n->pipe_rest > card ? n->pipe_rest - card : 0;
+	}
 	if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {
 		uint64_t waited = min_u64(a->wait_blocks, in->overlapped);
 		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);
@@ -238,8 +300,12 @@ static void split_pipeline(const struct split_in *in, struct split_ns *n)
 	n->card_pipe = n->pipe_rest - n->host_pipe;
 	/* The frames hide behind the CPU when its work took longer than
 	 * everything else in the pipeline (the frames and the card's part
-	 * of the idle bus): a faster bus would have gained nothing. */
-	n->bus_hidden = n->host_pipe && n->cpu_work >= n->bus_pipe + n->card_pipe ? n->bus_pipe : 0;
+	 * of the idle bus): a faster bus would have gained nothing. With a
+	 * FIFO smaller than a block the CPU works on the block whose frame
+	 * is on the bus, and the card waits at the seams: its work against
+	 * the frames alone. */
+	n->bus_hidden = n->host_pipe && n->cpu_work >= n->bus_pipe + (in->fifo ? 0 : n->card_pipe) ?
+			n->bus_pipe : 0;
 	clk = in->cal_clocks > 0 ?
 	      bus_clocks_to_ns(in->overlapped * (uint64_t)in->cal_clocks, in->clock_hz) : 0;
 	n->card_clock = min_u64(clk, n->card_acc + n->card_pipe);
@@ -340,6 +406,9 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 	in.phases = a->cmd_ns + a->access_ns + a->data_ns + a->busy_ns;
 	in.first_frames = bus_clocks_to_ns(a->ops * in.pitch, clock_hz);
 	in.cal_clocks = (int64_t)(extra_clocks + (extra_clocks < 0 ? -0.5 : 0.5));
+	in.fifo = a->ops && a->fifo_reqs >= a->ops && !(flags & BUS_DDR) && width;
+	in.word_clk = width ? 32u / width : 32u;
+	in.blk_words = blksz / 4u;
 
 	*out = (struct phase_split){ 0 };
 	out->clock_hz = clock_hz;

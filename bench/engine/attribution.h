@@ -48,6 +48,14 @@ struct phase_acc {
 	uint64_t wait_blocks;
 	uint64_t wait_ns;
 	uint64_t counted_blocks;
+	/* A FIFO smaller than a block, as the driver saw it (sd_host.h
+	 * fifo_words, seam_*): the requests that counted, the words of a
+	 * frame outside the data phase, and the seams between blocks (ns
+	 * between the two looks, words the bus moved, how many), apart those
+	 * where the bus may also have waited for the CPU (full). */
+	uint64_t fifo_reqs, fifo_words;
+	uint64_t seam_ns, seam_words, seams;
+	uint64_t seam_full_ns, seam_full_words, seams_full;
 	/* A read's driver that also estimated how long the bus stood for the
 	 * CPU (sd_host.h stood_ticks): that time, and the pipeline blocks of
 	 * the requests it was estimated for. */

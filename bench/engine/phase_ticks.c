@@ -58,6 +58,21 @@ static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint3
 	}
 }
 
+/* The driver's looks at a FIFO smaller than a block (sd_host.h). */
+static void add_fifo64(struct phase_acc *a, const struct sd_req_times *t)
+{
+	if (!t->fifo_counted)
+		return;
+	a->fifo_reqs++;
+	a->fifo_words += t->fifo_words;
+	a->seam_ns += timer_ticks_to_ns(t->seam_ticks);
+	a->seam_words += t->seam_words;
+	a->seams += t->seams;
+	a->seam_full_ns += timer_ticks_to_ns(t->seam_full_ticks);
+	a->seam_full_words += t->seam_full_words;
+	a->seams_full += t->seams_full;
+}
+
 /* Once per operation of every workload: straight from the stamps into the
  * accumulator, without the struct phase_ns in between (no memset, no
  * second pass over it). */
@@ -70,6 +85,7 @@ void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns);
 	add_waits64(a, t, blocks, t->waits_counted ? timer_ticks_to_ns(t->wait_ticks) : 0);
+	add_fifo64(a, t);
 	/* A measured serial drain replaces host / blocks (sd_host.h). */
 	if (t->host_serial_ticks) {
 		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
@@ -99,6 +115,14 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->wait_blocks += p->wait_blocks;
 	a->wait_ns += p->wait_ns;
 	a->counted_blocks += p->counted_blocks;
+	a->fifo_reqs += p->fifo_reqs;
+	a->fifo_words += p->fifo_words;
+	a->seam_ns += p->seam_ns;
+	a->seam_words += p->seam_words;
+	a->seams += p->seams;
+	a->seam_full_ns += p->seam_full_ns;
+	a->seam_full_words += p->seam_full_words;
+	a->seams_full += p->seams_full;
 	a->stood_ns += p->stood_ns;
 	a->stood_blocks += p->stood_blocks;
 	*p = (struct phase_pend){ 0 };
@@ -118,6 +142,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	uint32_t last = end ? end : dd ? dd : cd;
 	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
 	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32, wait, stood;
+	uint32_t seam, seam_full;
 
 	if (fd && dd) {
 		access = span_ticks(cd, fd);
@@ -130,8 +155,8 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	 * timer_ticks_to_ns() gives, and four of them add up without
 	 * overflow; anything longer (more than about a second) goes the
 	 * 64-bit way. */
-	if (((cmd | access | data | busy | host | total | t->wait_ticks | t->stood_ticks) &
-	     ~timer_ticks_mask30()) ||
+	if (((cmd | access | data | busy | host | total | t->wait_ticks | t->stood_ticks |
+	      t->seam_ticks | t->seam_full_ticks) & ~timer_ticks_mask30()) ||
 	    (gap_ns >> 32) || blocks > 0xffffu) {
 		phase_pend_flush(p, a);
 		phase_acc_add(a, t, blocks, blksz, gap_ns);
@@ -149,9 +174,14 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	gap32 = (uint32_t)gap_ns;
 	wait = t->waits_counted ? timer_ticks_to_ns30(t->wait_ticks) : 0;
 	stood = t->waits_counted == 2 ? timer_ticks_to_ns30(t->stood_ticks) : 0;
+	seam = t->fifo_counted ? timer_ticks_to_ns30(t->seam_ticks) : 0;
+	seam_full = t->fifo_counted ? timer_ticks_to_ns30(t->seam_full_ticks) : 0;
 	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
 		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks ||
-		       p->wait_ns + wait < wait || p->stood_ns + stood < stood))
+		       p->wait_ns + wait < wait || p->stood_ns + stood < stood ||
+		       p->seam_ns + seam < seam || p->seam_full_ns + seam_full < seam_full ||
+		       p->seam_words + t->seam_words < t->seam_words ||
+		       p->seam_full_words + t->seam_full_words < t->seam_full_words))
 		phase_pend_flush(p, a);
 	/* as phase_acc_add_parts: the CPU's data moving lies inside the
 	 * access + data window */
@@ -184,6 +214,16 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 		p->wait_ns += wait;
 		p->stood_blocks += t->waits_counted == 2 ? blocks - 1u : 0;
 		p->stood_ns += stood;
+	}
+	if (t->fifo_counted) {
+		p->fifo_reqs++;
+		p->fifo_words += t->fifo_words;
+		p->seam_ns += seam;
+		p->seam_words += t->seam_words;
+		p->seams += t->seams;
+		p->seam_full_ns += seam_full;
+		p->seam_full_words += t->seam_full_words;
+		p->seams_full += t->seams_full;
 	}
 }
 
@@ -221,6 +261,7 @@ void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint3
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns + (req_ns > total ? req_ns - total : 0));
 	add_waits64(a, t, blocks, wait);
+	add_fifo64(a, t);
 	if (t->host_serial_ticks) {
 		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
 

@@ -100,6 +100,24 @@ struct sd_req_times {
 	 * waited for the CPU, as the driver estimated it. */
 	uint32_t stood_ticks;
 	uint8_t waits_counted;
+	/* Optional, set by a driver whose FIFO holds less than a block
+	 * (SDHOST's 16 words; docs/attribution.md, "A FIFO smaller than a
+	 * block"): fifo_counted = 1, fifo_words = the words in the FIFO when
+	 * the first block's data was first seen (read) or when the CPU had
+	 * written the last word (write): the part of a frame the bus carried
+	 * before the data phase / carries after it. The seams: at each block
+	 * boundary the CPU looks at the FIFO twice (read: when the block's
+	 * last words were all in it, then when the next block's first data
+	 * was; write: when it had written a block, then after the next
+	 * block's first burst) and adds the ticks between the looks and the
+	 * words the bus moved between them: what is left is the bus waiting
+	 * for the card (gap, busy). seams_full: the same for the boundaries
+	 * where the FIFO was full (read) or empty (write) at the second look,
+	 * when the bus may have waited for the CPU too. */
+	uint8_t fifo_counted;
+	uint32_t fifo_words;
+	uint32_t seam_ticks, seam_words, seams;
+	uint32_t seam_full_ticks, seam_full_words, seams_full;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */
 	uint32_t *blk_ready;

@@ -255,13 +255,22 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * wait, none when the FIFO is ready). *t_all (NULL: not wanted): a read:
  * when the remaining words were first all in the FIFO (the bus is done
  * with the block; what follows is the CPU's alone); a write: when the
- * first burst is in the FIFO (the bus can start). Returns 0, or -1 with
- * *hsts the error status (0 = timeout).
+ * first burst is in the FIFO (the bus can start). look[0] (look NULL:
+ * not wanted): the fill at the first look that moved data, and when it
+ * was if the CPU had waited for it (else 0: the caller's stamp serves);
+ * look[1], a read's: when the rest of the block first fitted in the FIFO
+ * (at most 16 words left) and how many of those words the bus had still
+ * to bring (unless the caller has set it).
+ * Returns 0, or -1 with *hsts the error status (0 = timeout).
  */
+struct sdh_look {
+	uint32_t t, fill;
+};
+
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
 		     uint32_t *hsts, uint32_t *t_first, bool stamped,
-		     uint32_t *waited, uint32_t *t_all)
+		     uint32_t *waited, uint32_t *t_all, struct sdh_look *look)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
@@ -271,7 +280,7 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 	/* a wait at the first look is inside the block when its first data
 	 * has already moved (t_first NULL) */
 	bool inside = t_first == NULL;
-	uint32_t w0 = 0;
+	uint32_t w0 = 0, cap;
 
 	while (words) {
 		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
@@ -281,6 +290,10 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 
 		if (is_read && t_all && !*t_all && fill >= words)
 			*t_all = timer_ticks();
+		if (is_read && look && !look[1].t && words <= SDH_FIFO_WORDS) {
+			look[1].t = t_all && *t_all ? *t_all : timer_ticks();
+			look[1].fill = words > fill ? words - fill : 0;
+		}
 		if (n < need) {
 			uint32_t s = rd(p, SDH_HSTS);
 
@@ -299,24 +312,34 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			}
 			continue;
 		}
-		if (armed && inside)
-			*waited += timer_ticks() - w0;
-		if (first && t_first) {
-			if (armed || !stamped)
-				*t_first = timer_ticks();
+		if (armed) {
+			uint32_t now = timer_ticks();
+
+			if (inside)
+				*waited += now - w0;
+			if (first && t_first)
+				*t_first = now;
+			if (first && look)
+				look->t = now;
+		} else if (first && t_first && !stamped) {
+			*t_first = timer_ticks();
 		}
+		if (first && look)
+			look->fill = fill;
 		armed = false;
 		first = false;
 		inside = true;
-		if (aligned && n >= SDH_FIFO_WORDS && words >= SDH_FIFO_WORDS) {
-			/* a write that wants its first burst's time moves one; a
-			 * read that wants t_all leaves its last burst to the
-			 * look above */
+		/* a read that wants t_all stops at the block's last 16 words
+		 * and looks: the moment they were all in is the seam's start */
+		if (is_read && t_all && !*t_all && words > SDH_FIFO_WORDS)
+			cap = words - SDH_FIFO_WORDS;
+		else
+			cap = words;
+		if (aligned && n >= SDH_FIFO_WORDS && cap >= SDH_FIFO_WORDS) {
+			/* a write that wants its first burst's time moves one */
 			const bool one = !is_read && t_all && !*t_all;
-			uint32_t k = one ? 1 : words / SDH_FIFO_WORDS, left;
+			uint32_t k = one ? 1 : cap / SDH_FIFO_WORDS, left;
 
-			if (is_read && t_all && !*t_all && k > 1)
-				k--;
 			left = k;
 
 			if (is_read)
@@ -330,8 +353,8 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 				*t_all = timer_ticks(); /* the first burst is in: the bus can start */
 			continue;
 		}
-		if (n > words)
-			n = words;
+		if (n > cap)
+			n = cap;
 		words -= n;
 		if (aligned) {
 			if (is_read)
@@ -428,7 +451,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
 	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first, false, &waited, NULL)) {
+			       blk_to, &hsts, &first, false, &waited, NULL, NULL)) {
 		recover(p, is_read);
 		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
@@ -528,15 +551,71 @@ static int xfer_end(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint3
 	return 0;
 }
 
+/*
+ * The seams of a PIO transfer on the streaming path (sd_host.h seam_*,
+ * docs/attribution.md "A FIFO smaller than a block"): the FIFO holds 16
+ * words, so while the CPU moves one block's last words the bus is already
+ * in the seam to the next (the CRC, the card's gap or busy, the next start
+ * bit), and the CPU's own stamps cannot say who the bus waited for. Two
+ * looks at the FIFO can: between them the bus moved a known number of
+ * words, and the rest of the time it waited. Read: from the look that saw
+ * the block's last words all in the FIFO (t_all) to the next block's
+ * first look (its fill: the words of that block already in). Write: from
+ * the CPU's end of a block (the fill: the words the bus had still to
+ * send) to the first look after the next block's first burst (the words
+ * of it still in the FIFO). A full FIFO at the second look (read) or an
+ * empty one (write) means the bus may also have waited for the CPU:
+ * counted apart.
+ */
+struct sdh_seam {
+	uint32_t start_fill;      /* the look at the block's start */
+	struct sdh_look tail;     /* read: the previous block's rest first in the
+				     FIFO's reach, and its words still to come */
+};
+
+static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam *sm,
+		     uint32_t t0, uint32_t t_all, uint32_t done, const struct sdh_look *lk)
+{
+	uint32_t from, to, words;
+	bool full;
+
+	if (is_read) {
+		if (!sm->tail.t)
+			return;
+		from = sm->tail.t;
+		to = sm->start_fill >= SDH_BURST_WORDS || !lk->t ? t0 : lk->t;
+		words = sm->start_fill >= SDH_BURST_WORDS ? sm->start_fill : lk->fill;
+		full = words >= SDH_FIFO_WORDS - 1;
+		words += sm->tail.fill;
+	} else {
+		/* the first burst went in at the block's start, and the bus
+		 * has taken words of it by the look */
+		if (!done || sm->start_fill + done / 4 <= lk->fill)
+			return;
+		from = t0;
+		to = lk->t ? lk->t : t_all;
+		words = sm->start_fill + done / 4 - lk->fill;
+		full = lk->fill == 0;
+	}
+	if (full) {
+		t->seam_full_ticks += to - from;
+		t->seam_full_words += words;
+		t->seams_full++;
+	} else {
+		t->seam_ticks += to - from;
+		t->seam_words += words;
+		t->seams++;
+	}
+}
+
 /* The data phase of a request, after the command's response. */
-static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_request *req)
+/* The data phase by PIO. Returns 0 or the error code with req->err filled
+ * in. */
+static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint32_t blk_to)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
 	const bool is_read = data->dir == SD_DATA_READ;
-	const uint32_t busy_to = req->cmd.busy_timeout_us ?
-		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
-	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	uint8_t *buf = data->buf;
 	/* Whole FIFOs per block, for the streaming path (0: not that path) */
 	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
@@ -545,9 +624,106 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, go = 0;
 	/* The serial part of the CPU's work (host_serial_ticks) is measured
 	 * on one block: a read's last, from the moment its words were all in
-	 * the FIFO; a write's first burst. */
+	 * the FIFO; a write's first burst. Streaming, every block's t_all is
+	 * stamped: the seams need it. */
 	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
 	uint32_t waited = 0, t_all = 0, first_fill = 0;
+	struct sdh_seam sm = { 0, { 0, 0 } };
+	struct sdh_look end[2] = { { 0, 0 }, { 0, 0 } };
+
+	if (bursts) {
+		/* The first block: stamped when its FIFO is ready at the
+		 * first look, else pio_block waits and stamps. */
+		uint32_t e0 = rd(p, SDH_EDM);
+
+		if (is_read ? (e0 & SDH_EDM_FIFO_FULL) : !(e0 & SDH_EDM_FIFO_ANY)) {
+			t1 = timer_ticks();
+			go = bursts;
+		}
+		t->fifo_counted = 1;
+		t->fifo_words = fifo_fill(e0);
+	}
+	for (blk = 0; blk < data->blocks; blk++) {
+		uint32_t done = 0;
+		const bool want = bursts || blk == want_blk;
+		struct sdh_look lk[2] = { { 0, SDH_FIFO_WORDS }, { 0, 0 } };
+		/* a write's last word alone, after a look at the FIFO: the
+		 * words the bus had still to send when the CPU was done */
+		const uint32_t last_w = bursts && !is_read && blk + 1 == data->blocks;
+
+		/* A block whose FIFO is ready at the first look, a few
+		 * instructions after the previous block was moved, starts at
+		 * that block's end stamp t1 (one timestamp per streamed block
+		 * instead of two, as the SDHCI driver does); the first block,
+		 * and any block after a wait, is stamped when its data is
+		 * there. Streaming, a block is whole FIFOs moved straight
+		 * away (pio_port.h's burst mover: SDEDM read once per 16
+		 * words); whatever is left when the FIFO is not full (reads)
+		 * or empty (writes) goes through pio_block, which waits. */
+		t0 = t1;
+		if (bursts && blk)
+			sm.start_fill = fifo_fill(rd(p, SDH_EDM));
+		t_all = 0;
+		if (go)
+			done = stream_block(p, buf, bursts, is_read, want, &t_all);
+		if (is_read && t_all)
+			lk[1].t = t_all; /* the last burst whole in the FIFO */
+		if (done < data->blksz &&
+		    (pio_block(p, buf + done, (data->blksz - done) / 4 - last_w, is_read, blk_to,
+			       &hsts, done ? NULL : &t0, blk != 0, &waited,
+			       want ? &t_all : NULL, lk) ||
+		     (last_w && pio_block(p, buf + data->blksz - 4, 1, false, blk_to, &hsts,
+					  NULL, true, &waited, NULL, end)))) {
+			recover(p, is_read);
+			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
+				    is_read ? "read data" : "write data", blk);
+		}
+		if (blk == 0) {
+			t->t_first_data = t0;
+			if (!is_read && t_all)
+				first_fill = t_all - t0;
+			if (is_read && !go)
+				t->fifo_words = lk[0].fill;
+		} else if (bursts) {
+			seam_add(t, is_read, &sm, t0, t_all, done, &lk[0]);
+		}
+		sm.tail = lk[1];
+		if (t->blk_ready)
+			t->blk_ready[blk] = t0;
+		t1 = timer_ticks();
+		host += t1 - t0;
+		if (t->blk_done)
+			t->blk_done[blk] = t1;
+		buf += data->blksz;
+		go = bursts;
+	}
+	t->t_data_done = t1;
+	/* a write's last words still to go out on the bus: what the FIFO
+	 * held before its last word, and that word (after the last word the
+	 * fill says nothing: the controller takes no more) */
+	if (bursts && !is_read)
+		t->fifo_words = end[0].fill + 1;
+	/* the CPU's work on the blocks: its waits for the FIFO inside them
+	 * (pio_block adds them up) left out */
+	t->host_ticks = host - waited;
+	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
+	 * block overlaps its frame): a read's last block's drain after the
+	 * bus, a write's first burst before the bus can start. */
+	if (is_read && t_all)
+		t->host_serial_ticks = t1 - t_all;
+	else if (!is_read && first_fill)
+		t->host_serial_ticks = first_fill;
+	return 0;
+}
+
+/* The data phase of a request, after the command's response. */
+static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_request *req)
+{
+	struct sd_data *data = req->data;
+	const bool is_read = data->dir == SD_DATA_READ;
+	const uint32_t busy_to = req->cmd.busy_timeout_us ?
+		req->cmd.busy_timeout_us : SDH_BUSY_TIMEOUT_US;
+	const uint32_t blk_to = is_read ? SDH_READ_TIMEOUT_US : busy_to;
 	int r;
 
 	if (p->dma_on) {
@@ -560,67 +736,8 @@ static int sdh_xfer(struct sd_host *h, struct bcm2835_sdhost_priv *p, struct sd_
 			return xfer_end(p, req, data->blocks, busy_to);
 		h->dma_pio_reqs++;
 	}
-	if (bursts) {
-		/* The first block: stamped when its FIFO is ready at the
-		 * first look, else pio_block waits and stamps. */
-		uint32_t e0 = rd(p, SDH_EDM);
-
-		if (is_read ? (e0 & SDH_EDM_FIFO_FULL) : !(e0 & SDH_EDM_FIFO_ANY)) {
-			t1 = timer_ticks();
-			go = bursts;
-		}
-	}
-	for (blk = 0; blk < data->blocks; blk++) {
-		uint32_t done = 0;
-
-		/* A block whose FIFO is ready at the first look, a few
-		 * instructions after the previous block was moved, starts at
-		 * that block's end stamp t1 (one timestamp per streamed block
-		 * instead of two, as the SDHCI driver does); the first block,
-		 * and any block after a wait, is stamped when its data is
-		 * there. Streaming, a block is whole FIFOs moved straight
-		 * away (pio_port.h's burst mover: SDEDM read once per 16
-		 * words); whatever is left when the FIFO is not full (reads)
-		 * or empty (writes) goes through pio_block, which waits. */
-		t0 = t1;
-		if (go) {
-			done = stream_block(p, buf, bursts, is_read, blk == want_blk, &t_all);
-		}
-		if (done < data->blksz &&
-		    pio_block(p, buf + done, (data->blksz - done) / 4, is_read, blk_to,
-			      &hsts, done ? NULL : &t0, blk != 0, &waited,
-			      blk == want_blk ? &t_all : NULL)) {
-			recover(p, is_read);
-			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
-				    is_read ? "read data" : "write data", blk);
-		}
-		if (blk == 0) {
-			t->t_first_data = t0;
-			if (!is_read && t_all)
-				first_fill = t_all - t0;
-		}
-		if (t->blk_ready)
-			t->blk_ready[blk] = t0;
-		t1 = timer_ticks();
-		host += t1 - t0;
-		if (t->blk_done)
-			t->blk_done[blk] = t1;
-		buf += data->blksz;
-		go = bursts;
-	}
-	t->t_data_done = t1;
-	/* the CPU's work on the blocks: its waits for the FIFO inside them
-	 * (pio_block adds them up) left out */
-	t->host_ticks = host - waited;
-	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
-	 * block overlaps its frame): a read's last block's drain after the
-	 * bus, a write's first burst before the bus can start. */
-	if (is_read && t_all)
-		t->host_serial_ticks = t1 - t_all;
-	else if (!is_read && first_fill)
-		t->host_serial_ticks = first_fill;
-
-	return xfer_end(p, req, blk, busy_to);
+	r = sdh_pio_xfer(p, req, blk_to);
+	return r ? r : xfer_end(p, req, data->blocks, busy_to);
 }
 
 static int sdh_request(struct sd_host *h, struct sd_request *req)

@@ -58,10 +58,10 @@
 /* The floors: what the code met when they were last set (the figures
  * printed, rounded down), in % of workloads. A change that makes the split
  * worse fails here; one that makes it better should raise them. */
-#define FLOOR_SHIPPED_5   94.0
-#define FLOOR_SHIPPED_10  97.0
-#define FLOOR_GEN_5       97.0
-#define FLOOR_GEN_10      99.0
+#define FLOOR_SHIPPED_5   97.0
+#define FLOOR_SHIPPED_10  98.0
+#define FLOOR_GEN_5      100.0
+#define FLOOR_GEN_10     100.0
 
 #define MEM_BYTES (24u << 20)
 
@@ -430,6 +430,14 @@ static void print_phases(const struct wl_meas *m, const struct sim_wire_sum *w)
 	printf("    pace: %llu of %llu pipeline blocks waited for, %.1f%% of the time\n",
 	       (unsigned long long)m->acc.wait_blocks, (unsigned long long)m->acc.counted_blocks,
 	       100.0 * (double)m->acc.wait_ns / wall);
+	if (m->acc.fifo_reqs)
+		printf("    fifo: %llu of %llu requests looked, %llu words; seams %llu, %.1f%% of "
+		       "the time, %llu words; full %llu, %.1f%%, %llu words\n",
+		       (unsigned long long)m->acc.fifo_reqs, (unsigned long long)m->acc.ops,
+		       (unsigned long long)m->acc.fifo_words, (unsigned long long)m->acc.seams,
+		       100.0 * (double)m->acc.seam_ns / wall, (unsigned long long)m->acc.seam_words,
+		       (unsigned long long)m->acc.seams_full, 100.0 * (double)m->acc.seam_full_ns / wall,
+		       (unsigned long long)m->acc.seam_full_words);
 	printf("    truth:");
 	for (i = 0; i < SIM_W_NCAT; i++)
 		printf(" %s %.1f", sim_wcat_name((enum sim_wcat)i), 100.0 * (double)w->ns[i] / wall);

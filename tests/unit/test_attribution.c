@@ -129,6 +129,87 @@ TEST(read_64k_cpu_and_card_overlap_counted_waits)
 	CHECK_NEAR(s.host_pct, 100.0 * (39200 + 1905000) / 4720760, TOL);
 }
 
+TEST(fifo_smaller_than_a_block_seams_give_the_card_its_gaps)
+{
+	/* 64 KiB CMD18 + CMD12 at 50 MHz 4-bit through a 16-word FIFO (a
+	 * word is 8 clocks, 160 ns; the pitch 1044 clocks, 20880 ns). The
+	 * CPU drains 250 ns per word, 32000 ns per block, and never waits;
+	 * the card keeps the bus idle 2000 ns between blocks, hidden behind
+	 * the CPU's drain of the last 16 words (4000 ns). The driver's looks:
+	 * the first block's data seen with 8 words in the FIFO (N_AC, start
+	 * bit and 8 words: 67 clocks, 1340 ns, after 100 us of card access);
+	 * each seam 4000 ns from the last words all in to the next block's
+	 * first look, which finds 10 words in: the bus carried 20 + 80
+	 * clocks (2000 ns) of it and waited 2000 ns for the card.
+	 *   access 101340: bus 1340, card 100000
+	 *   data 128 * 32000 = 4096000: the last drain 4000 (host), the
+	 *   frames 127 * 20880 + (20880 - 1340) = 2671300 (bus), the seams
+	 *   127 * 2000 = 254000 (card), the rest 1166700 the FIFO full (host)
+	 *   bus:  1960 + 1340 + 2671300 + 1960 = 2676560
+	 *   card: 100000 + 254000 = 354000
+	 *   host: 4000 + 1166700 + 6120 + 1040 + 2040 = 1179900; wall 4210460
+	 * Without the looks the rule from the totals books the seams as the
+	 * CPU's (it never waited) and the first frame as in the access. */
+	struct phase_ns rd = { .cmd_ns = 3000, .access_ns = 101340, .data_ns = 4096000,
+			       .host_ns = 4096000, .busy_ns = 4000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 16, &rd, 128, 6120);
+	a.host_serial_ns = 16 * 4000;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK(s.card_pct < 100.0 * 100000 / 4210460);
+	a.fifo_reqs = 16;
+	a.fifo_words = 16 * 8;
+	a.seams = 16 * 127;
+	a.seam_ns = 16 * 127 * 4000ull;
+	a.seam_words = 16 * 127 * 10;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * 2676560 / 4210460, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 354000 / 4210460, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 1179900 / 4210460, TOL);
+	/* the CPU is slower than the frames it moves: they hide behind it */
+	CHECK_NEAR(s.crit_bus_pct, 100.0 * (2676560 - 2671300) / 4210460, TOL);
+	/* The same seams with the FIFO full at the second look: the bus may
+	 * have waited for the CPU too, the card gets half of what is left. */
+	a.seams_full = a.seams;
+	a.seam_full_ns = a.seam_ns;
+	a.seam_full_words = a.seam_words;
+	a.seams = a.seam_ns = a.seam_words = 0;
+	phase_split(&a, 4, 50000000, 0, 1, &s);
+	CHECK_NEAR(s.card_pct, 100.0 * (100000 + 127000) / 4210460, TOL);
+}
+
+TEST(fifo_smaller_than_a_block_write_frames_in_the_data_phase)
+{
+	/* One 512-byte CMD24 at 50 MHz 4-bit through a 16-word FIFO, the
+	 * CPU filling 300 ns per word (38400 ns): the bus takes each word as
+	 * it comes and waits for the next (the FIFO empty), so the frame is
+	 * in the data phase; at the CPU's last word one word is still in the
+	 * FIFO: 8 clocks, the CRC and end bit (17), N_CRC and the CRC status
+	 * (7): 32 clocks, 640 ns of the busy phase are the frame's, the rest
+	 * (200 us) the card's programming.
+	 *   window 38400: first burst 4800 (host), the frame's 2 + 1 + 127
+	 *   words (1019 clocks, 20380 ns: bus), the rest 13220 (host)
+	 *   bus: 1960 + 20380 + 640 = 22980; card 199360
+	 *   host: 4800 + 13220 + 1040 + 3000 = 22060; wall 244400 */
+	struct phase_ns wr = { .cmd_ns = 3000, .access_ns = 0, .data_ns = 38400,
+			       .host_ns = 38400, .busy_ns = 200000 };
+	struct phase_acc a;
+	struct phase_split s;
+
+	phase_acc_init(&a);
+	add_n(&a, 10, &wr, 1, 3000);
+	a.host_serial_ns = 10 * 4800;
+	a.fifo_reqs = 10;
+	a.fifo_words = 10;
+	phase_split(&a, 4, 50000000, 1, 0, &s);
+	CHECK_NEAR(s.bus_pct, 100.0 * 22980 / 244400, TOL);
+	CHECK_NEAR(s.card_pct, 100.0 * 199360 / 244400, TOL);
+	CHECK_NEAR(s.host_pct, 100.0 * 22060 / 244400, TOL);
+}
+
 TEST(clock_paced_card_waits_are_the_cards_and_said)
 {
 	/* The read above with the card's 15 us being 750 clocks at 50 MHz,
@@ -640,6 +721,17 @@ TEST(partial_sums_equal_the_64_bit_accumulation)
 			t.t_end = 0;                          /* no busy stamp */
 		if ((r >> 24) % 30 == 0)
 			t.host_ticks = 0xfffffff0u;           /* beyond the window */
+		if ((r >> 4) % 3 == 0) {
+			/* a driver that looked at a FIFO smaller than a block */
+			t.fifo_counted = 1;
+			t.fifo_words = xs(&seed) % 17;
+			t.seams = blocks - 1;
+			t.seam_ticks = xs(&seed) % lim;
+			t.seam_words = t.seams * (xs(&seed) % 17);
+			t.seams_full = xs(&seed) % 3;
+			t.seam_full_ticks = xs(&seed) % lim;
+			t.seam_full_words = t.seams_full * 16;
+		}
 		phase_acc_add(&a, &t, blocks, 512, gap);
 		phase_pend_add(&p, &b, &t, blocks, 512, gap);
 	}
@@ -657,6 +749,15 @@ TEST(partial_sums_equal_the_64_bit_accumulation)
 	CHECK_EQ_U(b.busy_ns, a.busy_ns);
 	CHECK_EQ_U(b.gap_ns, a.gap_ns);
 	CHECK_EQ_U(b.extra_cmds, a.extra_cmds);
+	CHECK_EQ_U(b.fifo_reqs, a.fifo_reqs);
+	CHECK_EQ_U(b.fifo_words, a.fifo_words);
+	CHECK_EQ_U(b.seam_ns, a.seam_ns);
+	CHECK_EQ_U(b.seam_words, a.seam_words);
+	CHECK_EQ_U(b.seams, a.seams);
+	CHECK_EQ_U(b.seam_full_ns, a.seam_full_ns);
+	CHECK_EQ_U(b.seam_full_words, a.seam_full_words);
+	CHECK_EQ_U(b.seams_full, a.seams_full);
+	CHECK(a.fifo_reqs > 0 && a.seam_ns > 0);
 	/* the partial sums were used and overflowed on the way */
 	CHECK(a.total_ns > 0xffffffffull);
 }
