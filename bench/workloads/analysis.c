@@ -363,6 +363,23 @@ static int64_t step_threshold(const struct wla_align_point *a, const struct wla_
 	return t;
 }
 
+/* The straddling penalty's level over points [from, to) (at most three):
+ * their median, so one disturbed point neither makes nor hides a step
+ * (of two, the smaller). */
+static int64_t level(const struct wla_align_point *p, unsigned from, unsigned to)
+{
+	int64_t v[3], t;
+	unsigned n = 0, i, j;
+
+	for (i = from; i < to && n < 3; i++) {
+		t = wla_align_diff(&p[i]);
+		for (j = n++; j > 0 && v[j - 1] > t; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	return n ? v[(n - 1) / 2] : 0;
+}
+
 void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out)
 {
 	unsigned k, j;
@@ -387,7 +404,11 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 	}
 	for (k = 1; k < n; k++) {
 		int64_t before = wla_align_diff(&p[k - 1]), at = wla_align_diff(&p[k]);
-		int64_t step = at - before, t = out->threshold_ns;
+		/* and the levels of up to three points each side: a step the
+		 * neighbours alone make (one of them disturbed) is not one */
+		int64_t shift = level(p, k, k + 3 < n ? k + 3 : n) -
+				level(p, k >= 3 ? k - 3 : 0, k);
+		int64_t step = at - before < shift ? at - before : shift, t = out->threshold_ns;
 		unsigned later = 0, kept = 0;
 
 		/* a boundary costs the straddling read more than its neighbours */

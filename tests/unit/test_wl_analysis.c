@@ -257,6 +257,32 @@ TEST(align_single_spike_is_not_a_boundary)
 	CHECK_EQ_U(b.size_bytes, p[4].size_bytes);
 }
 
+/* A generated card's noisy points (tests/sim/test_bench_au.c, card 159):
+ * the rise from the disturbed point before 256 KiB passes the threshold by
+ * itself, the levels either side do not: inconclusive, no boundary (the
+ * card's step, 76 us at 512 KiB, is under its threshold). */
+TEST(align_rise_after_one_low_point_is_not_a_boundary)
+{
+	static const int32_t diff[10] = { -12000, 17760, -17196, -37452, 65736, 20676, 46824,
+					  21060, 86724, 62580 };
+	struct wla_align_point p[10];
+	struct wla_boundary b;
+	unsigned k;
+
+	for (k = 0; k < 10; k++) {
+		p[k].size_bytes = 16384u << k;
+		p[k].samples = 16;
+		p[k].pre_ns = p[k].post_ns = 700000;
+		p[k].on_ns = (uint32_t)(700000 + diff[k]);
+		p[k].noise_ns = 34000;   /* threshold 1.5 x (34 + 34) us = 102 us */
+	}
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_I(b.threshold_ns, 102000);
+	CHECK_EQ_U(b.size_bytes, 0);
+	CHECK(b.inconclusive);
+	CHECK_EQ_U(b.candidate_bytes, 256u << 10);
+}
+
 TEST(align_step_at_the_largest_size_is_unconfirmed)
 {
 	struct wla_align_point p[8]; /* 16 KiB .. 2 MiB */
