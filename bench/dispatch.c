@@ -19,6 +19,32 @@
 static struct wl_ctx ctx;
 static unsigned runs_started;   /* measuring runs since boot */
 
+/* Unattended, the serial line may be an unconnected RX pin picking up
+ * noise, and one Ctrl-C byte in it must not end a night's run: two in a
+ * row, with no other byte between them, are a person. The first says so;
+ * the second stops the run as one Ctrl-C does in the console. Every other
+ * byte is dropped (none opens the console). */
+static int (*line_getc)(void);
+static bool ctrl_c_once;
+
+static int unattended_key(void)
+{
+	int ch = line_getc();
+
+	if (ch < 0)
+		return ch;
+	if (ch != WL_KEY_INTERRUPT) {
+		ctrl_c_once = false;
+		return 0;
+	}
+	if (ctrl_c_once)
+		return WL_KEY_INTERRUPT;
+	ctrl_c_once = true;
+	con_printf("\nCtrl-C: press it again to stop the run (one alone may be noise on the "
+		   "serial line)\n");
+	return 0;
+}
+
 void bench_run_start(const char *source, const char *what)
 {
 	struct json *j = record_begin("run_start");
@@ -50,14 +76,14 @@ int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct c
 	return 0;
 }
 
-void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+bool bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		    struct write_guard *guard)
 {
 	const char *suite = config_enum_name(cfg, CFG_SUITE);
 
 	con_printf("\nsuite: %s\n", suite ? suite : "none");
 	if (!suite || !strcmp(suite, "none"))
-		return;
+		return false;
 	/* Not the first measuring run of this boot (end = repeat, or the
 	 * configured suite after console commands): say so. */
 	if (runs_started)
@@ -66,14 +92,13 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		runs_started = 1;
 	if (!strcmp(suite, "selftest")) {
 		selftest_run(env, guard->card, cfg, guard);
-		return;
+		return false;
 	}
 	if (bench_ctx_init(&ctx, env, cfg, guard, strcmp(suite, "full") != 0))
-		return;
-	/* Unattended: what arrives on the serial line is noise until the
-	 * console is open (Enter at the offer), so not even a Ctrl-C byte
-	 * stops this suite. */
-	ctx.poll_key = NULL;
+		return false;
+	line_getc = env->console_getc;
+	ctrl_c_once = false;
+	ctx.poll_key = line_getc ? unattended_key : NULL;
 	if (!strcmp(suite, "hostcost"))
 		wl_run_hostcost(&ctx);
 	else
@@ -88,4 +113,5 @@ void bench_dispatch(const struct bench_env *env, const struct config *cfg,
 	/* Last: what a person reads first after the run. */
 	if (strcmp(suite, "hostcost") != 0)
 		wl_print_headline(&ctx);
+	return ctx.interrupted;
 }

@@ -24,8 +24,10 @@ int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct c
  * or suite. */
 void bench_run_start(const char *source, const char *what);
 
-/* Reads go anywhere; every write and erase goes through guard. */
-void bench_dispatch(const struct bench_env *env, const struct config *cfg,
+/* Reads go anywhere; every write and erase goes through guard. Ctrl-C
+ * twice in a row on the serial line stops the suite (one alone may be
+ * noise); true when it did. */
+bool bench_dispatch(const struct bench_env *env, const struct config *cfg,
 		    struct write_guard *guard);
 
 #endif

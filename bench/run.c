@@ -119,15 +119,17 @@ static void report_config(struct config *cfg, int status, bool emulated)
 
 /* Enter within console_wait seconds (sdbench.txt; default 3 s,
  * config_keys.h; 0 = no offer) opens the console; otherwise the configured
- * suite runs, and "end" says what follows it. A console left without a
- * command for console_idle seconds goes back to what sdbench.txt says: the
- * suite when it has not run yet, else the end of the run. */
+ * suite runs, and "end" says what follows it (the console, after Ctrl-C
+ * twice stopped it). A console left without a command for console_idle
+ * seconds goes back to what sdbench.txt says: the suite when it has not
+ * run yet, else the end of the run. */
 static void run_or_console(struct settings *set)
 {
 	const struct bench_env *env = set->env;
 	struct console_io io = { env, set->card, set->dev, set->st, set->guard, set };
 	bool console = console_offer(env, (unsigned)config_u64(&st.cfg, CFG_CONSOLE_WAIT));
 	bool suite_ran = false;
+	const char *why = "end = console";
 
 	for (;;) {
 		const char *end;
@@ -136,11 +138,18 @@ static void run_or_console(struct settings *set)
 			if (console_run(&io) == CONSOLE_HALT)
 				return;
 			if (suite_ran) {
-				con_printf("the suite has run (end = console): the run ends\n");
+				con_printf("the suite has run (%s): the run ends\n", why);
 				return;
 			}
 		}
-		bench_dispatch(env, &st.cfg, &guard);
+		/* Stopped with Ctrl-C: whoever pressed it is at the serial
+		 * line, so the console opens, whatever "end" says. */
+		if (bench_dispatch(env, &st.cfg, &guard)) {
+			con_printf("\nstopped by Ctrl-C: the console opens\n");
+			why = "stopped by Ctrl-C";
+			console = suite_ran = true;
+			continue;
+		}
 		suite_ran = true;
 		end = config_enum_name(&st.cfg, CFG_END);
 		if (end && strcmp(end, "halt") && !env->console_getc) {

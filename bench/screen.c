@@ -29,6 +29,7 @@ static struct {
 	unsigned nbody;
 	char headline[512];	/* the headline record's text (cut at 511 bytes) */
 	char summary[4096];	/* the summary record, once printed */
+	bool writes_off_said;	/* row 2 says why nothing is written */
 } sc;
 
 static void screen_putc(void *ctx, char c);
@@ -141,6 +142,15 @@ static const char *field(const char *rec, const char *key, char *out, unsigned c
 	return out;
 }
 
+/* The length of s before its first " (" (an explanation a row has no
+ * room for). */
+static int paren_cut(const char *s)
+{
+	const char *p = strstr(s, " (");
+
+	return p ? (int)(p - s) : (int)strlen(s);
+}
+
 static uint64_t parse_u64(const char *s)
 {
 	uint64_t v = 0;
@@ -221,7 +231,12 @@ static void on_record(const char *rec)
 				   (unsigned long long)(parse_u64(field(rec, "count", b,
 									  sizeof(b))) >> 11));
 		else
-			draw_row(2, "test area: none, write workloads skipped");
+			row_printf(2, "no test area: %.*s", paren_cut(field(rec, "reason", t, sizeof(t))),
+				   t);
+	} else if (!strcmp(type, "skipped") && !sc.writes_off_said &&
+		   !strncmp(field(rec, "reason", t, sizeof(t)), "writes are off", 14)) {
+		draw_row(2, t);	/* why the test area is not written */
+		sc.writes_off_said = true;
 	} else if (!strcmp(type, "results_file")) {
 		draw_row(3, !strcmp(field(rec, "usable", a, sizeof(a)), "true") ?
 			 "results file: SDBENCH.LOG" : "results file: none");

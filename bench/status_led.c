@@ -12,7 +12,8 @@
  *
  * The outcome comes from the records the run prints (the sink reads them
  * like any host tool): a card record (a card was measured), the last
- * test_area record's "usable", a "stopped_by":"user"; and the error count.
+ * test_area record's "usable", a "stopped_by":"user" or "interrupted":true
+ * (Ctrl-C); and the error count.
  */
 #include <string.h>
 
@@ -106,7 +107,8 @@ static void on_record(const char *rec)
 		st.card = true;
 	else if (has(rec, "\"type\":\"test_area\""))
 		st.no_area = !has(rec, "\"usable\":true");
-	if (has(rec, "\"stopped_by\":\"user\""))
+	/* Ctrl-C: a sustained write's "stopped_by", the suite's "interrupted". */
+	if (has(rec, "\"stopped_by\":\"user\"") || has(rec, "\"interrupted\":true"))
 		st.stopped = true;
 }
 
@@ -199,6 +201,13 @@ enum status_code status_led_report(unsigned errors)
 	st.code = driven ? (int)code : 0;
 	status_led_next_us = UINT64_MAX;	/* the end code now, no blink */
 	return code;
+}
+
+void status_led_crashed(void)
+{
+	if (!st.code && st.enabled && st.line.kind != LED_NONE && ensure_driven() == 1)
+		st.code = STATUS_CRASH;
+	status_led_next_us = UINT64_MAX;
 }
 
 bool status_led_show_end(void)

@@ -19,6 +19,7 @@ enum status_code {
 	STATUS_ERRORS = 3,	/* the run reported errors */
 	STATUS_STOPPED = 4,	/* stopped by the user (Ctrl-C) */
 	STATUS_NO_CARD = 5,	/* no card measured (none, it did not start, no slot driver) */
+	STATUS_CRASH = 6,	/* the program stopped on an exception (no led record) */
 };
 
 /* Running: the LED changes every STATUS_BLINK_US (on, off, on...). */
@@ -55,6 +56,11 @@ void status_led_tick(uint64_t now_us);
 /* The outcome from the run's records and its error count: prints the LED
  * line and the "led" record (before the done record). Returns the code. */
 enum status_code status_led_report(unsigned errors);
+
+/* A stop before status_led_report (an exception: its record ended the
+ * run, so no led record follows): the crash code from now on, when the
+ * LED is on and can be driven. */
+void status_led_crashed(void);
 
 /* One cycle of the end code on the LED (bounded: at most about 4.5 s).
  * false when there is no LED to show it on (or no outcome yet). */

@@ -41,7 +41,10 @@ void platform_exit(int status)
 	con_printf("sdbench: stopped (status %d). It is safe to power the board off.\n",
 		   status);
 	/* The outcome on the status LED until power-off (docs/led.md); a
-	 * board without one waits with the CPU idle. */
+	 * board without one waits with the CPU idle. A stop that came before
+	 * the led record (an exception, status 3) shows the crash code. */
+	if (status == 3)
+		status_led_crashed();
 	for (;;)
 		if (!status_led_show_end())
 			__asm__ volatile("wfi");

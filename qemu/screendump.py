@@ -115,10 +115,12 @@ class Board:
                 self.proc.wait()
 
 
-def run(workdir, machine="raspi2b", kernel=harness.KERNEL, timeout=300, until='"type":"suite"'):
-    """Boot, wait for the suite record, screendump; (console text, ppm path)."""
+def run(workdir, machine="raspi2b", kernel=harness.KERNEL, timeout=300, until='"type":"suite"',
+        extra=()):
+    """Boot, wait for the suite record, screendump; (console text, ppm path).
+    extra: more sdbench.txt lines."""
     ppm = os.path.join(workdir, "screen.ppm")
-    b = Board(workdir, machine, kernel)
+    b = Board(workdir, machine, kernel, sdbench=SDBENCH + list(extra))
     try:
         b.wait_for(lambda t: until in t, timeout, until)
         time.sleep(1)   # the records after it (none draws) and the prompt

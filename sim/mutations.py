@@ -280,7 +280,7 @@ def list_mutations(root):
         except NotApplicable as e:
             where, status = "NOT APPLICABLE", 2
             print(e)
-        print("%-22s %-34s %s\n  - %s\n  + %s" % (m.name, where, m.what,
+        print("%-26s %-34s %s\n  - %s\n  + %s" % (m.name, where, m.what,
                                                 m.search.replace("\n", "\\n"),
                                                 m.replace.replace("\n", "\\n")))
     return status
@@ -380,7 +380,7 @@ def summary(chosen, base_tests, res):
                                                                  s["worst"])
                                   for k, s in sorted(sets.items(), reverse=True)) + \
                     "   " + verdict(rc, out)
-            print("  %-22s %s" % (name, what))
+            print("  %-26s %s" % (name, what))
 
 
 JOBS = int(os.environ.get("BENCH_MUTATIONS_JOBS", "2"))

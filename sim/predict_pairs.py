@@ -13,7 +13,9 @@ sets the pace), pi3 and pi4 hosts, and generated cards on generated hosts
 whose card or host cannot run faster than 25 MHz predicts nothing and is
 counted apart. Printed: per set the workloads within 10% (the largest of
 the three errors; an upper bound the predictor flags misses only by falling
-short of the run), the worst, and the misses by workload family.
+short of the run), the worst, how many rows were upper bounds and how
+many of those were more than 10% off either way, and the misses by
+workload family.
 
     predict_pairs.py [--random N] [--first-seed S] [--shipped-hosts pi1,pi3,pi4] [--jobs J]
 """
@@ -61,6 +63,7 @@ def family(name):
 
 def summarise(label, results):
     rows, skipped, failed = [], 0, []
+    bounds = bounds_off = 0
     fams = collections.Counter()
     worst = (0.0, "")
     for case, got, err in results:
@@ -74,6 +77,10 @@ def summarise(label, results):
         for r in rr:
             e = simpredict.worst(r)
             rows.append(e)
+            if r.get("bound"):
+                bounds += 1
+                both = [abs(x) for x in (r["err_mbs"], r["err_iops"], r["err_lat"])]
+                bounds_off += not max(both) <= simpredict.TOL_PCT
             if not e <= simpredict.TOL_PCT:
                 fams[family(r["workload"])] += 1
             if not e <= worst[0]:
@@ -85,6 +92,9 @@ def summarise(label, results):
     if n:
         print("  %d of %d workloads within %.0f%% (%.1f%%); worst %.1f%% (%s)"
               % (ok, n, simpredict.TOL_PCT, 100.0 * ok / n, worst[0], worst[1]))
+    if bounds:
+        print("  of them %d predicted as upper bounds (the card's time hid in the run), %d of "
+              "those more than %.0f%% off either way" % (bounds, bounds_off, simpredict.TOL_PCT))
     if fams:
         print("  misses by workload: " + ", ".join("%s %d" % kv for kv in fams.most_common()))
     for f in failed:

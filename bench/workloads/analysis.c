@@ -363,6 +363,23 @@ static int64_t step_threshold(const struct wla_align_point *a, const struct wla_
 	return t;
 }
 
+/* The straddling penalty's level over points [from, to) (at most three):
+ * their median, so one disturbed point neither makes nor hides a step
+ * (of two, the smaller). */
+static int64_t level(const struct wla_align_point *p, unsigned from, unsigned to)
+{
+	int64_t v[3], t;
+	unsigned n = 0, i, j;
+
+	for (i = from; i < to && n < 3; i++) {
+		t = wla_align_diff(&p[i]);
+		for (j = n++; j > 0 && v[j - 1] > t; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	return n ? v[(n - 1) / 2] : 0;
+}
+
 void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_boundary *out)
 {
 	unsigned k, j;
@@ -375,13 +392,25 @@ void wla_find_boundary(const struct wla_align_point *p, unsigned n, struct wla_b
 	out->inconclusive = false;
 	out->candidate_bytes = 0;
 	out->candidate_ns = 0;
+	/* One threshold for every step, the largest any pair of points needs:
+	 * the one the record states, so no boundary is reported with a step
+	 * under it (a step that passed a quieter pair's lower threshold was
+	 * a false boundary on a noisy card). */
 	for (k = 1; k < n; k++) {
-		int64_t before = wla_align_diff(&p[k - 1]), at = wla_align_diff(&p[k]);
-		int64_t step = at - before, t = step_threshold(&p[k - 1], &p[k]);
-		unsigned later = 0, kept = 0;
+		int64_t t = step_threshold(&p[k - 1], &p[k]);
 
 		if (t > out->threshold_ns)
 			out->threshold_ns = t;
+	}
+	for (k = 1; k < n; k++) {
+		int64_t before = wla_align_diff(&p[k - 1]), at = wla_align_diff(&p[k]);
+		/* and the levels of up to three points each side: a step the
+		 * neighbours alone make (one of them disturbed) is not one */
+		int64_t shift = level(p, k, k + 3 < n ? k + 3 : n) -
+				level(p, k >= 3 ? k - 3 : 0, k);
+		int64_t step = at - before < shift ? at - before : shift, t = out->threshold_ns;
+		unsigned later = 0, kept = 0;
+
 		/* a boundary costs the straddling read more than its neighbours */
 		if (step <= 0 || at <= 0)
 			continue;
@@ -452,38 +481,52 @@ enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes)
 
 /* ---- open AUs -------------------------------------------------------------- */
 
-void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
+/* A write costs more than rise x the fastest median before it: every
+ * write of that N paid it, not a few (a stall moves the median of one N
+ * at most). */
+static bool oa_above(uint32_t p50, uint32_t base, double rise)
+{
+	return (double)p50 > (1.0 + rise) * (double)base;
+}
+
+void wla_open_au(const unsigned *n_open, const uint32_t *p50_ns, unsigned count, double rise,
 		 struct wla_open_au *out)
 {
-	unsigned i;
+	uint32_t kept[WLA_OPEN_AU_MAX], tmp[WLA_OPEN_AU_MAX];
+	unsigned i, nk = 0;
 
 	out->handled = 0;
 	out->collapsed = false;
 	out->collapse_at = 0;
-	out->best_mbs = 0;
-	for (i = 0; i < count; i++) {
-		if (i > 0 && mbs[i] < frac * out->best_mbs) {
-			/* one slow N followed by a fast one was a stall (garbage
-			 * collection), not the card running out of open AUs */
-			if (i + 1 < count && mbs[i + 1] >= frac * out->best_mbs) {
+	out->base_ns = 0;
+	out->at_ns = 0;
+	for (i = 0; i < count && i < WLA_OPEN_AU_MAX; i++) {
+		if (nk && oa_above(p50_ns[i], out->base_ns, rise)) {
+			/* one slow N followed by a fast one was the card busy with
+			 * something else (garbage collection), not out of open AUs */
+			if (i + 1 < count && !oa_above(p50_ns[i + 1], out->base_ns, rise)) {
 				out->handled = n_open[i];
 				continue;
 			}
 			out->collapsed = true;
 			out->collapse_at = n_open[i];
+			out->at_ns = p50_ns[i];
 			return;
 		}
-		if (mbs[i] > out->best_mbs)
-			out->best_mbs = mbs[i];
+		/* the base: the median of the Ns handled so far (one fast N
+		 * alone would set the bar by its luck) */
+		kept[nk++] = p50_ns[i];
+		memcpy(tmp, kept, nk * sizeof(kept[0]));
+		out->base_ns = wla_median_u32(tmp, nk);
 		out->handled = n_open[i];
 	}
 }
 
-bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+bool wla_open_au_confirmed(const uint32_t *p50_ns, unsigned count, double rise,
 			   const struct wla_open_au *r)
 {
-	return r->collapsed && count >= 2 && mbs[count - 1] < frac * r->best_mbs &&
-	       mbs[count - 2] < frac * r->best_mbs;
+	return r->collapsed && count >= 2 && oa_above(p50_ns[count - 1], r->base_ns, rise) &&
+	       oa_above(p50_ns[count - 2], r->base_ns, rise);
 }
 
 /* ---- erase time ------------------------------------------------------------ */

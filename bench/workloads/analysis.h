@@ -203,24 +203,31 @@ enum wla_au_match wla_au_match(uint32_t measured_bytes, uint32_t declared_bytes)
 
 /* ---- open AUs (flashbench -O) ------------------------------------------- */
 
+#define WLA_OPEN_AU_MAX 32   /* points wla_open_au looks at */
+
 struct wla_open_au {
 	unsigned handled;   /* largest N before the collapse (or the largest tried) */
-	bool collapsed;     /* throughput fell below frac x the best so far */
-	unsigned collapse_at; /* the N where it fell, 0 if none */
-	double best_mbs;
+	bool collapsed;     /* the median write took more than (1 + rise) x base_ns */
+	unsigned collapse_at; /* the N where it did, 0 if none */
+	uint32_t base_ns;   /* the median of the median writes before it */
+	uint32_t at_ns;     /* the median write at collapse_at (0: none) */
 };
 
-/* n_open[i] ascending numbers of AUs written round-robin, mbs[i] the
- * throughput with that many. The collapse is the first N below frac x the
- * best so far that the next N (when measured) keeps below too: one slow N
- * between fast ones is a stall, and counts as handled. */
-void wla_open_au(const unsigned *n_open, const double *mbs, unsigned count, double frac,
+/* n_open[i] ascending numbers of AUs written round-robin, p50_ns[i] the
+ * median write latency with that many. A card out of open AUs closes one
+ * for every write (an AU copy or a flush), so every write pays it and the
+ * median rises: the collapse is the first N whose median is above
+ * (1 + rise) x the median of the medians before it, and the next N (when
+ * measured) keeps it above; one slow N between fast ones is a stall and
+ * counts as handled. The median, not the rate: a rare long stall moves
+ * the rate of an N, the median only when most writes pay. */
+void wla_open_au(const unsigned *n_open, const uint32_t *p50_ns, unsigned count, double rise,
 		 struct wla_open_au *out);
 
 /* Whether a collapse is confirmed by a second N, so the test may stop:
  * r (from wla_open_au over the same points) collapsed, and the last two
- * points are both below frac x the best rate. */
-bool wla_open_au_confirmed(const double *mbs, unsigned count, double frac,
+ * points are both above (1 + rise) x its base. */
+bool wla_open_au_confirmed(const uint32_t *p50_ns, unsigned count, double rise,
 			   const struct wla_open_au *r);
 
 /* ---- erase time ------------------------------------------------------------ */

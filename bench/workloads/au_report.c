@@ -170,11 +170,12 @@ void au_report_open(const struct au_open_result *r)
 	unsigned i;
 
 	if (d->collapsed)
-		con_printf("  open AUs: the card handles %u; with %u the rate falls below half "
-			   "of %.2f MB/s\n", d->handled, d->collapse_at, d->best_mbs);
+		con_printf("  open AUs: the card handles %u; with %u the median write takes "
+			   "%.1f us against %.1f us (every write closes an AU)\n", d->handled,
+			   d->collapse_at, d->at_ns / 1e3, d->base_ns / 1e3);
 	else
-		con_printf("  open AUs: no collapse up to N=%u (%.2f MB/s best)\n", d->handled,
-			   d->best_mbs);
+		con_printf("  open AUs: no collapse up to N=%u (median write %.1f us at best)\n",
+			   d->handled, d->base_ns / 1e3);
 
 	j = record_begin("open_au");
 	json_str(j, "workload", "open-au");
@@ -202,6 +203,12 @@ void au_report_open(const struct au_open_result *r)
 		json_null(j, "collapse_at");
 	json_str(j, "stopped_by", r->stopped_by);
 	json_bool(j, "emulated", r->emulated);
+	json_arr_begin(j, "p50_us");
+	for (i = 0; i < r->npoints; i++)
+		json_double(j, NULL, r->p50_ns[i] / 1e3, 1);
+	json_arr_end(j);
+	json_double(j, "base_p50_us", d->base_ns / 1e3, 1);
+	json_double(j, "rise_pct", r->rise * 100.0, 0);
 	record_end();
 }
 

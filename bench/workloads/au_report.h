@@ -59,6 +59,7 @@ struct au_open_result {
 	bool errors[AU_OPEN_MAX_POINTS];
 	const char *stopped_by;    /* "list", "area", "time" or "collapse" */
 	/* decided */
+	double rise;               /* the collapse: a median write this much longer */
 	struct wla_open_au decision;
 };
 

@@ -108,6 +108,7 @@ def screen_rows(console, rows, cols=80):
     lines."""
     top = ["sdbench", "", "", "", "", ""]
     body, headline, summary = [], "", ""
+    writes_off_said = False
 
     def end_body():
         b = []
@@ -139,7 +140,11 @@ def screen_rows(console, rows, cols=80):
         elif t == "test_area":
             top[2] = ("test area: %d MiB, writes go only there" % (int(field(rec, "count")) >> 11)
                       if field(rec, "usable") == "true" else
-                      "test area: none, write workloads skipped")
+                      "no test area: " + field(rec, "reason")[:160].split(" (")[0])
+        elif t == "skipped" and not writes_off_said and \
+                field(rec, "reason").startswith("writes are off"):
+            top[2] = field(rec, "reason")[:160]
+            writes_off_said = True
         elif t == "results_file":
             top[3] = "results file: SDBENCH.LOG" if field(rec, "usable") == "true" \
                 else "results file: none"

@@ -463,3 +463,40 @@ def test_ctrl_c_in_sustained_reports_the_user_and_verifies_what_was_written(tmp_
         halt(s)
     finally:
         s.close()
+
+
+def test_ctrl_c_twice_stops_the_unattended_suite(tmp_path):
+    """The configured suite, nobody at the console: one Ctrl-C byte (with
+    another byte after it) only says that a second stops the run, and the
+    suite goes on; two in a row stop it as Ctrl-C does in the console (the
+    summary of what finished, what was written verified), then the console
+    opens for whoever pressed them and, left idle, ends the run."""
+    img = harness.make_image(str(tmp_path / "sd.img"), "256M",
+                             sdbench=["suite = full", "console_idle = 3"])
+    s = console_session.Session(MACHINE, img, timeout=400)
+    try:
+        s.expect(r"benchmark: full profile", 60)
+        s.expect(r"sequential read, transfer-size sweep", 60)
+        s.send(b"\x03x")
+        s.expect(r"Ctrl-C: press it again to stop the run \(one alone may be noise", 30)
+        s.expect(r'"type":"result"', 120)          # the suite went on
+        s.send(b"\x03\x03")
+        s.expect(r"interrupted \(Ctrl-C\): the remaining workloads were skipped", 60)
+        s.expect(r'"type":"suite"', 60)
+        s.expect(r"stopped by Ctrl-C: the console opens", 30)
+        s.expect(PROMPT)
+        s.expect(r"no command for 3 s \(console_idle\)", 30)
+        s.expect(r"the suite has run \(stopped by Ctrl-C\): the run ends")
+        assert s.wait_exit(30) == 0
+        run = s.run()
+        suite = run.one("suite")
+        assert suite["interrupted"] and suite["aborted"], suite
+        summ = run.of_type("summary")
+        assert summ and summ[-1]["finished"], summ
+        assert "sustained-write" not in summ[-1]["finished"], summ
+        for rec in run.of_type("integrity"):
+            assert rec["ok"] == rec["blocks"], rec
+        assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
+        assert run.sd_guest_errors() == [], run.guest_errors
+    finally:
+        s.close()

@@ -67,6 +67,10 @@ def test_boot_board_record(tmp_path, kernel):
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     assert run.status == 0
     assert run.guest_errors == "", run.guest_errors[:2000]
+    # The Pi 4 B's ACT LED: GPIO 42, lit when high (bcm2711-rpi-4-b.dts).
+    led = run.records[-2]
+    assert led["type"] == "led" and led["driven"] is True, led
+    assert (led["kind"], led["line"], led["active_low"]) == ("gpio", 42, False), led
 
 
 def test_secondary_cores_parked(tmp_path):

@@ -18,17 +18,24 @@ sys.path.insert(0, os.path.join(harness.ROOT, "qemu"))
 import screendump  # noqa: E402
 
 
-@pytest.mark.parametrize("machine,kernel", [("raspi2b", harness.KERNEL),
-                                            ("raspi3b", harness.KERNEL8)],
-                         ids=["raspi2b-kernel", "raspi3b-kernel8"])
-def test_end_of_run_on_the_screen(tmp_path, machine, kernel):
-    console, ppm = screendump.run(str(tmp_path), machine, kernel)
+@pytest.mark.parametrize("machine,kernel,extra,row2", [
+    ("raspi2b", harness.KERNEL, [], "test area: "),
+    ("raspi3b", harness.KERNEL8, [], "test area: "),
+    # a key that gates writes, misspelt: the screen says why nothing is written
+    ("raspi2b", harness.KERNEL, ["write_tests = of"],
+     "writes are off: write_tests in sdbench.txt line 6 could not be read"),
+    ("raspi2b", harness.KERNEL, ["test_area = most of it"],
+     "no test area: test_area in sdbench.txt line 6 could not be read: no writes"),
+], ids=["raspi2b-kernel", "raspi3b-kernel8", "write_tests-of", "test_area-garbage"])
+def test_end_of_run_on_the_screen(tmp_path, machine, kernel, extra, row2):
+    console, ppm = screendump.run(str(tmp_path), machine, kernel, extra=extra)
     assert '"type":"screen","width":1280,"height":720' in console
     w, h, got = screendump.read_ppm(ppm)
     assert (w, h) == (1280, 720)
     rows = screen_model.screen_rows(console, h // screen_model.CH, w // screen_model.CW)
     assert rows[0].startswith("sdbench - Raspberry Pi") and "summary" in rows, rows
     assert any("MB/s" in r for r in rows[7:]) and rows[4].startswith("finished: quick"), rows
+    assert rows[2].startswith(row2) and (extra or "writes go only there" in rows[2]), rows
     if '"type":"headline"' in console:      # above the summary, wrapped
         assert rows[6] and rows.index("summary") > 7, rows
     want = screen_model.render(rows, w, h)

@@ -8,7 +8,7 @@
  *    functions untouched, lit and dark with the board's polarity;
  *  - the expander tag refused: the LED is left alone, the console says so;
  *  - each end code flashes as docs/led.md's table says (read from the
- *    file), with the documented timing;
+ *    file), with the documented timing, the crash code too;
  *  - a quick suite through the whole program blinks the LED between
  *    operations and prints the same figures, to the nanosecond, as the
  *    same run with led = off.
@@ -267,6 +267,12 @@ static const struct {
 	{ "stopped", "@ {\"type\":\"card\",\"present\":true}\n"
 		     "@ {\"type\":\"test_area\",\"usable\":true}\n"
 		     "@ {\"type\":\"sustained\",\"stopped_by\":\"user\"}\n", 0 },
+	{ "stopped", "@ {\"type\":\"card\",\"present\":true}\n"
+		     "@ {\"type\":\"suite\",\"aborted\":false,\"interrupted\":true}\n", 0 },
+	{ "pass", "@ {\"type\":\"card\",\"present\":true}\n"
+		  "@ {\"type\":\"test_area\",\"usable\":false}\n"
+		  "@ {\"type\":\"test_area\",\"usable\":true}\n"
+		  "@ {\"type\":\"suite\",\"aborted\":false,\"interrupted\":false}\n", 0 },
 	{ "no_card", "@ {\"type\":\"error\",\"context\":\"init\",\"code\":\"ENOMEDIUM\"}\n", 1 },
 };
 
@@ -320,6 +326,30 @@ TEST(end_codes_flash_as_the_docs_say)
 			printf("  outcome %s\n", outcomes[i].code);
 		check_cur_failed |= failed_before;
 	}
+}
+
+TEST(a_crash_before_the_report_flashes_the_crash_code)
+{
+	struct board_led bl;
+	struct sim_led_edge e[64];
+	int doc = doc_flashes("crash");
+
+	board_setup();
+	board_led_for(0x920092, &bl);	/* Zero: GPIO 47, lit when low */
+	status_led_start(&bl.line, "ACT");
+	status_led_enable(true);
+	status_led_crashed();
+	sim_led_watch(SIM_LED_GPIO, 47);
+	CHECK(doc >= 1);
+	CHECK(status_led_show_end());
+	CHECK_EQ_I(flashes(e, sim_led_edges(e, 64), 0, sim_now_ns()), doc);
+	/* led = off: nothing driven, nothing shown. */
+	board_setup();
+	status_led_start(&bl.line, "ACT");
+	status_led_enable(false);
+	status_led_crashed();
+	CHECK(!status_led_show_end());
+	CHECK_EQ_I(sim_gpio_pin(47), -1);
 }
 
 /* The "result" lines of a run's records, one per line. */

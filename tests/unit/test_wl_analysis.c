@@ -257,6 +257,32 @@ TEST(align_single_spike_is_not_a_boundary)
 	CHECK_EQ_U(b.size_bytes, p[4].size_bytes);
 }
 
+/* A generated card's noisy points (tests/sim/test_bench_au.c, card 159):
+ * the rise from the disturbed point before 256 KiB passes the threshold by
+ * itself, the levels either side do not: inconclusive, no boundary (the
+ * card's step, 76 us at 512 KiB, is under its threshold). */
+TEST(align_rise_after_one_low_point_is_not_a_boundary)
+{
+	static const int32_t diff[10] = { -12000, 17760, -17196, -37452, 65736, 20676, 46824,
+					  21060, 86724, 62580 };
+	struct wla_align_point p[10];
+	struct wla_boundary b;
+	unsigned k;
+
+	for (k = 0; k < 10; k++) {
+		p[k].size_bytes = 16384u << k;
+		p[k].samples = 16;
+		p[k].pre_ns = p[k].post_ns = 700000;
+		p[k].on_ns = (uint32_t)(700000 + diff[k]);
+		p[k].noise_ns = 34000;   /* threshold 1.5 x (34 + 34) us = 102 us */
+	}
+	wla_find_boundary(p, 10, &b);
+	CHECK_EQ_I(b.threshold_ns, 102000);
+	CHECK_EQ_U(b.size_bytes, 0);
+	CHECK(b.inconclusive);
+	CHECK_EQ_U(b.candidate_bytes, 256u << 10);
+}
+
 TEST(align_step_at_the_largest_size_is_unconfirmed)
 {
 	struct wla_align_point p[8]; /* 16 KiB .. 2 MiB */
@@ -373,59 +399,64 @@ TEST(au_match)
 TEST(open_au_collapse)
 {
 	unsigned n[] = { 1, 2, 3, 4, 5, 6, 8 };
-	double mbs[] = { 9.0, 9.5, 9.1, 8.7, 8.9, 1.2, 0.9 };
+	uint32_t p50[] = { 4000, 3800, 4100, 3900, 4000, 9000, 9500 };
 	struct wla_open_au r;
 
-	wla_open_au(n, mbs, 7, 0.5, &r);
+	wla_open_au(n, p50, 7, 0.2, &r);
 	CHECK(r.collapsed);
 	CHECK_EQ_U(r.handled, 5);
 	CHECK_EQ_U(r.collapse_at, 6);
-	CHECK_NEAR(r.best_mbs, 9.5, 1e-9);
-	mbs[5] = 5.0; /* gradual: above half of the best */
-	mbs[6] = 4.9;
-	wla_open_au(n, mbs, 7, 0.5, &r);
+	CHECK_EQ_U(r.base_ns, 4000); /* the median of the five before */
+	CHECK_EQ_U(r.at_ns, 9000);
+	p50[5] = 4500; /* within 20% of the median before: no collapse */
+	p50[6] = 4550;
+	wla_open_au(n, p50, 7, 0.2, &r);
 	CHECK(!r.collapsed);
 	CHECK_EQ_U(r.handled, 8);
-	wla_open_au(n, mbs, 0, 0.5, &r);
+	p50[2] = 12000; /* one slow N between fast ones: a stall, handled */
+	wla_open_au(n, p50, 7, 0.2, &r);
+	CHECK(!r.collapsed);
+	CHECK_EQ_U(r.handled, 8);
+	wla_open_au(n, p50, 0, 0.2, &r);
 	CHECK_EQ_U(r.handled, 0);
 }
 
 TEST(open_au_collapse_confirmed_by_a_second_n)
 {
 	unsigned n[4] = { 1, 2, 3, 4 };
-	double mbs[4] = { 10.0, 9.0, 4.0, 3.0 };
+	uint32_t p50[4] = { 1000, 1100, 2000, 2100 };
 	struct wla_open_au r;
 
-	wla_open_au(n, mbs, 3, 0.5, &r);   /* one point below half: not yet */
+	wla_open_au(n, p50, 3, 0.2, &r);   /* one point above: not yet */
 	CHECK(r.collapsed);
-	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
-	wla_open_au(n, mbs, 4, 0.5, &r);   /* the next one too: confirmed */
-	CHECK(wla_open_au_confirmed(mbs, 4, 0.5, &r));
-	mbs[2] = 5.0;                      /* exactly half is no collapse */
-	wla_open_au(n, mbs, 3, 0.5, &r);
+	CHECK(!wla_open_au_confirmed(p50, 3, 0.2, &r));
+	wla_open_au(n, p50, 4, 0.2, &r);   /* the next one too: confirmed */
+	CHECK(wla_open_au_confirmed(p50, 4, 0.2, &r));
+	p50[2] = 1200;                     /* exactly 1.2x is no collapse */
+	wla_open_au(n, p50, 3, 0.2, &r);
 	CHECK(!r.collapsed);
-	CHECK(!wla_open_au_confirmed(mbs, 3, 0.5, &r));
-	wla_open_au(n, mbs, 1, 0.5, &r);
-	CHECK(!wla_open_au_confirmed(mbs, 1, 0.5, &r));
+	CHECK(!wla_open_au_confirmed(p50, 3, 0.2, &r));
+	wla_open_au(n, p50, 1, 0.2, &r);
+	CHECK(!wla_open_au_confirmed(p50, 1, 0.2, &r));
 }
 
 TEST(open_au_one_slow_n_between_fast_ones_is_a_stall)
 {
-	/* a garbage-collection stall halves N=5's rate; N=6 is fast again */
+	/* garbage collection doubles N=5's median write; N=6 is fast again */
 	unsigned n[7] = { 1, 2, 3, 4, 5, 6, 7 };
-	double mbs[7] = { 9.1, 8.7, 9.1, 8.7, 4.4, 8.7, 1.0 };
+	uint32_t p50[7] = { 910, 870, 910, 870, 1800, 870, 9000 };
 	struct wla_open_au r;
 
-	wla_open_au(n, mbs, 6, 0.5, &r);
+	wla_open_au(n, p50, 6, 0.2, &r);
 	CHECK(!r.collapsed);
 	CHECK_EQ_U(r.handled, 6);
-	CHECK(!wla_open_au_confirmed(mbs, 6, 0.5, &r));
+	CHECK(!wla_open_au_confirmed(p50, 6, 0.2, &r));
 	/* the last point alone below: a collapse, not yet confirmed */
-	wla_open_au(n, mbs, 7, 0.5, &r);
+	wla_open_au(n, p50, 7, 0.2, &r);
 	CHECK(r.collapsed);
 	CHECK_EQ_U(r.collapse_at, 7);
 	CHECK_EQ_U(r.handled, 6);
-	CHECK(!wla_open_au_confirmed(mbs, 7, 0.5, &r));
+	CHECK(!wla_open_au_confirmed(p50, 7, 0.2, &r));
 }
 
 /* ---- erase time ------------------------------------------------------------------ */

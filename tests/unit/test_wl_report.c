@@ -268,13 +268,14 @@ TEST(open_au_report)
 	for (i = 0; i < 4; i++) {
 		r.n[i] = i + 1;
 		r.mbs[i] = i < 2 ? 8.0 : 1.5;
-		r.p50_ns[i] = 4000000;
+		r.p50_ns[i] = i < 2 ? 4000000 : 21000000;
 		r.p99_ns[i] = 21000999;
 		r.max_ns[i] = 30000000;
 	}
 	r.errors[3] = true;
 	r.stopped_by = "collapse";
-	wla_open_au(r.n, r.mbs, r.npoints, 0.5, &r.decision);
+	r.rise = 0.2;
+	wla_open_au(r.n, r.p50_ns, r.npoints, 0.2, &r.decision);
 	capture_start();
 	au_report_open_heading(&r);
 	for (i = 0; i < 4; i++)
@@ -285,13 +286,15 @@ TEST(open_au_report)
 		      "size)\r\n") != NULL);
 	CHECK(strstr(out, "  N=2       8.000 MB/s  p50   4000.0 us  p99   21001.0 us  max   30000.0 us\r\n")
 	      != NULL);
-	CHECK(strstr(out, "  N=4       1.500 MB/s  p50   4000.0 us  p99   21001.0 us  max   30000.0 us"
+	CHECK(strstr(out, "  N=4       1.500 MB/s  p50  21000.0 us  p99   21001.0 us  max   30000.0 us"
 		      "  (errors)\r\n") != NULL);
-	CHECK(strstr(out, "  open AUs: the card handles 2; with 3 the rate falls below half of "
-		      "8.00 MB/s\r\n") != NULL);
+	CHECK(strstr(out, "  open AUs: the card handles 2; with 3 the median write takes "
+		      "21000.0 us against 4000.0 us (every write closes an AU)\r\n") != NULL);
 	CHECK(strstr(out, "\"n\":[1,2,3,4],\"mbs\":[8.000,8.000,1.500,1.500],"
 		      "\"p99_us\":[21000,21000,21000,21000],\"handled\":2,\"collapsed\":true,"
 		      "\"collapse_at\":3,\"stopped_by\":\"collapse\",") != NULL);
+	CHECK(strstr(out, "\"p50_us\":[4000.0,4000.0,21000.0,21000.0],\"base_p50_us\":4000.0,\"rise_pct\":20}")
+	      != NULL);
 }
 
 TEST(erase_report)
