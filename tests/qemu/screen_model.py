@@ -43,9 +43,10 @@ def field(rec, key):
     return "".join(out)
 
 
-# The engine's progress line (bench/engine/workload.c): label padded to 28,
-# the share done, the rate, the time left; nothing else on the line.
-PROGRESS = re.compile(r"  .{28} (?: *\d+%  )? *\d+\.\d\d MB/s(?:  about \d+ s left)?$")
+# The engine's progress line (bench/engine/workload.c): the label padded to
+# 28 (a longer one whole), the share done, the rate, the time left; nothing
+# else on the line.
+PROGRESS = re.compile(r"  .{28,}? (?: *\d+%  )? *\d+\.\d\d MB/s(?:  about \d+ s left)?$")
 
 
 def events(console):
