@@ -10,6 +10,7 @@ progress line as the serial console shows it) or the end, from row 6 the
 finished workloads, at the end the headline and the summary. A field is the
 raw JSON text of the first "key": in the record.
 """
+import json
 import os
 import re
 
@@ -108,7 +109,7 @@ def screen_rows(console, rows, cols=80):
     """The text of each row after the console's records and progress
     lines."""
     top = ["sdbench", "", "", "", "", ""]
-    body, headline, summary = [], "", ""
+    body, headline, summary, helps = [], "", "", []
     writes_off_said = False
 
     def end_body():
@@ -126,6 +127,10 @@ def screen_rows(console, rows, cols=80):
             v = v[:min(cut)] if cut else v
             b.append("  %-20s %10s %-4s  %s" % (label, field(o, "iops" if iops else "mbs"),
                                                 "IOPS" if iops else "MB/s", v))
+        if helps:
+            b.append("")
+        for h in helps:
+            b += wrap("would help: " + h, cols)
         return b
 
     for kind, rec in events(console):
@@ -155,6 +160,7 @@ def screen_rows(console, rows, cols=80):
             body[-1] += "  " + field(rec, "bottleneck")
         elif t == "headline":
             headline = field(rec, "text")[:511]
+            helps = [h[:199] for h in (json.loads(rec).get("help") or [])[:4]]
             if summary:
                 body = end_body()
         elif t == "summary":
