@@ -475,8 +475,7 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
  * block whose serial part is stamped (*t_all). Returns the bytes moved;
  * pio_block moves the rest, waiting. */
 static uint32_t stream_block(struct bcm2835_sdhost_priv *p, uint8_t *buf, uint32_t bursts,
-			     bool is_read, bool want, uint32_t *t_all, uint32_t more,
-			     uint32_t *fill)
+			     bool is_read, bool want, uint32_t *t_all)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	uint32_t done;
@@ -485,11 +484,9 @@ static uint32_t stream_block(struct bcm2835_sdhost_priv *p, uint8_t *buf, uint32
 
 	/* want_blk's serial part is stamped between bursts:
 	 * before a read's last (its 16 words all in the FIFO),
-	 * after a write's first (the bus can start). A write then
-	 * looks at the FIFO (*fill, the seam's second look) and
-	 * streams on up to 'more' bursts while it is empty; the
-	 * rest goes through pio_block, which looks at SDHSTS when
-	 * the FIFO is not empty */
+	 * after a write's first (the bus can start; the write's
+	 * other bursts go through pio_block, which looks at
+	 * SDHSTS when the FIFO is not empty) */
 	if (want)
 		n = is_read ? bursts - 1 : 1;
 	left = n;
@@ -501,15 +498,9 @@ static uint32_t stream_block(struct bcm2835_sdhost_priv *p, uint8_t *buf, uint32
 				      &left);
 	done = (n - left) * (SDH_FIFO_WORDS * 4);
 	if (want && !left) {
-		if (!is_read) {
-			*t_all = timer_ticks();
-			*fill = fifo_fill(rd(p, SDH_EDM));
-			left = more;
-			if (more)
-				(void)pio_port_write_fifos16(port, SDH_EDM_FROM_DATA,
-							     SDH_EDM_FIFO_ANY, w, &left);
-			done += (more - left) * (SDH_FIFO_WORDS * 4);
-		} else if (rd(p, SDH_EDM) & SDH_EDM_FIFO_FULL) {
+		if (!is_read)
+			*t_all = timer_ticks(); /* the rest by pio_block */
+		else if (rd(p, SDH_EDM) & SDH_EDM_FIFO_FULL) {
 			*t_all = timer_ticks();
 			left = 1;
 			(void)pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
@@ -605,11 +596,11 @@ static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam
 	} else {
 		/* the first burst went in at the block's start, and the bus
 		 * has taken words of it by the look */
-		if (done < SDH_FIFO_WORDS * 4 || sm->start_fill + SDH_FIFO_WORDS <= lk->fill)
+		if (!done || sm->start_fill + done / 4 <= lk->fill)
 			return;
 		from = t0;
 		to = lk->t ? lk->t : t_all;
-		words = sm->start_fill + SDH_FIFO_WORDS - lk->fill;
+		words = sm->start_fill + done / 4 - lk->fill;
 		full = lk->fill == 0;
 	}
 	if (full) {
@@ -672,7 +663,6 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 		/* a write's last word alone, after a look at the FIFO: the
 		 * words the bus had still to send when the CPU was done */
 		const uint32_t last_w = bursts && !is_read && blk + 1 == data->blocks;
-		uint32_t wfill = SDH_FIFO_WORDS + 1; /* no look after a write's first burst */
 
 		/* A block whose FIFO is ready at the first look, a few
 		 * instructions after the previous block was moved, starts at
@@ -688,17 +678,13 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 			sm.start_fill = fifo_fill(rd(p, SDH_EDM));
 		t_all = 0;
 		if (go)
-			done = stream_block(p, buf, bursts, is_read, want, &t_all,
-					    bursts > 1 + last_w ? bursts - 1 - last_w : 0, &wfill);
+			done = stream_block(p, buf, bursts, is_read, want, &t_all);
 		if (is_read && t_all)
 			lk[1].t = t_all; /* the last burst whole in the FIFO */
-		if (!is_read && wfill <= SDH_FIFO_WORDS)
-			lk[0].fill = wfill; /* pio_block's first look replaces it */
 		if (done < data->blksz &&
 		    (pio_block(p, buf + done, (data->blksz - done) / 4 - last_w, is_read, blk_to,
 			       &hsts, done ? NULL : &t0, blk != 0, &waited,
-			       want ? &t_all : NULL,
-			       is_read || done <= SDH_FIFO_WORDS * 4 ? lk : NULL) ||
+			       want ? &t_all : NULL, lk) ||
 		     (last_w && pio_block(p, buf + data->blksz - 4, 1, false, blk_to, &hsts,
 					  NULL, true, &waited, NULL, end)))) {
 			recover(p, is_read);
