@@ -19,6 +19,8 @@
 #define MAX_COLS 160
 #define MAX_ROWS 68
 #define LINE_MAX (RECORD_MAX_BYTES + 64)
+#define SCREEN_HELP_MAX 4
+#define SCREEN_HELP_LEN 200
 
 static struct {
 	struct screen_fb fb;
@@ -28,6 +30,8 @@ static struct {
 	char body[MAX_ROWS][MAX_COLS + 1];
 	unsigned nbody;
 	char headline[512];	/* the headline record's text (cut at 511 bytes) */
+	char help[SCREEN_HELP_MAX][SCREEN_HELP_LEN]; /* its "help" list */
+	unsigned nhelp;
 	char summary[4096];	/* the summary record, once printed */
 	bool writes_off_said;	/* row 2 says why nothing is written */
 } sc;
@@ -142,6 +146,36 @@ static const char *field(const char *rec, const char *key, char *out, unsigned c
 	return out;
 }
 
+/* The strings of the array "key":[...] in rec, each cut at SCREEN_HELP_LEN
+ * - 1 bytes, at most SCREEN_HELP_MAX; the number found. */
+static unsigned string_list(const char *rec, const char *key,
+			    char out[SCREEN_HELP_MAX][SCREEN_HELP_LEN])
+{
+	char pat[40];
+	const char *p;
+	unsigned k = 0;
+
+	fmt_snprintf(pat, sizeof(pat), "\"%s\":[", key);
+	p = strstr(rec, pat);
+	if (!p)
+		return 0;
+	for (p += strlen(pat); *p == '"' && k < SCREEN_HELP_MAX; k++) {
+		unsigned n = 0;
+
+		for (p++; *p && *p != '"'; p++)
+			if (n + 1 < SCREEN_HELP_LEN)
+				out[k][n++] = *p == '\\' && p[1] ? *++p : *p;
+			else if (*p == '\\' && p[1])
+				p++;
+		out[k][n] = 0;
+		if (*p == '"')
+			p++;
+		if (*p == ',')
+			p++;
+	}
+	return k;
+}
+
 /* The length of s before its first " (" (an explanation a row has no
  * room for). */
 static int paren_cut(const char *s)
@@ -210,6 +244,14 @@ static void show_end(void)
 			     summary_rows[i].iops ? "IOPS" : "MB/s", v);
 		body_add(t);
 	}
+	if (sc.nhelp)
+		body_add("");
+	for (unsigned i = 0; i < sc.nhelp; i++) {
+		char h[SCREEN_HELP_LEN + 16];
+
+		fmt_snprintf(h, sizeof(h), "would help: %s", sc.help[i]);
+		body_wrap(h);
+	}
 	draw_body();
 }
 
@@ -254,6 +296,7 @@ static void on_record(const char *rec)
 		draw_body();
 	} else if (!strcmp(type, "headline")) {
 		field(rec, "text", sc.headline, sizeof(sc.headline));
+		sc.nhelp = string_list(rec, "help", sc.help);
 		if (sc.summary[0])
 			show_end();
 	} else if (!strcmp(type, "summary")) {

@@ -366,12 +366,16 @@ static void read_look_words(const struct sd_host *h, uint32_t blksz, uint32_t bl
 			    struct read_pace *rp)
 {
 	uint32_t words = blksz / 4, w = h->width ? h->width : 1;
+	uint32_t clocks = 8u * blksz / w + 18u;
 	uint64_t blk_ns = timer_ticks_to_ns(blk0_ticks), frame_ns, k;
 
 	if (!h->actual_clock_hz || !blk_ns)
 		return;
-	/* start bit, 8B/W data bits, CRC16, end bit (SD §4.5) */
-	frame_ns = (uint64_t)(8u * blksz / w + 18u) * 1000000000ull / h->actual_clock_hz;
+	/* start bit, 8B/W data bits, CRC16, end bit (SD §4.5); DDR50 moves
+	 * the data bits and the CRC on both edges */
+	if (h->timing == SD_TIMING_DDR50)
+		clocks = 4u * blksz / w + 18u;
+	frame_ns = (uint64_t)clocks * 1000000000ull / h->actual_clock_hz;
 	rp->f_ticks = (uint32_t)(frame_ns * blk0_ticks / blk_ns);
 	k = (frame_ns * 9u * words + 8u * blk_ns - 1u) / (8u * blk_ns);
 	k = (k + 7u) & ~7ull;

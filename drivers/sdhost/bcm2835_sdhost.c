@@ -267,6 +267,26 @@ struct sdh_look {
 	uint32_t t, fill;
 };
 
+/* n words between the port and a buffer that is not word-aligned, byte
+ * by byte. Returns the buffer after them. */
+static uint8_t *move_bytes(uintptr_t port, uint8_t *buf, uint32_t n, bool is_read)
+{
+	for (; n; n--, buf += 4) {
+		if (is_read) {
+			uint32_t v = mmio_read32(port);
+
+			buf[0] = (uint8_t)v;
+			buf[1] = (uint8_t)(v >> 8);
+			buf[2] = (uint8_t)(v >> 16);
+			buf[3] = (uint8_t)(v >> 24);
+		} else {
+			mmio_write32(port, (uint32_t)buf[0] | (uint32_t)buf[1] << 8 |
+				     (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24);
+		}
+	}
+	return buf;
+}
+
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
 		     uint32_t *hsts, uint32_t *t_first, bool stamped,
@@ -362,21 +382,7 @@ static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 			else
 				w32 = (uint32_t *)(uintptr_t)pio_port_write_words(port, w32, n);
 		} else {
-			for (; n; n--, buf += 4) {
-				if (is_read) {
-					uint32_t v = mmio_read32(port);
-
-					buf[0] = (uint8_t)v;
-					buf[1] = (uint8_t)(v >> 8);
-					buf[2] = (uint8_t)(v >> 16);
-					buf[3] = (uint8_t)(v >> 24);
-				} else {
-					mmio_write32(port, (uint32_t)buf[0] |
-						     (uint32_t)buf[1] << 8 |
-						     (uint32_t)buf[2] << 16 |
-						     (uint32_t)buf[3] << 24);
-				}
-			}
+			buf = move_bytes(port, buf, n, is_read);
 		}
 		if (!is_read && t_all && !*t_all)
 			*t_all = timer_ticks(); /* the first burst is in: the bus can start */
@@ -609,6 +615,23 @@ static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam
 }
 
 /* The data phase of a request, after the command's response. */
+/* The first block on the streaming path: stamped (*t1) when its FIFO is
+ * ready at the first look, and then it streams at once (true); else
+ * pio_block waits and stamps. The fill seen is a read's first words
+ * (sd_host.h fifo_words). */
+static bool first_look(const struct bcm2835_sdhost_priv *p, struct sd_req_times *t,
+		       bool is_read, uint32_t *t1)
+{
+	uint32_t e0 = rd(p, SDH_EDM);
+	bool ready = is_read ? (e0 & SDH_EDM_FIFO_FULL) != 0 : !(e0 & SDH_EDM_FIFO_ANY);
+
+	if (ready)
+		*t1 = timer_ticks();
+	t->fifo_counted = 1;
+	t->fifo_words = fifo_fill(e0);
+	return ready;
+}
+
 /* The data phase by PIO. Returns 0 or the error code with req->err filled
  * in. */
 static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint32_t blk_to)
@@ -631,18 +654,8 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 	struct sdh_seam sm = { 0, { 0, 0 } };
 	struct sdh_look end[2] = { { 0, 0 }, { 0, 0 } };
 
-	if (bursts) {
-		/* The first block: stamped when its FIFO is ready at the
-		 * first look, else pio_block waits and stamps. */
-		uint32_t e0 = rd(p, SDH_EDM);
-
-		if (is_read ? (e0 & SDH_EDM_FIFO_FULL) : !(e0 & SDH_EDM_FIFO_ANY)) {
-			t1 = timer_ticks();
-			go = bursts;
-		}
-		t->fifo_counted = 1;
-		t->fifo_words = fifo_fill(e0);
-	}
+	if (bursts && first_look(p, t, is_read, &t1))
+		go = bursts;
 	for (blk = 0; blk < data->blocks; blk++) {
 		uint32_t done = 0;
 		const bool want = bursts || blk == want_blk;

@@ -10,6 +10,7 @@ progress line as the serial console shows it) or the end, from row 6 the
 finished workloads, at the end the headline and the summary. A field is the
 raw JSON text of the first "key": in the record.
 """
+import json
 import os
 import re
 
@@ -43,9 +44,10 @@ def field(rec, key):
     return "".join(out)
 
 
-# The engine's progress line (bench/engine/workload.c): label padded to 28,
-# the share done, the rate, the time left; nothing else on the line.
-PROGRESS = re.compile(r"  .{28} (?: *\d+%  )? *\d+\.\d\d MB/s(?:  about \d+ s left)?$")
+# The engine's progress line (bench/engine/workload.c): the label padded to
+# 28 (a longer one whole), the share done, the rate, the time left; nothing
+# else on the line.
+PROGRESS = re.compile(r"  .{28,}? (?: *\d+%  )? *\d+\.\d\d MB/s(?:  about \d+ s left)?$")
 
 
 def events(console):
@@ -107,7 +109,7 @@ def screen_rows(console, rows, cols=80):
     """The text of each row after the console's records and progress
     lines."""
     top = ["sdbench", "", "", "", "", ""]
-    body, headline, summary = [], "", ""
+    body, headline, summary, helps = [], "", "", []
     writes_off_said = False
 
     def end_body():
@@ -125,6 +127,10 @@ def screen_rows(console, rows, cols=80):
             v = v[:min(cut)] if cut else v
             b.append("  %-20s %10s %-4s  %s" % (label, field(o, "iops" if iops else "mbs"),
                                                 "IOPS" if iops else "MB/s", v))
+        if helps:
+            b.append("")
+        for h in helps:
+            b += wrap("would help: " + h, cols)
         return b
 
     for kind, rec in events(console):
@@ -154,6 +160,7 @@ def screen_rows(console, rows, cols=80):
             body[-1] += "  " + field(rec, "bottleneck")
         elif t == "headline":
             headline = field(rec, "text")[:511]
+            helps = [h[:199] for h in (json.loads(rec).get("help") or [])[:4]]
             if summary:
                 body = end_body()
         elif t == "summary":
