@@ -341,8 +341,14 @@ static void read_advance(uint64_t now)
 			break;
 		}
 		case B_TAIL:
-			if (h.tail_end > now)
+			if (h.tail_end > now) {
+				/* The CRC16 and end bit are on the wire now: the
+				 * truth is decided up to now (a read's last word
+				 * can reach the CPU, and its operation end,
+				 * before the block's tail ends). */
+				dat(now, SIM_W_DATA);
 				return;
+			}
 			dat(h.tail_end, SIM_W_DATA);
 			if (h.rec) {
 				sim_truth_blk(h.rec, h.bk)->bus_end_ns = h.tail_end;
@@ -511,8 +517,14 @@ static void write_advance(uint64_t now)
 			break;
 		}
 		case B_TAIL:
-			if (h.tail_end > now)
+			if (h.tail_end > now) {
+				/* The CRC16 and end bit are on the wire now: the
+				 * truth is decided up to now (a read's last word
+				 * can reach the CPU, and its operation end,
+				 * before the block's tail ends). */
+				dat(now, SIM_W_DATA);
 				return;
+			}
 			write_block_end();
 			break;
 		case B_BUSY:
