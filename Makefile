@@ -298,12 +298,12 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 	@$(HCC) $(HCFLAGS) $< $(BH)/libsdb.a $(BH)/libhost.a $(HLDFLAGS) $(HLIBS) -o $@
 
 # The simulator as a tool: the whole program against a simulated card. The
-# engine's wl_begin/wl_do/wl_end are wrapped so that sdbsim knows each
+# engine's wl_begin/wl_do/wl_end (and wl_untimed_begin/end) are wrapped so that sdbsim knows each
 # workload's window (its "truth" record), without a change to the firmware.
 $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
+	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report,--wrap=wl_untimed_begin,--wrap=wl_untimed_end -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
 # Python host tools: installed next to the C ones, with their package
 # (tools/sdbhost) beside them.

@@ -25,7 +25,9 @@
  * card / bus / host shares of what happened on the simulated wires over
  * the workload's measured window, and the critical path. It learns the
  * windows by wrapping the engine's wl_begin / wl_do / wl_end at link time
- * (-Wl,--wrap): the firmware's code is unchanged.
+ * (-Wl,--wrap): the firmware's code is unchanged. What the engine does
+ * unmeasured between operations (wl_untimed_begin / wl_untimed_end, also
+ * wrapped) is left out of the truth as it is left out of the measurement.
  *
  * Exit status: 0 no errors, 1 the run reported errors, 2 bad arguments.
  */
@@ -91,6 +93,10 @@ void __wrap_wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind, cons
 int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
 void __wrap_wl_end(struct wl_ctx *c, struct wl_meas *m);
 void __wrap_wl_report(struct wl_ctx *c, const struct wl_meas *m);
+void __real_wl_untimed_begin(struct wl_ctx *c, struct wl_meas *m);
+void __real_wl_untimed_end(struct wl_ctx *c, struct wl_meas *m);
+void __wrap_wl_untimed_begin(struct wl_ctx *c, struct wl_meas *m);
+void __wrap_wl_untimed_end(struct wl_ctx *c, struct wl_meas *m);
 
 #define MAX_OPEN 8
 
@@ -103,6 +109,8 @@ static struct window {
 	char name[48];
 	uint32_t ops;
 	struct sim_wire_sum first, last;
+	struct sim_wire_sum untimed_from; /* at wl_untimed_begin */
+	uint64_t untimed_wall, untimed_ns[SIM_W_NCAT], untimed_wait[SIM_W_NCAT];
 } open_w[MAX_OPEN];
 
 static void flush_pending(void);
@@ -156,6 +164,36 @@ int __wrap_wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	return r;
 }
 
+/* What the engine does between timed operations without measuring it
+ * (wl_untimed_begin/end) is left out of the window's truth as the engine
+ * leaves it out of its measurement. */
+void __wrap_wl_untimed_begin(struct wl_ctx *c, struct wl_meas *m)
+{
+	struct window *w = window_of(m, false);
+
+	if (w && w->started)
+		sim_wire_totals(&w->untimed_from);
+	__real_wl_untimed_begin(c, m);
+}
+
+void __wrap_wl_untimed_end(struct wl_ctx *c, struct wl_meas *m)
+{
+	struct window *w = window_of(m, false);
+	struct sim_wire_sum now, d;
+	unsigned k;
+
+	__real_wl_untimed_end(c, m);
+	if (!w || !w->started)
+		return;
+	sim_wire_totals(&now);
+	sim_wire_diff(&now, &w->untimed_from, &d);
+	w->untimed_wall += d.t_to - d.t_from;
+	for (k = 0; k < SIM_W_NCAT; k++) {
+		w->untimed_ns[k] += d.ns[k];
+		w->untimed_wait[k] += d.wait_ns[k];
+	}
+}
+
 static void pct_obj(struct json *j, const char *key, const uint64_t *ns, double wall)
 {
 	unsigned k;
@@ -173,6 +211,11 @@ static void print_truth(const struct window *w, bool records)
 	double wall, cc, cb, ch;
 
 	sim_wire_diff(&w->last, &w->first, &d);
+	d.t_to -= w->untimed_wall;
+	for (unsigned k = 0; k < SIM_W_NCAT; k++) {
+		d.ns[k] -= w->untimed_ns[k];
+		d.wait_ns[k] -= w->untimed_wait[k];
+	}
 	wall = (double)(d.t_to - d.t_from);
 	sim_wire_critical(&d, &cc, &cb, &ch);
 	if (records)

@@ -559,3 +559,13 @@ uint32_t wl_verify_written(struct wl_ctx *c, const char *name)
 	c->written_overflow = false;
 	return v.bad;
 }
+
+void wl_untimed_begin(struct wl_ctx *c, struct wl_meas *m)
+{
+	m->untimed_t0 = wl_now_ns(c);
+}
+
+void wl_untimed_end(struct wl_ctx *c, struct wl_meas *m)
+{
+	m->excluded_ns += wl_now_ns(c) - m->untimed_t0;
+}

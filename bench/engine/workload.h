@@ -122,6 +122,7 @@ struct wl_meas {
 	uint64_t start_ns, end_ns;   /* wall clock of the measured part */
 	uint64_t excluded_ns;        /* progress printing, verify fills */
 	uint64_t excluded_at_end_ns; /* excluded_ns when the last operation ended */
+	uint64_t untimed_t0;         /* wl_untimed_begin's clock */
 	uint64_t last_end_ns;
 	struct phase_acc acc;        /* reads (and everything of a pure workload) */
 	struct phase_acc acc_w;      /* writes of a mixed workload */
@@ -160,6 +161,13 @@ void wl_begin(struct wl_ctx *c, struct wl_meas *m, const char *kind,
 	      uint32_t xfer_blocks, uint64_t planned_bytes);
 /* Run one timed operation. Returns 0 or -errno (already reported). */
 int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op);
+
+/* An operation between two timed ones that is not measured (au.c's
+ * priming read): its time is excluded from the workload like the progress
+ * line's. tools/sdbsim.c wraps the pair to leave it out of the
+ * simulator's truth for the workload too. */
+void wl_untimed_begin(struct wl_ctx *c, struct wl_meas *m);
+void wl_untimed_end(struct wl_ctx *c, struct wl_meas *m);
 /* Compute the figures of the finished workload into m (elapsed_ns, sum,
  * mbs, iops, split). Sorts the latency samples c->lat[0..m->nlat): a
  * workload that needs them in issue order reads them before. Prints

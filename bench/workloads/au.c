@@ -35,8 +35,12 @@ static uint32_t time_read(struct wl_ctx *c, struct wl_meas *m, uint32_t lba)
 {
 	struct wl_op op = { false, lba, AL_READ_BLOCKS, WL_MULTI_AUTO12 };
 	uint32_t before;
+	int r;
 
-	if (sd_read_blocks(c->card, lba, 1, c->buf, SD_STOP_AUTO12, NULL))
+	wl_untimed_begin(c, m);
+	r = sd_read_blocks(c->card, lba, 1, c->buf, SD_STOP_AUTO12, NULL);
+	wl_untimed_end(c, m);
+	if (r)
 		return 0;
 	before = m->nlat;
 	if (wl_do(c, m, &op))
