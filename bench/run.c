@@ -106,8 +106,19 @@ static void report_config(struct config *cfg, int status, bool emulated)
 		con_printf("  (%u more messages)\n", cfg->dropped);
 	if (!config_has(cfg, CFG_SUITE))
 		config_set_default(cfg, CFG_SUITE, emulated ? "quick" : "full");
+	/* The one rule of config.h: not read whole, nothing written. */
+	if (!config_fully_read(cfg))
+		con_printf("  NOTHING IS WRITTEN THIS RUN: %s (reads go on; correct the line, "
+			   "docs/config.md)\n", config_no_writes_why(cfg));
 	j = record_begin("config");
 	json_bool(j, "file", status == 0);
+	/* Early in the record: the LED's sink reads a line's first 256 bytes. */
+	json_bool(j, "fully_read", config_fully_read(cfg));
+	if (!config_fully_read(cfg)) {
+		json_u64(j, "unread_line", cfg->unread_line);
+		json_u64(j, "unread_lines", cfg->unread_lines);
+		json_str(j, "no_writes_why", config_no_writes_why(cfg));
+	}
 	config_json(cfg, j);
 	json_arr_begin(j, "messages");
 	for (i = 0; i < cfg->nmsgs; i++)

@@ -249,13 +249,18 @@ static int apply_test_area(struct settings *s)
 
 void settings_guard(struct settings *s, const struct config *cfg)
 {
-	static char why[96];
+	static char why[CONFIG_MSG_LEN + 24];
 
 	/* Rebuilt: the results file's region (results_log.c) stays. */
 	write_guard_rebuild(s->guard, s->card, &s->st->area, config_bool(cfg, CFG_WRITE_TESTS));
 	if (config_bad(cfg, CFG_WRITE_TESTS)) {
-		fmt_snprintf(why, sizeof(why), "writes are off: write_tests in sdbench.txt "
-			     "line %u could not be read", (unsigned)cfg->v[CFG_WRITE_TESTS].line);
+		if (config_no_writes_why(cfg))
+			fmt_snprintf(why, sizeof(why), "writes are off: %s",
+				     config_no_writes_why(cfg));
+		else
+			fmt_snprintf(why, sizeof(why), "writes are off: write_tests in sdbench.txt "
+				     "line %u could not be read",
+				     (unsigned)cfg->v[CFG_WRITE_TESTS].line);
 		s->guard->off_why = why;
 	}
 }

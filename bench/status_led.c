@@ -13,7 +13,8 @@
  * The outcome comes from the records the run prints (the sink reads them
  * like any host tool): a card record (a card was measured), the last
  * test_area record's "usable", a "stopped_by":"user" or "interrupted":true
- * (Ctrl-C); and the error count.
+ * (Ctrl-C), a config record's "fully_read":false (a line of sdbench.txt
+ * not read: no writes); and the error count.
  */
 #include <string.h>
 
@@ -32,7 +33,7 @@ static struct {
 	int hw;			/* 0 not tried, 1 driven, or the -errno of led_init */
 	bool lit;
 	uint64_t last_us;
-	bool card, no_area, stopped;
+	bool card, no_area, stopped, config_unread;
 	int code;		/* 0 until status_led_report */
 	char buf[LINE_MAX];
 	unsigned len;
@@ -105,6 +106,8 @@ static void on_record(const char *rec)
 {
 	if (has(rec, "\"type\":\"card\""))
 		st.card = true;
+	else if (has(rec, "\"type\":\"config\""))
+		st.config_unread = has(rec, "\"fully_read\":false");
 	else if (has(rec, "\"type\":\"test_area\""))
 		st.no_area = !has(rec, "\"usable\":true");
 	/* Ctrl-C: a sustained write's "stopped_by", the suite's "interrupted". */
@@ -130,12 +133,14 @@ static void sink_putc(void *ctx, char c)
 static const char *const code_names[] = {
 	[STATUS_PASS] = "pass", [STATUS_NO_AREA] = "no_test_area", [STATUS_ERRORS] = "errors",
 	[STATUS_STOPPED] = "stopped", [STATUS_NO_CARD] = "no_card",
+	[STATUS_CONFIG] = "config_unread",
 };
 
 static const char *const code_text[] = {
 	[STATUS_PASS] = "passed", [STATUS_NO_AREA] = "no test area (reads only)",
 	[STATUS_ERRORS] = "errors", [STATUS_STOPPED] = "stopped by the user",
 	[STATUS_NO_CARD] = "no card measured",
+	[STATUS_CONFIG] = "sdbench.txt not read whole: nothing written",
 };
 
 static enum status_code outcome(unsigned errors)
@@ -146,6 +151,8 @@ static enum status_code outcome(unsigned errors)
 		return STATUS_STOPPED;
 	if (errors)
 		return STATUS_ERRORS;
+	if (st.config_unread)
+		return STATUS_CONFIG;
 	return st.no_area ? STATUS_NO_AREA : STATUS_PASS;
 }
 

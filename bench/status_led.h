@@ -20,6 +20,7 @@ enum status_code {
 	STATUS_STOPPED = 4,	/* stopped by the user (Ctrl-C) */
 	STATUS_NO_CARD = 5,	/* no card measured (none, it did not start, no slot driver) */
 	STATUS_CRASH = 6,	/* the program stopped on an exception (no led record) */
+	STATUS_CONFIG = 7,	/* sdbench.txt not read whole: nothing was written */
 };
 
 /* Running: the LED changes every STATUS_BLINK_US (on, off, on...). */

@@ -177,6 +177,13 @@ def test_pios_layout_free_space_and_config(tmp_path):
     assert any(m.startswith("config: line 3: span = 12x: not a size") for m in c["messages"])
     assert any(m.startswith('config: line 5: unknown key "colour"') for m in c["messages"])
     assert len(c["messages"]) == 2
+    # Lines that could not be read: no test area (docs/config.md).
+    ta = out["test_area"]
+    assert not ta["usable"] and "line 3 could not be read" in ta["reason"], ta
+    # The same card with a clean file: the free space after the root.
+    img = pios_card(tmp_path, 1024, 512, [("SDBENCH.TXT", b"suite = full\r\n"),
+                                          ("KERNEL.IMG", b"\0" * 5000)])
+    out = sdarea(img)
     ta = out["test_area"]
     end = 8192 + 768 * MIB // SECTOR
     start = -(-end // ALIGN) * ALIGN
@@ -272,8 +279,8 @@ def test_explicit_test_area(tmp_path):
     out = sdarea(img2)
     ta = out["test_area"]
     assert "refused" in ta["note"] and "partition 2 (Linux, type 0x83" in ta["note"]
-    assert ta["source"] == "unpartitioned"
-    assert not (ta["first_lba"] <= root_first + 100 < ta["first_lba"] + ta["count"])
+    # Refused: no area at all, never the automatic one in its place.
+    assert ta["source"] == "none" and not ta["usable"]
 
 
 def test_extended_partitions_match_sfdisk(tmp_path):

@@ -211,7 +211,12 @@ static void cmd_set(const struct console_io *io, int argc, char **argv)
 
 	want = io->st->cfg;
 	if (con_parse_set(argc, argv, &want, &changed, err, sizeof(err))) {
-		con_printf("%s (nothing changed)\n", err);
+		/* config.h's rule: a setting that could not be read writes
+		 * nothing, here as in sdbench.txt (it may have meant
+		 * write_tests=off). */
+		config_set_unreadable(&io->st->cfg, err);
+		settings_guard(io->settings, &io->st->cfg);
+		con_printf("%s (nothing changed; writes are off until set write_tests=on)\n", err);
 		return;
 	}
 	refused = settings_apply_set(io->settings, &want, changed);

@@ -429,8 +429,7 @@ bool config_gates_writes(enum config_id id)
 
 /* A key that decides whether anything is written got a value that could not
  * be read: no writes (write_tests off, no test_area), remembered as "bad"
- * with its line so the write guard can name it. Other keys keep their
- * default instead: a mistake there costs a measurement, not a user's data. */
+ * with its line so the write guard can name it. */
 static void fail_safe(struct config *c, enum config_id id, unsigned lineno)
 {
 	struct config_value *v = &c->v[id];
@@ -443,26 +442,138 @@ static void fail_safe(struct config *c, enum config_id id, unsigned lineno)
 	v->line = (uint16_t)(lineno > 0xFFFF ? 0xFFFF : lineno);
 }
 
-/* A line too long to read: when it names a key that gates writes, its
- * value is unknown, so no writes. */
+/* Letters and digits of s[0..n), lower case, into out (NUL-terminated). */
+static size_t fold_key(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < cap; i++)
+		if (is_alpha(s[i]) || (s[i] >= '0' && s[i] <= '9'))
+			out[k++] = lower(s[i]);
+	out[k] = 0;
+	return k;
+}
+
+/* Whether a key the parser could not take is a misspelling of name: the
+ * same letters and digits ("results-file", "Results File") or at most two
+ * letters inserted, deleted or changed ("result_file", "resuts_file"). */
+static bool looks_like(const char *key, size_t klen, const char *name)
+{
+	char a[48], b[48];
+	uint8_t row[48];
+	size_t n = fold_key(key, klen, a, sizeof(a)), m = fold_key(name, strlen(name), b, sizeof(b));
+
+	if (n == 0 || (n > m ? n - m : m - n) > 2)
+		return false;
+	/* Edit distance, one row (n, m < 48). */
+	for (size_t j = 0; j <= m; j++)
+		row[j] = (uint8_t)j;
+	for (size_t i = 1; i <= n; i++) {
+		uint8_t diag = row[0];
+
+		row[0] = (uint8_t)i;
+		for (size_t j = 1; j <= m; j++) {
+			uint8_t up = row[j], best = (uint8_t)(diag + (a[i - 1] != b[j - 1]));
+
+			if (up + 1 < best)
+				best = (uint8_t)(up + 1);
+			if (row[j - 1] + 1 < best)
+				best = (uint8_t)(row[j - 1] + 1);
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[m] <= 2;
+}
+
+/*
+ * The one rule that keeps a user's data safe: a line that could not be read
+ * whole (malformed, an unknown key, a refused value, too long) means the
+ * configuration is not known, so nothing is written this run: write_tests
+ * off and no test area, both "bad" so that the guard and the test-area
+ * decision name the line. The results file is the user's own file and
+ * keeps the message of what happened, unless the line names (or misspells)
+ * results_file: then it is off too. key: what stands where a key would
+ * (NULL when nothing does); why: what was wrong, for the first line's
+ * reason.
+ */
+static void not_read(struct config *c, unsigned lineno, const char *key, size_t klen,
+		     const char *why)
+{
+	c->unread_lines++;
+	if (!c->unread_line) {
+		c->unread_line = (uint16_t)(lineno > 0xFFFF ? 0xFFFF : lineno);
+		if (lineno)
+			fmt_snprintf(c->unread_why, sizeof(c->unread_why),
+				     "sdbench.txt line %u could not be read (%s)", lineno, why);
+		else
+			fmt_snprintf(c->unread_why, sizeof(c->unread_why), "%s", why);
+	}
+	if (!c->v[CFG_WRITE_TESTS].bad)
+		fail_safe(c, CFG_WRITE_TESTS, lineno);
+	if (!c->v[CFG_TEST_AREA].bad)
+		fail_safe(c, CFG_TEST_AREA, lineno);
+	if (key && !c->v[CFG_RESULTS_FILE].bad && looks_like(key, klen, "results_file"))
+		fail_safe(c, CFG_RESULTS_FILE, lineno);
+}
+
+void config_unreadable_file(struct config *c, const char *why)
+{
+	char buf[CONFIG_MSG_LEN];
+
+	fmt_snprintf(buf, sizeof(buf), "sdbench.txt could not be read: %s", why);
+	not_read(c, 0, NULL, 0, buf);
+	/* Whether results_file is in it is unknown too. */
+	if (!c->v[CFG_RESULTS_FILE].bad)
+		fail_safe(c, CFG_RESULTS_FILE, 0);
+}
+
+void config_set_unreadable(struct config *c, const char *why)
+{
+	fail_safe(c, CFG_WRITE_TESTS, 0);
+	c->v[CFG_WRITE_TESTS].from_file = 0;
+	c->v[CFG_WRITE_TESTS].from_console = 1;
+	fmt_snprintf(c->unread_why, sizeof(c->unread_why), "the console's set line could not be "
+		     "read (%s)", why);
+	if (!c->unread_lines)
+		c->unread_lines = 1;
+}
+
+bool config_fully_read(const struct config *c)
+{
+	return c->unread_lines == 0;
+}
+
+const char *config_no_writes_why(const struct config *c)
+{
+	return c->unread_lines ? c->unread_why : NULL;
+}
+
+/* The word where a key would stand in a line without '=' ("write_tests off",
+ * "write_tests: off"): up to a space or ':'. */
+static size_t first_word(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !is_space(s[n]) && s[n] != ':')
+		n++;
+	return n;
+}
+
+/* A line too long to read: its key and value are unknown. */
 static void long_line(struct config *c, unsigned lineno, const char *text, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, k;
+	char why[64];
 
-	config_msg(c, "config: line %u: longer than %d characters (ignored)", lineno,
-		   CONFIG_MAX_LINE);
 	while (i < n && is_space(text[i]))
 		i++;
-	for (int id = 0; id < CFG_NKEYS; id++) {
-		size_t k = strlen(keys[id].name);
-
-		if (!config_gates_writes((enum config_id)id) || n - i < k ||
-		    !ieqn(text + i, k, keys[id].name) ||
-		    (n - i > k && (is_alpha(text[i + k]) || text[i + k] == '_')))
-			continue;
-		config_msg(c, "config: line %u: %s unreadable; no writes", lineno, keys[id].name);
-		fail_safe(c, (enum config_id)id, lineno);
-	}
+	for (k = 0; i + k < n && !is_space(text[i + k]) && text[i + k] != '=' &&
+		    text[i + k] != ':'; k++)
+		;
+	fmt_snprintf(why, sizeof(why), "longer than %d characters", CONFIG_MAX_LINE);
+	config_msg(c, "config: line %u: %s: not read; no writes this run", lineno, why);
+	not_read(c, lineno, text + i, k, why);
 }
 
 static void parse_line(struct config *c, unsigned lineno, char *line)
@@ -488,7 +599,9 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	while (*p && *p != '=')
 		p++;
 	if (!*p) {
-		config_msg(c, "config: line %u: \"%.40s\": expected key = value", lineno, key);
+		config_msg(c, "config: line %u: \"%.40s\": expected key = value; no writes "
+			   "this run", lineno, key);
+		not_read(c, lineno, key, first_word(key), "expected key = value");
 		return;
 	}
 	val = p + 1;
@@ -498,7 +611,9 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	while (is_space(*val))
 		val++;
 	if (!*key) {
-		config_msg(c, "config: line %u: no key before '='", lineno);
+		config_msg(c, "config: line %u: no key before '='; no writes this run",
+			   lineno);
+		not_read(c, lineno, NULL, 0, "no key before '='");
 		return;
 	}
 	/* "value" in double quotes means the same as without them. */
@@ -509,33 +624,40 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	}
 	id = config_find_key(key);
 	if (id < 0) {
-		config_msg(c, "config: line %u: unknown key \"%.40s\" (ignored)", lineno, key);
+		config_msg(c, "config: line %u: unknown key \"%.40s\"; no writes this run",
+			   lineno, key);
+		fmt_snprintf(why, sizeof(why), "unknown key \"%.40s\"", key);
+		not_read(c, lineno, key, strlen(key), why);
 		return;
 	}
 	prev_file = c->v[id].from_file;
 	prev_line = c->v[id].line;
 	config_format(c, (enum config_id)id, def, sizeof(def));
 	if (!*val) {
-		if (config_gates_writes((enum config_id)id)) {
-			config_msg(c, "config: line %u: %s: no value; no writes", lineno,
-				   keys[id].name);
+		if (config_gates_writes((enum config_id)id))
 			fail_safe(c, (enum config_id)id, lineno);
-			return;
-		}
-		config_msg(c, "config: line %u: %s: no value; %s%s", lineno, keys[id].name,
-			   def[0] ? "keeping " : "left unset", def);
+		config_msg(c, "config: line %u: %s: no value; %s%s; no writes this run",
+			   lineno, keys[id].name, def[0] && !c->v[id].bad ? "keeping " : "",
+			   def[0] && !c->v[id].bad ? def : "off");
+		fmt_snprintf(why, sizeof(why), "%s: no value", keys[id].name);
+		not_read(c, lineno, key, strlen(key), why);
 		return;
 	}
 	e = parse_value(&keys[id], val, &c->v[id], why, sizeof(why));
 	if (e) {
+		char what[CONFIG_MSG_LEN];
+
 		if (config_gates_writes((enum config_id)id)) {
-			config_msg(c, "config: line %u: %s = %.40s: %s; no writes", lineno,
-				   keys[id].name, val, e);
+			config_msg(c, "config: line %u: %s = %.40s: %s; no writes this run",
+				   lineno, keys[id].name, val, e);
 			fail_safe(c, (enum config_id)id, lineno);
-			return;
+		} else {
+			config_msg(c, "config: line %u: %s = %.40s: %s; %s%s; no writes this "
+				   "run", lineno, keys[id].name, val, e,
+				   def[0] ? "keeping " : "left unset", def);
 		}
-		config_msg(c, "config: line %u: %s = %.40s: %s; %s%s", lineno, keys[id].name,
-			   val, e, def[0] ? "keeping " : "left unset", def);
+		fmt_snprintf(what, sizeof(what), "%s = %.40s: %s", keys[id].name, val, e);
+		not_read(c, lineno, key, strlen(key), what);
 		return;
 	}
 	if (prev_file)
@@ -577,7 +699,9 @@ unsigned config_parse(struct config *c, const char *text, size_t len)
 			if (line[i] == 0)
 				nul = true;
 		if (nul) {
-			config_msg(c, "config: line %u: contains a NUL byte (ignored)", lineno);
+			config_msg(c, "config: line %u: contains a NUL byte: not read; no "
+				   "writes this run", lineno);
+			not_read(c, lineno, line, first_word(line), "a NUL byte");
 			continue;
 		}
 		parse_line(c, lineno, line);

@@ -6,8 +6,13 @@
  *
  * The parser never prints and never fails a run: an unknown key, a bad value
  * or a malformed line becomes a message in the list (for the caller to
- * print) and the key keeps its default; a bad value of a key that gates
- * writes (write_tests, test_area) means no writes instead.
+ * print). One rule keeps a user's data safe: a configuration that could not
+ * be read whole writes nothing. Any such line (malformed, an unknown key, a
+ * value refused, a line too long or with a NUL byte) turns the write tests
+ * off and leaves no test area (config_fully_read() is false and
+ * config_no_writes_why() names the first such line); a key of such a line
+ * that looks like results_file turns the results file off too. A key that
+ * does not gate writes otherwise keeps its default, so the reads go on.
  *
  * Value syntax by type:
  *   size   bytes, decimal or 0x hex, optional binary suffix k/K, M, G, T
@@ -74,6 +79,9 @@ struct config_value {
 
 struct config {
 	struct config_value v[CFG_NKEYS];
+	uint16_t unread_line;	/* first line not read whole (0: every line read) */
+	uint16_t unread_lines;	/* how many lines were not read whole */
+	char unread_why[CONFIG_MSG_LEN];	/* why writes are off, naming that line */
 	unsigned nmsgs;		/* messages in msgs[] */
 	unsigned dropped;	/* messages that did not fit */
 	char msgs[CONFIG_MAX_MSGS][CONFIG_MSG_LEN];
@@ -115,6 +123,17 @@ bool config_bad(const struct config *c, enum config_id id);
 /* write_tests, test_area and results_file: a bad value means no writes,
  * not the default. */
 bool config_gates_writes(enum config_id id);
+/* Every line of the file (and the file itself) was read whole. When not,
+ * nothing may be written this run: write_tests is off (config_bad) and
+ * there is no test area (config_bad), and config_no_writes_why() says why. */
+bool config_fully_read(const struct config *c);
+const char *config_no_writes_why(const struct config *c);
+/* The file exists but could not be read (an I/O error, a broken FAT, too
+ * large): its settings are unknown, so the same rule as a bad line. */
+void config_unreadable_file(struct config *c, const char *why);
+/* The console's "set" line could not be read (why): write_tests off until
+ * a "set write_tests=on" that reads whole; the test area stays as shown. */
+void config_set_unreadable(struct config *c, const char *why);
 uint64_t config_u64(const struct config *c, enum config_id id);	/* size, uint, hz */
 bool config_bool(const struct config *c, enum config_id id);
 int config_enum(const struct config *c, enum config_id id);	/* index, -1 when unset */

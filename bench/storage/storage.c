@@ -9,6 +9,12 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 
+/* A table sdbench can decide a test area on (test_area.c's switch). */
+static bool table_usable(const struct mbr_info *mi)
+{
+	return mi->kind == MBR_OK || mi->kind == MBR_EMPTY || mi->kind == MBR_SUPERFLOPPY;
+}
+
 int storage_probe(struct storage *st, const struct blkdev *dev)
 {
 	struct lba_range r;
@@ -18,6 +24,13 @@ int storage_probe(struct storage *st, const struct blkdev *dev)
 	st->mbr_status = mbr_parse(&st->mbr, dev);
 	config_init(&st->cfg);
 	st->config_status = config_load_card(&st->cfg, dev, &st->mbr);
+	/* A file that exists but could not be read (a broken FAT, a read
+	 * error): its settings are unknown, so nothing is written (config.h).
+	 * A card without one uses defaults; a card whose partition table
+	 * sdbench cannot use (GPT, unreadable) has no test area anyway, and
+	 * the table's reason says why. */
+	if (st->config_status < 0 && st->config_status != -ENOENT && table_usable(&st->mbr))
+		config_unreadable_file(&st->cfg, err_name(st->config_status));
 	/* Right after sdbench.txt: the root directory is still in the
 	 * volume's cache, so a card without the file costs no read. */
 	st->results_status = results_file_find(&st->results, config_card_volume());
@@ -27,9 +40,17 @@ int storage_probe(struct storage *st, const struct blkdev *dev)
 	st->area_status = test_area_choose_from(&st->area, dev, &st->mbr,
 						config_range(&st->cfg, CFG_TEST_AREA, &r) ? &r : NULL,
 						from);
-	/* An unreadable test_area: no writes, not the area the rules would find. */
+	/* A configuration not read whole (or an unreadable test_area): no
+	 * writes, not the area the rules would find. */
 	if (config_bad(&st->cfg, CFG_TEST_AREA)) {
-		test_area_refuse_bad_config(&st->area, st->cfg.v[CFG_TEST_AREA].line);
+		char why[CONFIG_MSG_LEN];
+
+		if (config_no_writes_why(&st->cfg))
+			fmt_snprintf(why, sizeof(why), "%s", config_no_writes_why(&st->cfg));
+		else
+			fmt_snprintf(why, sizeof(why), "test_area in sdbench.txt line %u could "
+				     "not be read", (unsigned)st->cfg.v[CFG_TEST_AREA].line);
+		test_area_refuse_bad_config(&st->area, why);
 		st->area_status = -EINVAL;
 	}
 	return st->area_status;

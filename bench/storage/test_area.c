@@ -233,8 +233,16 @@ int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
 		return none(ta, -EINVAL, hint_table);
 	}
 
-	/* 1. The configured range. */
-	if (explicit_range && explicit_ok(ta, dev, mi, explicit_range, from)) {
+	/* 1. The configured range. One the rules refuse means no area: the
+	 * user named where writes may go, so they never go anywhere else. */
+	if (explicit_range) {
+		if (!explicit_ok(ta, dev, mi, explicit_range, from)) {
+			say(ta->reason, sizeof(ta->reason), "%s: no writes (a test area is never "
+			    "guessed past a refused setting)", ta->note);
+			return none(ta, -EINVAL, "choose a range that overlaps no partition and "
+				    "lies inside the card, or remove the test_area line "
+				    "(docs/test-area.md)");
+		}
 		if (wrap_check(ta, dev))
 			return none(ta, -EIO, hint_wrap);
 		say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu %s "
@@ -303,11 +311,10 @@ void test_area_json(const struct test_area *ta, struct json *j)
 		json_str(j, "hint", ta->hint);
 }
 
-void test_area_refuse_bad_config(struct test_area *ta, unsigned line)
+void test_area_refuse_bad_config(struct test_area *ta, const char *why)
 {
 	memset(ta, 0, sizeof(*ta));
-	say(ta->reason, sizeof(ta->reason), "test_area in sdbench.txt line %u could not be "
-	    "read: no writes (a test area is never guessed past a bad setting)", line);
-	none(ta, -EINVAL, "correct or remove the test_area line in sdbench.txt "
-	     "(START+COUNT or START-END, docs/config.md)");
+	say(ta->reason, sizeof(ta->reason), "%s: no writes (a test area is never guessed past "
+	    "a setting that could not be read)", why);
+	none(ta, -EINVAL, "correct or remove that line in sdbench.txt (docs/config.md)");
 }

@@ -66,9 +66,10 @@ int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struc
 int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
 			  const struct mbr_info *mi, const struct lba_range *explicit_range,
 			  const char *from);
-/* No area because the configured test_area could not be read (line: its
- * line in sdbench.txt): writes are off rather than going elsewhere. */
-void test_area_refuse_bad_config(struct test_area *ta, unsigned line);
+/* No area because the configuration could not be read whole (why: which
+ * line and what was wrong, config_no_writes_why()): writes are off rather
+ * than going elsewhere. */
+void test_area_refuse_bad_config(struct test_area *ta, const char *why);
 
 /* The write guard: true only when [lba, lba + count) lies inside a usable
  * test area (count 0 is never inside). */

@@ -46,15 +46,22 @@ def test_write_tests_off_skips_every_write(tmp_path):
 
 
 @pytest.mark.parametrize("line,reason", [
-    ("write_tests = of", "writes are off: write_tests in sdbench.txt line 3 could not be read"),
-    ("write_tests = 1x", "writes are off: write_tests in sdbench.txt line 3 could not be read"),
-    ("test_area = most of it", "no test area: nowhere safe to write (see the test-area message)"),
-], ids=["write_tests-of", "write_tests-1x", "test_area-garbage"])
-def test_a_bad_value_of_a_key_that_gates_writes_means_no_writes(tmp_path, line, reason):
-    """The quick suite with a typo in write_tests or test_area: every write
-    workload is skipped with the reason, the card is byte for byte what it
-    was but for SDBENCH.LOG's clusters, the message names the line, and
-    the file holds it too (tests/qemu/test_screen.py: the screen)."""
+    ("write_tests = of", "writes are off: sdbench.txt line 3 could not be read "
+     "(write_tests = of: not on or off)"),
+    ("write_tests: off", "writes are off: sdbench.txt line 3 could not be read "
+     "(expected key = value)"),
+    ("test_aera = 600000+8192", "writes are off: sdbench.txt line 3 could not be read "
+     "(unknown key \"test_aera\")"),
+    ("test_area = most of it", "writes are off: sdbench.txt line 3 could not be read "
+     "(test_area = most of it: not a range (START+COUNT or START-END))"),
+], ids=["write_tests-of", "write_tests-colon", "test_aera", "test_area-garbage"])
+def test_a_line_that_cannot_be_read_means_no_writes(tmp_path, line, reason):
+    """The quick suite with a line sdbench cannot read whole (a bad value, a
+    ':' for '=', a misspelt key): every write workload is skipped with the
+    reason, there is no test area, the card is byte for byte what it was
+    but for SDBENCH.LOG's clusters, the message names the line, the file
+    holds it too (tests/qemu/test_screen.py: the screen) and the LED
+    flashes code 7 (docs/led.md)."""
     img = harness.make_image(str(tmp_path / "sd.img"), size="128M",
                              sdbench=["suite = quick", "span = 8M", line],
                              extra=["--results-file", "1M"])
@@ -63,15 +70,18 @@ def test_a_bad_value_of_a_key_that_gates_writes_means_no_writes(tmp_path, line, 
     run = harness.boot("raspi2b", img, timeout=600)
     assert not run.timed_out and run.records[-1]["type"] == "done"
     assert run.records[-1]["errors"] == 0
-    msgs = run.one("config")["messages"]
-    assert any(m.startswith("config: line 3: ") and m.endswith("; no writes") for m in msgs), msgs
+    cfg = run.one("config")
+    assert any(m.startswith("config: line 3: ") and m.endswith("no writes this run")
+               for m in cfg["messages"]), cfg["messages"]
+    assert cfg["fully_read"] is False and cfg["unread_line"] == 3
     results = run.of_type("result")
     assert results and all(r["writes"] == 0 for r in results)
     skipped = [s for s in run.of_type("skipped") if s["workload"] == "seq-write"]
     assert skipped and skipped[0]["reason"] == reason, run.of_type("skipped")
-    if line.startswith("test_area"):
-        ta = run.one("test_area")
-        assert ta["usable"] is False and "line 3 could not be read" in ta["reason"]
+    ta = run.one("test_area")
+    assert ta["usable"] is False and "line 3 could not be read" in ta["reason"]
+    led = run.one("led")
+    assert led["code"] == "config_unread" and led["flashes"] == 7, led
     data = results_file.written(before, img, (0, 0))
     text = data.split(b"\0")[0].decode("utf-8", "replace")
     assert reason in text and "config: line 3: " in text
@@ -85,7 +95,8 @@ def test_enum_values_match_whole_words(tmp_path):
     run = harness.boot("raspi2b", img, timeout=120)
     assert run.records[-1]["type"] == "done" and run.records[-1]["errors"] == 0
     msgs = run.one("config")["messages"]
-    assert "config: line 2: data_path = d: not one of auto|pio|dma; keeping auto" in msgs
+    assert "config: line 2: data_path = d: not one of auto|pio|dma; keeping auto; no writes " \
+        "this run" in msgs
     assert any(m.startswith("config: line 3: bus_mode = sdr: not one of") for m in msgs)
     assert run.one("data_path")["requested"] == "auto"
 

@@ -81,6 +81,17 @@ def test_every_command_and_bad_input(tmp_path):
         assert "unknown key \"colour\"" in s.command("set colour=red")
         assert "out of range" in s.command("set span=1k")
         assert "usage: set key=value" in s.command("set")
+        # a set line that cannot be read writes nothing (docs/config.md), here
+        # as in sdbench.txt: it may have meant write_tests=off
+        out = s.command("set write_test=off")
+        assert "unknown key \"write_test\"" in out and "writes are off until set " \
+            "write_tests=on" in out, out
+        out = s.command("run seq-write profile=quick", timeout=120)
+        sk = [r for r in records(out) if r["type"] == "skipped"]
+        assert sk and sk[0]["reason"].startswith("writes are off: the console's set line "
+                                                 "could not be read"), out
+        assert not [r for r in records(out) if r["type"] == "result" and r["writes"]]
+        assert "ok" in s.command("set write_tests=on")
 
         # unknown commands and arguments name the valid choices
         out = s.command("bogus")

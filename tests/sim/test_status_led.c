@@ -274,6 +274,13 @@ static const struct {
 		  "@ {\"type\":\"test_area\",\"usable\":true}\n"
 		  "@ {\"type\":\"suite\",\"aborted\":false,\"interrupted\":false}\n", 0 },
 	{ "no_card", "@ {\"type\":\"error\",\"context\":\"init\",\"code\":\"ENOMEDIUM\"}\n", 1 },
+	/* A line of sdbench.txt not read: nothing written (config.h). */
+	{ "config_unread", "@ {\"type\":\"card\",\"present\":true}\n"
+			   "@ {\"type\":\"config\",\"file\":true,\"fully_read\":false}\n"
+			   "@ {\"type\":\"test_area\",\"usable\":false}\n", 0 },
+	{ "pass", "@ {\"type\":\"card\",\"present\":true}\n"
+		  "@ {\"type\":\"config\",\"file\":true,\"fully_read\":true}\n"
+		  "@ {\"type\":\"test_area\",\"usable\":true}\n", 0 },
 };
 
 /* The flashes of one cycle: their count, each on and off time checked. */

@@ -1033,19 +1033,24 @@ TEST(choose_explicit_range)
 	CHECK_EQ_U(ta.source, TEST_AREA_CONFIG);
 	CHECK_EQ_U(ta.first_lba, 2048);
 
-	/* Overlapping partition 2: refused by name, the search goes on. */
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &over), 0);
-	CHECK_EQ_U(ta.source, TEST_AREA_UNPARTITIONED);
+	/* Overlapping partition 2: refused by name, and no area at all: the
+	 * user named where writes may go, so they never go anywhere else. */
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &over), -EINVAL);
+	CHECK(!ta.usable);
+	CHECK_EQ_U(ta.source, TEST_AREA_NONE);
 	CHECK(strstr(ta.note, "refused") != NULL);
 	CHECK(strstr(ta.note, "partition 2 (Linux, type 0x83") != NULL);
+	CHECK(strstr(ta.reason, "never guessed") != NULL);
 	CHECK(!test_area_contains(&ta, over.first, 1));
+	CHECK(!test_area_contains(&ta, 1800 * MIB, 1));
 
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &lba0), 0);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &lba0), -EINVAL);
 	CHECK(strstr(ta.note, "LBA 0") != NULL);
-	CHECK_EQ_U(ta.source, TEST_AREA_UNPARTITIONED);
+	CHECK_EQ_U(ta.source, TEST_AREA_NONE);
 
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &past), 0);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &past), -EINVAL);
 	CHECK(strstr(ta.note, "past the card's end") != NULL);
+	CHECK(!ta.usable);
 	md_free(m);
 }
 
@@ -1058,7 +1063,7 @@ TEST(choose_explicit_overlap_on_full_card_gives_none)
 	struct lba_range r = { 8192 + 10, 100 };
 
 	mbr_parse(&mi, &m->dev);
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), -ENOSPC);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), -EINVAL);
 	CHECK(!ta.usable);
 	CHECK(strstr(ta.note, "partition 1 (FAT32 (LBA), type 0x0c, LBA 8192-532479)") != NULL);
 	md_free(m);
@@ -1074,14 +1079,14 @@ TEST(choose_extended_explicit_overlap_names_logical)
 	struct lba_range free_in_ext = { e + 300 * MIB, 10 };
 
 	mbr_parse(&mi, &m->dev);
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), 0);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), -EINVAL);
 	/* The container is listed first, so it is the one named; either way it
 	 * is refused. */
 	CHECK(strstr(ta.note, "partition 2 (extended (LBA)") != NULL);
 	/* Unused space inside the extended container is still refused. */
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &free_in_ext), 0);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &free_in_ext), -EINVAL);
 	CHECK(strstr(ta.note, "refused") != NULL);
-	CHECK_EQ_U(ta.source, TEST_AREA_UNPARTITIONED);
+	CHECK_EQ_U(ta.source, TEST_AREA_NONE);
 	md_free(m);
 }
 
@@ -1120,7 +1125,7 @@ TEST(choose_superfloppy)
 	CHECK_EQ_I(mbr_parse(&mi, &m->dev), -ENOTSUP);
 	CHECK_EQ_U(mi.kind, MBR_SUPERFLOPPY);
 	CHECK_EQ_U(mi.used_end, GIB_BLOCKS);
-	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), -ENOSPC);
+	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), -EINVAL);
 	CHECK(strstr(ta.note, "FAT file system at LBA 0") != NULL);
 	n = size / (f.spc * 512);
 	c = run(500, n);
@@ -1300,6 +1305,12 @@ TEST(config_bad_values_keep_defaults)
 	CHECK(has_msg("config: line 1: span = 12x: not a size"));
 	CHECK(has_msg("keeping 256M"));
 	CHECK(has_msg("config: line 2: write_tests = maybe: not on or off; no writes"));
+	/* The first line not read whole is the one named. */
+	CHECK(!config_fully_read(&cfg));
+	CHECK_EQ_U(cfg.unread_line, 1);
+	CHECK_EQ_U(cfg.unread_lines, 12);
+	CHECK_STR(config_no_writes_why(&cfg), "sdbench.txt line 1 could not be read (span = 12x: "
+		  "not a size (k, M, G suffixes allowed))");
 	CHECK(has_msg("config: line 3: suite = fastest: not one of quick|full|selftest|hostcost|none; left unset"));
 	CHECK(has_msg("config: line 5: max_clock_hz = 1GHz: not a frequency"));
 	CHECK(has_msg("config: line 6: span = 1000: not a whole number of 512-byte blocks"));
@@ -1354,10 +1365,12 @@ TEST(config_fail_safe)
 	fmt_snprintf(big, sizeof(big), "write_tests = on%300s\nspan = 8M\n", "#");
 	parse(big);
 	CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_WRITE_TESTS));
-	CHECK(has_msg("config: line 1: write_tests unreadable; no writes"));
-	fmt_snprintf(big, sizeof(big), "  write_testsx = on%300s\n", "#");
+	CHECK(has_msg("config: line 1: longer than 200 characters: not read; no writes"));
+	/* Any line too long to read: its key is unknown, so no writes. */
+	fmt_snprintf(big, sizeof(big), "  spanx = 8M%300s\n", "#");
 	parse(big);
-	CHECK(config_bool(&cfg, CFG_WRITE_TESTS));
+	CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_TEST_AREA));
+	CHECK(config_bool(&cfg, CFG_RESULTS_FILE));
 }
 
 TEST(config_unknown_keys_and_syntax)
@@ -1369,13 +1382,57 @@ TEST(config_unknown_keys_and_syntax)
 	      "SPAN = 64M\n"
 	      "span = 128k\n");
 	dump_msgs();
-	CHECK(has_msg("config: line 1: unknown key \"speed\" (ignored)"));
+	CHECK(has_msg("config: line 1: unknown key \"speed\"; no writes this run"));
 	CHECK(has_msg("config: line 2: \"just some words\": expected key = value"));
 	CHECK(has_msg("config: line 3: no key before '='"));
 	CHECK(has_msg("config: line 4: span: no value; keeping 256M"));
 	CHECK(has_msg("config: line 6: span set again (replaces line 5)"));
 	CHECK_EQ_U(cfg.nmsgs, 5);
 	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 128u << 10);
+	/* Reads go on with the rest; nothing is written. */
+	CHECK(!config_fully_read(&cfg) && cfg.unread_line == 1 && cfg.unread_lines == 4);
+	CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_WRITE_TESTS));
+	CHECK(!config_has(&cfg, CFG_TEST_AREA) && config_bad(&cfg, CFG_TEST_AREA));
+	/* A clean file is read whole and writes. */
+	parse("span = 64M\nwrite_tests = on\n# a comment\n\n  seed=3  # and another\n");
+	CHECK(config_fully_read(&cfg) && !config_no_writes_why(&cfg));
+	CHECK(config_bool(&cfg, CFG_WRITE_TESTS) && !config_bad(&cfg, CFG_TEST_AREA));
+	CHECK(config_bool(&cfg, CFG_RESULTS_FILE));
+}
+
+/* Every way a user has been seen to misspell a line that gates writes, and
+ * any unknown key: no writes, no test area; a key that looks like
+ * results_file turns the results file off too. */
+TEST(config_unreadable_line_writes_nothing)
+{
+	static const char *const lines[] = {
+		"write_test = off", "write-tests = off", "write_tests: off", "write_tests off",
+		"Write Tests = off", "writetests=off", "test_aera = 600000+8192",
+		"test_area: 600000+8192", "test-area = 600000+8192", "test_area 600000+8192",
+		"colour = blue", "write_tests == off", "= off", "span = 64 M",
+		"results-file = off", "result_file = off", "results_file: off",
+	};
+	char text[96];
+
+	for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		bool results_like = i >= 14;
+
+		fmt_snprintf(text, sizeof(text), "span = 64M\n%s\nseed = 5\n", lines[i]);
+		parse(text);
+		if (config_bool(&cfg, CFG_WRITE_TESTS) || config_has(&cfg, CFG_TEST_AREA) ||
+		    config_fully_read(&cfg) || cfg.unread_line != 2)
+			fprintf(stderr, "  line \"%s\" was taken\n", lines[i]);
+		CHECK(!config_bool(&cfg, CFG_WRITE_TESTS) && config_bad(&cfg, CFG_WRITE_TESTS));
+		CHECK(!config_has(&cfg, CFG_TEST_AREA) && config_bad(&cfg, CFG_TEST_AREA));
+		CHECK(!config_fully_read(&cfg) && cfg.unread_line == 2);
+		CHECK(strstr(config_no_writes_why(&cfg), "line 2") != NULL);
+		CHECK_EQ_I(config_bool(&cfg, CFG_RESULTS_FILE), !results_like);
+		/* The other settings are still read. */
+		CHECK_EQ_U(config_u64(&cfg, CFG_SEED), 5);
+	}
+	/* A key far from results_file leaves the results file on. */
+	parse("results = off\n");
+	CHECK(config_bool(&cfg, CFG_RESULTS_FILE) && !config_bool(&cfg, CFG_WRITE_TESTS));
 }
 
 TEST(config_limits)
@@ -1464,6 +1521,20 @@ TEST(config_from_card_then_area)
 	dump_msgs();
 	CHECK_STR(config_enum_name(&cfg, CFG_SUITE), "selftest");
 	CHECK(has_msg("config: line 4: unknown key \"colour\""));
+	/* A line not read: no test area, although test_area itself was read. */
+	CHECK(!config_range(&cfg, CFG_TEST_AREA, &r) && config_bad(&cfg, CFG_TEST_AREA));
+	md_free(m);
+
+	/* The same file without that line: the area it names. */
+	m = layout_pios(&f, 1024 * MIB);
+	c[0] = 77;
+	tfat_file(&f, "README  TXT", 0, 5, c, 1, "hello");
+	c[0] = 78;
+	tfat_file(&f, sdbench_txt, 0, sizeof(text) - 1 - 15, c, 1, text);
+	CHECK_EQ_I(mbr_parse(&mi, &m->dev), 0);
+	config_init(&cfg);
+	CHECK_EQ_I(config_load_card(&cfg, &m->dev, &mi), 0);
+	CHECK(config_fully_read(&cfg));
 	CHECK(config_range(&cfg, CFG_TEST_AREA, &r));
 	CHECK_EQ_U(r.first, 1800 * MIB);
 	CHECK_EQ_I(test_area_choose(&ta, &m->dev, &mi, &r), 0);

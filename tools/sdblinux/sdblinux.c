@@ -84,6 +84,12 @@ static void area_record(const struct lx *x)
 	const struct test_area *a = &x->st.area;
 	struct json *j;
 
+	/* sdbench.txt's complaints, as the firmware prints them: a line that
+	 * could not be read means no writes here too (config.h). */
+	for (unsigned i = 0; i < x->st.cfg.nmsgs; i++)
+		printf("  %s\n", x->st.cfg.msgs[i]);
+	if (!config_fully_read(&x->st.cfg))
+		printf("NOTHING IS WRITTEN THIS RUN: %s\n", config_no_writes_why(&x->st.cfg));
 	if (a->usable)
 		printf("write test area: %s, LBA %u+%u: %s\n", test_area_source_name(a->source),
 		       (unsigned)a->first_lba, (unsigned)a->count, a->reason);
