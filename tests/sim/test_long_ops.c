@@ -43,6 +43,19 @@ static void quiet(char c)
 
 enum lo_ctrl { LO_SDHCI, LO_SDHOST };
 
+/* What makes the request long:
+ *  LO_SLOW_CARD  the card takes 0.6 ms per block (writes: its busy after
+ *                each block; reads: the gap before each block);
+ *  LO_STALLS     the card is quick but stalls 80 ms at every 64 KiB
+ *                boundary (an erase block, sim.h write_cross_eb /
+ *                read_cross_eb): SDHCI's rule books the idle bus the CPU
+ *                did not wait for as the CPU's, so the sum of its waits
+ *                (wait_ticks, 5 s) must be right;
+ *  LO_SLOW_CPU   a data port of 5 us per word (0.64 ms per block of the
+ *                CPU's): the bus stands for the CPU for seconds in one
+ *                request (SDHCI's stood_ticks, host_ticks). */
+enum lo_kind { LO_SLOW_CARD, LO_STALLS, LO_SLOW_CPU };
+
 struct long_case {
 	const char *what;
 	const char *host;  /* sim/hosts profile */
@@ -50,6 +63,7 @@ struct long_case {
 	bool dma;          /* the host's DMA path (ADMA2 where the host has it,
 			      else the BCM2835 DMA engine) */
 	bool write;
+	enum lo_kind kind;
 };
 
 static struct dma_chan dch;
@@ -63,6 +77,8 @@ static int start(struct simh *s, const struct long_case *lc, const struct sim_pr
 
 	sim_config_default(&cfg);
 	CHECK_EQ_I(sim_host_load(lc->host, &cfg, err, sizeof(err)), 0);
+	if (lc->kind == LO_SLOW_CPU)
+		cfg.data_read_ns = cfg.data_write_ns = 5000;
 	if (lc->ctrl == LO_SDHOST) {
 		/* SDHOST at its BCM2835 address */
 		cfg.sdhost = true;
@@ -88,19 +104,23 @@ static int start(struct simh *s, const struct long_case *lc, const struct sim_pr
 	return sd_host_set_data_path(s->host, lc->dma ? SD_PATH_DMA : SD_PATH_PIO);
 }
 
-/* A card that takes PER_BLOCK_NS per block in lc's direction, nothing
- * random, no cache or read buffer. */
-static void slow_card(struct sim_profile *p, bool write)
+/* The card of lc (enum lo_kind): nothing random, no cache or read
+ * buffer. */
+static void long_card(struct sim_profile *p, const struct long_case *lc)
 {
+	uint32_t per = lc->kind == LO_SLOW_CARD ? PER_BLOCK_NS : 0;
+
 	*p = *sim_profile_find("sdhc-c10-16g");
-	if (write) {
-		memset(&p->write_next, 0, sizeof(p->write_next));
-		p->write_next.min_ns = PER_BLOCK_NS;
-		p->cache_blocks = 0;
-	} else {
-		memset(&p->read_next, 0, sizeof(p->read_next));
-		p->read_next.min_ns = PER_BLOCK_NS;
-		p->page_blocks = 0;
+	memset(&p->write_next, 0, sizeof(p->write_next));
+	memset(&p->read_next, 0, sizeof(p->read_next));
+	p->write_next.min_ns = p->read_next.min_ns = per;
+	p->cache_blocks = 0;
+	p->page_blocks = 0;
+	if (lc->kind == LO_STALLS) {
+		p->erase_block_bytes = 64u << 10;
+		memset(&p->write_cross_eb, 0, sizeof(p->write_cross_eb));
+		memset(&p->read_cross_eb, 0, sizeof(p->read_cross_eb));
+		p->write_cross_eb.min_ns = p->read_cross_eb.min_ns = 80000000u;
 	}
 }
 
@@ -120,7 +140,7 @@ static void long_op(const struct long_case *lc)
 	CHECK(mem != NULL);
 	if (!mem)
 		return;
-	slow_card(&p, lc->write);
+	long_card(&p, lc);
 	CHECK_EQ_I(start(&s, lc, &p), 0);
 	CHECK_EQ_U(sim_get_config()->tick_ns, 1);
 	CHECK(timer_wrap_ns() < 4400000000ull); /* 2^32 ticks of 1 ns */
@@ -163,23 +183,39 @@ static void long_op(const struct long_case *lc)
 
 TEST(an_operation_longer_than_the_tick_wrap_is_timed_and_split_right)
 {
-	/* SDHCI by PIO: the driver's per-block waits (wait_ticks) */
-	static const struct long_case lc = { "SDHCI PIO", "sim", LO_SDHCI, false, true };
+	/* SDHCI by PIO, the card 0.6 ms per block */
+	static const struct long_case lc = { "SDHCI PIO", "sim", LO_SDHCI, false, true,
+					     LO_SLOW_CARD };
 
 	long_op(&lc);
 }
 
-TEST(sdhci_pio_read_longer_than_the_wrap)
+TEST(sdhci_pio_its_waits_and_the_cpu_longer_than_the_wrap)
 {
-	static const struct long_case lc = { "SDHCI PIO", "pi1", LO_SDHCI, false, false };
+	/* the driver's per-block waits (wait_ticks) over 5 s of stalls; a
+	 * read's standing bus (stood_ticks) and the CPU's work (host_ticks)
+	 * over 5 s of a slow data port */
+	static const struct long_case w = { "SDHCI PIO, stalls", "pi1", LO_SDHCI, false, true,
+					    LO_STALLS };
+	static const struct long_case r = { "SDHCI PIO, stalls", "pi1", LO_SDHCI, false, false,
+					    LO_STALLS };
+	static const struct long_case rc = { "SDHCI PIO, slow CPU", "pi1", LO_SDHCI, false, false,
+					     LO_SLOW_CPU };
+	static const struct long_case wc = { "SDHCI PIO, slow CPU", "pi1", LO_SDHCI, false, true,
+					     LO_SLOW_CPU };
 
-	long_op(&lc);
+	long_op(&w);
+	long_op(&r);
+	long_op(&rc);
+	long_op(&wc);
 }
 
 TEST(sdhci_with_the_dma_engine_longer_than_the_wrap)
 {
-	static const struct long_case w = { "SDHCI + DMA engine", "pi1", LO_SDHCI, true, true };
-	static const struct long_case r = { "SDHCI + DMA engine", "pi1", LO_SDHCI, true, false };
+	static const struct long_case w = { "SDHCI + DMA engine", "pi1", LO_SDHCI, true, true,
+					    LO_SLOW_CARD };
+	static const struct long_case r = { "SDHCI + DMA engine", "pi1", LO_SDHCI, true, false,
+					    LO_SLOW_CARD };
 
 	long_op(&w);
 	long_op(&r);
@@ -187,8 +223,10 @@ TEST(sdhci_with_the_dma_engine_longer_than_the_wrap)
 
 TEST(sdhci_adma2_longer_than_the_wrap)
 {
-	static const struct long_case w = { "SDHCI ADMA2", "pi4-emmc2", LO_SDHCI, true, true };
-	static const struct long_case r = { "SDHCI ADMA2", "pi4-emmc2", LO_SDHCI, true, false };
+	static const struct long_case w = { "SDHCI ADMA2", "pi4-emmc2", LO_SDHCI, true, true,
+					    LO_SLOW_CARD };
+	static const struct long_case r = { "SDHCI ADMA2", "pi4-emmc2", LO_SDHCI, true, false,
+					    LO_SLOW_CARD };
 
 	long_op(&w);
 	long_op(&r);
@@ -197,8 +235,10 @@ TEST(sdhci_adma2_longer_than_the_wrap)
 TEST(sdhost_pio_longer_than_the_wrap)
 {
 	/* the seams the driver sums per block (seam_ticks, seam_full_ticks) */
-	static const struct long_case w = { "SDHOST PIO", "pi1", LO_SDHOST, false, true };
-	static const struct long_case r = { "SDHOST PIO", "pi1", LO_SDHOST, false, false };
+	static const struct long_case w = { "SDHOST PIO", "pi1", LO_SDHOST, false, true,
+					    LO_SLOW_CARD };
+	static const struct long_case r = { "SDHOST PIO", "pi1", LO_SDHOST, false, false,
+					    LO_SLOW_CARD };
 
 	long_op(&w);
 	long_op(&r);
@@ -206,8 +246,10 @@ TEST(sdhost_pio_longer_than_the_wrap)
 
 TEST(sdhost_with_the_dma_engine_longer_than_the_wrap)
 {
-	static const struct long_case w = { "SDHOST + DMA engine", "pi1", LO_SDHOST, true, true };
-	static const struct long_case r = { "SDHOST + DMA engine", "pi1", LO_SDHOST, true, false };
+	static const struct long_case w = { "SDHOST + DMA engine", "pi1", LO_SDHOST, true, true,
+					    LO_SLOW_CARD };
+	static const struct long_case r = { "SDHOST + DMA engine", "pi1", LO_SDHOST, true, false,
+					    LO_SLOW_CARD };
 
 	long_op(&w);
 	long_op(&r);
