@@ -132,9 +132,9 @@ static int read_test(struct sd_card *card, const struct lba_range *r,
 			res.match = false;
 		}
 	}
-	res.host_ns = timer_ticks_to_ns(t.host_ticks);
+	res.host_ns = timer_ticks64_to_ns(t.host_ticks);
 	res.data_ns = timer_ticks_to_ns(t.t_data_done - t.t_first_data);
-	res.unaligned_host_ns = timer_ticks_to_ns(tu.host_ticks);
+	res.unaligned_host_ns = timer_ticks64_to_ns(tu.host_ticks);
 	if (!res.match && !fails) {
 		record_error("selftest", -EIO, "reads of LBA %u+%u disagree between modes",
 			     (unsigned)r->first, (unsigned)r->count);

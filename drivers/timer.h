@@ -109,6 +109,18 @@ static inline uint32_t timer_ticks_to_ns30(uint32_t ticks)
 }
 #endif
 
+/* timer_ticks_to_ns() for a 64-bit sum of tick differences (struct
+ * sd_req_times' accumulators): 2^32 ticks at a time as two halves of
+ * 2^31 (at most a nanosecond short per 2^32 ticks on the target's 32.32
+ * fixed-point factor). A single difference of two readings stays 32-bit. */
+static inline uint64_t timer_ticks64_to_ns(uint64_t ticks)
+{
+	uint32_t hi = (uint32_t)(ticks >> 32);
+	uint64_t ns = timer_ticks_to_ns((uint32_t)ticks);
+
+	return hi ? ns + (uint64_t)hi * 2u * timer_ticks_to_ns(0x80000000u) : ns;
+}
+
 uint64_t timer_now_us(void);
 uint64_t timer_now_ns(void); /* from the system timer (1 us resolution) */
 

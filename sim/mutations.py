@@ -5,7 +5,8 @@
 Each mutation below is one exact search / replace in one source file: the
 bus model 10% too long, the clock-paced booking removed, the overlap rule
 removed, a validity check switched off, the tick-wrap accounting of long
-operations reverted, the write guard's limits loosened, --predict's cap at
+operations reverted, a driver's 64-bit sum of tick differences made 32-bit
+again (SDHOST's seams, SDHCI's waits), the write guard's limits loosened, --predict's cap at
 the target's bus ceiling removed. The tree (its tracked and new files, as
 they are now) is copied to a temporary directory; there the unmutated
 baseline and then each mutation is built (only the test programs named)
@@ -92,6 +93,20 @@ MUTATIONS = [
              "bench/engine/workload.c",
              "} else if (end_ns - before_ns > timer_wrap_ns() / 2) {",
              "} else if (0 && end_ns - before_ns > timer_wrap_ns() / 2) {",
+             ["test_long_ops"]),
+    Mutation("sdhost-seam-accumulator-32-bit",
+             "SDHOST's seam accumulator 32-bit again: one request's seams over 2^32 "
+             "ticks wrap (struct sd_req_times seam_ticks)",
+             "drivers/sd/sd_host.h",
+             "\tuint64_t seam_ticks, seam_full_ticks;",
+             "\tuint32_t seam_ticks, seam_full_ticks;",
+             ["test_long_ops"]),
+    Mutation("sdhci-wait-accumulator-32-bit",
+             "the SDHCI driver's sum of its waits 32-bit again: one request's waits "
+             "over 2^32 ticks wrap (struct sd_req_times wait_ticks)",
+             "drivers/sd/sd_host.h",
+             "\tuint64_t wait_ticks;",
+             "\tuint32_t wait_ticks;",
              ["test_long_ops"]),
     Mutation("guard-area-check-removed",
              "the write guard's test-area checks removed: a write anywhere on the card "

@@ -137,3 +137,33 @@ def figure(rows):
             sum(r["err"] <= TOL_WIDE_PP for r in rows),
             worst["err"] if worst else 0.0, worst["id"] if worst else "",
             sum(r["verdict_ok"] for r in rows))
+
+
+def main(argv):
+    """simtruth.py CARD [HOST [CONTROLLER]]: the quick suite under sdbsim on
+    one pair (CARD / HOST a profile or "random:SEED"; CONTROLLER "sdhost" or
+    "sdhost-dma"): every miss, the bus calibration line and the figure.
+    Exit status 1 when a workload misses."""
+    if not 2 <= len(argv) <= 4:
+        print(main.__doc__)
+        return 2
+    card, host = argv[1], argv[2] if len(argv) > 2 else "sim"
+    ctrl = argv[3] if len(argv) > 3 else None
+    tag = "%s%s/%s" % (host, "+" + ctrl if ctrl else "", card)
+    code, recs, out = run(card, host, controller=ctrl)
+    rows = compare(recs, tag)
+    for line in out.splitlines():
+        if line.startswith("bus calibration"):
+            print(line)
+    for line in misses(rows):
+        print(line)
+    n, ok, ok10, worst, what, vok = figure(rows)
+    print("%s: %d workloads, %d within %.0f pp, %d within %.0f pp, worst %.2f pp (%s); "
+          "verdicts right %d of %d; sdbsim exit %d" % (tag, n, ok, TOL_PP, ok10, TOL_WIDE_PP,
+                                                       worst, what, vok, n, code))
+    return 0 if ok == n and code == 0 else 1
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv))

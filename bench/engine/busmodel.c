@@ -19,7 +19,7 @@ uint32_t bus_block_clocks(uint32_t blksz, unsigned width)
 	return 1u + (8u * blksz + width - 1u) / width + 16u + 1u;
 }
 
-static uint32_t block_frame_clocks(uint32_t blksz, unsigned width, unsigned flags)
+uint32_t bus_block_frame_clocks(uint32_t blksz, unsigned width, unsigned flags)
 {
 	uint32_t data;
 
@@ -49,7 +49,7 @@ uint64_t bus_clocks_to_ns(uint64_t clocks, uint32_t clock_hz)
 
 uint32_t bus_block_pitch_clocks(uint32_t blksz, unsigned width, unsigned flags)
 {
-	uint32_t frame = block_frame_clocks(blksz, width, flags);
+	uint32_t frame = bus_block_frame_clocks(blksz, width, flags);
 
 	if (flags & BUS_WRITE)
 		return BUS_NWR_MIN_CLOCKS + frame + BUS_NCRC_CLOCKS + BUS_CRC_STATUS_CLOCKS;

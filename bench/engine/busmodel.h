@@ -46,6 +46,11 @@
 
 /* Clocks to move one data block of blksz bytes on 'width' lines. */
 uint32_t bus_block_clocks(uint32_t blksz, unsigned width);
+/* The same in the BUS_DDR data rate of flags: one block's frame on the
+ * data lines alone (start bit, data, CRC16, end bit on every line: SD
+ * Physical Layer §4.5, data packet format), the least a block can take on
+ * the bus whatever the gaps around it. */
+uint32_t bus_block_frame_clocks(uint32_t blksz, unsigned width, unsigned flags);
 /* Clocks of a command with an R1 response (cmd + N_CR min + response). */
 uint32_t bus_cmd_r1_clocks(void);
 /* ns for a number of clocks at clock_hz. */

@@ -32,7 +32,7 @@ static inline uint64_t span_ns(uint32_t from, uint32_t to)
 		(access) = (data) = 0; \
 		(busy) = span_ns((t)->t_cmd_done, (t)->t_end); \
 	} \
-	(host) = (t)->host_ticks ? timer_ticks_to_ns((t)->host_ticks) : 0; \
+	(host) = (t)->host_ticks ? timer_ticks64_to_ns((t)->host_ticks) : 0; \
 	(total) = span_ns((t)->t_issue, last_); \
 } while (0)
 
@@ -54,7 +54,7 @@ static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint3
 	a->wait_ns += wait_ns;
 	if (t->waits_counted == 2) {
 		a->stood_blocks += blocks - 1u;
-		a->stood_ns += timer_ticks_to_ns(t->stood_ticks);
+		a->stood_ns += timer_ticks64_to_ns(t->stood_ticks);
 	}
 }
 
@@ -65,10 +65,10 @@ static void add_fifo64(struct phase_acc *a, const struct sd_req_times *t)
 		return;
 	a->fifo_reqs++;
 	a->fifo_words += t->fifo_words;
-	a->seam_ns += timer_ticks_to_ns(t->seam_ticks);
+	a->seam_ns += timer_ticks64_to_ns(t->seam_ticks);
 	a->seam_words += t->seam_words;
 	a->seams += t->seams;
-	a->seam_full_ns += timer_ticks_to_ns(t->seam_full_ticks);
+	a->seam_full_ns += timer_ticks64_to_ns(t->seam_full_ticks);
 	a->seam_full_words += t->seam_full_words;
 	a->seams_full += t->seams_full;
 }
@@ -84,7 +84,7 @@ void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns);
-	add_waits64(a, t, blocks, t->waits_counted ? timer_ticks_to_ns(t->wait_ticks) : 0);
+	add_waits64(a, t, blocks, t->waits_counted ? timer_ticks64_to_ns(t->wait_ticks) : 0);
 	add_fifo64(a, t);
 	/* A measured serial drain replaces host / blocks (sd_host.h). */
 	if (t->host_serial_ticks) {
@@ -141,8 +141,12 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	uint32_t dd = t->t_data_done, end = t->t_end;
 	uint32_t last = end ? end : dd ? dd : cd;
 	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
-	uint32_t host = t->host_ticks, total = span_ticks(is, last), sum, gap32, wait, stood;
+	uint32_t host, total = span_ticks(is, last), sum, gap32, wait, stood;
 	uint32_t seam, seam_full;
+	/* the driver's 64-bit sums (sd_host.h): any bit above the 30-bit
+	 * mask, the high word's included, sends the request the 64-bit way */
+	const uint64_t sums = t->host_ticks | t->wait_ticks | t->stood_ticks | t->seam_ticks |
+			      t->seam_full_ticks;
 
 	if (fd && dd) {
 		access = span_ticks(cd, fd);
@@ -155,9 +159,8 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	 * timer_ticks_to_ns() gives, and four of them add up without
 	 * overflow; anything longer (more than about a second) goes the
 	 * 64-bit way. */
-	if (((cmd | access | data | busy | host | total | t->wait_ticks | t->stood_ticks |
-	      t->seam_ticks | t->seam_full_ticks) & ~timer_ticks_mask30()) ||
-	    (gap_ns >> 32) || blocks > 0xffffu) {
+	if (((cmd | access | data | busy | total) & ~timer_ticks_mask30()) ||
+	    (sums & ~(uint64_t)timer_ticks_mask30()) || (gap_ns >> 32) || blocks > 0xffffu) {
 		phase_pend_flush(p, a);
 		phase_acc_add(a, t, blocks, blksz, gap_ns);
 		return;
@@ -166,16 +169,16 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	access = timer_ticks_to_ns30(access);
 	data = timer_ticks_to_ns30(data);
 	busy = timer_ticks_to_ns30(busy);
-	host = timer_ticks_to_ns30(host);
+	host = timer_ticks_to_ns30((uint32_t)t->host_ticks);
 	total = timer_ticks_to_ns30(total);
 	sum = cmd + access + data + busy;
 	if (total < sum)
 		total = sum;
 	gap32 = (uint32_t)gap_ns;
-	wait = t->waits_counted ? timer_ticks_to_ns30(t->wait_ticks) : 0;
-	stood = t->waits_counted == 2 ? timer_ticks_to_ns30(t->stood_ticks) : 0;
-	seam = t->fifo_counted ? timer_ticks_to_ns30(t->seam_ticks) : 0;
-	seam_full = t->fifo_counted ? timer_ticks_to_ns30(t->seam_full_ticks) : 0;
+	wait = t->waits_counted ? timer_ticks_to_ns30((uint32_t)t->wait_ticks) : 0;
+	stood = t->waits_counted == 2 ? timer_ticks_to_ns30((uint32_t)t->stood_ticks) : 0;
+	seam = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_ticks) : 0;
+	seam_full = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_full_ticks) : 0;
 	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
 		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks ||
 		       p->wait_ns + wait < wait || p->stood_ns + stood < stood ||
@@ -246,7 +249,9 @@ void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint3
 {
 	uint64_t cmd, access, data, busy, host, total, serial0 = a->host_serial_ns;
 	uint64_t wrap = timer_wrap_ns(), lost = 0, *l;
-	uint64_t wait = t->waits_counted ? timer_ticks_to_ns(t->wait_ticks) : 0;
+	/* The driver's sums (waits, seams, the CPU's work) are 64-bit
+	 * (sd_host.h): they lost no wrap and take nothing back here. */
+	uint64_t wait = t->waits_counted ? timer_ticks64_to_ns(t->wait_ticks) : 0;
 
 	PHASES_FROM_TIMES(t, cmd, access, data, busy, host, total);
 	/* Whole wraps between what the engine's clock saw and the stamps. */
@@ -255,9 +260,6 @@ void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint3
 	l = longest(&cmd, &access, &data, &busy);
 	*l += lost;
 	total += lost;
-	/* a wait that long was the CPU's wait inside the data phase */
-	if (l == &data && wait + lost <= data)
-		wait += lost;
 	phase_acc_add_parts(a, cmd, access, data, busy, host, total, t->extra_cmds,
 			    blocks, blksz, gap_ns + (req_ns > total ? req_ns - total : 0));
 	add_waits64(a, t, blocks, wait);

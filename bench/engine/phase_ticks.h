@@ -42,7 +42,8 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
  * stamps lost are given back to the phase they fell in (the longest one
  * modulo the wrap: a request that long has one long wait), in 64-bit
  * arithmetic; the host time around the request is gap_ns plus what
- * req_ns has beyond the request. */
+ * req_ns has beyond the request. The driver's sums (host_ticks, the
+ * waits, the seams) are 64-bit and lost nothing (sd_host.h). */
 void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint32_t blocks,
 			uint32_t blksz, uint64_t gap_ns, uint64_t req_ns);
 void phase_pend_flush(struct phase_pend *p, struct phase_acc *a);

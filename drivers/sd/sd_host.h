@@ -68,14 +68,25 @@ struct sd_ios {
 };
 
 /* Phase timestamps of one request, raw timer_ticks() values.
- * A field is 0 when the phase did not happen. */
+ * A field is 0 when the phase did not happen.
+ *
+ * The stamps are single readings of the 32-bit counter, and a span is the
+ * wrap-safe difference of two of them (phase_ticks.c; a request longer
+ * than the wrap gets its whole wraps back from the engine's 64-bit clock,
+ * phase_acc_add_long). Every sum of tick differences (the *_ticks
+ * accumulators below but host_serial_ticks, a single difference) is 64
+ * bits: one request can run longer than 2^32 ticks (4.29 s at a 1 ns
+ * tick; 4.3 - 6.1 s with the Pi 0/1 cycle counter), and a 32-bit sum of
+ * its per-block waits or seams would wrap to a small number and book
+ * seconds of the card's time as the CPU's (docs/attribution.md, "Limits").
+ * Convert them with timer_ticks64_to_ns(). */
 struct sd_req_times {
 	uint32_t t_issue;      /* just before the command register write */
 	uint32_t t_cmd_done;   /* command complete (response received) */
 	uint32_t t_first_data; /* first data block ready (read) / first space (write) */
 	uint32_t t_data_done;  /* CPU moved the last word of the last block */
 	uint32_t t_end;        /* transfer complete (write: busy ended) */
-	uint32_t host_ticks;   /* sum of ticks the CPU spent moving data */
+	uint64_t host_ticks;   /* sum of ticks the CPU spent moving data */
 	/* Optional: the CPU's data moving that nothing overlaps, measured by
 	 * a controller that does not hold whole blocks (SDHOST's FIFO): a
 	 * read's drain from the moment the last block's words were all in the
@@ -94,11 +105,11 @@ struct sd_req_times {
 	 * still busy with the block before; wait_ticks = how long the CPU
 	 * waited for blocks after the first. */
 	uint32_t wait_blocks;
-	uint32_t wait_ticks;
+	uint64_t wait_ticks;
 	/* waits_counted = 2 (a read): also how long the bus stood stopped for
 	 * the CPU (buffer full) before the blocks after the first that it
 	 * waited for the CPU, as the driver estimated it. */
-	uint32_t stood_ticks;
+	uint64_t stood_ticks;
 	uint8_t waits_counted;
 	/* Optional, set by a driver whose FIFO holds less than a block
 	 * (SDHOST's 16 words; docs/attribution.md, "A FIFO smaller than a
@@ -116,8 +127,9 @@ struct sd_req_times {
 	 * when the bus may have waited for the CPU too. */
 	uint8_t fifo_counted;
 	uint32_t fifo_words;
-	uint32_t seam_ticks, seam_words, seams;
-	uint32_t seam_full_ticks, seam_full_words, seams_full;
+	uint64_t seam_ticks, seam_full_ticks;
+	uint32_t seam_words, seams;
+	uint32_t seam_full_words, seams_full;
 	/* Optional, caller-provided arrays of 'blocks' entries (may be NULL):
 	 * when each block became ready, and when the CPU finished with it. */
 	uint32_t *blk_ready;

@@ -356,7 +356,8 @@ struct read_pace {
 	uint32_t arr;      /* estimated arrival of the block being moved */
 	uint32_t stood;    /* how long the bus stood for the CPU before the
 			      next block, if it did */
-	uint32_t idle;     /* the sum of those where it did */
+	uint64_t idle;     /* the sum of those where it did (64-bit: a request
+			      may last longer than the tick wrap, sd_host.h) */
 };
 
 /* The words moved before the look, from block 0's time: 0 when the CPU
@@ -436,7 +437,9 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	const uint32_t words = data->blksz / 4;
 	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
 	uint8_t *p = data->buf;
-	uint32_t blk, irq, t0, t1 = 0, host = 0, waited = 0, wait = 0;
+	uint32_t blk, irq, t0, t1 = 0, waited = 0;
+	/* sums of tick differences: 64-bit (sd_host.h, struct sd_req_times) */
+	uint64_t host = 0, wait = 0;
 	struct read_pace rp = { .next = 1 };
 	bool first = false;
 

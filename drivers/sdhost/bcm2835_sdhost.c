@@ -290,7 +290,7 @@ static uint8_t *move_bytes(uintptr_t port, uint8_t *buf, uint32_t n, bool is_rea
 static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
 		     uint32_t words, bool is_read, uint32_t timeout_us,
 		     uint32_t *hsts, uint32_t *t_first, bool stamped,
-		     uint32_t *waited, uint32_t *t_all, struct sdh_look *look)
+		     uint64_t *waited, uint32_t *t_all, struct sdh_look *look)
 {
 	const uintptr_t port = p->base + SDH_DATA;
 	const bool aligned = ((uintptr_t)buf & 3) == 0;
@@ -419,7 +419,8 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
 	struct dma_watch w = { .block_us = blk_to, .host_errors = sdh_dma_host_errors,
 			       .ctx = p };
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0, waited = 0;
+	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
+	uint64_t waited = 0;
 	int r;
 
 	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len)) {
@@ -644,13 +645,16 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
 		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
 		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, host = 0, go = 0;
+	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, go = 0;
+	/* sums of tick differences over the request: 64-bit (sd_host.h,
+	 * struct sd_req_times; one request may outlast the tick wrap) */
+	uint64_t host = 0, waited = 0;
 	/* The serial part of the CPU's work (host_serial_ticks) is measured
 	 * on one block: a read's last, from the moment its words were all in
 	 * the FIFO; a write's first burst. Streaming, every block's t_all is
 	 * stamped: the seams need it. */
 	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
-	uint32_t waited = 0, t_all = 0, first_fill = 0;
+	uint32_t t_all = 0, first_fill = 0;
 	struct sdh_seam sm = { 0, { 0, 0 } };
 	struct sdh_look end[2] = { { 0, 0 }, { 0, 0 } };
 

@@ -47,7 +47,8 @@ def bus_table(run):
             rows.append(["%s-bit" % F.intg(b.get("width")), F.hz(b.get("clock_hz")), op,
                          F.intg(d.get("b_clocks")), F.intg(d.get("model_clocks")),
                          F.num(d.get("extra_clocks_per_block"), "%.1f"),
-                         "used" if d.get("used") is True else "not used (out of bounds)"])
+                         "used" if d.get("used") is True else
+                         "not used (%s)" % (d.get("why") or "out of bounds")])
     return ["width", "clock", "direction", "bus clocks", "framing predicts",
             "extra per block", ""], rows
 
