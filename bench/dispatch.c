@@ -69,6 +69,7 @@ int bench_ctx_init(struct wl_ctx *c, const struct bench_env *env, const struct c
 		return -ENOSPC;
 	}
 	wl_ctx_init(c, guard, env->buf, env->buf_bytes, quick, env->emulated, run_id, seed);
+	c->simulated = env->simulated;
 	/* Reads start where writes go (the same flash), else mid-card. */
 	c->read_base = area->usable && !card->write_protected ? area->first_lba : (card->blocks / 2) & ~8191u;
 	/* Ctrl-C on the console ends the run at the next operation boundary. */

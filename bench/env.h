@@ -13,6 +13,7 @@
 
 struct bench_env {
 	bool emulated;            /* QEMU: timings are emulation speed */
+	bool simulated;           /* the host simulator (sim/): no card at all */
 	const char *board_model;
 	uintptr_t periph_base;
 	/* The SD slot's host controller, built by the platform (target:

@@ -29,7 +29,7 @@ static struct {
 	unsigned len;
 	char body[MAX_ROWS][MAX_COLS + 1];
 	unsigned nbody;
-	char headline[512];	/* the headline record's text (cut at 511 bytes) */
+	char headline[1024];	/* the headline record's text: verdict first (cut at 1023 bytes) */
 	char help[SCREEN_HELP_MAX][SCREEN_HELP_LEN]; /* its "help" list */
 	unsigned nhelp;
 	char summary[4096];	/* the summary record, once printed */

@@ -230,6 +230,7 @@ void kmain(void)
 
 	free_start = (uintptr_t)__free_start;
 	env.emulated = board.emulated;
+	env.simulated = false;      /* a Pi or QEMU, never the host simulator */
 	env.board_model = board.rev.model;
 	env.periph_base = board.periph_base;
 	env.console_getc = uart_getc;

@@ -166,6 +166,7 @@ void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t 
 {
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
+	env->simulated = true;
 	/* The simulator's board description (platform/sim.c), built by the
 	 * firmware's slot builder, host switching included. */
 	sd_slot_init(&bs->slot, sim_board_desc(&bs->board), &bs->board, &sim_slot_services);

@@ -35,25 +35,36 @@ def test_firmware_headline_agrees_with_the_records(name):
         ns = lat[w]["p50_ns"]
         return 1e9 / ns if iops else res[w]["xfer_bytes"] / ns * 1e3
 
+    summ = [r for r in recs if r["type"] == "summary"][-1]
     for op in ("read", "write"):
         part = h.get("seq_" + op)
         cands = [w for w in res if w.startswith("seq-%s-" % op)]
         if not cands:
             assert part is None
             continue
-        enough = [w for w in cands if res[w]["ops"] >= h["min_ops"]] or cands
-        best = max(enough, key=median)
-        assert part["workload"] == best, (name, op)
+        # the figure is the workload's measured rate, the summary's best
+        best = max(cands, key=lambda w: res[w]["mbs"])
+        assert part["workload"] == best == summ["seq_" + op]["workload"], (name, op)
         assert part["ops"] == res[best]["ops"]
+        assert part["mbs"] == pytest.approx(res[best]["mbs"], abs=0.0015)
+        assert part["p99_us"] == pytest.approx(lat[best]["p99_ns"] / 1e3, abs=0.06)
         assert part["median_mbs"] == pytest.approx(median(best), abs=0.0015)
         assert part["p90_mbs"] <= part["median_mbs"] <= part["fastest_mbs"] + 0.001
         assert part["limit"] == ver[best]["bottleneck"]
     for key, w in (("rand_read_4k", "rand-read-4k"), ("rand_write_4k", "rand-write-4k")):
         if w in res:
+            assert h[key]["iops"] == pytest.approx(res[w]["iops"], abs=0.06)
             assert h[key]["median_iops"] == pytest.approx(median(w, True), abs=0.06)
             assert h[key]["ops"] == res[w]["ops"] and h[key]["limit"] == ver[w]["bottleneck"]
         else:
             assert key not in h
+    # the verdict on the claims: the host's reading of the class and
+    # test_area records gives the same claims and results
+    run = records.read_text("\n".join("@ " + json.dumps(r) for r in recs), name).runs[-1]
+    assert [(c["claim"], c["result"]) for c in h["claims"]] == \
+        [(c.name, c.result) for c in headline.claims(run)], name
+    assert h["text"].startswith(h["verdict"] + "; " + h["card"])
+    assert h["simulated"] is True and h["counterfeit"] is False
     card = [r for r in recs if r["type"] == "card"][-1]
     assert h["card"].startswith("%s %s " % (card["cid"]["manufacturer"], card["cid"]["pnm"]))
     assert ("C%d" % card["ssr"]["speed_class"]) in h["card"] if card.get("ssr") and \
@@ -86,8 +97,8 @@ def _log(extra_verdict=None, ops=64):
         {"type": "verdict", "workload": "seq-read-1m", "bottleneck": "bus-bound"},
         {"type": "result", "workload": "rand-read-4k", "kind": "random", "op": "read",
          "xfer_bytes": 4096, "ops": ops, "iops": 2000.0},
-        {"type": "latency", "workload": "rand-read-4k", "count": ops, "p50_ns": 500000,
-         "p90_ns": 625000, "min_ns": 400000},
+        {"type": "latency", "workload": "rand-read-4k", "count": ops, "p50_ns": 400000,
+         "p90_ns": 625000, "min_ns": 300000, "p99_ns": 900000},
         dict({"type": "verdict", "workload": "rand-read-4k", "bottleneck": "host-bound"},
              **(extra_verdict or {})),
         {"type": "done", "errors": 0},
@@ -101,12 +112,15 @@ def test_sdbreport_headline_first_with_counts_and_marks():
     text.render_run(log.runs[0], out, log)
     lines = out.getvalue().splitlines()
     assert lines[0] == "HEADLINE"
-    assert lines[1] == "  card: SanDisk SC32G 32 GiB (-), claims class 10; runs 4-bit HS at 50 MHz"
+    # the verdict on the claims first: no class check in this run
+    assert lines[1] == "  claims: C10 not checked (the class check did not run)"
+    assert lines[2] == "  card: SanDisk SC32G 32 GiB (-), claims class 10; runs 4-bit HS at 50 MHz"
     seq = [l for l in lines[:8] if "sequential read" in l][0]
     # one operation: used (nothing else), and marked
-    assert "22.00 MB/s (1 operation only" in seq and "limited by the bus" in seq
+    assert "22.00 MB/s (p99 -, 1 operation only" in seq and "limited by the bus" in seq
     rnd = [l for l in lines[:8] if "random 4 KiB read" in l][0]
-    assert "2000 IOPS (median of 64 operations, 1600-2500), limited by the host" in rnd
+    # the workload's measured figure (result iops), not the median operation's
+    assert "2000 IOPS (p99 900 us, 64 operations), limited by the host" in rnd
     helps = [l for l in lines[:10] if "would help" in l]
     assert any("UHS-I (sdr25)" in l for l in helps) and any("data_path = dma" in l for l in helps)
 
@@ -124,3 +138,15 @@ def test_few_samples_are_marked_and_not_best():
     f = [f for f in headline.headline(log.runs[0])["figures"]
          if f.workload == "rand-read-4k"][0]
     assert "few samples" in f.text() and f.few
+
+
+def test_qemu_headline_is_emulated_not_simulated():
+    """The QEMU baseline's headline record: an emulated run, never marked as
+    the host simulator's (the firmware's bench_env on a Pi or QEMU)."""
+    path = os.path.join(ROOT, "tests", "golden", "qemu", "raspi2b-quick.json")
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(l) for l in f if l.startswith("{")]
+    heads = [r for r in recs if r["type"] == "headline"]
+    assert len(heads) == 1
+    assert heads[0]["emulated"] is True and heads[0]["simulated"] is False
+    assert "SIMULATED" not in heads[0]["text"]

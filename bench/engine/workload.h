@@ -59,8 +59,24 @@ struct wl_summary {
 	 * split's model held (else no diagnosis) */
 	uint32_t ops;
 	uint32_t p50_ns, p90_ns, min_ns;
+	uint32_t p99_ns;             /* the p99 latency the headline shows */
 	uint8_t bottleneck;
 	bool valid;
+};
+
+/* What the class check (bench/workloads/app_class.c) measured against what
+ * the card claims, kept for the headline's verdict per claim. */
+struct wl_claims {
+	bool checked;                /* the class check ran */
+	bool have_ssr;               /* the claims were read (SD Status) */
+	int speed_class;             /* claimed C2..C10; 0 none, < 0 reserved code */
+	uint8_t uhs_grade, video, app;   /* claimed U1/U3, V6..V90, A1/A2 (0 none) */
+	double pw_mbs;               /* Pw, < 0 when not measured */
+	double bus_ceiling_mbs;      /* what the bus in force carries */
+	int app_ok;                  /* 1 met, 0 not met, -1 cannot tell */
+	bool writes;                 /* the write parts ran */
+	/* the classes Pw reaches (the class check's own thresholds) */
+	unsigned speed_class_met, uhs_grade_met, video_class_met;
 };
 
 #define WL_MAX_SUMMARY 96
@@ -79,6 +95,7 @@ struct wl_ctx {
 	uint32_t series_max;
 	bool quick;                  /* short profile (QEMU, or asked for) */
 	bool emulated;
+	bool simulated;              /* the host simulator (build/host/sdbsim), not a card */
 	bool verify;                 /* writes carry patterns, read back after */
 	uint32_t run_id;
 	uint32_t rng;                /* xorshift32 state */
@@ -107,6 +124,7 @@ struct wl_ctx {
 	struct wl_summary summary[WL_MAX_SUMMARY];
 	uint32_t nsummary;
 	struct wl_bus_cal bus_cal;
+	struct wl_claims claims;     /* the class check's, for the headline */
 };
 
 struct wl_meas {

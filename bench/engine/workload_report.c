@@ -250,12 +250,13 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		s->p50_ns = m->sum.p50_ns;
 		s->p90_ns = m->sum.p90_ns;
 		s->min_ns = m->sum.min_ns;
+		s->p99_ns = m->sum.p99_ns;
 		s->bottleneck = (uint8_t)m->split.verdict;
 		s->valid = m->validity.valid;
 	}
 }
 
-static const struct wl_summary *best_seq(const struct wl_ctx *c, const char *prefix)
+const struct wl_summary *wl_best_seq(const struct wl_ctx *c, const char *prefix)
 {
 	const struct wl_summary *best = 0;
 	uint32_t i, n = (uint32_t)strlen(prefix);
@@ -292,7 +293,7 @@ void wl_print_summary(const struct wl_ctx *c)
 	j = record_begin("summary");
 	json_bool(j, "emulated", c->emulated);
 	for (k = 0; k < 2; k++) {
-		const struct wl_summary *b = best_seq(c, seq[k]);
+		const struct wl_summary *b = wl_best_seq(c, seq[k]);
 
 		if (!b)
 			continue;

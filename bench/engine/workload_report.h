@@ -21,5 +21,9 @@ void wl_skip(const char *name, const char *why);
 /* The closing summary: best sequential rates, random 4 KiB IOPS, their
  * verdicts (text + a "summary" record). */
 void wl_print_summary(const struct wl_ctx *c);
+/* The summary's best sequential workload whose name starts with prefix
+ * ("seq-read-"): the highest measured rate (bytes over the workload's
+ * time); NULL when none finished. The headline shows the same one. */
+const struct wl_summary *wl_best_seq(const struct wl_ctx *c, const char *prefix);
 
 #endif

@@ -117,6 +117,7 @@ static int wrap_check(struct test_area *ta, const struct blkdev *dev)
 			return ret;
 		}
 		if (memcmp(mbr, sec, sizeof(sec)) == 0) {
+			ta->wrap_lba = lba;
 			say(ta->reason, sizeof(ta->reason),
 			    "LBA %llu reads back the MBR: the card's addresses seem to wrap "
 			    "at %lu MiB although it reports %lu MiB", (unsigned long long)lba,
@@ -124,6 +125,7 @@ static int wrap_check(struct test_area *ta, const struct blkdev *dev)
 			return -EIO;
 		}
 	}
+	ta->wrap_checked = true;
 	return 0;
 }
 
@@ -309,6 +311,8 @@ void test_area_json(const struct test_area *ta, struct json *j)
 		json_str(j, "note", ta->note);
 	if (ta->hint[0])
 		json_str(j, "hint", ta->hint);
+	if (ta->wrap_lba)
+		json_u64(j, "wrap_bytes", ta->wrap_lba * BLKDEV_BLOCK_SIZE);
 }
 
 void test_area_refuse_bad_config(struct test_area *ta, const char *why)

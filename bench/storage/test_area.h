@@ -49,6 +49,8 @@ struct test_area {
 	char reason[224];	/* which area and why, or why there is none */
 	char note[160];		/* a refused explicit range ("" if none) */
 	char hint[448];		/* how to make room ("" when usable) */
+	bool wrap_checked;	/* the capacity (wrap) check read the card through */
+	uint64_t wrap_lba;	/* where the addresses wrap (0: no wrap found) */
 };
 
 /*

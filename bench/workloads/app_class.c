@@ -224,6 +224,26 @@ static void plan(const struct wl_ctx *c, struct app_class_result *r, uint32_t *p
 	r->area_blocks = span;
 }
 
+/* What the headline's verdict per claim needs (headline_claims.c). */
+static void keep_claims(struct wl_ctx *c, const struct app_class_result *r)
+{
+	struct wl_claims *k = &c->claims;
+
+	k->checked = true;
+	k->have_ssr = r->have_ssr;
+	k->speed_class = r->speed_claim.speed_class;
+	k->uhs_grade = (uint8_t)r->speed_claim.uhs_grade;
+	k->video = (uint8_t)r->speed_claim.video;
+	k->app = r->have_ssr ? r->ssr.app_perf_class : 0;
+	k->pw_mbs = r->pw_mbs;
+	k->bus_ceiling_mbs = r->bus_ceiling_mbs;
+	k->app_ok = r->verdict.app_ok;
+	k->writes = r->writes;
+	k->speed_class_met = r->verdict.speed_class_met;
+	k->uhs_grade_met = r->verdict.uhs_grade_met;
+	k->video_class_met = r->verdict.video_class_met;
+}
+
 void wl_app_class(struct wl_ctx *c)
 {
 	const char *why = wlx_no_write_reason(c);
@@ -260,6 +280,7 @@ void wl_app_class(struct wl_ctx *c)
 			  &r.app, r.pw_mbs, r.bus_ceiling_mbs,
 			  why ? why : "no whole AU in the test area, or the writes failed", &r.verdict);
 	app_class_report(&r);
+	keep_claims(c, &r);
 
 	if (r.writes && c->verify)
 		wl_verify_written(c, "class");

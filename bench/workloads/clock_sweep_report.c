@@ -61,7 +61,16 @@ void clock_sweep_report_fit(const struct sweep_result *r)
 	json_u64(j, "fmax_hz", f->fmax_hz);
 	json_double(j, "bus_share_at_fmax_pct", f->bus_pct, 1);
 	json_bool(j, "emulated", r->emulated);
+	/* The bus's part b/f must grow as the clock falls: a b of 0 or below
+	 * says something other than the bus sets the time, not a bus cost. */
+	json_bool(j, "fit_holds", f->b_clocks > 0);
 	record_end();
+	if (f->b_clocks <= 0) {
+		con_printf("  fit %s %u-bit: no fit - T = a + b/f gives b = %.0f clocks, not above "
+			   "0: the time does not fall as the clock rises (something other than "
+			   "the bus sets it)\n", op_name(r), r->width, f->b_clocks);
+		return;
+	}
 	con_printf("  fit %s %u-bit: T = %.1f us + %.0f clocks / f  (model: %.0f bus clocks), "
 		   "R^2 %.4f, residual %.1f us; at %u Hz the bus is %.1f%% of the time\n",
 		   op_name(r), r->width, f->a_s * 1e6, f->b_clocks, r->model_bus_clocks, f->r2,

@@ -159,7 +159,7 @@ def screen_rows(console, rows, cols=80):
         elif t == "verdict" and body and body[-1].startswith(field(rec, "workload") + " "):
             body[-1] += "  " + field(rec, "bottleneck")
         elif t == "headline":
-            headline = field(rec, "text")[:511]
+            headline = field(rec, "text")[:1023]
             helps = [h[:199] for h in (json.loads(rec).get("help") or [])[:4]]
             if summary:
                 body = end_body()

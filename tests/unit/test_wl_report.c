@@ -539,9 +539,20 @@ TEST(clock_sweep_report)
 	CHECK(strstr(out, "  write     4-bit  50000000 Hz     21.140 MB/s      3100.0 us/op\r\n") != NULL);
 	CHECK(strstr(out, "\"fit\":\"T(f) = a + b/f\",\"points\":2,\"a_ns\":300000,\"b_clocks\":140000,"
 		      "\"model_bus_clocks\":139520,\"r2\":1.0000,\"rms_residual_ns\":2500,"
-		      "\"fmax_hz\":50000000,\"bus_share_at_fmax_pct\":90.3,\"emulated\":false}") != NULL);
+		      "\"fmax_hz\":50000000,\"bus_share_at_fmax_pct\":90.3,\"emulated\":false,"
+		      "\"fit_holds\":true}") != NULL);
 	CHECK(strstr(out, "  fit write 4-bit: T = 300.0 us + 140000 clocks / f  (model: 139520 bus clocks), "
 		      "R^2 1.0000, residual 2.5 us; at 50000000 Hz the bus is 90.3% of the time\r\n") != NULL);
+	/* A bus part that does not grow as the clock falls is no fit. */
+	r.fit.b_clocks = -573;
+	capture_start();
+	clock_sweep_report_fit(&r);
+	capture_stop();
+	CHECK(strstr(out, "\"b_clocks\":-573,") != NULL && strstr(out, "\"fit_holds\":false}") != NULL);
+	CHECK(strstr(out, "  fit write 4-bit: no fit - T = a + b/f gives b = -573 clocks, not above 0") !=
+	      NULL);
+	CHECK(strstr(out, "clocks / f") == NULL);
+	r.fit.b_clocks = 140000;
 	r.fitted = false;
 	r.write = false;
 	r.width = 1;

@@ -17,6 +17,7 @@ from . import model  # noqa: E402
 from .records import is_num  # noqa: E402
 
 EMULATED_MARK = "emulated run (QEMU): emulation speed, not a card's"
+SIMULATED_MARK = "simulated run (build/host/sdbsim): the simulator's model, not a card"
 PHASE_COLOURS = {"cmd": "#4c72b0", "access": "#dd8452", "bus": "#55a868", "cpu": "#c44e52",
                  "busy": "#8172b3", "gap": "#937860"}
 SPLIT_COLOURS = {"card": "#dd8452", "bus": "#55a868", "host": "#c44e52"}
@@ -76,7 +77,8 @@ def _fig(w, h, emulated, left=0.75, top=0.5):
     fig.subplots_adjust(left=left / w, right=1 - 0.2 / w, bottom=0.55 / h, top=1 - top / h,
                         wspace=0.25)
     if emulated:
-        fig.text(0.99, 0.99, EMULATED_MARK, ha="right", va="top", fontsize=7, color="#b00020")
+        fig.text(0.99, 0.99, emulated if isinstance(emulated, str) else EMULATED_MARK,
+                 ha="right", va="top", fontsize=7, color="#b00020")
     return fig
 
 
@@ -127,7 +129,12 @@ def _size_axis(ax):
 
 
 def _emulated(runs):
-    return any(r.emulated for _, r in runs)
+    """The mark a chart of these runs carries: emulated, simulated, or None."""
+    if any(r.emulated for _, r in runs):
+        return EMULATED_MARK
+    if any(getattr(r, "simulated", False) for _, r in runs):
+        return SIMULATED_MARK
+    return None
 
 
 def _name(label, n, runs):
@@ -402,7 +409,8 @@ def phase_bars(runs, names, name, title):
             if ph:
                 per = model.phase_per_op(ph)
                 if per and sum(per.values()) > 0:
-                    rows.append((_name(lab, n, runs), per, ph))
+                    ok = model.split_holds(ph, run.workloads[n].get("verdict"))
+                    rows.append((_name(lab, n, runs), per, ph if ok else None))
     if not rows:
         return None
     fig = _fig(10, 1.2 + 0.24 * len(rows), _emulated(runs), left=_label_margin([r[0] for r in rows]),
@@ -426,9 +434,15 @@ def phase_bars(runs, names, name, title):
     ax.legend(fontsize=6, ncol=6, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False)
     left = [0.0] * len(rows)
     for key in ("card", "bus", "host"):
-        vals = [ph.get(key + "_pct") if is_num(ph.get(key + "_pct")) else 0 for _, _, ph in rows]
+        # no split bar for a "no diagnosis" workload (ph None): the firmware
+        # found its split invalid
+        vals = [ph.get(key + "_pct") if ph and is_num(ph.get(key + "_pct")) else 0
+                for _, _, ph in rows]
         ax2.barh(ys, vals, left=left, color=SPLIT_COLOURS[key], label=key, height=0.75)
         left = [a + b for a, b in zip(left, vals)]
+    for y, (_, _, ph) in zip(ys, rows):
+        if ph is None:
+            ax2.text(2, y, "no diagnosis", va="center", fontsize=6)
     ax2.set_xlim(0, 100)
     ax2.set_xlabel("card / bus / host split (%)")
     ax2.legend(fontsize=6, ncol=3, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False)
@@ -463,7 +477,7 @@ def sweep(runs):
             ax2.plot([1e6 / q[0] for q in tp], [q[1] / 1e6 for q in tp], "o", ms=3, color=c,
                      label=name)
             f = fits.get(key)
-            if f and is_num(f.get("a_ns")) and is_num(f.get("b_clocks")) and tp:
+            if f and is_num(f.get("a_ns")) and model.fit_holds(f) and tp:
                 xs = sorted(1e6 / q[0] for q in tp)
                 xs = [xs[0], xs[-1]]
                 ax2.plot(xs, [(f["a_ns"] + f["b_clocks"] * x * 1e3) / 1e6 for x in xs],
@@ -610,17 +624,13 @@ def host_comparison(rec, name, title, emulated):
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=7, ncol=2, title="host path mode", title_fontsize=7)
     ax.set_title("throughput per workload", fontsize=9)
-    # per configuration: the mean over its workloads
-    share, cpu = [], []
-    for c in cfgs:
-        rs = [r for r in rows if H.config_name(r) == c]
-        hp = [r.get("host_pct") for r in rs if is_num(r.get("host_pct"))]
-        cp = [r.get("cpu_ns_per_block") for r in rs if is_num(r.get("cpu_ns_per_block"))]
-        share.append(sum(hp) / len(hp) if hp else 0)
-        cpu.append(sum(cp) / len(cp) if cp else None)
+    share, cpu = H.config_means(rows, cfgs)
     xs = range(len(cfgs))
-    b = ax2.bar(xs, [min(max(s, 0), 100) for s in share], color=[colour[c] for c in cfgs],
-                label="host% (bars, left axis)")
+    b = ax2.bar(xs, [min(max(s, 0), 100) if is_num(s) else 0 for s in share],
+                color=[colour[c] for c in cfgs], label="host% (bars, left axis)")
+    for x, s in zip(xs, share):
+        if not is_num(s):
+            ax2.text(x, 2, "no diagnosis", rotation=90, ha="center", va="bottom", fontsize=7)
     ax2.set_ylim(0, 100)
     ax2.set_ylabel("host share of the time, %")
     ax2.set_xticks(list(xs), cfgs, rotation=30, ha="right", fontsize=7)

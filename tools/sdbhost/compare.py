@@ -14,7 +14,7 @@ from .headline import MIN_SAMPLES, figure_of
 def _fig(run, name):
     r = (run.workloads.get(name) or {}).get("result") or {}
     return figure_of(run, name, name, iops=r.get("kind") in ("random", "mix") and
-                     F.text(r.get("xfer_bytes")) == "4096")
+                     F.text(r.get("xfer_bytes")) == "4096", median=True)
 
 
 def exceeds(a, b):

@@ -11,6 +11,10 @@ interval in seconds; sustained adds written_bytes). The host comparison
 bus mode: index "i", then the row object's fields. Any other list is one
 cell, its items separated by spaces; a list of objects is one cell of
 JSON. Booleans are true/false, a missing or null value is an empty cell.
+
+headline.csv is the host's headline (tools/sdbhost/headline.py), one row
+per figure with the documented columns; the firmware's own `headline`
+records go to headline_record.csv (their columns are the record's).
 """
 import csv
 import json
@@ -28,6 +32,12 @@ EXPLODE["sustained"] = ("rate_mbs",)
 ROWS = {"hosts": "rows", "modes": "modes"}
 
 SKIP = ("type",)
+# Record types written under another file name: headline.csv is the host's
+# headline (HEADLINE_COLS), so the firmware's record has a file of its own.
+FILE_OF = {"headline": "headline_record"}
+HEADLINE_COLS = ["log", "run", "card", "what", "workload", "value", "unit", "ops", "p99_ns",
+                 "single_sample", "few_samples", "limit", "help", "verdict", "counterfeit",
+                 "failed_claims", "simulated", "emulated"]
 
 
 def _cell(v):
@@ -102,7 +112,7 @@ def write_csv(dirpath, items):
     for log_name, run in items:
         for rec, line in zip(run.records, run.lines):
             t = rec["type"]
-            cols, rows = table.setdefault(t, ([], []))
+            cols, rows = table.setdefault(FILE_OF.get(t, t), ([], []))
             for row in rows_of(t, rec):
                 full = {"log": log_name, "run": run.index, "line": line}
                 full.update(row)
@@ -112,17 +122,17 @@ def write_csv(dirpath, items):
                 rows.append(full)
     # The headline of each run: one row per figure (docs/host-tools.md).
     from .headline import as_dict, headline
-    hcols = ["log", "run", "card", "what", "workload", "value", "unit", "ops", "low", "high",
-             "single_sample", "few_samples", "limit", "help"]
     hrows = []
     for log_name, run in items:
         h = as_dict(headline(run))
         for f in h["figures"] or [{}]:
             row = {"log": log_name, "run": run.index, "card": h["card"],
-                   "help": "; ".join(h["help"])}
+                   "help": "; ".join(h["help"]), "verdict": h["verdict"],
+                   "counterfeit": h["counterfeit"], "failed_claims": h["failed_claims"],
+                   "simulated": run.simulated, "emulated": run.emulated}
             row.update(f)
             hrows.append(row)
-    table.setdefault("headline", (hcols, []))[1][:0] = hrows
+    table["headline"] = (list(HEADLINE_COLS), hrows)
     out = {}
     for t, (cols, rows) in table.items():
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in t)

@@ -125,8 +125,14 @@ def workload_detail_table(run):
         ph, hi, se = w.get("phases"), w.get("histogram"), w.get("series")
         if not (ph or hi or se):
             continue
+        ok = model.split_holds(ph, w.get("verdict"))
         split = "/".join(F.num((ph or {}).get(k), "%.0f") for k in
-                         ("card_pct", "bus_pct", "host_pct")) if ph else F.DASH
+                         ("card_pct", "bus_pct", "host_pct")) if ph and ok else F.DASH
+        if ph and not ok:
+            # the firmware's judgement: no shares, no efficiency (docs/attribution.md)
+            split = "no diagnosis: %s" % F.text((ph or {}).get("why") or
+                                                (w.get("verdict") or {}).get("why") or
+                                                "the split does not hold")
         hist = F.DASH
         if hi:
             cnt = [c for c in (hi.get("count") or []) if is_num(c)]
@@ -140,8 +146,8 @@ def workload_detail_table(run):
                                "%g"),
                 F.num(min(vals)) if vals else F.DASH, F.num(max(vals)) if vals else F.DASH,
                 len(model.stalls(se)))
-        rows.append([name, split, F.num((ph or {}).get("bus_efficiency_pct"), "%.0f"), hist,
-                     ser])
+        rows.append([name, split, F.num((ph or {}).get("bus_efficiency_pct"), "%.0f")
+                     if ok else F.DASH, hist, ser])
     return ["workload", "card/bus/host %", "bus efficiency %", "latency histogram",
             "time series"], rows
 

@@ -1,16 +1,20 @@
-"""The headline of a run: what the card is, what it measured, what limits
-each figure and what would help - a few lines a person can act on, first in
-every report. Derived from the records only (card, result, latency,
-verdict, sustained, host, data_path, hosts); a `headline` record the
-firmware printed is shown as it is next to it.
+"""The headline of a run: first the verdict on what the card claims (a
+counterfeit card's address wrap, then PASS / FAIL per class claim), then
+what it measured, what limits each figure and what would help - a few
+lines a person can act on, first in every report. Derived from the
+records only (card, class, test_area, result, latency, verdict, host,
+data_path); a `headline` record the firmware printed is shown next to it.
 
-Figures carry their sample counts and spread: a rate is the median
-operation's (transfer size over the median latency, p50), with the range
-from the p90 to the fastest operation; "best" sequential rates are the
-highest such median among workloads with at least MIN_SAMPLES operations
-(a single-operation figure is used only when nothing else was measured,
-and marked). A verdict the firmware marks `"valid": false` gives "no
-diagnosis" with its reason."""
+A figure is the workload's measured rate - its bytes, or its operations,
+over its time: the `result` record's `mbs` / `iops`, the figure its table
+row and the summary show - with its p99 latency and its operation count.
+The "best" sequential rate is the highest such rate, as in the summary
+(a figure from fewer than MIN_SAMPLES operations is marked). A verdict the
+firmware marks `"valid": false` gives "no diagnosis" with its reason.
+A simulated (build/host/sdbsim) or emulated (QEMU) run says so in the
+headline's second line."""
+import re
+
 from . import fmt as F
 from .records import is_num
 
@@ -20,11 +24,13 @@ LIMIT_WORDS = {"card-bound": "the card", "bus-bound": "the bus", "host-bound": "
 
 
 class Figure:
-    """One measured figure of the headline."""
+    """One measured figure of the headline: value is the workload's measured
+    rate (result mbs / iops), p99 its p99 latency in ns."""
 
-    def __init__(self, what, workload, value, unit, ops, lo, hi, verdict):
+    def __init__(self, what, workload, value, unit, ops, p99, verdict, lo=None, hi=None):
         self.what, self.workload, self.value, self.unit = what, workload, value, unit
-        self.ops, self.lo, self.hi, self.verdict = ops, lo, hi, verdict or {}
+        self.ops, self.p99, self.verdict = ops, p99, verdict or {}
+        self.lo, self.hi = lo, hi       # p90 and fastest operation (median figures only)
 
     @property
     def single(self):
@@ -41,19 +47,24 @@ class Figure:
         b = v.get("bottleneck")
         return "limited by %s" % LIMIT_WORDS[b] if b in LIMIT_WORDS else "no diagnosis"
 
+    def p99_text(self):
+        if not is_num(self.p99):
+            return "p99 -"
+        if self.p99 >= 10e6:
+            return "p99 %.1f ms" % (self.p99 / 1e6)
+        return "p99 %.0f us" % (self.p99 / 1e3)
+
     def text(self):
         spec = "%.0f" if self.unit == "IOPS" else "%.2f"
-        s = "%s %s %s" % (self.what, F.num(self.value, spec), self.unit)
+        s = "%s %s %s (%s, " % (self.what, F.num(self.value, spec), self.unit, self.p99_text())
         if self.single:
-            s += " (1 operation only: not a measurement of spread)"
+            s += "1 operation only)"
         else:
-            s += " (median of %s operations, %s-%s%s)" % (
-                F.intg(self.ops), F.num(self.lo, spec), F.num(self.hi, spec),
-                "; few samples" if self.few else "")
+            s += "%s operations%s)" % (F.intg(self.ops), "; few samples" if self.few else "")
         return s + ", " + self.limit()
 
 
-def _rate(res, lat, ns, iops=False):
+def _rate(res, ns, iops=False):
     """MB/s or IOPS of one operation of latency ns (None if unknown)."""
     if not is_num(ns) or ns <= 0:
         return None
@@ -63,25 +74,29 @@ def _rate(res, lat, ns, iops=False):
     return xb / (ns / 1e9) / 1e6 if is_num(xb) and xb > 0 else None
 
 
-def figure_of(run, name, what, iops=False):
+def figure_of(run, name, what, iops=False, median=False):
+    """The workload's measured figure (result mbs / iops); with median, the
+    median operation's rate instead, with lo / hi the p90 and fastest
+    operations' (sdbreport compare: operations against operations)."""
     w = run.workloads.get(name) or {}
     res, lat = w.get("result") or {}, w.get("latency") or {}
     if not res:
         return None
     ops = res.get("ops") if is_num(res.get("ops")) else lat.get("count")
-    med = _rate(res, lat, lat.get("p50_ns"), iops)
-    if med is None:   # no latency record: the workload's own average
-        med = res.get("iops") if iops else res.get("mbs")
-    lo = _rate(res, lat, lat.get("p90_ns"), iops)
-    hi = _rate(res, lat, lat.get("min_ns"), iops)
-    if not is_num(med):
+    value = res.get("iops") if iops else res.get("mbs")
+    lo = hi = None
+    if median:
+        value = _rate(res, lat.get("p50_ns"), iops) if is_num(lat.get("p50_ns")) else value
+        lo, hi = _rate(res, lat.get("p90_ns"), iops), _rate(res, lat.get("min_ns"), iops)
+    if not is_num(value):
         return None
-    return Figure(what, name, med, "IOPS" if iops else "MB/s", ops, lo, hi, w.get("verdict"))
+    return Figure(what, name, value, "IOPS" if iops else "MB/s", ops, lat.get("p99_ns"),
+                  w.get("verdict"), lo, hi)
 
 
 def best_seq(run, op):
-    """The sequential workload of op with the highest median rate among
-    those with enough operations (else among all, then marked)."""
+    """The sequential workload of op with the highest measured rate: the
+    summary's best (a figure from few operations is marked, not skipped)."""
     figs = []
     for name in run.result_workloads():
         r = run.workloads[name]["result"]
@@ -89,11 +104,9 @@ def best_seq(run, op):
             f = figure_of(run, name, "sequential %s" % op)
             if f:
                 figs.append(f)
-    enough = [f for f in figs if not f.few]
-    pool = enough or figs
-    if not pool:
+    if not figs:
         return None
-    best = max(pool, key=lambda f: f.value)
+    best = max(figs, key=lambda f: f.value)
     best.what += " (best at %s transfers)" % F.size(
         (run.workloads[best.workload]["result"]).get("xfer_bytes"))
     return best
@@ -158,14 +171,119 @@ def helps(run, figs):
     return out
 
 
+WRAP_RE = re.compile(r"seem to wrap at (\d+) MiB")
+
+
+class Claim:
+    """One claim of the card and its result: PASS, FAIL or not checked."""
+
+    def __init__(self, name, result, detail):
+        self.name, self.result, self.detail = name, result, detail
+
+    def text(self):
+        return "%s %s (%s)" % (self.name, self.result, self.detail)
+
+
+def wrap_bytes(run):
+    """Where the card's addresses wrap (a counterfeit card), else None: the
+    test_area record's wrap_bytes, or its reason in logs before it."""
+    ta = run.one("test_area") or {}
+    if is_num(ta.get("wrap_bytes")) and ta["wrap_bytes"] > 0:
+        return ta["wrap_bytes"]
+    m = WRAP_RE.search(ta.get("reason") or "") if isinstance(ta.get("reason"), str) else None
+    return int(m.group(1)) << 20 if m else None
+
+
+def _speed(name, need, met, cls):
+    pw, ceil = cls.get("pw_mbs"), cls.get("bus_ceiling_mbs")
+    if not cls:
+        return Claim(name, "not checked", "the class check did not run")
+    if not is_num(pw):
+        return Claim(name, "not checked", "Pw not measured")
+    if is_num(met) and met >= need or pw >= need:
+        return Claim(name, "PASS", "Pw %.2f MB/s, needs %d" % (pw, need))
+    if is_num(ceil) and 0 < ceil < need:
+        return Claim(name, "not checked", "needs %d MB/s, this bus carries %.1f" % (need, ceil))
+    return Claim(name, "FAIL", "Pw %.2f MB/s, needs %d" % (pw, need))
+
+
+def _claimed(run, cls):
+    """(speed class, UHS grade, video class, app class "A1"/"A2"/None)."""
+    if cls:
+        app = cls.get("app_claim")
+        return (cls.get("speed_class_claim"), cls.get("uhs_grade_claim"),
+                cls.get("video_class_claim"), app if app in ("A1", "A2") else None)
+    ssr = (run.one("card") or {}).get("ssr")
+    ssr = ssr if isinstance(ssr, dict) else {}
+    app = ssr.get("app_perf_class")
+    return (ssr.get("speed_class"), ssr.get("uhs_grade"), ssr.get("video_class"),
+            app if app in ("A1", "A2") else None)
+
+
+def claims(run):
+    """[Claim]: speed class, UHS grade, video class (the class check's Pw
+    against SD Physical Layer 4.13's thresholds: Cn and Vn n MB/s, U1 10,
+    U3 30), application class (the class record's app_meets_claim), and
+    the capacity (the test area's wrap check)."""
+    cls = run.one("class") or {}
+    sc, uhs, vc, app = _claimed(run, cls)
+    out = []
+    if is_num(sc) and sc > 0:
+        out.append(_speed("C%d" % sc, sc, cls.get("speed_class_met"), cls))
+    if uhs in (1, 3):
+        out.append(_speed("U%d" % uhs, 30 if uhs == 3 else 10, cls.get("uhs_grade_met"), cls))
+    if is_num(vc) and vc > 0:
+        out.append(_speed("V%d" % vc, vc, cls.get("video_class_met"), cls))
+    if app:
+        ok = cls.get("app_meets_claim")
+        out.append(Claim(app, "PASS" if ok is True else "FAIL" if ok is False else
+                         "not checked", "the class check's verdict" if isinstance(ok, bool)
+                         else "the class check did not run" if not cls else
+                         "not verifiable here"))
+    wb = wrap_bytes(run)
+    ta = run.one("test_area") or {}
+    if wb:
+        out.append(Claim("capacity", "FAIL", "addresses wrap at %s" % F.size(wb)))
+    elif ta.get("source") in ("config", "unpartitioned"):
+        # the firmware reads the card through before it uses these areas
+        # (bench/storage/test_area.c, wrap_check)
+        out.append(Claim("capacity", "PASS", "no address wrap"))
+    return out
+
+
+def verdict_line(run, cl):
+    """The first line: COUNTERFEIT first, then each claim's result."""
+    s = ""
+    wb = wrap_bytes(run)
+    if wb:
+        cap = (run.one("card") or {}).get("capacity_bytes")
+        s = "COUNTERFEIT: addresses wrap at %s (the card reports %s); " % (
+            F.size(wb), F.size(cap) if is_num(cap) else "more")
+    return s + "claims: " + (", ".join(c.text() for c in cl) if cl else "none to check")
+
+
+def run_mark(run):
+    """SIMULATED / EMULATED line, or None for a run on a card."""
+    if run.simulated:
+        return "SIMULATED: build/host/sdbsim's model of a card and host, not a measurement"
+    if run.emulated:
+        return "EMULATED: every figure is QEMU's speed, not the card's"
+    return None
+
+
 def headline(run):
-    """{"card": line, "figures": [Figure], "help": [lines], "firmware": record
-    or None, "lines": [every line]}."""
+    """{"verdict": first line, "claims": [Claim], "counterfeit": bool,
+    "card": line, "figures": [Figure], "help": [lines], "mark": line or None,
+    "firmware": record or None, "lines": [every line]}."""
     figs = [f for f in (best_seq(run, "read"), best_seq(run, "write"),
                         figure_of(run, "rand-read-4k", "random 4 KiB read", iops=True),
                         figure_of(run, "rand-write-4k", "random 4 KiB write", iops=True),
                         figure_of(run, "sustained-write", "sustained write")) if f]
-    lines = [card_line(run)]
+    cl = claims(run)
+    verdict = verdict_line(run, cl)
+    mark = run_mark(run)
+    card = card_line(run)
+    lines = [verdict] + ([mark] if mark else []) + [card]
     if figs:
         lines += ["measured: " + f.text() for f in figs]
     else:
@@ -173,18 +291,22 @@ def headline(run):
     h = helps(run, figs)
     lines += ["would help: " + x for x in h] if h else \
         ["would help: no suggestion (nothing limits these figures clearly)"] if figs else []
-    if run.emulated:
-        lines.append("EMULATED: every figure is QEMU's speed, not the card's")
     fw = run.one("headline")
     if fw and isinstance(fw.get("text"), str):
         lines.append("the firmware's headline: " + fw["text"])
-    return {"card": lines[0], "figures": figs, "help": h, "firmware": fw, "lines": lines}
+    return {"verdict": verdict, "claims": cl, "counterfeit": bool(wrap_bytes(run)),
+            "card": card, "figures": figs, "help": h, "mark": mark, "firmware": fw,
+            "lines": lines}
 
 
 def as_dict(h):
     """The headline as JSON (sdbreport --json, the CSV file)."""
-    return {"card": h["card"], "help": h["help"], "lines": h["lines"],
+    return {"verdict": h["verdict"], "counterfeit": h["counterfeit"], "mark": h["mark"],
+            "claims": [{"claim": c.name, "result": c.result, "detail": c.detail}
+                       for c in h["claims"]],
+            "failed_claims": [c.name for c in h["claims"] if c.result == "FAIL"],
+            "card": h["card"], "help": h["help"], "lines": h["lines"],
             "figures": [{"what": f.what, "workload": f.workload, "value": f.value,
-                         "unit": f.unit, "ops": f.ops, "low": f.lo, "high": f.hi,
+                         "unit": f.unit, "ops": f.ops, "p99_ns": f.p99,
                          "single_sample": f.single, "few_samples": f.few,
                          "limit": f.limit()} for f in h["figures"]]}

@@ -44,10 +44,19 @@ def measured(r):
     return r.get("error") is None and is_num(r.get("mbs"))
 
 
+def diagnosed(r):
+    """Measured, and its split holds: the firmware did not mark the row
+    `"valid": false` (then its host% and CPU ns/blk describe no host, and
+    they are left out of the table's columns and the chart's means)."""
+    return measured(r) and r.get("valid") is not False
+
+
 def table(rec):
     """[(host, path, mode, workload, MB/s, IOPS, p99 us, host%, CPU ns/blk,
     note)] as strings, one per row: "fastest" marks the best configuration
-    of a workload, "not measured: why" a configuration that could not run."""
+    of a workload, "not measured: why" a configuration that could not run,
+    "no diagnosis: why" a row whose split the firmware found invalid (its
+    host% and CPU ns/blk are not shown)."""
     out = []
     for r in rows(rec):
         base = [F.text(r.get("host")), F.text(r.get("data_path")), F.text(r.get("bus_mode")),
@@ -56,11 +65,30 @@ def table(rec):
             why = r.get("reason") if r.get("reason") is not None else r.get("error")
             out.append(base + [F.DASH] * 5 + ["not measured: %s" % F.text(why)])
             continue
+        ok = diagnosed(r)
+        note = ["fastest"] if r.get("best") is True else []
+        if not ok:
+            note.append("no diagnosis: %s" % F.text(r.get("why") or "the split does not hold"))
         out.append(base + [F.num(r.get("mbs")), F.num(r.get("iops"), "%.1f"),
-                           F.us_from_ns(r.get("p99_ns")), F.pct(r.get("host_pct")),
-                           F.num(r.get("cpu_ns_per_block"), "%.0f"),
-                           "fastest" if r.get("best") is True else ""])
+                           F.us_from_ns(r.get("p99_ns")),
+                           F.pct(r.get("host_pct")) if ok else F.DASH,
+                           F.num(r.get("cpu_ns_per_block"), "%.0f") if ok else F.DASH,
+                           "; ".join(note)])
     return out
 
 
 HEAD = ["host", "path", "mode", "workload", "MB/s", "IOPS", "p99 us", "host%", "CPU ns/blk", ""]
+
+
+def config_means(rs, cfgs):
+    """([host%], [CPU ns/blk]) per configuration of cfgs: the mean over its
+    workloads whose split holds (diagnosed); None where none does - a "no
+    diagnosis" row's host share and CPU time describe no host."""
+    share, cpu = [], []
+    for c in cfgs:
+        mine = [r for r in rs if config_name(r) == c and diagnosed(r)]
+        hp = [r.get("host_pct") for r in mine if is_num(r.get("host_pct"))]
+        cp = [r.get("cpu_ns_per_block") for r in mine if is_num(r.get("cpu_ns_per_block"))]
+        share.append(sum(hp) / len(hp) if hp else None)
+        cpu.append(sum(cp) / len(cp) if cp else None)
+    return share, cpu

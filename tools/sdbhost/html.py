@@ -90,6 +90,7 @@ class Report:
         self.runs = list(zip(labels, runs))
         self.logs = logs
         self.emulated = any(r.emulated for r in runs)
+        self.simulated = any(r.simulated for r in runs)
         self.dpi = dpi
         self.parts = []
         self.present = []       # section ids written
@@ -104,7 +105,8 @@ class Report:
 
     def section(self, sid):
         self.present.append(sid)
-        emu = '<span class="emu">emulated run</span>' if self.emulated else ""
+        emu = '<span class="emu">emulated run</span>' if self.emulated else \
+            '<span class="emu">simulated run</span>' if self.simulated else ""
         self.w('<section id="%s"><h2>%s%s</h2>\n' % (sid, esc(TITLE[sid]), emu))
 
     def end(self):
@@ -219,7 +221,8 @@ class Report:
         rows = [
             ("log", lambda r: "%s, %s" % (r.path, r.describe())),
             ("emulated", lambda r: "yes: QEMU, every time and rate is emulation speed"
-             if r.emulated else "no (real hardware)"),
+             if r.emulated else "no: simulated (build/host/sdbsim), no real card"
+             if r.simulated else "no (real hardware)"),
             ("board", lambda r: "%s (%s), %s %s" % (board(r, "model"), board(r, "revision"),
                                                     board(r, "soc"), board(r, "cpu"))),
             ("clocks", lambda r: "ARM %s, core %s, EMMC %s" % (
@@ -472,8 +475,14 @@ class Report:
             for (op, width), f in sorted(fits.items(), key=lambda kv: (str(kv[0][0]),
                                                                        F.text(kv[0][1]))):
                 row = [] if len(self.runs) == 1 else [lab]
-                row += ["%s %s-bit" % (F.text(op), F.intg(width)), F.intg(f.get("points")),
-                        F.us_from_ns(f.get("a_ns")), F.intg(f.get("b_clocks")),
+                row += ["%s %s-bit" % (F.text(op), F.intg(width)), F.intg(f.get("points"))]
+                if is_num(f.get("a_ns")) and not model.fit_holds(f):
+                    # a negative (or zero) bus part is no fit: say so, no figures
+                    row += ["no fit: b = %s clocks, not above 0" % F.intg(f.get("b_clocks"))] \
+                        + [F.DASH] * 7
+                    body.append(row)
+                    continue
+                row += [F.us_from_ns(f.get("a_ns")), F.intg(f.get("b_clocks")),
                         F.intg(f.get("model_bus_clocks")), F.num(f.get("r2"), "%.4f"),
                         F.us_from_ns(f.get("rms_residual_ns")), F.hz(f.get("fmax_hz")),
                         F.pct(f.get("bus_share_at_fmax_pct"))]
@@ -777,6 +786,12 @@ class Report:
                      'rate in this report is emulation speed, not a card\'s</div>\n' % (
                          "" if len(self.runs) == 1 else
                          " in " + ", ".join(l for l, r in self.runs if r.emulated))
+        elif self.simulated:
+            banner = '<div class="banner" id="simulated">SIMULATED RUN%s (build/host/sdbsim): ' \
+                     'every time and rate in this report is the simulator\'s model of a card ' \
+                     'and host, not a measurement</div>\n' % (
+                         "" if len(self.runs) == 1 else
+                         " in " + ", ".join(l for l, r in self.runs if r.simulated))
         else:
             banner = '<div class="banner real">Measured on real hardware</div>\n'
         nav = "<nav>%s</nav>\n" % "".join('<a href="#%s">%s</a>' % (s, esc(TITLE[s]))

@@ -121,6 +121,13 @@ def stalls(ser):
     return [i for i, w in enumerate(worst) if is_num(w) and w >= STALL_FACTOR * med]
 
 
+def split_holds(ph, verdict=None):
+    """False when the firmware marked the workload's split invalid ("no
+    diagnosis": its phases or verdict record carries "valid": false): then
+    no card / bus / host shares and no bus efficiency are shown for it."""
+    return (ph or {}).get("valid") is not False and (verdict or {}).get("valid") is not False
+
+
 def phase_per_op(ph):
     """{part: microseconds per operation} from a phases record, or None.
     The data phase is split into the CPU moving data (host_ns) and the rest
@@ -134,6 +141,14 @@ def phase_per_op(ph):
     parts = {"cmd": g["cmd_ns"], "access": g["access_ns"], "bus": g["data_ns"] - cpu,
              "cpu": cpu, "busy": g["busy_ns"], "gap": g["gap_ns"]}
     return {k: max(v, 0) / ops / 1000.0 for k, v in parts.items()}
+
+
+def fit_holds(f):
+    """A sweep fit T = a + b/f is a fit only when b, the bus's clocks, is
+    above 0 (the firmware's `fit_holds`; older logs: b itself)."""
+    if f.get("fit_holds") is False:
+        return False
+    return is_num(f.get("b_clocks")) and f["b_clocks"] > 0
 
 
 def sweep_points(run):

@@ -381,6 +381,36 @@ def _finish(row, res, ph, total2, dlat):
             row.p_mean_ns = max(row.mean_ns + dlat, 0.0)
 
 
+UHS_MODES = ("sdr50", "ddr50", "sdr104")
+
+
+def _names(v):
+    return [x for x in v if isinstance(x, str)] if isinstance(v, list) else None
+
+
+def mode_not_offered(run, card, mode):
+    """Why the card or the host of run does not offer bus mode `mode` (from
+    the card record: hs_supported, uhs_card_modes, uhs_host_modes; the host
+    record: modes), or None when both do or the records do not say."""
+    host = next((h for h in run.all("host") if h.get("name") == card.get("host")),
+                run.one("host") or {})
+    host_modes = _names(host.get("modes"))
+    card_uhs, host_uhs = _names(card.get("uhs_card_modes")), _names(card.get("uhs_host_modes"))
+    out = []
+    if mode == "hs" and card.get("hs_supported") is False:
+        out.append("the card has no high speed")
+    if mode in UHS_MODES:
+        if card_uhs is not None and mode not in card_uhs:
+            out.append("the card offers %s" % (", ".join(card_uhs) or "no UHS-I mode"))
+        if host_uhs is not None and mode not in host_uhs and \
+                (host_modes is None or mode not in host_modes):
+            out.append("the host offers %s" % (", ".join(host_modes or host_uhs) or
+                                               "no UHS-I mode"))
+    elif host_modes is not None and mode not in host_modes and mode in ("ds", "hs"):
+        out.append("the host offers %s" % ", ".join(host_modes))
+    return "; ".join(out) or None
+
+
 def predict(run, target):
     """A Prediction for every workload of run that printed result and phases.
     Raises NoPrediction when the run is emulated and its figures break the
@@ -409,6 +439,11 @@ def predict(run, target):
     p.to_setting = target.describe(f0, w0)
     if run.emulated:
         p.notes.append("emulated run: its times are emulation speed, and so is the prediction")
+    if target.bus_mode:
+        why = mode_not_offered(run, card, target.bus_mode)
+        if why:
+            p.notes.insert(0, "bus_mode %s is not on offer: %s; this predicts a setting this "
+                           "card and host cannot run" % (target.bus_mode, why))
     widths = (card.get("scr") or {}).get("bus_widths") if isinstance(card.get("scr"), dict) else None
     if isinstance(widths, list) and tgt[1] not in widths:
         p.notes.append("the card's SCR does not offer the %d-bit bus" % tgt[1])

@@ -40,7 +40,7 @@ _TIMER = {"source": _S, "freq_hz": _N, "nominal_hz": _N, "resolution_ns": _N,
 _SUMMARY_PART = {"workload": _S, "xfer_bytes": _N, "mbs": _N, "iops": _N, "verdict": _S}
 _HEADLINE_PART = {"workload": _S, "xfer_bytes": _N, "ops": _N, "median_mbs": _N,
                   "median_iops": _N, "p90_mbs": _N, "p90_iops": _N, "fastest_mbs": _N,
-                  "fastest_iops": _N, "limit": _S}
+                  "fastest_iops": _N, "limit": _S, "mbs": _N, "iops": _N, "p99_us": _N}
 
 SCHEMA = {
     "board": {"model": _S, "revision": _S, "soc": _S, "cpu": _S, "midr": _S,
@@ -48,7 +48,7 @@ SCHEMA = {
               "emmc_clock_hz": _N, "uart_clock_hz": _N, "arm_mem_bytes": _N,
               "vc_mem_bytes": _N, "board_mem_mib": _N, "maker": _S, "firmware": _S,
               "mac": _S, "serial": _S, "temp_mc": _N, "timer": _TIMER, "caches": _B,
-              "emulated": _B, "mailbox": _S},
+              "emulated": _B, "simulated": _B, "mailbox": _S},
     "error": {"context": _S, "code": _S, "message": _S, "workload": _S},
     "exception": {"exception": _S, "pc": _S, "spsr": _S},
     "done": {"errors": _N, "elapsed_us": _N},
@@ -64,7 +64,7 @@ SCHEMA = {
     "led": {"led": _S, "kind": _S, "line": _N, "active_low": _B, "driven": _B,
             "reason": _S, "code": _S, "flashes": _N},
     "results_file": {"name": _S, "usable": _B, "reason": _S, "bytes": _N, "extents": _L},
-    "test_area": {"usable": _B, "source": _S, "first_lba": _N, "count": _N, "bytes": _N,
+    "test_area": {"usable": _B, "source": _S, "first_lba": _N, "count": _N, "bytes": _N, "wrap_bytes": _N,
                   "reason": _S, "note": _S, "hint": _S, "write_protected": _B},
     "overhead": {"timer": _S, "timestamp_ns": _N, "resolution_ns": _N,
                  "bookkeeping_ns_per_op": _N, "timestamps_per_op": _N},
@@ -105,7 +105,7 @@ SCHEMA = {
     "sweep": {"op": _S, "width": _N, "clock_hz": _N, "requested_hz": _N, "xfer_bytes": _N,
               "ops": _N, "mean_ns": _N, "mbs": _N, "ceiling_mbs": _N, "fit": _S,
               "points": _N, "a_ns": _N, "b_clocks": _N, "model_bus_clocks": _N, "r2": _N,
-              "rms_residual_ns": _N, "fmax_hz": _N, "bus_share_at_fmax_pct": _N,
+              "rms_residual_ns": _N, "fmax_hz": _N, "bus_share_at_fmax_pct": _N, "fit_holds": _B,
               "emulated": _B},
     "class": {"ssr": _B, "app_claim": _S, "speed_class_claim": _N, "uhs_grade_claim": _N,
               "video_class_claim": _N, "cq_depth": _N, "cache_support": _B,
@@ -141,7 +141,8 @@ SCHEMA = {
     "headline": {"card": _S, "min_ops": _N, "seq_read": _HEADLINE_PART,
                  "seq_write": _HEADLINE_PART, "rand_read_4k": _HEADLINE_PART,
                  "rand_write_4k": _HEADLINE_PART, "sustained": _HEADLINE_PART, "text": _S,
-                 "emulated": _B},
+                 "emulated": _B, "simulated": _B, "verdict": _S, "claims": _LD,
+                 "failed_claims": _L, "counterfeit": _B, "wrap_bytes": _N},
     "selftest": {"test": _S, "lba": _N, "count": _N, "match": _B, "host_ns": _N,
                  "host_ns_per_block": _N, "data_ns": _N, "unaligned_host_ns": _N,
                  "write_protected": _B, "write_refused": _B, "code": _S,
@@ -353,6 +354,15 @@ class Run:
         if b and b.get("emulated") is True:
             return True
         return any(r.get("emulated") is True for r in self.records)
+
+    @property
+    def simulated(self):
+        """True when the board (or any record) says the run was on the
+        simulator (build/host/sdbsim): no card at all."""
+        b = self.board()
+        if b and b.get("simulated") is True:
+            return True
+        return any(r.get("simulated") is True for r in self.records)
 
     @property
     def finished(self):

@@ -21,6 +21,8 @@ def board_line(b):
     s += ", timer %s %s Hz" % (F.text(t.get("source")), F.intg(t.get("freq_hz")))
     if b.get("emulated"):
         s += ", EMULATED: timings are QEMU's"
+    if b.get("simulated"):
+        s += ", SIMULATED: build/host/sdbsim, no real card"
     return s
 
 
@@ -151,7 +153,11 @@ def sweep_lines(run):
                 F.num(ceil)))
         f = fits.get(key)
         if f:
-            if is_num(f.get("a_ns")):
+            if is_num(f.get("a_ns")) and not model.fit_holds(f):
+                out.append("  fit %s %s-bit: no fit - b = %s clocks is not above 0: the time "
+                           "does not fall as the clock rises (something other than the bus "
+                           "sets it)" % (F.text(op), F.intg(width), F.intg(f.get("b_clocks"))))
+            elif is_num(f.get("a_ns")):
                 out.append("  fit %s %s-bit: T = %s us + %s clocks / f (framing predicts %s), "
                            "R^2 %s; at %s the bus is %s of the time" % (
                                F.text(op), F.intg(width), F.us_from_ns(f.get("a_ns")),
@@ -329,6 +335,9 @@ def render_run(run, out, log=None):
     if run.emulated:
         _w(out, "EMULATED RUN (QEMU): every time and rate below is emulation speed, "
                 "not a card's")
+    if run.simulated:
+        _w(out, "SIMULATED RUN (build/host/sdbsim): every time and rate below is the "
+                "simulator's model of a card and host, not a measurement")
     _w(out, board_line(run.board()))
     b = run.board() or {}
     if b:
@@ -417,7 +426,8 @@ def render_compare(runs, labels, out):
         cap = c.get("capacity_bytes")
         _w(out, "%s = %s, %s: %s; %s, %s%s" % (
             lab, run.path, run.describe(), F.text(b.get("model")), card_name(c),
-            F.size(cap), ", EMULATED" if run.emulated else ""))
+            F.size(cap), ", EMULATED" if run.emulated else ", SIMULATED" if run.simulated
+            else ""))
     _w(out)
     names = []
     for run in runs:

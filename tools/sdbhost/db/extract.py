@@ -185,7 +185,17 @@ def run_row(run, card):
         "summary": _dumps(run.one("summary")), "headline": _dumps(run.one("headline")),
     }
     row.update(_summary_figures(run.one("summary")))
+    row.update(_claims(run))
     return row
+
+
+def _claims(run):
+    """The headline's verdict (tools/sdbhost/headline.py): its first line,
+    whether the card's addresses wrap, the claims it fails (space-separated)."""
+    from .. import headline as HL
+    h = HL.as_dict(HL.headline(run))
+    return {"verdict": h["verdict"], "counterfeit": 1 if h["counterfeit"] else 0,
+            "failed_claims": " ".join(h["failed_claims"]) or None}
 
 
 def workload_rows(run):

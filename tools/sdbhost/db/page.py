@@ -6,7 +6,7 @@ import html
 import io
 
 from . import queries as Q
-from .text import claims
+from .text import claims, flags
 
 FIGURES = [("seq_read_mbs", "sequential read, MB/s"), ("seq_write_mbs", "sequential write, MB/s"),
            ("rand_read_iops", "random 4 KiB read, IOPS"),
@@ -70,7 +70,7 @@ def render(db, include_emulated=False):
     body.append("<table><tr><th>card</th><th>manufacturer</th><th>OEM</th><th>product</th>"
                 "<th>rev</th><th>serial</th><th>made</th><th>size</th><th>claims</th>"
                 "<th>source</th><th>runs</th>" +
-                "".join("<th>%s</th>" % _e(t) for _, t in FIGURES) + "</tr>")
+                "".join("<th>%s</th>" % _e(t) for _, t in FIGURES) + "<th>flags</th></tr>")
     for r in rows:
         body.append("<tr%s><td>#%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                     "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td>%s"
@@ -82,7 +82,7 @@ def render(db, include_emulated=False):
                         _e(claims(r)), _e(r["source"]), r["runs"],
                         "".join("<td class=n>%s</td>" % _num(r[k], "%.2f" if "mbs" in k
                                                               else "%.0f")
-                                for k, _ in FIGURES)))
+                                for k, _ in FIGURES) + "<td>%s</td>" % _e(flags(r))))
     body.append("</table>")
     if png:
         body.append('<p><img alt="%s" src="data:image/png;base64,%s"></p>' % (

@@ -11,7 +11,8 @@ CARD_COLS = ("id", "card_key", "cid_raw", "mid", "manufacturer", "oid", "pnm", "
 RUN_COLS = ("id", "card_id", "source", "measured", "board_model", "board_revision", "soc",
             "family", "sim_profile", "sim_host", "host", "data_path", "bus_mode", "clock_hz",
             "width", "signal_mv", "suite", "ended_by", "errors", "elapsed_us",
-            "workload_count") + HEADLINE + ("headline", "log_name", "run_in_log", "log_mtime",
+            "workload_count") + HEADLINE + ("headline", "verdict", "counterfeit",
+                                            "failed_claims", "log_name", "run_in_log", "log_mtime",
                                             "added_at", "run_hash")
 WORKLOAD_COLS = ("name", "kind", "op", "cmd", "xfer_bytes", "ops", "bytes", "elapsed_ns",
                  "mbs", "iops", "errors", "data_path", "lat_count", "lat_mean_ns",
@@ -45,15 +46,21 @@ def cards(db, include_emulated=True):
     """[card + source + runs + median headline figures], one per card and
     source, best sequential read first."""
     where = "" if include_emulated else " WHERE r.measured = 1"
-    rows = db.rows("SELECT %s, r.source, r.id AS run_id, %s FROM cards c JOIN runs r ON "
-                   "r.card_id = c.id%s ORDER BY c.id, r.id"
+    rows = db.rows("SELECT %s, r.source, r.id AS run_id, r.counterfeit, r.failed_claims, %s "
+                   "FROM cards c JOIN runs r ON r.card_id = c.id%s ORDER BY c.id, r.id"
                    % (_cols("c", CARD_COLS), _cols("r", HEADLINE), where))
     out = {}
     for r in rows:
         k = (r["id"], r["source"])
         e = out.setdefault(k, dict({c: r[c] for c in CARD_COLS}, source=r["source"],
-                                   runs=0, _h={h: [] for h in HEADLINE}))
+                                   runs=0, counterfeit=False, failed_claims=[],
+                                   _h={h: [] for h in HEADLINE}))
         e["runs"] += 1
+        # flags: any run found the wrap, every claim any run failed
+        e["counterfeit"] = e["counterfeit"] or bool(r["counterfeit"])
+        for c in (r["failed_claims"] or "").split():
+            if c not in e["failed_claims"]:
+                e["failed_claims"].append(c)
         for h in HEADLINE:
             e["_h"][h].append(r[h])
     res = []

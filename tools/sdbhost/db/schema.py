@@ -59,6 +59,11 @@ MIGRATIONS = [
         "CREATE INDEX workloads_name ON workloads(name)",
         "CREATE INDEX cards_model ON cards(mid, oid, pnm)",
     ]),
+    (3, "the headline's verdict on the card's claims: counterfeit, failed claims", [
+        "ALTER TABLE runs ADD COLUMN verdict TEXT",
+        "ALTER TABLE runs ADD COLUMN counterfeit INTEGER",
+        "ALTER TABLE runs ADD COLUMN failed_claims TEXT",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

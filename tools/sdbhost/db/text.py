@@ -38,15 +38,31 @@ def render_list(rows, out):
     if not rows:
         out.write("no runs stored yet (sdbdb add LOG...)\n")
         return
-    out.write("%4s  %-28s %-11s %-7s %-12s %-9s %4s  %8s %8s %8s %8s\n" % (
+    out.write("%4s  %-28s %-11s %-7s %-12s %-9s %4s  %8s %8s %8s %8s  %s\n" % (
         "card", "manufacturer OEM product", "serial", "made", "claims", "source", "runs",
-        "seqR MB/s", "seqW MB/s", "rndR IOPS", "rndW IOPS"))
+        "seqR MB/s", "seqW MB/s", "rndR IOPS", "rndW IOPS", "flags"))
     for r in rows:
-        out.write("%4d  %-28s %-11s %-7s %-12s %-9s %4d  %8s %8s %8s %8s\n" % (
+        out.write(("%4d  %-28s %-11s %-7s %-12s %-9s %4d  %8s %8s %8s %8s  %s" % (
             r["id"], Q.card_name(r)[:28], r["psn_hex"] or "-", r["mdt"] or "-",
             claims(r)[:12], r["source"], r["runs"], _f(r["seq_read_mbs"]),
             _f(r["seq_write_mbs"]), _f(r["rand_read_iops"], "%.0f"),
-            _f(r["rand_write_iops"], "%.0f")))
+            _f(r["rand_write_iops"], "%.0f"), flags(r))).rstrip() + "\n")
+
+
+def flags(r):
+    """COUNTERFEIT (the addresses wrap), FAIL and the claims a run failed,
+    SIMULATED / EMULATED for runs on no real card."""
+    out = []
+    if r.get("counterfeit"):
+        out.append("COUNTERFEIT")
+    if r.get("failed_claims"):
+        fc = r["failed_claims"]
+        out.append("FAIL " + (" ".join(fc) if isinstance(fc, list) else fc))
+    if r.get("source") == "simulator":
+        out.append("SIMULATED")
+    elif r.get("source") == "qemu":
+        out.append("EMULATED")
+    return ", ".join(out)
 
 
 def render_card(c, out):
@@ -68,6 +84,10 @@ def render_run(r, out):
         r["id"], _src(r["source"]), board, how, r["suite"] or "?",
         "ended" if r["ended_by"] == "done" else "stopped by an exception", r["errors"],
         r["log_name"], r["run_in_log"], r["added_at"]))
+    if flags(r):
+        out.write("  flags: %s\n" % flags(r))
+    if r.get("verdict"):
+        out.write("  %s\n" % r["verdict"])
     text = _headline_text(r.get("headline"))
     if text:
         out.write("  %s\n" % text)
