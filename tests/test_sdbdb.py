@@ -505,3 +505,34 @@ def test_an_unreachable_server(tmp_path):
     url = "postgresql:///cards?host=%s&user=nobody" % (tmp_path / "nosuchdir")
     rc, out, err = sdbdb(url, "add", QUICK)
     assert rc == 2 and "sdbdb: cannot connect to postgresql:///cards?host=" in err
+
+
+def test_list_shows_whole_claims_and_linux_figures(db_target, tmp_path):
+    """sdbdb list: the claims are never cut ("C10 U3 V30 A2", not "...
+    A"); a run of the Linux companion (no summary record) shows its
+    figures from its results, and sdbreport names its board and kernel."""
+    a = dblogs.write(tmp_path / "a.log", 501, {"seq-read-64k": 20.0}, app="A2",
+                     uhs_grade=3, video_class=30)
+    linux = dblogs.write_linux(tmp_path / "linux.log",
+                               {"seq-read-64k": 5.0, "seq-read-4m": 7.5,
+                                "seq-write-64k": (3.0, 65536, "write"),
+                                "rand-read-4k": (2.0, 4096, "read")})
+    rc, out, err = sdbdb(db_target, "add", a)
+    assert rc == 0, err
+    rc, out, err = sdbdb(db_target, "add", "--card", "501", linux)
+    assert rc == 0, err
+    rc, out, err = sdbdb(db_target, "list")
+    assert rc == 0, err
+    rows = {l.split()[-6]: l for l in out.splitlines()[1:]}
+    assert " C10 U3 V30 A2 " in rows["board"], out
+    cells = rows["linux"].split()[-4:]
+    # best sequential read and write MB/s, random 4 KiB read IOPS (the
+    # made-up result's), no random write
+    rr = [json.loads(l[2:]) for l in open(linux) if l.startswith("@ ") and
+          '"rand-read-4k"' in l and '"result"' in l][0]
+    assert cells == ["7.50", "3.00", "%.0f" % rr["iops"], "-"], out
+    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), "-q", linux],
+                       stdout=subprocess.PIPE, text=True)
+    assert "board: Raspberry Pi 4 Model B Rev 1.4, through Linux 6.1.0-rpi7-rpi-v8 " \
+        "(aarch64), device /dev/mmcblk0\n" in p.stdout, p.stdout
+    assert "board: unknown (-)" not in p.stdout and "ARM -" not in p.stdout
