@@ -209,12 +209,13 @@ void settings_report_area(const struct settings *s)
 	const struct test_area *area = &s->st->area;
 	struct test_area shown;
 	struct json *j;
+	char size[24];
 
 	if (area->usable)
-		con_printf("\ntest area (writes go only here): LBA %u..%u, %u MiB, %s\n  %s\n",
+		con_printf("\ntest area (writes go only here): LBA %u..%u, %s, %s\n  %s\n",
 			   (unsigned)area->first_lba, (unsigned)(area->first_lba + area->count - 1),
-			   (unsigned)(area->count >> 11), test_area_source_name(area->source),
-			   area->reason);
+			   fmt_size(size, sizeof(size), (uint64_t)area->count * 512u, FMT_SIZE_ABOUT),
+			   test_area_source_name(area->source), area->reason);
 	else
 		con_printf("\nno test area: write workloads will be skipped\n  %s\n  %s\n",
 			   area->reason, area->hint);
@@ -244,8 +245,12 @@ static int apply_test_area(struct settings *s)
 					   "set on the console");
 
 	if (explicit && t.source != TEST_AREA_CONFIG) {
+		const char *why = t.note[0] ? t.note : t.reason;
+		/* the note says "test_area A+N ... refused: why": the why once */
+		const char *tail = strstr(why, "refused: ");
+
 		con_printf("test_area = %lu+%lu (console) refused: %s\n", (unsigned long)r.first,
-			   (unsigned long)r.count, t.note[0] ? t.note : t.reason);
+			   (unsigned long)r.count, tail ? tail + 9 : why);
 		return -EINVAL;
 	}
 	st->area = t;
