@@ -19,7 +19,10 @@
 #                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
 #   make soak-long  the quick suite under random injected faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
+#   make readme-sample  the README's sample output from tests/data/qemu-raspi2b-run.log
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
+#   make screen-png the HDMI screen under QEMU into build/screen.png
+#                   (DOC=docs/screen.png rewrites docs/screen.md's picture)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
@@ -141,7 +144,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: screen-png bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: readme-sample screen-png bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -457,15 +460,25 @@ test-hw: $(BH)/sdbcapture $(BH)/sdbreport
 fixtures: $(B)/kernel.img $(B)/fault/kernel.img $(BH)/sdbsim
 	tests/data/regen.sh
 
-# The report screenshot in the README, from a committed emulated-run log.
-# docs/screen.png: the HDMI screen at the end of a quick run under QEMU
-# (raspi2b), through QEMU's monitor (qemu/screendump.py).
+# The HDMI screen at the end of a quick run under QEMU (raspi2b), through
+# QEMU's monitor (qemu/screendump.py), into build/screen.png; DOC=docs/screen.png
+# rewrites the picture of docs/screen.md.
+SCREEN_PNG = $(or $(DOC),$(B)/screen.png)
 screen-png: $(B)/kernel.img
-	$(PYTHON) qemu/screendump.py -o docs/screen.png
+	$(PYTHON) qemu/screendump.py -o $(SCREEN_PNG)
+	@echo "make screen-png: $(SCREEN_PNG)"
+
+# The report screenshot in the README, from the committed log of make run
+# (tests/data/qemu-raspi2b-run.log, make fixtures).
+
+# The README's sample output, cut from tests/data/qemu-raspi2b-run.log
+# (make fixtures: make run with today's firmware).
+readme-sample:
+	$(PYTHON) tests/readme_sample.py --write README.md
 
 screenshot: $(BH)/sdbreport
 	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
-		tests/data/qemu-raspi2b-quick.log
+		tests/data/qemu-raspi2b-run.log
 
 # Accuracy of the card / bus / host split against the simulator's wire
 # truth, and the full suite's duration on simulated cards (figures for the

@@ -4,7 +4,8 @@
  *   1 card                          4 the running step / the end
  *   2 test area                     5 (empty)
  *   6.. one line per finished workload (the last ones that fit), replaced
- *       at the end by the headline and the summary.
+ *       at the end by the claims line, the emulated mark, and one row per
+ *       summary workload: its figure, its limit and a card / bus / host bar.
  * Only records and the progress line are read, never the text for people.
  */
 #include <string.h>
@@ -21,6 +22,8 @@
 #define LINE_MAX (RECORD_MAX_BYTES + 64)
 #define SCREEN_HELP_MAX 4
 #define SCREEN_HELP_LEN 200
+#define SCREEN_PHASES 96
+#define BAR_CELLS 20	/* a bar's width in characters: 5% a cell */
 
 static struct {
 	struct screen_fb fb;
@@ -29,7 +32,15 @@ static struct {
 	unsigned len;
 	char body[MAX_ROWS][MAX_COLS + 1];
 	unsigned nbody;
-	char headline[1024];	/* the headline record's text: verdict first (cut at 1023 bytes) */
+	char hl_card[160];	/* its "card": the card and its claims */
+	char hl_verdict[256];	/* its "verdict" on the claims (PASS / FAIL, COUNTERFEIT) */
+	bool emulated;		/* a headline or summary record says so */
+	struct {
+		char name[32];
+		uint8_t pct[3];	/* card, bus, host: whole per cent */
+		bool valid;
+	} ph[SCREEN_PHASES];	/* the phases record of each workload */
+	unsigned nph;
 	char help[SCREEN_HELP_MAX][SCREEN_HELP_LEN]; /* its "help" list */
 	unsigned nhelp;
 	char summary[4096];	/* the summary record, once printed */
@@ -42,11 +53,29 @@ static void screen_progress(void *ctx, const char *text);
 static const struct con_sink sink = { .name = "screen", .putc = screen_putc,
 				       .progress = screen_progress };
 
+/* A bar cell: the character's cell in the part's colour, BAR_GAP pixels
+ * left dark above and below. */
+static void draw_bar_cell(uint32_t x0, uint32_t y0, uint32_t colour)
+{
+	for (unsigned y = 0; y < FONT_H * SCREEN_SCALE; y++) {
+		uint32_t *p = sc.fb.px + (y0 + y) * sc.fb.pitch_px + x0;
+		bool on = y >= SCREEN_BAR_GAP && y < FONT_H * SCREEN_SCALE - SCREEN_BAR_GAP;
+
+		for (unsigned x = 0; x < FONT_W * SCREEN_SCALE; x++)
+			p[x] = on ? colour : SCREEN_BG;
+	}
+}
+
 static void draw_char(unsigned row, unsigned col, char ch)
 {
+	static const uint32_t bar[3] = { SCREEN_CARD, SCREEN_BUS, SCREEN_HOST };
 	const uint8_t *g = font_glyph(ch);
 	uint32_t x0 = col * FONT_W * SCREEN_SCALE, y0 = row * FONT_H * SCREEN_SCALE;
 
+	if (ch >= SCREEN_BAR_CARD && ch <= SCREEN_BAR_HOST) {
+		draw_bar_cell(x0, y0, bar[ch - SCREEN_BAR_CARD]);
+		return;
+	}
 	for (unsigned y = 0; y < FONT_H * SCREEN_SCALE; y++) {
 		uint32_t *p = sc.fb.px + (y0 + y) * sc.fb.pitch_px + x0;
 		uint8_t bits = g[y / SCREEN_SCALE];
@@ -206,44 +235,111 @@ static void verdict_word(char *v)
 		*d = 0;
 }
 
+/* The summary's rows; wl: the workload when the row does not name one
+ * (the sequential rows name the transfer size they took). */
 static const struct {
-	const char *key, *label;
+	const char *key, *label, *wl;
 	bool iops;
 } summary_rows[] = {
-	{ "seq_read", "sequential read", false },
-	{ "seq_write", "sequential write", false },
-	{ "rand_read_4k", "random 4 KiB read", true },
-	{ "rand_write_4k", "random 4 KiB write", true },
-	{ "mix70_4k", "random 70/30 4 KiB", true },
+	{ "seq_read", "sequential read", NULL, false },
+	{ "seq_write", "sequential write", NULL, false },
+	{ "rand_read_4k", "random 4 KiB read", "rand-read-4k", true },
+	{ "rand_write_4k", "random 4 KiB write", "rand-write-4k", true },
+	{ "mix70_4k", "random 70/30 4 KiB", "mix70-4k", true },
 };
 
-/* The end of the suite: the headline (when there is one) and the summary
- * replace the workload lines, whichever record comes first. */
+static unsigned pct_whole(const char *s)
+{
+	unsigned v = (unsigned)parse_u64(s);
+
+	return v > 100 ? 100 : v;
+}
+
+/* The phases record of a workload: its card, bus and host shares (whole
+ * per cent), or not valid (no diagnosis). */
+static void keep_phases(const char *rec)
+{
+	static const char *const keys[3] = { "card_pct", "bus_pct", "host_pct" };
+	char name[32], v[24];
+	unsigned i;
+
+	field(rec, "workload", name, sizeof(name));
+	for (i = 0; i < sc.nph && strcmp(sc.ph[i].name, name); i++)
+		;
+	if (i == SCREEN_PHASES)
+		return;
+	if (i == sc.nph)
+		sc.nph++;
+	fmt_snprintf(sc.ph[i].name, sizeof(sc.ph[i].name), "%s", name);
+	sc.ph[i].valid = !strcmp(field(rec, "valid", v, sizeof(v)), "true");
+	for (unsigned k = 0; k < 3; k++)
+		sc.ph[i].pct[k] = (uint8_t)pct_whole(field(rec, keys[k], v, sizeof(v)));
+}
+
+/* The bar of a workload into out (BAR_CELLS characters, or none without
+ * a valid phases record): each part's share of BAR_CELLS cells, rounded
+ * down, card then bus then host; what the rounding leaves is blank. */
+static void bar_text(const char *wl, char *out)
+{
+	unsigned i, n = 0;
+
+	out[0] = 0;
+	for (i = 0; i < sc.nph && strcmp(sc.ph[i].name, wl); i++)
+		;
+	if (i == sc.nph || !sc.ph[i].valid)
+		return;
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned c = sc.ph[i].pct[k] * BAR_CELLS / 100; c > 0 && n < BAR_CELLS; c--)
+			out[n++] = (char)(SCREEN_BAR_CARD + k);
+	out[n] = 0;
+}
+
+/* One summary row: the figure, its limit (the verdict's first words) and
+ * the bar. */
+static void summary_row(unsigned i)
+{
+	char key[24], num[32], v[96], wl[32], bar[BAR_CELLS + 1], t[MAX_COLS + 1];
+	const char *o;
+
+	fmt_snprintf(key, sizeof(key), "\"%s\":{", summary_rows[i].key);
+	o = strstr(sc.summary, key);
+	if (!o)
+		return;
+	field(o, summary_rows[i].iops ? "iops" : "mbs", num, sizeof(num));
+	field(o, "verdict", v, sizeof(v));
+	verdict_word(v);
+	if (summary_rows[i].wl)
+		fmt_snprintf(wl, sizeof(wl), "%s", summary_rows[i].wl);
+	else
+		field(o, "workload", wl, sizeof(wl));
+	bar_text(wl, bar);
+	fmt_snprintf(t, sizeof(t), "  %-18s %10s %-4s  %-15s %s", summary_rows[i].label, num,
+		     summary_rows[i].iops ? "IOPS" : "MB/s", v, bar);
+	body_add(t);
+}
+
+/* The end of the suite, for a person across the room: the verdict on the
+ * card's claims (the headline's "verdict" when it has one) with the card,
+ * the emulated mark, one row per summary workload with its bar, then the
+ * headline's "would help" lines. */
 static void show_end(void)
 {
-	const char *rec = sc.summary;
-	char num[32], v[96], key[24], t[MAX_COLS + 1];
+	char t[MAX_COLS + 1];
 
 	sc.nbody = 0;
-	if (sc.headline[0]) {
-		body_wrap(sc.headline);
-		body_add("");
+	if (sc.hl_card[0] || sc.hl_verdict[0]) {
+		fmt_snprintf(t, sizeof(t), "%s%s%s", sc.hl_verdict, sc.hl_verdict[0] ? ": " : "",
+			     sc.hl_card);
+		body_wrap(t);
 	}
-	body_add("summary");
-	for (unsigned i = 0; i < sizeof(summary_rows) / sizeof(summary_rows[0]); i++) {
-		const char *o;
-
-		fmt_snprintf(key, sizeof(key), "\"%s\":{", summary_rows[i].key);
-		o = strstr(rec, key);
-		if (!o)
-			continue;
-		field(o, summary_rows[i].iops ? "iops" : "mbs", num, sizeof(num));
-		field(o, "verdict", v, sizeof(v));
-		verdict_word(v);
-		fmt_snprintf(t, sizeof(t), "  %-20s %10s %-4s  %s", summary_rows[i].label, num,
-			     summary_rows[i].iops ? "IOPS" : "MB/s", v);
-		body_add(t);
-	}
+	if (sc.emulated)
+		body_add("EMULATED: timings are QEMU's");
+	body_add("");
+	fmt_snprintf(t, sizeof(t), "  %-18s %15s  %-15s %c card %c bus %c host", "summary",
+		     "", "limit", SCREEN_BAR_CARD, SCREEN_BAR_BUS, SCREEN_BAR_HOST);
+	body_add(t);
+	for (unsigned i = 0; i < sizeof(summary_rows) / sizeof(summary_rows[0]); i++)
+		summary_row(i);
 	if (sc.nhelp)
 		body_add("");
 	for (unsigned i = 0; i < sc.nhelp; i++) {
@@ -294,13 +390,18 @@ static void on_record(const char *rec)
 		fmt_snprintf(t, sizeof(t), "%s  %s", sc.body[sc.nbody - 1], b);
 		fmt_snprintf(sc.body[sc.nbody - 1], MAX_COLS + 1, "%s", t);
 		draw_body();
+	} else if (!strcmp(type, "phases")) {
+		keep_phases(rec);
 	} else if (!strcmp(type, "headline")) {
-		field(rec, "text", sc.headline, sizeof(sc.headline));
+		field(rec, "card", sc.hl_card, sizeof(sc.hl_card));
+		field(rec, "verdict", sc.hl_verdict, sizeof(sc.hl_verdict));
+		sc.emulated |= !strcmp(field(rec, "emulated", a, sizeof(a)), "true");
 		sc.nhelp = string_list(rec, "help", sc.help);
 		if (sc.summary[0])
 			show_end();
 	} else if (!strcmp(type, "summary")) {
 		fmt_snprintf(sc.summary, sizeof(sc.summary), "%s", rec);
+		sc.emulated |= !strcmp(field(rec, "emulated", a, sizeof(a)), "true");
 		show_end();
 	} else if (!strcmp(type, "suite")) {
 		row_printf(4, "finished: %s suite in %llu s", field(rec, "profile", a, sizeof(a)),

@@ -136,8 +136,11 @@ static int apply_max_clock(struct settings *s)
 	return r;
 }
 
+#define EMULATED_PIO ": under QEMU, whose DMA model copies inside the start " \
+	"register write and hides the card/bus split (data_path = dma asks for it)"
+
 static void data_path_record(const struct settings *s, const char *want, bool has_dma,
-			     const char *why)
+			     const char *why, bool emulated_pio)
 {
 	const struct sd_host *h = s->env->host;
 	struct json *j;
@@ -157,6 +160,8 @@ static void data_path_record(const struct settings *s, const char *want, bool ha
 		json_str(j, "refused", why);
 	else if (!has_dma && s->env->dma_note)
 		json_str(j, "no_dma", s->env->dma_note);
+	if (emulated_pio)
+		json_str(j, "auto_note", EMULATED_PIO + 2);
 	record_end();
 }
 
@@ -174,6 +179,8 @@ static int apply_data_path(struct settings *s)
 	bool has_dma = sd_host_has_path(h, SD_PATH_DMA);
 	bool is_auto = !want || !strcmp(want, "auto");
 	bool auto_dma = has_dma && h->auto_path == SD_PATH_DMA;
+	/* the platform's choice under QEMU (platform/bcm2835.h, bcm2711.c) */
+	bool emulated_pio = s->env->emulated && has_dma && !auto_dma;
 	unsigned path = is_auto ? (auto_dma ? SD_PATH_DMA : SD_PATH_PIO) :
 		!strcmp(want, "dma") ? SD_PATH_DMA : SD_PATH_PIO;
 	const char *why = NULL;
@@ -191,9 +198,9 @@ static int apply_data_path(struct settings *s)
 			   want, origin(s, CFG_DATA_PATH, o), why, err_name(r));
 		(void)sd_host_set_data_path(h, SD_PATH_PIO);
 	}
-	con_printf("\ndata path: %s%s\n", h->data_path == SD_PATH_DMA ? "DMA" : "PIO",
-		   is_auto ? " (auto)" : "");
-	data_path_record(s, want, has_dma, why);
+	con_printf("\ndata path: %s%s%s\n", h->data_path == SD_PATH_DMA ? "DMA" : "PIO",
+		   is_auto ? " (auto)" : "", is_auto && emulated_pio ? EMULATED_PIO : "");
+	data_path_record(s, want, has_dma, why, is_auto && emulated_pio);
 	return r;
 }
 
@@ -202,12 +209,13 @@ void settings_report_area(const struct settings *s)
 	const struct test_area *area = &s->st->area;
 	struct test_area shown;
 	struct json *j;
+	char size[24];
 
 	if (area->usable)
-		con_printf("\ntest area (writes go only here): LBA %u..%u, %u MiB, %s\n  %s\n",
+		con_printf("\ntest area (writes go only here): LBA %u..%u, %s, %s\n  %s\n",
 			   (unsigned)area->first_lba, (unsigned)(area->first_lba + area->count - 1),
-			   (unsigned)(area->count >> 11), test_area_source_name(area->source),
-			   area->reason);
+			   fmt_size(size, sizeof(size), (uint64_t)area->count * 512u, FMT_SIZE_ABOUT),
+			   test_area_source_name(area->source), area->reason);
 	else
 		con_printf("\nno test area: write workloads will be skipped\n  %s\n  %s\n",
 			   area->reason, area->hint);
@@ -237,8 +245,12 @@ static int apply_test_area(struct settings *s)
 					   "set on the console");
 
 	if (explicit && t.source != TEST_AREA_CONFIG) {
+		const char *why = t.note[0] ? t.note : t.reason;
+		/* the note says "test_area A+N ... refused: why": the why once */
+		const char *tail = strstr(why, "refused: ");
+
 		con_printf("test_area = %lu+%lu (console) refused: %s\n", (unsigned long)r.first,
-			   (unsigned long)r.count, t.note[0] ? t.note : t.reason);
+			   (unsigned long)r.count, tail ? tail + 9 : why);
 		return -EINVAL;
 	}
 	st->area = t;

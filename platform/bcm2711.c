@@ -18,9 +18,12 @@ static const struct slot_ctrl ctrls[] = {
 		/* data_path = auto: its DMA master's view of ARM memory
 		 * depends on the SoC stepping (drivers/sdhci/bcm2711_emmc2.c),
 		 * which the board revision does not tell: PIO on hardware,
-		 * ADMA2 only when data_path = dma asks; under QEMU (flat
-		 * memory) ADMA2 where the emulated controller offers it. */
-		.auto_path = SD_PATH_PIO, .auto_path_emulated = SD_PATH_DMA,
+		 * ADMA2 only when data_path = dma asks. PIO under QEMU
+		 * too: its SDHCI model (hw/sd/sdhci.c, sdhci_data_transfer
+		 * from the command register's write) moves an ADMA2
+		 * transfer whole inside the CPU's start write, which hides
+		 * the card/bus/host split. */
+		.auto_path = SD_PATH_PIO, .auto_path_emulated = SD_PATH_PIO,
 		/* UHS-I through the firmware's GPIO expander; not under QEMU
 		 * (no UHS-I in its SDHCI, no expander). */
 		.io = &sd_io_pi4_board,

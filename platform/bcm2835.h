@@ -16,7 +16,11 @@ extern const struct slot_pins bcm2835_sdhost_pins;
 
 /* The Arasan EMMC: under QEMU CAPABILITIES gives the clock, on hardware
  * (where it reads 0) the mailbox's EMMC clock. data_path = auto: the DMA
- * engine (DREQ 11), as the Raspberry Pi kernel's bcm2835-mmc used it. */
+ * engine (DREQ 11), as the Raspberry Pi kernel's bcm2835-mmc used it; PIO
+ * under QEMU, whose DMA engine model (hw/dma/bcm2835_dma.c) copies the
+ * whole transfer inside the CPU's write of the channel's CS register, so
+ * the card, bus and host parts of a request cannot be told apart
+ * (data_path = dma still asks for it). */
 #define BCM2835_SLOT_EMMC(alias) {					\
 	.name = BCM2835_EMMC_NAME,					\
 	.driver = SLOT_DRV_BCM2835_EMMC,				\
@@ -24,12 +28,13 @@ extern const struct slot_pins bcm2835_sdhost_pins;
 	.clock = SLOT_CLK_EMMC, .caps_clock_emulated = true,		\
 	.pins = &bcm2835_emmc_pins,					\
 	.dma = { .dreq = DMA_DREQ_EMMC, .mem_alias = (alias) },	\
-	.auto_path = SD_PATH_DMA, .auto_path_emulated = SD_PATH_DMA,	\
+	.auto_path = SD_PATH_DMA, .auto_path_emulated = SD_PATH_PIO,	\
 	.init_failed = "the EMMC host controller did not initialise",	\
 }
 
 /* SDHOST: its input is the core clock (QEMU ignores the divider, so the
- * mailbox's answer serves there too); DMA engine on DREQ 13. */
+ * mailbox's answer serves there too); DMA engine on DREQ 13, PIO under
+ * QEMU for the EMMC's reason. */
 #define BCM2835_SLOT_SDHOST(alias) {					\
 	.name = BCM2835_SDHOST_NAME,					\
 	.driver = SLOT_DRV_BCM2835_SDHOST,				\
@@ -37,7 +42,7 @@ extern const struct slot_pins bcm2835_sdhost_pins;
 	.clock = SLOT_CLK_CORE,						\
 	.pins = &bcm2835_sdhost_pins,					\
 	.dma = { .dreq = DMA_DREQ_SDHOST, .mem_alias = (alias) },	\
-	.auto_path = SD_PATH_DMA, .auto_path_emulated = SD_PATH_DMA,	\
+	.auto_path = SD_PATH_DMA, .auto_path_emulated = SD_PATH_PIO,	\
 	.init_failed = "the SDHOST controller did not initialise "	\
 		       "(no core clock from the mailbox)",		\
 }

@@ -114,7 +114,8 @@ log=build/qemu/guest-errors-$machine.log
 if [ -n "${SDB_IMAGE:-}" ]; then
 	# The run writes into the test area: give QEMU a copy.
 	cp --sparse=always "$SDB_IMAGE" "$img"
-	echo "qemu/run.sh: $machine, a copy of $SDB_IMAGE; protocol errors are logged to $log" >&2
+	echo "qemu/run.sh: $machine, a copy of $SDB_IMAGE: $img (the run writes the copy;" \
+		"$SDB_IMAGE is not changed); protocol errors are logged to $log" >&2
 else
 	# sdbench.txt from SDB_SDBENCH: ';' separates lines, spaces are kept.
 	# Unset: the quick suite plus the comparison of every host
@@ -131,14 +132,39 @@ else
 fi
 echo "qemu/run.sh: $("$1" --version | head -n 1) ($1)" >&2
 status=0
-# The console is kept in a file too: a run that ended without its done
-# record (QEMU quit with Ctrl-A x, killed, timed out) is not a success.
+# The console is kept in a file too, records included: a run that ended
+# without its done record (QEMU quit with Ctrl-A x, killed, timed out) is
+# not a success. On a terminal the "@ " record lines (one JSON object each,
+# for sdbreport and the capture tools) go only to that file
+# (qemu/records_filter.py); SDB_RECORDS=show shows them, SDB_RECORDS=hide
+# hides them from a pipe too. The firmware's output is the same either way.
 conlog=build/qemu/console-$machine.log
 rm -f "$conlog"
-timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \
-	-display none -monitor none -semihosting \
-	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$conlog" -serial chardev:con0 \
-	-d guest_errors -D "$log" || status=$?
+hide=no
+case "${SDB_RECORDS:-}" in
+show) ;;
+hide) hide=yes ;;
+*) [ -t 1 ] && hide=yes ;;
+esac
+if [ $hide = yes ]; then
+	echo "qemu/run.sh: the whole console, records included, goes to $conlog;" \
+		"the terminal shows it without the '@ ' record lines (SDB_RECORDS=show shows them)" >&2
+	statusfile=build/qemu/status-$machine
+	rm -f "$statusfile"
+	{
+		timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \
+			-display none -monitor none -semihosting \
+			-chardev "stdio,id=con0,mux=on,signal=off,logfile=$conlog" -serial chardev:con0 \
+			-d guest_errors -D "$log" || echo $? >"$statusfile"
+	} | /usr/bin/python3 qemu/records_filter.py
+	[ -f "$statusfile" ] && status=$(cat "$statusfile")
+	rm -f "$statusfile"
+else
+	timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \
+		-display none -monitor none -semihosting \
+		-chardev "stdio,id=con0,mux=on,signal=off,logfile=$conlog" -serial chardev:con0 \
+		-d guest_errors -D "$log" || status=$?
+fi
 if [ -s "$log" ]; then
 	echo "qemu/run.sh: QEMU reported guest errors:" >&2
 	cat "$log" >&2
@@ -147,5 +173,13 @@ if ! grep -q '^@ {"type":"done"' "$conlog" 2>/dev/null; then
 	[ $status -eq 124 ] && echo "qemu/run.sh: timed out after ${SDB_TIMEOUT:-600} s" >&2
 	echo "qemu/run.sh: QEMU ended before the run's done record (status $status)" >&2
 	[ $status -eq 0 ] && status=1
+fi
+nrec=$(grep -c '^@ ' "$conlog" 2>/dev/null || true)
+echo "qemu/run.sh: the whole console, ${nrec:-0}" \
+	"records included: $conlog (build/host/sdbreport $conlog reads it)" >&2
+if [ -n "${SDB_IMAGE:-}" ]; then
+	echo "qemu/run.sh: the card image this run wrote: $img; its SDBENCH.LOG:" \
+		"/usr/bin/python3 tools/sdbcard.py extract $img SDBENCH.LOG SDBENCH.LOG &&" \
+		"build/host/sdbreport SDBENCH.LOG" >&2
 fi
 exit $status

@@ -90,8 +90,9 @@ def linux_text(values, nonce=0, model="Raspberry Pi 4 Model B Rev 1.4"):
                  arch="aarch64", device="/dev/mmcblk0", emulated=False),
              rec(type="test_area", usable=True, source="unpartitioned", first_lba=1056768,
                  count=2097152)]
-    for name, mbs in values.items():
-        for line in workload(name, mbs):
+    for name, v in values.items():
+        # v: MB/s, or (MB/s, transfer bytes, "read" / "write")
+        for line in workload(name, *(v if isinstance(v, tuple) else (v,))):
             r = json.loads(line[2:])
             if r["type"] in ("result", "latency"):
                 lines.append(rec(source="linux", **r))

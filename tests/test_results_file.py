@@ -202,3 +202,19 @@ def test_full_file_stops_at_its_end(tmp_path):
     assert len(data) == 65536 and end == 65535
     n = len(in_file)
     assert n > 10 and in_file[:-1] == recs[:n - 1] and recs[n - 1].startswith(in_file[-1])
+
+
+def test_a_results_file_not_written_yet_points_at_the_run_image_copy(tmp_path):
+    """SDBENCH.LOG taken from the image make run-image was given (not the
+    copy it booted) still holds its pattern: sdbreport says so and where the
+    written copy is."""
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from sdbhost import resultsfile
+    log = tmp_path / "SDBENCH.LOG"
+    log.write_bytes(resultsfile.pattern(64 << 10))
+    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), str(log)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert "SDBENCH.LOG is a results file that sdbench has not written yet" in p.stdout
+    assert "make run-image boots a copy of the image and writes the copy, " \
+        "build/qemu/sd-MACHINE.img" in p.stdout, p.stdout

@@ -121,6 +121,50 @@ def test_rank_of_made_up_values():
                        {"card_id": 5, "value": 40}]) == {3: 30.0, 5: 40}
 
 
+def test_quarter_words_need_a_difference_beyond_the_spread():
+    vals = {1: 20.0, 2: 20.32}                  # 1.6% apart
+    tight = {1: (19.99, 20.01), 2: (20.31, 20.33)}
+    wide = {1: (19.0, 21.0), 2: (19.3, 21.3)}   # 5% spread each
+    assert R.quarter(vals, tight, 2) == "top quarter"
+    assert R.quarter(vals, tight, 1) == "bottom quarter"
+    assert R.quarter(vals, wide, 2) is None and R.quarter(vals, wide, 1) is None
+    assert R.quarter(vals, {1: (19.99, 20.01), 2: None}, 1) is None   # spread unknown
+    assert R.quarter({1: 20.0}, {1: (20, 20)}, 1) is None
+    # 3 in 4 beaten beyond the spread: top; one inside it is not beaten
+    vals = {1: 40.0, 2: 10.0, 3: 11.0, 4: 12.0, 5: 39.0}
+    spans = {k: (v * 0.99, v * 1.01) for k, v in vals.items()}
+    assert R.quarter(vals, spans, 1) == "top quarter"
+    spans[5] = (38.0, 40.5)
+    assert R.quarter(vals, spans, 1) == "top quarter"      # 3 of 4 still
+    assert R.quarter(vals, spans, 2, higher_better=True) == "bottom quarter"
+    rows = [{"card_id": 1, "value": 20.0, "lat_mean_ns": 1000, "lat_stddev_ns": 50},
+            {"card_id": 1, "value": 22.0, "lat_mean_ns": 1000, "lat_stddev_ns": 100},
+            {"card_id": 2, "value": 5.0, "lat_mean_ns": 1000, "lat_stddev_ns": None}]
+    b = R.bands(rows)
+    assert b[2] is None and abs(b[1][0] - 19.0) < 1e-9 and abs(b[1][1] - 24.2) < 1e-9
+
+
+def test_compare_does_not_rank_two_cards_apart_within_their_spread(db_target, tmp_path):
+    """Two cards 1.6% apart whose operation times vary by 5%: neither is
+    "top" nor "bottom quarter"; with a spread of a few ns they are."""
+    def add(stddev):
+        paths = []
+        for serial, v in ((301, 20.0), (302, 20.32)):
+            p = dblogs.write(tmp_path / ("s%d-%d.log" % (serial, stddev)), serial,
+                             {"seq-read-64k": v}, nonce=stddev)
+            text = open(p).read().replace('"stddev_ns":12', '"stddev_ns":%d' % stddev)
+            open(p, "w").write(text)
+            paths.append(p)
+        rc, out, err = sdbdb(db_target, "add", *paths)
+        assert rc == 0, err
+    add(164000)                                 # 5% of a 3.28 ms operation
+    for serial in ("301", "302"):
+        rc, out, err = sdbdb(db_target, "compare", serial)
+        assert rc == 0, err
+        assert "1 of 2" in out or "2 of 2" in out, out
+        assert "quarter" not in out, out
+
+
 def _rank_example(tmp_path, target):
     """Cards 101..105 on a Pi 4 in HS: seq-read-64k 20; 10; 28 and 32
     (median 30); 10; 36, 40 and 90 (median 40). 106 is QEMU's Pi 4 at 100,
@@ -461,3 +505,34 @@ def test_an_unreachable_server(tmp_path):
     url = "postgresql:///cards?host=%s&user=nobody" % (tmp_path / "nosuchdir")
     rc, out, err = sdbdb(url, "add", QUICK)
     assert rc == 2 and "sdbdb: cannot connect to postgresql:///cards?host=" in err
+
+
+def test_list_shows_whole_claims_and_linux_figures(db_target, tmp_path):
+    """sdbdb list: the claims are never cut ("C10 U3 V30 A2", not "...
+    A"); a run of the Linux companion (no summary record) shows its
+    figures from its results, and sdbreport names its board and kernel."""
+    a = dblogs.write(tmp_path / "a.log", 501, {"seq-read-64k": 20.0}, app="A2",
+                     uhs_grade=3, video_class=30)
+    linux = dblogs.write_linux(tmp_path / "linux.log",
+                               {"seq-read-64k": 5.0, "seq-read-4m": 7.5,
+                                "seq-write-64k": (3.0, 65536, "write"),
+                                "rand-read-4k": (2.0, 4096, "read")})
+    rc, out, err = sdbdb(db_target, "add", a)
+    assert rc == 0, err
+    rc, out, err = sdbdb(db_target, "add", "--card", "501", linux)
+    assert rc == 0, err
+    rc, out, err = sdbdb(db_target, "list")
+    assert rc == 0, err
+    rows = {l.split()[-6]: l for l in out.splitlines()[1:]}
+    assert " C10 U3 V30 A2 " in rows["board"], out
+    cells = rows["linux"].split()[-4:]
+    # best sequential read and write MB/s, random 4 KiB read IOPS (the
+    # made-up result's), no random write
+    rr = [json.loads(l[2:]) for l in open(linux) if l.startswith("@ ") and
+          '"rand-read-4k"' in l and '"result"' in l][0]
+    assert cells == ["7.50", "3.00", "%.0f" % rr["iops"], "-"], out
+    p = subprocess.run([os.path.join(ROOT, "build", "host", "sdbreport"), "-q", linux],
+                       stdout=subprocess.PIPE, text=True)
+    assert "board: Raspberry Pi 4 Model B Rev 1.4, through Linux 6.1.0-rpi7-rpi-v8 " \
+        "(aarch64), device /dev/mmcblk0\n" in p.stdout, p.stdout
+    assert "board: unknown (-)" not in p.stdout and "ARM -" not in p.stdout

@@ -148,3 +148,29 @@ def test_compare_command(tmp_path):
     w = {x["workload"]: x for x in d["workloads"]}
     assert w["seq-read-64k"]["beyond_spread"] == [True]
     assert w["seq-read-64k"]["figures"][0]["ops"] == 64
+
+
+def test_compare_options_after_the_word_and_workloads_in_one_run_only(tmp_path):
+    """sdbreport compare --json A B (options after "compare") works as
+    --json compare A B does; a workload only one run has is "only in A" /
+    "only in B", never "too few samples"."""
+    a = _cmp_log(tmp_path / "a.log", 4000000, 200000000)
+    b = _cmp_log(tmp_path / "b.log", 3000000, 100000000)
+    with open(b) as f:
+        lines = f.read().splitlines()
+    extra = [l.replace("seq-read-64k", "seq-read-1m") for l in lines if "seq-read-64k" in l]
+    gone = [l for l in lines if "seq-read-4m" not in l]
+    with open(b, "w") as f:
+        f.write("\n".join(gone[:-1] + extra + gone[-1:]) + "\n")
+    p = run("-q", "compare", "--json", a, b)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d == json.loads(run("-q", "--json", "compare", a, b).stdout)
+    w = {x["workload"]: x for x in d["workloads"]}
+    assert w["seq-read-4m"]["only_in"] == ["A"] and w["seq-read-4m"]["beyond_spread"] == [None]
+    assert w["seq-read-1m"]["only_in"] == ["B"]
+    assert w["seq-read-64k"]["only_in"] == [None] and w["seq-read-64k"]["beyond_spread"] == [True]
+    out = run("-q", "compare", a, b).stdout
+    assert "B vs A: only in A\n" in out.split("seq-read-4m\n", 1)[1]
+    assert "B vs A: only in B\n" in out.split("seq-read-1m\n", 1)[1]
+    assert "too few samples" not in out

@@ -68,3 +68,35 @@ def test_hosts_in_html(tmp_path):
         for t in ax.get_legend().get_texts())
     for r in hosts_rows():
         assert "<td class=\"n\">%.3f</td>" % r["mbs"] in sec
+
+
+def _overlap(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_hosts_chart_legends_cover_no_bar():
+    """The host comparison chart's legends (configurations; host% and CPU
+    time) lie outside every bar and dot, on the simulator's log and on a
+    make run log with four configurations."""
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from sdbhost import charts
+    for path in (LOG, os.path.join(ROOT, "tests", "data", "qemu-raspi2b-run.log")):
+        rec = [json.loads(l[2:]) for l in open(path, encoding="utf-8")
+               if l.startswith('@ {"type":"hosts"')][-1]
+        fig = charts.host_comparison(rec, "hosts", "hosts", False).fig
+        r = FigureCanvasAgg(fig).get_renderer()
+        fig.draw(r)
+        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+        assert len(legends) == 2, path
+        marks = [p.get_window_extent(r) for ax in fig.axes for p in ax.patches] + \
+            [l.get_window_extent(r) for ax in fig.axes for l in ax.lines]
+        assert len(marks) >= len(rec["rows"])
+        for lg in legends:
+            box = lg.get_window_extent(r)
+            hit = [m for m in marks if _overlap(box, m)]
+            assert not hit, (path, box, hit[:3])
+            # and on the figure, whole
+            assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.x1 and \
+                box.y1 <= fig.bbox.y1, (path, box, fig.bbox)

@@ -35,6 +35,11 @@ def test_pip_install_gives_the_commands(tmp_path):
         assert (bin_ / cmd).exists(), cmd
         h = sh([str(bin_ / cmd), "--help"], cwd=str(tmp_path))
         assert h.returncode == 0 and "usage" in h.stdout.lower(), (cmd, h.stderr)
+    # sdbcard config-txt without a build tree: the lines for every kernel
+    r = sh([str(bin_ / "sdbcard"), "config-txt"], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "[pi4]" in r.stdout and "kernel=kernel8.img" in r.stdout, r.stdout
+    assert "kernel_2712.img" in r.stdout and "every kernel" not in r.stdout
     # outside the source tree: the installed package is what runs
     r = sh([str(bin_ / "sdbreport"), "-q", LOG], cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
@@ -48,3 +53,11 @@ def test_pip_install_gives_the_commands(tmp_path):
     r = sh([str(bin_ / "sdbcapture"), "--port", str(tmp_path / "no-such-port"), "-o",
             str(tmp_path / "c.log")], cwd=str(tmp_path))
     assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_pip_install_in_the_tree_leaves_nothing_untracked():
+    """pip install . in the source tree writes tools/sdbench_tools.egg-info/
+    (setuptools): git ignores it, as it does build/."""
+    for path in ("tools/sdbench_tools.egg-info/PKG-INFO", "build/lib/sdbcard.py"):
+        p = sh(["git", "check-ignore", "-q", path], cwd=ROOT)
+        assert p.returncode == 0, path

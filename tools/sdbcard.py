@@ -20,7 +20,7 @@
       removed (the user's later edits stay). The files install added are
       removed unless they were changed since.
 
-  sdbcard.py config-txt [--build build]
+  sdbcard.py config-txt [--build build]   (no build/: the lines for every kernel)
       Print the lines config.txt needs, for adding them by hand.
 
   sdbcard.py extract IMAGE NAME OUT
@@ -679,7 +679,14 @@ def cmd_extract(a):
 
 
 def cmd_config_txt(a):
-    kernels = built_kernels(a.build)
+    if a.build is None and not os.path.isfile(os.path.join("build", "kernel.img")):
+        # no build here (installed with pip, run anywhere): the lines for
+        # every kernel `make` builds, which is what make image puts on a card
+        kernels = list(KERNELS)
+        sys.stderr.write("sdbcard: no build/kernel.img here: the lines for %s (--build DIR "
+                         "for the kernels of a build)\n" % ", ".join(k[1] for k in KERNELS))
+    else:
+        kernels = built_kernels(a.build or "build")
     print("\n".join(make_block(kernels, installed=False, marked=False)[0]))
     return 0
 
@@ -711,7 +718,8 @@ def main(argv=None):
     p.add_argument("out")
     p.set_defaults(fn=cmd_extract)
     p = sub.add_parser("config-txt", help="print the lines config.txt needs")
-    p.add_argument("--build", default="build")
+    p.add_argument("--build", help="where kernel*.img are (default build, and without "
+                   "one, every kernel make builds)")
     p.set_defaults(fn=cmd_config_txt)
     a = ap.parse_args(argv)
     try:

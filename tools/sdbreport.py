@@ -117,7 +117,8 @@ def main(argv=None):
     ap.add_argument("--cpu-factor", type=float, metavar="X",
                     help="the CPU's time moving data times X (another host; about 0 for DMA)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no warnings about log lines")
-    a = ap.parse_args(argv)
+    # options anywhere: sdbreport compare --json A B as well as --json compare A B
+    a = ap.parse_intermixed_args(argv)
     if a.run == 0:
         ap.error("--run counts from 1 (or from -1 for the last)")
     compare = a.logs[0] == "compare" and not os.path.exists("compare")

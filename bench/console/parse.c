@@ -215,6 +215,36 @@ static int split_kv(char *arg, char **key, char **value, char *err, size_t cap)
 	return 0;
 }
 
+/* "key = value", "key= value" and "key =value" (sdbench.txt's syntax, in
+ * words) into one word "key=value", in the line's own buffer: the words
+ * are in order in it, so each join moves text left. Returns the new
+ * number of words. */
+static int join_kv(int argc, char **argv, int first)
+{
+	int out = first;
+
+	for (int i = first; i < argc; i++) {
+		char *w = argv[i];
+		size_t n = strlen(w);
+		bool eq_end = n > 0 && w[n - 1] == '=';
+
+		if (i + 1 < argc && !strchr(w, '=') && argv[i + 1][0] == '=') {
+			/* "key" then "=" or "=value" */
+			char *rest = argv[++i];
+
+			if (!rest[1] && i + 1 < argc)
+				rest = argv[++i] - 1, rest[0] = '=';	/* "key" "=" "value" */
+			memmove(w + n, rest, strlen(rest) + 1);
+		} else if (eq_end && !strchr(w, '=')[1] && w[0] != '=' && i + 1 < argc &&
+			   !strchr(argv[i + 1], '=')) {
+			memmove(w + n, argv[i + 1], strlen(argv[i + 1]) + 1);	/* "key=" "value" */
+			i++;
+		}
+		argv[out++] = w;
+	}
+	return out;
+}
+
 /* One key=value onto cfg (or the profile): the file's validation. */
 static int apply_kv(char *arg, const char *allowed, const char *what, struct config *cfg,
 		    bool *quick, unsigned *changed, char *err, size_t cap)
@@ -241,7 +271,7 @@ static int apply_kv(char *arg, const char *allowed, const char *what, struct con
 	}
 	id = config_find_key(key);
 	if (id < 0) {
-		char names[200];
+		char names[CFG_NKEYS * 16];	/* every key's name (about 210 characters) */
 		size_t n = 0;
 
 		for (int i = 0; i < CFG_NKEYS && n < sizeof(names); i++)
@@ -278,6 +308,7 @@ int con_parse_run(int argc, char **argv, const struct config *base, bool quick_d
 		return -1;
 	}
 	w = &wl_table[wl];
+	argc = join_kv(argc, argv, 2);
 	out->wl = wl;
 	out->quick = quick_default;
 	out->cfg = *base;
@@ -321,6 +352,7 @@ int con_parse_set(int argc, char **argv, struct config *cfg, unsigned *changed,
 		return -1;
 	}
 	t = *cfg;
+	argc = join_kv(argc, argv, 1);
 	for (int i = 1; i < argc; i++)
 		if (apply_kv(argv[i], NULL, "set", &t, NULL, changed, err, cap))
 			return -1;

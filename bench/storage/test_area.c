@@ -247,10 +247,13 @@ int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
 		}
 		if (wrap_check(ta, dev))
 			return none(ta, -EIO, hint_wrap);
+		char size[24];
+
 		say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu %s "
-		    "(%lu MiB, overlaps no partition)", (unsigned long)explicit_range->first,
+		    "(%s, overlaps no partition)", (unsigned long)explicit_range->first,
 		    (unsigned long)explicit_range->count, from,
-		    (unsigned long)mib(explicit_range->count));
+		    fmt_size(size, sizeof(size), (uint64_t)explicit_range->count * 512u,
+			     FMT_SIZE_ABOUT));
 		return use(ta, TEST_AREA_CONFIG, explicit_range->first, explicit_range->count);
 	}
 

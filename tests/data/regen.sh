@@ -2,6 +2,9 @@
 # Regenerate the console logs in tests/data/ from real QEMU runs (what
 # `make run` prints), for the host tools' tests: `make fixtures`.
 #
+#   qemu-raspi2b-run.log        make run exactly (raspi2b, 512 MiB, run.sh's default
+#                               sdbench.txt: quick suite and host comparison); the
+#                               README's sample output (make readme-sample)
 #   qemu-raspi2b-quick.log      make run (raspi2b, 512 MiB SDSC card, quick suite)
 #   qemu-raspi0-quick-4g.log    make run MACHINE=raspi0 with a 4 GiB SDHC card
 #   qemu-raspi2b-selftest.log   suite = selftest with reads and a write in the test area
@@ -18,9 +21,10 @@ run() {
 	log=$1
 	shift
 	echo "tests/data/regen.sh: $log" >&2
-	qemu/run.sh "$@" >"$out/$log.tmp"
+	SDB_RECORDS=show qemu/run.sh "$@" >"$out/$log.tmp"
 	mv "$out/$log.tmp" "$out/$log"
 }
+(unset SDB_SDBENCH; SDB_IMAGE_SIZE=512M run qemu-raspi2b-run.log raspi2b)
 SDB_SDBENCH="" SDB_IMAGE_SIZE=512M run qemu-raspi2b-quick.log raspi2b
 SDB_SDBENCH="" SDB_IMAGE_SIZE=4G run qemu-raspi0-quick-4g.log raspi0
 SDB_SDBENCH="suite = selftest;selftest_lbas = 0:1, 8192:8, 1048568:8;selftest_write = 139264+64" \

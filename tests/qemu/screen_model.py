@@ -7,8 +7,11 @@ can be compared pixel for pixel: not OCR, and not the firmware's code.
 The layout is docs/screen.md's: rows at twice the 8x16 font; 0 the board,
 1 the card, 2 the test area, 3 the results file, 4 the running step (the
 progress line as the serial console shows it) or the end, from row 6 the
-finished workloads, at the end the headline and the summary. A field is the
-raw JSON text of the first "key": in the record.
+finished workloads, at the end the verdict on the card's claims (the
+headline record's "verdict" and "card"), the emulated mark and one row per
+summary workload with its figure, its limit and a card / bus / host bar
+from the workload's phases record. A field is the raw JSON text of the
+first "key": in the record.
 """
 import json
 import os
@@ -18,10 +21,30 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FONT = os.path.join(ROOT, "build", "gen", "font8x16.bin")
 SCALE = 2
 CW, CH = 8 * SCALE, 16 * SCALE
-SUMMARY = (("seq_read", "sequential read", False), ("seq_write", "sequential write", False),
-           ("rand_read_4k", "random 4 KiB read", True),
-           ("rand_write_4k", "random 4 KiB write", True),
-           ("mix70_4k", "random 70/30 4 KiB", True))
+# (summary key, label, IOPS or MB/s, the workload when the row names none)
+SUMMARY = (("seq_read", "sequential read", False, None),
+           ("seq_write", "sequential write", False, None),
+           ("rand_read_4k", "random 4 KiB read", True, "rand-read-4k"),
+           ("rand_write_4k", "random 4 KiB write", True, "rand-write-4k"),
+           ("mix70_4k", "random 70/30 4 KiB", True, "mix70-4k"))
+# docs/screen.md: the bars' colours (RGB) and cells; a bar cell is the
+# character's cell in its colour, GAP pixels dark above and below.
+BAR_CHARS = {"\x01": b"\xf0\xa0\x00", "\x02": b"\x40\xa0\xff", "\x03": b"\xff\x40\x60"}
+BAR_CELLS = 20
+GAP = 6
+
+
+def bar(phases):
+    """card, bus and host cells of a phases record: each share's whole per
+    cent x 20 / 100, rounded down; none when it is not valid."""
+    if not phases or field(phases, "valid") != "true":
+        return ""
+    out = ""
+    for ch, key in zip("\x01\x02\x03", ("card_pct", "bus_pct", "host_pct")):
+        v = field(phases, key)
+        whole = min(int(v.split(".")[0] or 0), 100)
+        out += ch * (whole * BAR_CELLS // 100)
+    return out[:BAR_CELLS]
 
 
 def field(rec, key):
@@ -109,15 +132,19 @@ def screen_rows(console, rows, cols=80):
     """The text of each row after the console's records and progress
     lines."""
     top = ["sdbench", "", "", "", "", ""]
-    body, headline, summary, helps = [], "", "", []
+    body, summary, helps = [], "", []
+    claims, verdict, emulated, phases = "", "", False, {}
     writes_off_said = False
 
     def end_body():
         b = []
-        if headline:
-            b += wrap(headline, cols) + [""]
-        b.append("summary")
-        for key, label, iops in SUMMARY:
+        if claims or verdict:
+            b += wrap((verdict + ": " if verdict else "") + claims, cols)
+        if emulated:
+            b.append("EMULATED: timings are QEMU's")
+        b.append("")
+        b.append("  %-18s %15s  %-15s \x01 card \x02 bus \x03 host" % ("summary", "", "limit"))
+        for key, label, iops, wl in SUMMARY:
             i = summary.find('"%s":{' % key)
             if i < 0:
                 continue
@@ -125,8 +152,9 @@ def screen_rows(console, rows, cols=80):
             v = field(o, "verdict")
             cut = [i for i in (v.find(" - "), v.find(": ")) if i >= 0]
             v = v[:min(cut)] if cut else v
-            b.append("  %-20s %10s %-4s  %s" % (label, field(o, "iops" if iops else "mbs"),
-                                                "IOPS" if iops else "MB/s", v))
+            b.append("  %-18s %10s %-4s  %-15s %s" % (
+                label, field(o, "iops" if iops else "mbs"), "IOPS" if iops else "MB/s", v,
+                bar(phases.get(wl or field(o, "workload")))))
         if helps:
             b.append("")
         for h in helps:
@@ -158,13 +186,18 @@ def screen_rows(console, rows, cols=80):
             body.append("%-26s %10s MB/s" % (field(rec, "workload"), field(rec, "mbs")))
         elif t == "verdict" and body and body[-1].startswith(field(rec, "workload") + " "):
             body[-1] += "  " + field(rec, "bottleneck")
+        elif t == "phases":
+            if field(rec, "workload") in phases or len(phases) < 96:
+                phases[field(rec, "workload")] = rec
         elif t == "headline":
-            headline = field(rec, "text")[:1023]
+            claims, verdict = field(rec, "card")[:159], field(rec, "verdict")[:255]
+            emulated = emulated or field(rec, "emulated") == "true"
             helps = [h[:199] for h in (json.loads(rec).get("help") or [])[:4]]
             if summary:
                 body = end_body()
         elif t == "summary":
             summary = rec
+            emulated = emulated or field(rec, "emulated") == "true"
             body = end_body()
         elif t == "suite":
             top[4] = "finished: %s suite in %d s" % (field(rec, "profile"),
@@ -176,12 +209,18 @@ def screen_rows(console, rows, cols=80):
 
 
 def render(rows_text, width, height):
-    """RGB bytes of the screen: white text on black."""
+    """RGB bytes of the screen: white text on black, the bars' cells in
+    their colours."""
     font = open(FONT, "rb").read()
     cols, rows = width // CW, height // CH
     img = bytearray(width * height * 3)
     for r, text in enumerate(rows_text[:rows]):
         for c, ch in enumerate(text[:cols]):
+            if ch in BAR_CHARS:
+                for y in range(GAP, CH - GAP):
+                    base = ((r * CH + y) * width + c * CW) * 3
+                    img[base:base + 3 * CW] = BAR_CHARS[ch] * CW
+                continue
             o = ord(ch) if 0x20 <= ord(ch) <= 0x7E else ord("?")
             g = font[(o - 0x20) * 16:(o - 0x1F) * 16]
             for y in range(CH):

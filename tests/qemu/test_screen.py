@@ -1,7 +1,8 @@
 """The run on HDMI under QEMU: at the end of a quick suite the screen (QEMU's
 framebuffer model, read back with the monitor's screendump) shows exactly
 what tests/qemu/screen_model.py draws from the run's records with the same
-font: board, card, test area, results file, the end line, the summary;
+font: board, card, test area, results file, the end line, the card and its
+claims, the emulated mark, the summary rows with their card / bus / host bars;
 during a run, the running step's progress line with the time left.
 """
 import os
@@ -33,11 +34,22 @@ def test_end_of_run_on_the_screen(tmp_path, machine, kernel, extra, row2):
     w, h, got = screendump.read_ppm(ppm)
     assert (w, h) == (1280, 720)
     rows = screen_model.screen_rows(console, h // screen_model.CH, w // screen_model.CW)
-    assert rows[0].startswith("sdbench - Raspberry Pi") and "summary" in rows, rows
+    head = [i for i, r in enumerate(rows) if r.startswith("  summary ")]
+    assert rows[0].startswith("sdbench - Raspberry Pi") and len(head) == 1, rows
     assert any("MB/s" in r for r in rows[7:]) and rows[4].startswith("finished: quick"), rows
     assert rows[2].startswith(row2) and (extra or "writes go only there" in rows[2]), rows
-    if '"type":"headline"' in console:      # above the summary, wrapped
-        assert rows[6] and rows.index("summary") > 7, rows
+    # for a person across the room: the card and its claims first (the
+    # headline's), the emulated mark, then a row per summary workload
+    assert '"type":"headline"' in console and rows[6].startswith("unknown QEMU! "), rows
+    assert "EMULATED: timings are QEMU's" in rows[6:head[0]], rows
+    summary = [r for r in rows[head[0] + 1:] if r.startswith("  ") and ("MB/s" in r or "IOPS" in r)]
+    # every row of the summary record (reads only when nothing is written)
+    rec = [r for r in screen_model.records(console) if '"type":"summary"' in r][-1]
+    assert len(summary) == sum('"%s":{' % k in rec for k, *_ in screen_model.SUMMARY), rows
+    assert len(summary) >= (2 if extra else 5), rows
+    if not extra:
+        # data_path = auto is PIO under QEMU: the rows have a diagnosis and a bar
+        assert all(set(r) & set(screen_model.BAR_CHARS) for r in summary), summary
     want = screen_model.render(rows, w, h)
     bad = screen_model.differing_rows(want, got, w, h)
     assert bad == [], "rows %s differ; expected:\n%s" % (bad, "\n".join(rows))

@@ -318,6 +318,68 @@ TEST(set_is_all_or_nothing_with_the_file_rules)
 	}
 }
 
+/* A console line as the console splits it (con_split), then "set". */
+static int set_line(const char *text, struct config *cfg, unsigned *changed, char *err,
+		    size_t cap)
+{
+	static char line[CON_LINE_MAX + 1];
+	char *argv[CON_MAX_ARGS];
+	int argc;
+
+	strcpy(line, text);
+	argc = con_split(line, argv, CON_MAX_ARGS);
+	return con_parse_set(argc, argv, cfg, changed, err, cap);
+}
+
+TEST(set_takes_the_files_key_equals_value_with_spaces)
+{
+	static struct config cfg;
+	static struct con_run r;
+	char err[320];
+	unsigned changed;
+
+	config_init(&cfg);
+	CHECK_EQ_I(set_line("set span = 64M", &cfg, &changed, err, sizeof(err)), 0);
+	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 64u << 20);
+	CHECK_EQ_I(set_line("set span= 32M  seed =7 end = console", &cfg, &changed, err,
+			    sizeof(err)), 0);
+	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 32u << 20);
+	CHECK_EQ_U(config_u64(&cfg, CFG_SEED), 7);
+	CHECK_STR(config_enum_name(&cfg, CFG_END), "console");
+	CHECK_EQ_U(changed, (1u << CFG_SPAN) | (1u << CFG_SEED) | (1u << CFG_END));
+	/* a value still has to be there, and be right */
+	CHECK_EQ_I(set_line("set span =", &cfg, &changed, err, sizeof(err)), -1);
+	CHECK(strstr(err, "expected key=value") != NULL);
+	CHECK_EQ_I(set_line("set span = 12x", &cfg, &changed, err, sizeof(err)), -1);
+	CHECK(strstr(err, "span = 12x: not a size") != NULL);
+	CHECK_EQ_I(set_line("set = 5", &cfg, &changed, err, sizeof(err)), -1);
+	CHECK_EQ_U(config_u64(&cfg, CFG_SPAN), 32u << 20);
+	{	/* run's keys too */
+		static char line[64];
+		char *argv[CON_MAX_ARGS];
+		int argc;
+
+		strcpy(line, "run random span = 1M seed= 3");
+		argc = con_split(line, argv, CON_MAX_ARGS);
+		CHECK_EQ_I(con_parse_run(argc, argv, &cfg, true, &r, err, sizeof(err)), 0);
+		CHECK_EQ_U(config_u64(&r.cfg, CFG_SPAN), 1u << 20);
+		CHECK_EQ_U(config_u64(&r.cfg, CFG_SEED), 3);
+	}
+}
+
+TEST(unknown_key_lists_every_key)
+{
+	static struct config cfg;
+	char err[320];
+	unsigned changed;
+
+	config_init(&cfg);
+	CHECK_EQ_I(set_line("set colour=red", &cfg, &changed, err, sizeof(err)), -1);
+	for (int i = 0; i < CFG_NKEYS; i++)
+		CHECK(strstr(err, config_key_name((enum config_id)i)) != NULL);
+	CHECK(strstr(err, ", led") != NULL);
+}
+
 TEST(end_key_default_and_choices)
 {
 	static struct config cfg;

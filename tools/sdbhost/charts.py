@@ -622,7 +622,9 @@ def host_comparison(rec, name, title, emulated):
     ax.set_ylabel("MB/s (10^6 B/s)")
     ax.set_ylim(bottom=0)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, title="host path mode", title_fontsize=7)
+    # below the axes, under the workload names: inside, it covered bars
+    ax.legend(fontsize=7, ncol=min(len(cfgs), 4), title="host path mode", title_fontsize=7,
+              loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)
     ax.set_title("throughput per workload", fontsize=9)
     share, cpu = H.config_means(rows, cfgs)
     xs = range(len(cfgs))

@@ -6,7 +6,8 @@ and whether that difference is larger than the runs' own spread.
 A difference counts ("yes") when each run's median lies outside the other
 run's spread (p90..fastest) and both had at least MIN_SAMPLES operations;
 "no" when the medians lie inside each other's spread; "too few samples"
-otherwise. Pure Python."""
+when one has fewer; "only in A" / "only in B" when one of the two runs has
+no such workload. Pure Python."""
 from . import fmt as F
 from .headline import MIN_SAMPLES, figure_of
 
@@ -17,9 +18,15 @@ def _fig(run, name):
                      F.text(r.get("xfer_bytes")) == "4096", median=True)
 
 
-def exceeds(a, b):
-    """True / False / None (too few samples) for figures a and b."""
-    if a is None or b is None or a.few or b.few:
+ONLY_IN = "only in"
+
+
+def exceeds(a, b, labels=("A", "B")):
+    """True / False / None (too few samples) for figures a and b, or
+    "only in A" / "only in B" (labels) when one is missing."""
+    if (a is None) != (b is None):
+        return "%s %s" % (ONLY_IN, labels[0] if b is None else labels[1])
+    if a is None or a.few or b.few:
         return None
 
     def inside(x, f):
@@ -30,8 +37,9 @@ def exceeds(a, b):
     return not inside(b.value, a) and not inside(a.value, b)
 
 
-def rows(runs):
+def rows(runs, labels=None):
     """[(workload, [Figure or None per run], [delta % per other run], [exceeds])]."""
+    labels = labels or [chr(ord("A") + i) for i in range(len(runs))]
     names = []
     for run in runs:
         for n in run.result_workloads():
@@ -42,10 +50,10 @@ def rows(runs):
         figs = [_fig(run, n) for run in runs]
         base = figs[0]
         deltas, sig = [], []
-        for f in figs[1:]:
+        for lab, f in zip(labels[1:], figs[1:]):
             d = F.ratio(base.value, f.value) if base and f else None
             deltas.append((d - 1) * 100 if d is not None else None)
-            sig.append(exceeds(base, f))
+            sig.append(exceeds(base, f, (labels[0], lab)))
         out.append((n, figs, deltas, sig))
     return out
 
@@ -60,6 +68,8 @@ def _cell(f):
 
 
 def _sig(v):
+    if isinstance(v, str):
+        return v
     return "too few samples" if v is None else "yes" if v else "no"
 
 
@@ -69,11 +79,14 @@ def render_text(runs, labels, out):
     out.write("\nper workload: the median operation's rate, n = operations, (p90 - fastest);"
               "\ndifference against %s, and whether it is larger than the runs' own spread\n\n"
               % labels[0])
-    for n, figs, deltas, sig in rows(runs):
+    for n, figs, deltas, sig in rows(runs, labels):
         out.write("%s\n" % n)
         for lab, f in zip(labels, figs):
             out.write("  %-3s %s\n" % (lab, _cell(f)))
         for lab, d, s in zip(labels[1:], deltas, sig):
+            if isinstance(s, str):
+                out.write("  %s vs %s: %s\n" % (lab, labels[0], s))
+                continue
             out.write("  %s vs %s: %s, beyond the spread: %s\n" % (
                 lab, labels[0], "%+.1f%%" % d if d is not None else F.DASH, _sig(s)))
 
@@ -84,5 +97,8 @@ def as_json(runs, labels):
                                        "low": f.lo, "high": f.hi, "single_sample": f.single}
     return {"runs": [{"label": l, "log": r.path, "run": r.index} for l, r in zip(labels, runs)],
             "workloads": [{"workload": n, "figures": [fj(f) for f in figs],
-                           "delta_pct": deltas, "beyond_spread": sig}
-                          for n, figs, deltas, sig in rows(runs)]}
+                           "delta_pct": deltas,
+                           "beyond_spread": [None if isinstance(v, str) else v for v in sig],
+                           "only_in": [v[len(ONLY_IN) + 1:] if isinstance(v, str) else None
+                                       for v in sig]}
+                          for n, figs, deltas, sig in rows(runs, labels)]}

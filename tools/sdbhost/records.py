@@ -559,5 +559,8 @@ def read_log(path):
     if kind == "fresh":
         log.warn(1, "%s is a results file that sdbench has not written yet (it still "
                     "holds the pattern it was made with): no run wrote it, or the run "
-                    "refused it (its console says why)" % os.path.basename(path))
+                    "refused it (its console says why). make run-image boots a copy of "
+                    "the image and writes the copy, build/qemu/sd-MACHINE.img (named at "
+                    "the end of the run): read SDBENCH.LOG from there "
+                    "(docs/results-file.md)" % os.path.basename(path))
     return log

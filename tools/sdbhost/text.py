@@ -15,6 +15,12 @@ def _w(out, s=""):
 def board_line(b):
     if not b:
         return "board: (no board record)"
+    if b.get("source") == "linux":
+        # sdblinux: the device tree's model (none off a Pi), Linux, the device
+        model = b.get("model")
+        return "board: %s, through Linux %s (%s), device %s" % (
+            "no device-tree model" if model in (None, "", "unknown") else model,
+            F.text(b.get("kernel")), F.text(b.get("arch")), F.text(b.get("device")))
     t = b.get("timer") or {}
     s = "board: %s (%s), %s %s" % (F.text(b.get("model")), F.text(b.get("revision")),
                                    F.text(b.get("soc")), F.text(b.get("cpu")))
@@ -340,7 +346,7 @@ def render_run(run, out, log=None):
                 "simulator's model of a card and host, not a measurement")
     _w(out, board_line(run.board()))
     b = run.board() or {}
-    if b:
+    if b and b.get("source") != "linux":
         t = b.get("timer") or {}
         _w(out, "       ARM %s, %s + %s VC memory, firmware %s; timer resolution %s ns, "
                 "read cost %s ns, calibration %s ppm" % (

@@ -184,7 +184,8 @@ def run_row(run, card):
         "workload_count": len(run.result_workloads()),
         "summary": _dumps(run.one("summary")), "headline": _dumps(run.one("headline")),
     }
-    row.update(_summary_figures(run.one("summary")))
+    row.update(_summary_figures(run.one("summary")) if run.one("summary")
+               else _result_figures(run))
     row.update(_claims(run))
     return row
 
@@ -196,6 +197,26 @@ def _claims(run):
     h = HL.as_dict(HL.headline(run))
     return {"verdict": h["verdict"], "counterfeit": 1 if h["counterfeit"] else 0,
             "failed_claims": " ".join(h["failed_claims"]) or None}
+
+
+def _result_figures(run):
+    """The summary's four figures from the result records, for a run
+    without a summary record (sdblinux prints none): the best sequential
+    read and write rate, as the firmware's summary takes them, and the
+    random 4 KiB read and write IOPS."""
+    rs = [run.workloads[n]["result"] for n in run.result_workloads()]
+
+    def best(op):
+        v = [_num(r.get("mbs")) for r in rs if r.get("kind") == "seq" and r.get("op") == op]
+        v = [x for x in v if x is not None]
+        return max(v) if v else None
+
+    def iops(op):
+        v = [_num(r.get("iops")) for r in rs if r.get("kind") == "random" and
+             r.get("op") == op and r.get("xfer_bytes") == 4096]
+        return v[0] if v and v[0] is not None else None
+    return {"seq_read_mbs": best("read"), "seq_write_mbs": best("write"),
+            "rand_read_iops": iops("read"), "rand_write_iops": iops("write")}
 
 
 def workload_rows(run):

@@ -151,7 +151,8 @@ def _group_where(key):
 def _group_values(db, key, workload):
     """[{card_id, run_id, value}] of a workload's MB/s in one group."""
     conds, params = _group_where(key)
-    return db.rows("SELECT r.card_id, r.id AS run_id, w.mbs AS value FROM runs r JOIN "
+    return db.rows("SELECT r.card_id, r.id AS run_id, w.mbs AS value, w.lat_mean_ns, "
+                   "w.lat_stddev_ns FROM runs r JOIN "
                    "workloads w ON w.run_id = r.id WHERE w.name = ? AND w.mbs IS NOT NULL "
                    "AND " + " AND ".join(conds), [workload] + params)
 
@@ -174,10 +175,13 @@ def compare(db, c, include_emulated=False):
                     names.append(w["name"])
         rows = []
         for name in names:
-            vals = R.per_card(_group_values(db, key, name))
+            group = _group_values(db, key, name)
+            vals = R.per_card(group)
             rk, n, pct = R.rank(vals, c["id"])
+            # the word only beyond the spread (rank.quarter)
             rows.append({"name": name, "value": vals.get(c["id"]), "rank": rk, "n": n,
-                         "percentile": pct, "quarter": R.quartile_word(pct),
+                         "percentile": pct,
+                         "quarter": R.quarter(vals, R.bands(group), c["id"]),
                          "best": max(vals.values()) if vals else None,
                          "median": R.median(list(vals.values()))})
         batches, bnames = model_batches(db, c, key)

@@ -5,6 +5,8 @@ group. rank = 1 + the number of cards strictly better; percentile = the
 share of the other cards this one is strictly better than, in percent
 (100: better than every other, 0: better than none; cards that tie are
 neither better nor worse); None when the card is alone in its group.
+The words "top quarter" / "bottom quarter" need more: a difference beyond
+both cards' spread (quarter()).
 """
 
 
@@ -41,12 +43,45 @@ def rank(values, me, higher_better=True):
     return 1 + better, len(others) + 1, pct
 
 
-def quartile_word(pct):
-    """'top quarter' / 'bottom quarter' / None for a percentile."""
-    if pct is None:
+def bands(rows, key="card_id", value="value"):
+    """{card: (low, high)}: the span of its runs' figures, each widened by
+    its own spread, one standard deviation of the operation time relative
+    to the mean (value x stddev / mean: the rate of an operation one
+    standard deviation slower or faster); None for a card with a run
+    whose spread is not known."""
+    spans = {}
+    for r in rows:
+        v, sd, mean = r.get(value), r.get("lat_stddev_ns"), r.get("lat_mean_ns")
+        if v is None:
+            continue
+        span = (v * (1 - sd / mean), v * (1 + sd / mean)) if sd is not None and mean else None
+        spans.setdefault(r[key], []).append(span)
+    return {k: None if None in s else (min(lo for lo, _ in s), max(hi for _, hi in s))
+            for k, s in spans.items()}
+
+
+def quarter(values, spans, me, higher_better=True):
+    """'top quarter' when this card is better than at least 3 in 4 of the
+    others beyond both cards' spread (bands: the two spans do not
+    overlap), 'bottom quarter' when at least 3 in 4 are better so; else
+    None. A card whose spread is not known gets no word; one within the
+    spread of another neither beats it nor loses to it."""
+    mine = spans.get(me)
+    if me not in values or mine is None or len(values) < 2:
         return None
-    if pct >= 75:
+    above = below = 0
+    for k in values:
+        b = spans.get(k)
+        if k == me or b is None:
+            continue
+        if b[0] > mine[1]:
+            above += 1
+        elif b[1] < mine[0]:
+            below += 1
+    better, worse = (above, below) if higher_better else (below, above)
+    others = len(values) - 1
+    if 4 * worse >= 3 * others:
         return "top quarter"
-    if pct < 25:
+    if 4 * better >= 3 * others:
         return "bottom quarter"
     return None

@@ -38,13 +38,15 @@ def render_list(rows, out):
     if not rows:
         out.write("no runs stored yet (sdbdb add LOG...)\n")
         return
-    out.write("%4s  %-28s %-11s %-7s %-12s %-9s %4s  %8s %8s %8s %8s  %s\n" % (
-        "card", "manufacturer OEM product", "serial", "made", "claims", "source", "runs",
+    # the claims whole: "C10 U3 V30 A2" is 13 characters
+    width = max([13] + [len(claims(r)) for r in rows])
+    out.write("%4s  %-28s %-11s %-7s %-*s %-9s %4s  %8s %8s %8s %8s  %s\n" % (
+        "card", "manufacturer OEM product", "serial", "made", width, "claims", "source", "runs",
         "seqR MB/s", "seqW MB/s", "rndR IOPS", "rndW IOPS", "flags"))
     for r in rows:
-        out.write(("%4d  %-28s %-11s %-7s %-12s %-9s %4d  %8s %8s %8s %8s  %s" % (
+        out.write(("%4d  %-28s %-11s %-7s %-*s %-9s %4d  %8s %8s %8s %8s  %s" % (
             r["id"], Q.card_name(r)[:28], r["psn_hex"] or "-", r["mdt"] or "-",
-            claims(r)[:12], r["source"], r["runs"], _f(r["seq_read_mbs"]),
+            width, claims(r), r["source"], r["runs"], _f(r["seq_read_mbs"]),
             _f(r["seq_write_mbs"]), _f(r["rand_read_iops"], "%.0f"),
             _f(r["rand_write_iops"], "%.0f"), flags(r))).rstrip() + "\n")
 
