@@ -10,8 +10,8 @@ sdcard_sd decoder, and prints, side by side:
     command's start bit) and the response lengths (R2 136 bits, R3 48);
   - what the simulator does, read from its own source (sim/) as it defines
     it, and the SD Physical Layer Simplified Specification's allowed range
-    (Part 1, §4.12.6 "Timing Values": N_CR 2..64, N_ID 5, N_RC >= 8,
-    N_CC >= 8 clocks; §4.9 "Responses": R2 136 bits, R1/R3/R6/R7 48);
+    (Part 1, §4.12 Timing, its Timing Values table: N_CR 2..64, N_ID 5,
+    N_RC >= 8, N_CC >= 8 clocks; §4.9 "Responses": R2 136 bits, R1/R3/R6/R7 48);
   - how long the card answered ACMD41 "busy" after the first ACMD41 against
     the firmware's ACMD41 deadline (drivers/sd/sd.c);
   - the CID and CSD from the R2 responses' bits and the SCR / SSR from the
@@ -46,7 +46,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 DEFAULT_DIR = os.path.join(ROOT, "build", "sigrok-dumps")
 SDREG = os.path.join(ROOT, "build", "host", "sdreg")
 
-# SD Physical Layer Simplified Specification, Part 1, §4.12.6 Timing Values.
+# SD Physical Layer Simplified Specification, Part 1, §4.12 Timing (Timing
+# Values table; "the card response ... starts after exactly N_ID clock cycles").
 SPEC = {"N_CR": (2, 64), "N_ID": (5, 5), "N_RC": (8, None), "N_CC": (8, None)}
 
 
@@ -205,8 +206,12 @@ def name(c):
 # ---- timing ----------------------------------------------------------------
 
 def edges_between(cap, a, b):
-    """Rising CLK edges strictly between the edges that sampled two bits."""
-    return len(cap.rising(a + 1, b))
+    """Rising CLK edges strictly between the edges that sampled two bits
+    (counted a block of samples at a time: gaps can last seconds)."""
+    step, n = 1 << 22, 0
+    for lo in range(a + 1, b, step):
+        n += len(cap.rising(lo, min(lo + step, b)))
+    return n
 
 
 def timing(cap, toks):
@@ -256,13 +261,15 @@ def acmd41_busy(cap, toks):
 
 def data_block(cap, after, nbits, width):
     """The first read data block after sample `after`: nbits of data, 4-bit
-    or 1-bit bus, sampled at the rising CLK edges, each line's CRC16 checked
-    (SD Physical Layer §4.5 CRC16 and §3.6.1 wide bus). Returns an integer
-    or None when no block with good CRCs is found."""
+    or 1-bit bus, sampled at the rising CLK edges, each line's CRC16 and end
+    bit checked (SD Physical Layer §4.5: on a 4-bit bus each line carries its
+    own CRC16). Returns an integer, or None when no good block is found."""
     lines = ["DAT%d" % i for i in range(width)]
     if any(x not in cap.chan for x in lines):
         return None
-    span = int(cap.rate * 0.2)  # 200 ms of samples: far beyond N_AC at 100 kHz+
+    # Twice the read timeout a host must allow (100 ms, SD Physical Layer
+    # §4.6.2.1): a block that starts later is not looked for.
+    span = int(cap.rate * 0.2)
     w = cap.words(after, min(after + span, cap.total))
     clk = cap.line(w, "CLK")
     edges = numpy.nonzero((clk[1:] == 1) & (clk[:-1] == 0))[0] + 1
@@ -444,6 +451,14 @@ def print_one(r, mdl, base):
         print("   sdreg: %s not built (make build/host/sdreg)" % SDREG)
 
 
+def sd_mode_files(base):
+    """The .sr files under a sd_mode directory (a sigrok-dumps checkout holds
+    captures of many other buses); in a plain directory of .sr files, all."""
+    every = sorted(glob.glob(os.path.join(base, "**", "*.sr"), recursive=True))
+    sd = [p for p in every if "sd_mode" in os.path.relpath(p, base).split(os.sep)]
+    return sd or every
+
+
 def main(argv):
     want_json = "--json" in argv
     args = [a for a in argv if a != "--json"]
@@ -452,8 +467,7 @@ def main(argv):
         print("captures: sigrok-cli not found; install it with "
               "'apt-get install sigrok-cli'", file=sys.stderr)
         return 2
-    files = sorted(p for p in glob.glob(os.path.join(base, "**", "*.sr"), recursive=True)
-                   if "spi_mode" not in p.split(os.sep))
+    files = sd_mode_files(base)
     if not files:
         print("captures: no .sr files under %s; get them with\n"
               "  git clone https://github.com/sigrokproject/sigrok-dumps %s\n"
@@ -469,8 +483,10 @@ def main(argv):
                 {"sdreg": sdreg(r.get("regs", {}))} if r.get("regs") else {})
         print(json.dumps({"model": mdl, "captures": res}))
         return 0
+    shown = os.path.relpath(base, ROOT) if os.path.abspath(base).startswith(ROOT + os.sep) \
+        else base
     print("SD-mode captures under %s; clocks are rising CLK edges counted in the samples"
-          % base)
+          % shown)
     for r in res:
         print_one(r, mdl, base)
     return 0
