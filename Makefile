@@ -144,7 +144,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: readme-sample screen-png bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: readme-sample screen-png bench-captures bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -506,6 +506,15 @@ bench-mutations:
 # pairs (sim/predict_pairs.py; about 20 minutes on 2 cores).
 bench-predict: all
 	$(PYTHON) sim/predict_pairs.py
+
+# Real cards on the wire: the public sigrok-dumps SD-mode captures decoded
+# with sigrok-cli (apt-get install sigrok-cli), their N_CR / N_ID / N_RC and
+# response lengths beside the simulator's and the spec's, ACMD41 busy time
+# beside the firmware's deadline, CID/CSD/SCR/SSR through sdreg. Captures in
+# $(SDB_SIGROK_DUMPS) or build/sigrok-dumps (docs/captures.md).
+bench-captures: $(BH)/sdreg
+	@command -v sigrok-cli >/dev/null || { echo "bench-captures: sigrok-cli missing: apt-get install sigrok-cli"; exit 2; }
+	$(PYTHON) sim/captures.py
 
 # What a read request costs the CPU, in guest instructions under QEMU
 # -icount (suite = hostcost; qemu/bench_qemu.py). A benchmark, not a test.

@@ -43,8 +43,12 @@ def test_firmware_headline_agrees_with_the_records(name):
             assert part is None
             continue
         # the figure is the workload's measured rate, the summary's best
-        best = max(cands, key=lambda w: res[w]["mbs"])
-        assert part["workload"] == best == summ["seq_" + op]["workload"], (name, op)
+        # (records round to 0.001 MB/s: a tie there is decided by the
+        # firmware's unrounded figures, so any workload at the top will do)
+        top = max(res[w]["mbs"] for w in cands)
+        best = part["workload"]
+        assert best == summ["seq_" + op]["workload"], (name, op)
+        assert best in cands and res[best]["mbs"] >= top - 0.0011, (name, op, best)
         assert part["ops"] == res[best]["ops"]
         assert part["mbs"] == pytest.approx(res[best]["mbs"], abs=0.0015)
         assert part["p99_us"] == pytest.approx(lat[best]["p99_ns"] / 1e3, abs=0.06)

@@ -41,8 +41,12 @@ def logs(tmp_path_factory):
     procs = {}
     for name, (profile, host) in SIM.items():
         f = open(d / (name + ".log"), "wb")
+        # The simulator's own seed 1: its GC stalls land in rand-write-4k
+        # (median 803 IOPS, the workload 24.8) - the case the figures were
+        # wrong on.
+        seed = ["--seed", "1"] if name == "gc" else []
         procs[name] = (subprocess.Popen([SDBSIM, "--profile", profile, "--host", host,
-                                         "--config", str(cfg)], stdout=f,
+                                         "--config", str(cfg)] + seed, stdout=f,
                                         stderr=subprocess.PIPE), f)
     out = {"qemu": QEMU_LOG}
     for name, (p, f) in procs.items():
