@@ -125,7 +125,7 @@ def main():
             total_ok += ok
             total_n += n
     if total_n:
-        print("all: %d of %d workloads within %.0f%% (%.1f%%)"
+        print("all: %d of %d workloads within %.0f%% both ways (%.1f%%)"
               % (total_ok, total_n, simpredict.TOL_PCT, 100.0 * total_ok / total_n))
 
 
