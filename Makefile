@@ -480,9 +480,10 @@ screenshot: $(BH)/sdbreport
 	$(PYTHON) tests/report_browser.py --screenshot docs/report-screenshot.png \
 		tests/data/qemu-raspi2b-run.log
 
-# Accuracy of the card / bus / host split against the simulator's wire
-# truth, and the full suite's duration on simulated cards (figures for the
-# docs; takes several minutes).
+# Accuracy of the card / bus / host split and of the verdicts against the
+# simulator's wire truth (the engine's workloads, the quick suite on
+# shipped and on generated pairs), and the full suite's duration on
+# simulated cards (figures for the docs; takes several minutes).
 bench-sim: all
 	$(PYTHON) sim/bench_sim.py
 
@@ -493,17 +494,19 @@ bench-au: $(BH)/tests/test_bench_au
 	SIM_AU_GEN=$(or $(N),200) $(BH)/tests/test_bench_au
 
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
-# clock-paced booking removed, the overlap rule removed, a validity check
-# off, the tick-wrap accounting reverted, the write guard's limits loosened,
+# clock-paced booking removed, the overlap rule removed, the verdict rule
+# naming the second part, a validity check off, the tick-wrap accounting
+# reverted, the write guard's limits loosened,
 # --predict's ceiling cap removed) built in a copy of the tree and run
 # against the test that must catch it, beside the unmutated baseline: the
 # misses, the worst, the floors that fail (several minutes).
 bench-mutations:
 	$(PYTHON) sim/mutations.py
 
-# How often sdbreport --predict gets 25 -> 50 MHz right (within 10%) on
-# simulated card/host pairs: shipped cards on three hosts and generated
-# pairs (sim/predict_pairs.py; about 20 minutes on 2 cores).
+# How often sdbreport --predict gets 25 -> 50 MHz right (within 10% both
+# ways, an upper bound too) on simulated card/host pairs: shipped cards on
+# three hosts and generated pairs (sim/predict_pairs.py; about 20 minutes
+# on 2 cores).
 bench-predict: all
 	$(PYTHON) sim/predict_pairs.py
 

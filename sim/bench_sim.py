@@ -9,10 +9,17 @@ and docs/ comes from this output.
      the EMMC by the DMA engine among them, and BENCH_SIM_GEN generated
      card / host pairs, default 200): per host, pairs within the
      tolerance and the worst error; per set, the workloads within 5 and
-     10 points, the worst and the regimes of the misses.
+     10 points, the worst, the verdicts right (naming the truth's largest
+     part of the critical path), without a diagnosis and wrong, the
+     regimes of the misses, and every floor that fails.
   2. The whole quick suite under build/host/sdbsim on every host (SDHOST
      by PIO and DMA too) and a set of cards: each workload's measured
      split against its truth record.
+  2b. The quick suite under build/host/sdbsim on BENCH_SIM_QUICK_GEN
+     generated card / host pairs (default 70, seeds from 1;
+     sim/quick_gen.py): each pair's workloads within 5 points, then the
+     workloads within 5 and 10 points over all, the worst, the verdicts
+     right, and whether the floors of sim/quick_gen.py hold.
   3. The full suite (suite = full) under sdbsim on a few cards: how long it
      takes in simulated time (what a Pi would take with that card and
      host) and in host time.
@@ -25,7 +32,8 @@ Environment: BENCH_SIM_FULL = comma-separated HOST/CARD pairs for part 3
 ("none" skips it; default pi3/sdhc-c10-16g,pi3/sdxc-a2-64g,pi3/sdhc-c4-8g),
 BENCH_SIM_PREDICT = "none" skips part 4,
 BENCH_SIM_JOBS = parallel sdbsim runs (default 2),
-BENCH_SIM_GEN = generated pairs in part 1 (default 200).
+BENCH_SIM_GEN = generated pairs in part 1 (default 200),
+BENCH_SIM_QUICK_GEN = generated pairs in part 2b (default 70; 0 skips it).
 """
 import concurrent.futures
 import os
@@ -35,6 +43,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import quick_gen  # noqa: E402
 import simpredict  # noqa: E402
 import simtruth  # noqa: E402
 
@@ -61,7 +70,7 @@ def part1():
     p = subprocess.run([ACCURACY], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     out = p.stdout.decode("utf-8", "replace")
     for line in out.splitlines():
-        if re.match(r"\s+(host |tolerance |shipped profiles:|generated pairs:|  misses )",
+        if re.match(r"\s+(host |tolerance |shipped profiles:|generated pairs:|  misses |FAIL )",
                     line):
             print(line)
     print("  (the check %s)" % ("passes" if p.returncode == 0 else "FAILS"))
@@ -88,7 +97,7 @@ def part2():
                 n += 1
                 ok += r["share_ok"]
                 v += 1
-                vok += r["verdict_ok"]
+                vok += r["verdict_ok"] and not r["no_diag"]   # no diagnosis: not right
                 if not r["err"] <= worst:
                     worst, what = r["err"], "%s/%s" % (c, r["workload"])
         print("  %-15s %9d %9d %9.2f  %-28s %4d/%-4d" % (h, n, ok, worst, what[:28], vok, v))
@@ -114,6 +123,22 @@ def part2():
               for cb in combos)
     print("  within %.0f pp: %d of %d (%.1f%%)" % (simtruth.TOL_WIDE_PP, n10, total["n"],
                                                    100.0 * n10 / max(total["n"], 1)))
+    print()
+
+
+def part2b():
+    n = int(os.environ.get("BENCH_SIM_QUICK_GEN", "70"))
+    if n <= 0:
+        return
+    print("== 2b. the quick suite under build/host/sdbsim on %d generated pairs (sim/quick_gen.py)"
+          % n)
+    t0 = time.time()
+    res = quick_gen.run_pairs(range(1, 1 + n), JOBS)
+    f = quick_gen.report(res, misses=True)
+    bad = quick_gen.below_floor(f)
+    for b in bad:
+        print("  FAIL: " + b)
+    print("  (the check %s; %.0f s)" % ("FAILS" if bad else "passes", time.time() - t0))
     print()
 
 
@@ -163,7 +188,7 @@ def part4():
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
         futs = [ex.submit(simpredict.do_case, c) for c in simpredict.CASES]
         res = [f.result() for f in futs]
-    n = ok = nc = okc = 0
+    n = ok = nc = okc = nbt = nbt_ok = 0
     top = (0.0, "")
     for c, (clock, width, notes, rows) in zip(simpredict.CASES, res):
         by = {r["workload"]: r for r in rows}
@@ -175,17 +200,21 @@ def part4():
         okc += sum(r["checked"] for r in within)
         if not simpredict.worst(w) <= top[0]:
             top = (simpredict.worst(w), "%s %s" % (c.id, w["workload"]))
-        nb = sum(1 for r in rows if r.get("bound"))
+        nb, nb_ok = simpredict.bound_rows(rows)
+        nbt += nb
+        nbt_ok += nb_ok
         print("  %-36s %-15s %s %4d/%-3d %6.2f  %s%s" % (
             c.id, "%.2f MHz %d-bit" % (clock / 1e6, width),
             " ".join("%+6.2f" % by[k]["err_mbs"] if k in by else "%6s" % "-" for k, _ in cols),
             len(within), len(rows), simpredict.worst(w), w["workload"],
-            "; %d upper bounds, up to %+.1f%%" % (nb, max(r["err_mbs"] for r in rows
-                                                         if r.get("bound"))) if nb else ""))
-    print("  all: %d workloads in %d cases, %d within %.0f%% (MB/s, IOPS and mean latency); "
-          "sequential and random 4 KiB: %d of %d; worst %.2f%% (%s); %.0f s" % (
+            "; %d upper bounds, %d of them within %.0f%%, up to %+.1f%%" % (
+                nb, nb_ok, simpredict.TOL_PCT,
+                max(r["err_mbs"] for r in rows if r.get("bound"))) if nb else ""))
+    print("  all: %d workloads in %d cases, %d within %.0f%% both ways (MB/s, IOPS and mean "
+          "latency; an upper bound too); sequential and random 4 KiB: %d of %d; worst %.2f%% "
+          "(%s); upper bounds %d, %d of them within %.0f%%; %.0f s" % (
               n, len(simpredict.CASES), ok, simpredict.TOL_PCT, okc, nc, top[0], top[1],
-              time.time() - t0))
+              nbt, nbt_ok, simpredict.TOL_PCT, time.time() - t0))
     c = simpredict.CASES[3]
     clock, width, notes, rows = simpredict.do_case(c, per_workload=False)
     w = max(rows, key=simpredict.worst)
@@ -201,6 +230,7 @@ def main():
         sys.exit("bench_sim: build first (make)")
     part1()
     part2()
+    part2b()
     part3()
     part4()
 

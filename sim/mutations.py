@@ -4,10 +4,11 @@
 
 Each mutation below is one exact search / replace in one source file: the
 bus model 10% too long, the clock-paced booking removed, the overlap rule
-removed, a validity check switched off, the tick-wrap accounting of long
-operations reverted, a driver's 64-bit sum of tick differences made 32-bit
-again (SDHOST's seams, SDHCI's waits), the write guard's limits loosened, --predict's cap at
-the target's bus ceiling removed. The tree (its tracked and new files, as
+removed, the verdict rule naming the second part, a validity check switched
+off, the tick-wrap accounting of long operations reverted, a driver's 64-bit
+sum of tick differences made 32-bit again (SDHOST's seams, SDHCI's waits),
+the write guard's limits loosened, --predict's cap at the target's bus
+ceiling removed. The tree (its tracked and new files, as
 they are now) is copied to a temporary directory; there the unmutated
 baseline and then each mutation is built (only the test programs named)
 and run; a Python test (a tests/ file, with ::name) runs under pytest while its
@@ -79,6 +80,13 @@ MUTATIONS = [
              "bench/engine/attribution.c",
              "if (in->fifo && a->seams + a->seams_full >= in->overlapped) {",
              "if (0 && in->fifo && a->seams + a->seams_full >= in->overlapped) {",
+             [ACCURACY]),
+    Mutation("verdict-names-second",
+             "the verdict rule names the critical path's second part where one part "
+             "dominates (decide)",
+             "bench/engine/attribution.c",
+             "s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;",
+             "s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[1] : BOTTLENECK_MIXED;",
              [ACCURACY]),
     Mutation("validity-ceiling-off",
              "the validity check of a rate above the bus ceiling switched off "
@@ -223,7 +231,8 @@ def run_pytest(tree, test):
 
 FIGURE = re.compile(r"^  (shipped profiles|generated pairs): (\d+) workloads, (\d+) within 5 pp "
                     r"\(([\d.]+)%\), (\d+) within 10 pp \(([\d.]+)%\), worst ([\d.na]+) pp "
-                    r"\(([^)]*)\); verdicts right (\d+) of (\d+)$", re.M)
+                    r"\(([^)]*)\); verdicts right (\d+) of (\d+) \([\d.]+%\), (\d+) no "
+                    r"diagnosis, (\d+) wrong$", re.M)
 REGIME = re.compile(r"^    misses \(share or verdict\) in regime (.*?)\s+(\d+)$")
 FAILED = re.compile(r"^  FAIL [^:]+:\d+: (.*)$|^E   +(\w*Error.*)$", re.M)
 
@@ -239,7 +248,7 @@ def figures(out):
             sets[cur] = dict(n=int(m.group(2)), w5=int(m.group(3)), p5=m.group(4),
                              w10=int(m.group(5)), p10=m.group(6), worst=m.group(7),
                              where=m.group(8), vok=int(m.group(9)), vn=int(m.group(10)),
-                             regimes=[])
+                             vnd=int(m.group(11)), vwrong=int(m.group(12)), regimes=[])
             continue
         r = REGIME.match(line)
         if r and cur:
@@ -279,10 +288,10 @@ def print_result(test, rc, out, base):
         b = base.get(name) if base else None
         was = lambda k: "" if not b else " (baseline %d)" % (b["n"] - b[k])  # noqa: E731
         print("    %s: %d workloads; %d within 5 pp (%s%%), %d miss%s; %d within 10 pp "
-              "(%s%%), %d miss%s; worst %s pp (%s); verdicts right %d of %d"
+              "(%s%%), %d miss%s; worst %s pp (%s); verdicts right %d of %d, %d wrong%s"
               % (name, s["n"], s["w5"], s["p5"], s["n"] - s["w5"], was("w5"), s["w10"],
                  s["p10"], s["n"] - s["w10"], was("w10"), s["worst"], s["where"], s["vok"],
-                 s["vn"]))
+                 s["vn"], s["vwrong"], "" if not b else " (baseline %d)" % b["vwrong"]))
         for reg, n in s["regimes"][:3]:
             print("      misses in regime %-62s %3d" % (reg, n))
 
@@ -390,9 +399,9 @@ def summary(chosen, base_tests, res):
             what = "%s %s" % (t, verdict(rc, out))
             if t == ACCURACY:
                 sets = figures(out)
-                what = "   ".join("%s %d / %d of %d, worst %s" % (k.split()[0], s["n"] - s["w5"],
-                                                                 s["n"] - s["w10"], s["n"],
-                                                                 s["worst"])
+                what = "   ".join("%s %d / %d of %d, worst %s, verdicts wrong %d"
+                                  % (k.split()[0], s["n"] - s["w5"], s["n"] - s["w10"], s["n"],
+                                     s["worst"], s["vwrong"])
                                   for k, s in sorted(sets.items(), reverse=True)) + \
                     "   " + verdict(rc, out)
             print("  %-26s %s" % (name, what))

@@ -183,15 +183,21 @@ def do_case(case, tmpdir=None, sdbreport=SDBREPORT, per_workload=True):
 
 
 def worst(row):
-    """The largest of a row's three errors (NaN counts as failing). A row
-    the predictor marks as an upper bound (bound) misses only by falling
-    below the run: MB/s or IOPS predicted lower, or latency higher."""
+    """The largest of a row's three errors, either way (NaN counts as
+    failing). A row is right only within TOL_PCT both ways: a row the
+    predictor marks as an upper bound (bound) that is more than TOL_PCT
+    above (or below) the run is a miss like any other. The bound rows are
+    counted apart too (bound_rows)."""
     e = [row["err_mbs"], row["err_iops"], row["err_lat"]]
     if any(x != x for x in e):
         return float("inf")
-    if row.get("bound"):
-        return max(0.0, -e[0], -e[1], e[2])
     return max(abs(x) for x in e)
+
+
+def bound_rows(rows):
+    """(upper-bound rows, of them within TOL_PCT both ways)."""
+    b = [r for r in rows if r.get("bound")]
+    return len(b), sum(1 for r in b if worst(r) <= TOL_PCT)
 
 
 # The cases of the check (tests/test_predict.py) and of `make bench-sim`:

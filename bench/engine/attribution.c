@@ -105,7 +105,11 @@ static void decide(struct phase_split *s)
 		s->verdict_pct = 0.0;
 		return;
 	}
-	if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT) {
+	/* Within 10% of the bus ceiling only a faster bus can give back the
+	 * rest - unless the frames hid behind a CPU that set the pace (the
+	 * bus not the critical path's largest part): then a faster bus gives
+	 * nothing, and the shares decide (docs/attribution.md, section 4). */
+	if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT && order[0] == BOTTLENECK_BUS) {
 		s->verdict = BOTTLENECK_BUS;
 		s->verdict_pct = s->crit_bus_pct;
 		return;
