@@ -42,13 +42,14 @@ def test_a_drifted_source_is_refused(tmp_path):
 def test_the_accuracy_figures_are_read():
     out = ("  shipped profiles: 862 workloads, 816 within 5 pp (94.7%), 842 within 10 pp "
            "(97.7%), worst 22.22 pp (test-gaps/instant-4g/seq-read-1m); verdicts right 859 "
-           "of 862\n"
+           "of 862 (99.7%), 0 no diagnosis, 3 wrong\n"
            "    misses (share or verdict) in regime read, shipped pi0+sdhost/sdxc-a2-64g"
            "                           6\n"
            "  FAIL tests/sim/test_bench_accuracy.c:680: share(shipped.within, shipped.pairs)"
            " >= FLOOR_SHIPPED_5\n")
     s = mutations.figures(out)["shipped profiles"]
     assert (s["n"], s["w5"], s["w10"], s["worst"]) == (862, 816, 842, "22.22")
+    assert (s["vok"], s["vn"], s["vnd"], s["vwrong"]) == (859, 862, 0, 3)
     assert s["regimes"] == [("read, shipped pi0+sdhost/sdxc-a2-64g", 6)]
     assert mutations.verdict(1, out) == "FAILS (floors FLOOR_SHIPPED_5)"
     assert mutations.verdict(0, out) == "passes"
