@@ -24,6 +24,8 @@
 #   make screen-png the HDMI screen under QEMU into build/screen.png
 #                   (DOC=docs/screen.png rewrites docs/screen.md's picture)
 #   make bench-sim  accuracy of the split against the simulator, full-suite durations
+#   make bench-silicon the generated pairs under each controller behaviour docs/silicon.md
+#                   lists (bench-sim part 5): no diagnosis, confidently wrong, per variant
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
 #                   what each mutation makes test_bench_accuracy and the others miss
@@ -144,7 +146,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: readme-sample screen-png bench-captures bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: readme-sample screen-png bench-captures bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim bench-silicon all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -486,6 +488,11 @@ screenshot: $(BH)/sdbreport
 # simulated cards (figures for the docs; takes several minutes).
 bench-sim: all
 	$(PYTHON) sim/bench_sim.py
+
+# The generated pairs under every SDHCI Block Count behaviour the simulator
+# models (docs/silicon.md): part 5 of bench-sim alone.
+bench-silicon: all
+	$(PYTHON) sim/bench_sim.py --variants
 
 # The erase-block size the alignment test finds and the open AUs the
 # open-AU step finds, on 200 generated cards against the cards' own

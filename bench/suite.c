@@ -12,6 +12,7 @@
 #include "bench/suite.h"
 #include "bench/engine/workload.h"
 #include "bench/engine/workload_report.h"
+#include "bench/workloads/silicon.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/hostcost.h"
 #include "bench/workloads/table.h"
@@ -68,6 +69,8 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	con_printf("\nbenchmark: %s profile%s; run id 0x%08x\n", c->quick ? "quick" : "full",
 		   c->emulated ? " (QEMU: every number below is emulation speed, not card speed)" : "",
 		   (unsigned)c->run_id);
+	/* The controller first: which of its looks the split may use. */
+	wl_silicon_probe(c);
 	measure_overhead(c);
 	wl_bus_calibrate(c);
 	/* Every workload of the table, in its order; from the second on,

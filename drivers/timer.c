@@ -2,15 +2,16 @@
  * timer.c - the system timer and the CPU's best high-resolution counter
  * (see timer.h).
  *
- * - System timer: BCM2835 ARM Peripherals §12, 64-bit free-running 1 MHz
- *   counter at base + 0x3000 (CLO/CHI). Deadlines use it: it never changes
- *   rate and never wraps in practice.
+ * - System timer [silicon:timer-systimer]: BCM2835 ARM Peripherals §12,
+ *   64-bit free-running 1 MHz counter at base + 0x3000 (CLO/CHI).
+ *   Deadlines use it: it never changes rate and never wraps in practice.
  * - High-resolution ticks, chosen at run time:
- *     ARMv7/v8 (Pi 2/3/4): the generic timer's physical count CNTPCT
- *       (constant rate, unlike the cycle counter, which follows the ARM
- *       clock the firmware may change);
- *     ARM1176 (Pi 0/1): the cycle counter CCNT (ARM1176JZF-S TRM §3.2.51),
- *       probed, because an emulator may not implement it;
+ *     ARMv7/v8 (Pi 2/3/4) [silicon:timer-cntpct]: the generic timer's
+ *       physical count CNTPCT (constant rate, unlike the cycle counter,
+ *       which follows the ARM clock the firmware may change);
+ *     ARM1176 (Pi 0/1) [silicon:timer-ccnt]: the cycle counter CCNT
+ *       (ARM1176JZF-S TRM §3.2.51), probed, because an emulator may not
+ *       implement it;
  *     otherwise the system timer's low word.
  *   The rate is always measured against the system timer (CNTFRQ as set by
  *   the firmware may be wrong; the cycle counter follows the ARM clock),

@@ -23,6 +23,13 @@ and docs/ comes from this output.
   3. The full suite (suite = full) under sdbsim on a few cards: how long it
      takes in simulated time (what a Pi would take with that card and
      host) and in host time.
+  5. (below, printed after 1) Controller variants: the generated pairs
+     again under each SDHCI Block Count behaviour the authorities allow
+     (docs/silicon.md; sim.h enum sim_blkcnt: bus, drain, stale, and
+     drawn per host): per variant the workloads, those marked "no
+     diagnosis", the confidently wrong ones (diagnosed and off by more
+     than 5 points; the check fails on any) and the share diagnosed on
+     hosts whose probe confirmed the look (the check wants 90%).
   4. Prediction (`sdbreport --predict`): a profile run at one bus setting,
      the other setting predicted from its records and then run; the error
      of the predicted MB/s per workload (sim/simpredict.py, the cases
@@ -34,6 +41,10 @@ BENCH_SIM_PREDICT = "none" skips part 4,
 BENCH_SIM_JOBS = parallel sdbsim runs (default 2),
 BENCH_SIM_GEN = generated pairs in part 1 (default 200),
 BENCH_SIM_QUICK_GEN = generated pairs in part 2b (default 70; 0 skips it).
+BENCH_SIM_VARIANTS = comma-separated variants for part 5 (default
+"bus,drain,stale,drawn"; "none" skips it), BENCH_SIM_VARIANT_GEN = its
+generated pairs (default BENCH_SIM_GEN).
+`sim/bench_sim.py --variants` runs part 5 alone (make bench-silicon).
 """
 import concurrent.futures
 import os
@@ -74,6 +85,41 @@ def part1():
                     line):
             print(line)
     print("  (the check %s)" % ("passes" if p.returncode == 0 else "FAILS"))
+    print()
+
+
+def variant_run(v, n):
+    env = dict(os.environ, SIM_ACCURACY_GEN=str(n), SIM_ACCURACY_ONLY="gen-host",
+               SIM_ACCURACY_VARIANT=v)
+    t0 = time.time()
+    p = subprocess.run([ACCURACY], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    out = p.stdout.decode("utf-8", "replace")
+    probe = {}
+    for m in re.finditer(r"^  silicon: Block Count (\w+)$", out, re.M):
+        probe[m.group(1)] = probe.get(m.group(1), 0) + 1
+    lines = [line for line in out.splitlines()
+             if re.match(r"\s+generated pairs(:|, Block Count)", line)]
+    return p.returncode, lines, probe, time.time() - t0
+
+
+def part5():
+    variants = os.environ.get("BENCH_SIM_VARIANTS", "bus,drain,stale,drawn")
+    if variants == "none":
+        return
+    n = int(os.environ.get("BENCH_SIM_VARIANT_GEN", os.environ.get("BENCH_SIM_GEN", "200")))
+    print("== 5. the generated pairs under each SDHCI Block Count behaviour (%d pairs, seeds "
+          "1-%d; tests/sim/test_bench_accuracy, SIM_ACCURACY_VARIANT)" % (n, n))
+    vs = variants.split(",")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
+        res = dict(zip(vs, ex.map(lambda v: variant_run(v, n), vs)))
+    for v in vs:
+        rc, lines, probe, secs = res[v]
+        print("  variant %s: the probe said %s; %.0f s" % (
+            v, ", ".join("%s on %d hosts" % kv for kv in sorted(probe.items())) or "nothing",
+            secs))
+        for line in lines:
+            print("  " + line.strip())
+        print("    (the check %s)" % ("passes" if rc == 0 else "FAILS"))
     print()
 
 
@@ -228,7 +274,11 @@ def part4():
 def main():
     if not os.path.exists(ACCURACY) or not os.path.exists(simtruth.SDBSIM):
         sys.exit("bench_sim: build first (make)")
+    if sys.argv[1:] == ["--variants"]:
+        part5()
+        return
     part1()
+    part5()
     part2()
     part2b()
     part3()

@@ -241,11 +241,33 @@ struct sim_config {
 	bool write_hazard;       /* lose same-register writes within 2 SD clocks */
 	bool strict_cmd_inhibit; /* CMD_INHIBIT stays set after a command error until SRST_CMD */
 	bool cto_sets_cmd_done;  /* a command timeout also sets CMD_DONE (QEMU) */
+	/* When the SDHCI Block Count falls during a multi-block transfer
+	 * (host key blkcnt; docs/silicon.md, belief blkcnt-bus): the
+	 * authorities allow each of enum sim_blkcnt. */
+	uint8_t blkcnt;
+	/* SDHOST: what SDEDM's fill reads once every word of a write was
+	 * written (host key sdhost_write_end_fill; docs/silicon.md, belief
+	 * sdhost-fifo-after-write): false = full (16, the model's first
+	 * choice), true = the words still in the FIFO (as QEMU shows the
+	 * level, 0 there since its card takes each word at once). */
+	bool sdhost_end_fill_level;
 	uint64_t seed;
 	/* The controller at 'base' is the BCM2835 SDHOST (sim_sdhost.c)
 	 * instead of the SDHCI; its input clock is base_clock_hz. */
 	bool sdhost;
 };
+
+/* SDHCI Block Count during a multi-block transfer (struct sim_config
+ * .blkcnt). BUS: one less as each block's end bit crosses the bus (what
+ * the firmware's read look was written for). DRAIN: one less when the CPU
+ * (or the DMA master) has moved a whole block through the data port, as
+ * QEMU's hw/sd/sdhci.c does (sdhci_read_dataport, sdhci_write_dataport).
+ * STALE: the value written stays until the transfer ends (SDHCI
+ * Simplified Specification: a read during a transfer may return an
+ * invalid value; BCM2835 ARM Peripherals: not to be accessed while a
+ * transfer is ongoing). */
+enum sim_blkcnt { SIM_BLKCNT_BUS = 0, SIM_BLKCNT_DRAIN, SIM_BLKCNT_STALE, SIM_BLKCNT_N };
+const char *sim_blkcnt_name(unsigned v);
 
 void sim_config_default(struct sim_config *c);
 /* The controller as QEMU 7.2's raspi machines show it: 52 MHz base clock

@@ -219,6 +219,8 @@ void sim_gen_card(uint64_t seed, struct sim_profile *p)
 static const uint16_t word_bucket[4][2] = { { 30, 80 }, { 80, 200 }, { 200, 350 },
 					    { 350, 500 } };
 
+unsigned sim_gen_blkcnt = SIM_BLKCNT_BUS;
+
 const char *sim_gen_path_name(enum sim_gen_path p)
 {
 	static const char *const n[] = { "sdhci-pio", "sdhci-uhs-pio", "adma2", "sdhost-pio",
@@ -289,6 +291,13 @@ void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 	c->write_nwr_clocks = (uint16_t)uni(&r, 2, 16);
 	h->path = pick_path(&r);
 	host_controller(&r, h);
+	c->blkcnt = (uint8_t)sim_gen_blkcnt;
+	if (sim_gen_blkcnt == SIM_GEN_DRAWN) {
+		struct rng v = { seed * 0xbf58476d1ce4e5b9ull + 0xb1c0ull };
+
+		c->blkcnt = (uint8_t)uni(&v, 0, SIM_BLKCNT_N - 1);
+		c->sdhost_end_fill_level = chance(&v, 0.5);
+	}
 	c->seed = seed;
 	snprintf(h->desc, sizeof(h->desc), "generated host: %s, data port %u/%u ns per word "
 		 "read/write, controller gap %u clocks, base clock %u MHz",
@@ -306,10 +315,10 @@ int sim_gen_host_format(const struct sim_gen_host *h, char *buf, unsigned cap)
 			"buffer_blocks = %u\ncmd_latency = %uns\ncmd_gap_clocks = %u\n"
 			"read_gap_clocks = %u\nwrite_nwr_clocks = %u\nbase_clock = %u\n"
 			"caps_hi = 0x%08x\ncontroller = %s\nadma2 = %s\ndma_word = %uns\n"
-			"dma_desc = %uns\n", h->desc, sim_gen_path_name(h->path), c->host_name,
+			"dma_desc = %uns\nblkcnt = %s\n", h->desc, sim_gen_path_name(h->path), c->host_name,
 			c->mmio_read_ns, c->mmio_write_ns, c->data_read_ns, c->data_write_ns,
 			c->timer_read_ns, c->tick_ns, c->buf_blocks, c->cmd_latency_ns,
 			c->cmd_gap_clocks, c->read_gap_clocks, c->write_nwr_clocks,
 			c->base_clock_hz, c->caps_hi, c->controller, c->adma2 ? "yes" : "no",
-			c->dma_word_ns, c->dma_desc_ns);
+			c->dma_word_ns, c->dma_desc_ns, sim_blkcnt_name(c->blkcnt));
 }

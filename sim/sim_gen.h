@@ -31,6 +31,17 @@ struct sim_gen_host {
 	char desc[160];
 };
 
+/* The controller behaviours the authorities leave open (sim.h enum
+ * sim_blkcnt, docs/silicon.md): which one a generated host gets.
+ * SIM_GEN_DRAWN: drawn per host from a stream of its own (with the
+ * SDHOST's fill after a write's last word, sim_config
+ * .sdhost_end_fill_level; the host's
+ * other draws stay those of its seed); otherwise that behaviour for
+ * every host. Default SIM_BLKCNT_BUS: the figures of the generated pairs
+ * as they were before the variants existed. */
+#define SIM_GEN_DRAWN 0xffu
+extern unsigned sim_gen_blkcnt;
+
 /* The card of seed 'seed' (name "gen-card-SEED"; desc says its regime). */
 void sim_gen_card(uint64_t seed, struct sim_profile *p);
 /* The host of seed 'seed' (host_name "gen-host-SEED"). */

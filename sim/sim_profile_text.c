@@ -40,6 +40,7 @@ enum ftype {
 	F_KIND,   /* enum sim_card_kind */
 	F_MDT,    /* year-month into mdt_year / mdt_month */
 	F_PLATFORM, /* enum sim_platform (a host's) */
+	F_BLKCNT,   /* enum sim_blkcnt (a host's) */
 };
 
 struct field {
@@ -190,7 +191,19 @@ static const struct field host_fields[] = {
 	{ "dma_window", F_U64, C(dma_window), 0, 0x10000000000ull, 0, "ARM memory the DMA master sees" },
 	{ "dma_word", F_NS32, C(dma_word_ns), 0, 0, 0, "DMA master: one 32-bit word" },
 	{ "dma_desc", F_NS32, C(dma_desc_ns), 0, 0, 0, "DMA master: one descriptor fetch" },
+	{ "sdhost_write_end_fill_level", F_BOOL, C(sdhost_end_fill_level), 0, 0, 0,
+	  "SDHOST: SDEDM's fill after a write's last word is the FIFO's level (no: full)" },
+	{ "blkcnt", F_BLKCNT, C(blkcnt), 0, 0, 0,
+	  "SDHCI Block Count during a transfer: bus (falls as each block crosses the bus, "
+	  "default), drain (as the CPU or DMA moves each block, QEMU), stale (until the end)" },
 };
+
+const char *sim_blkcnt_name(unsigned v)
+{
+	static const char *const n[SIM_BLKCNT_N] = { "bus", "drain", "stale" };
+
+	return v < SIM_BLKCNT_N ? n[v] : "?";
+}
 
 /* ---- errors ---------------------------------------------------------------- */
 
@@ -525,6 +538,16 @@ static int set_field(struct ctx *x, const struct field *f, void *base, char *v,
 			}
 		return fail(x, "'%s' is not sdsc-v1, sdsc-v2, sdhc or sdxc", v);
 	}
+	case F_BLKCNT: {
+		unsigned i;
+
+		for (i = 0; i < SIM_BLKCNT_N; i++)
+			if (!strcmp(v, sim_blkcnt_name(i))) {
+				*((uint8_t *)base + f->off) = (uint8_t)i;
+				return 0;
+			}
+		return fail(x, "'%s' is not bus, drain or stale", v);
+	}
 	case F_PLATFORM: {
 		struct sim_config *c = base;
 
@@ -848,6 +871,7 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 				put(&o, "mdt = %04u-%02u\n", p->mdt_year, p->mdt_month);
 			break;
 		case F_PLATFORM: /* a host's, never in a card profile */
+		case F_BLKCNT:
 			break;
 		}
 	}

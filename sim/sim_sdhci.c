@@ -154,6 +154,7 @@ static uint32_t data_read(void)
 	x->host_off += 4;
 	if (x->host_off >= x->blksz) {
 		x->host_off = 0;
+		sim_hc_blkcnt_step(SIM_BLKCNT_DRAIN);
 		x->host_k++;
 		x->buf_count--;
 		if (x->slot_free_t == SIM_NEVER)
@@ -195,6 +196,7 @@ static void data_write(uint32_t v)
 		x->fill_t[slot] = sim_clk_now;
 		if (x->r.t)
 			sim_truth_blk(x->r.t, x->host_k)->cpu_done_ns = sim_clk_now;
+		sim_hc_blkcnt_step(SIM_BLKCNT_DRAIN);
 		x->host_k++;
 		x->buf_count++;
 		if (x->host_k < x->total && x->buf_count < cfg()->buf_blocks)

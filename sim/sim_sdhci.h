@@ -319,4 +319,7 @@ void sim_hc_cmd_complete(void);
 uint64_t sim_hc_r1b_next(int *what);
 void sim_hc_r1b_step(uint64_t e, int what);
 
+/* Block Count after a block moved (sim_sdhci_data.c). */
+void sim_hc_blkcnt_step(unsigned when);
+
 #endif

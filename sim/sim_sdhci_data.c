@@ -187,6 +187,15 @@ static uint64_t auto12(uint64_t t)
 	return done;
 }
 
+/* Block Count after a block moved: on the bus (when) = SIM_BLKCNT_BUS,
+ * through the data port = SIM_BLKCNT_DRAIN; the host's own behaviour
+ * (sim_config.blkcnt) decides which of the two moves it. */
+void sim_hc_blkcnt_step(unsigned when)
+{
+	if (cfg()->blkcnt == when && sim_hc.x.blkcnt_en && (sim_hc.blksizecnt >> 16))
+		sim_hc.blksizecnt -= 1u << 16;
+}
+
 static void read_block_done(void)
 {
 	struct xfer *x = &sim_hc.x;
@@ -224,8 +233,7 @@ static void read_block_done(void)
 		if (k == 0)
 			x->r.t->t_first_ready_ns = t;
 	}
-	if (x->blkcnt_en && (sim_hc.blksizecnt >> 16))
-		sim_hc.blksizecnt -= 1u << 16;
+	sim_hc_blkcnt_step(SIM_BLKCNT_BUS);
 	x->fill_t[slot] = t;
 	if (x->buf_count == 1 && !x->dma)
 		sim_hc_irq_raise(INT_READ_RDY);
@@ -299,8 +307,7 @@ static void write_block_done(void)
 	}
 	x->busy_end = busy == SIM_NEVER ? SIM_NEVER : t + busy;
 	x->wait_since = t;
-	if (x->blkcnt_en && (sim_hc.blksizecnt >> 16))
-		sim_hc.blksizecnt -= 1u << 16;
+	sim_hc_blkcnt_step(SIM_BLKCNT_BUS);
 	x->bus_k++;
 	if (last) {
 		x->bus_done = true;
@@ -328,6 +335,9 @@ static void xfer_complete(uint64_t t)
 			      SIM_W_HOST_CPU);
 	}
 	sim_wire_release(SIM_LANE_DAT);
+	/* A stale Block Count shows the end only now. */
+	if (cfg()->blkcnt == SIM_BLKCNT_STALE && x->blkcnt_en)
+		sim_hc.blksizecnt &= 0xffffu;
 	sim_hc_irq_raise(INT_DATA_DONE);
 	sim_hc_rec_close(&x->r, t, 0, 0);
 	x->active = false;
@@ -714,6 +724,7 @@ static void adma_step(uint64_t t)
 	}
 	if (x->r.t)
 		sim_truth_blk(x->r.t, x->host_k)->cpu_done_ns = t;
+	sim_hc_blkcnt_step(SIM_BLKCNT_DRAIN);
 	if (x->dir == XK_READ) {
 		x->host_k++;
 		x->buf_count--;

@@ -1,6 +1,6 @@
 /*
  * sim_sdhost.c - the BCM2835 SDHOST controller (register map
- * drivers/sdhost/bcm2835_sdhost_regs.h) in front of the simulated card,
+ * sim_sdhost_regs.h, the simulator's own) in front of the simulated card,
  * when sim_config.sdhost is set: what the driver bcm2835_sdhost.c sees,
  * and what its wires carry (the ground truth of sim_wire.c, booked from
  * this model's own events).
@@ -43,10 +43,10 @@
  */
 #include <string.h>
 
-#include "drivers/sdhost/bcm2835_sdhost_regs.h"
+#include "sim/sim_sdhost_regs.h"
 #include "sim/sim_internal.h"
 
-#define SDH_SPAN 0x100u
+#define SIMSDH_SPAN 0x100u
 #define NAC_MIN 2u     /* read: end bit -> next start bit (SD §4.12.4) */
 #define NWR_MIN 2u     /* write: response / busy end -> start bit */
 #define NCRC 2u        /* write: end bit -> CRC status start bit */
@@ -74,8 +74,8 @@ static struct {
 	uint32_t fmask;
 	uint64_t stuck_ns;
 	/* the FIFO: words in order, with the time each was written (write) */
-	uint32_t fv[SDH_FIFO_WORDS];
-	uint64_t ft[SDH_FIFO_WORDS];
+	uint32_t fv[SIMSDH_FIFO_WORDS];
+	uint64_t ft[SIMSDH_FIFO_WORDS];
 	unsigned fh, fn;
 	uint64_t room_t;         /* read: the FIFO has had room since */
 	/* the bus side */
@@ -94,8 +94,8 @@ static struct {
 	/* truth */
 	struct sim_truth *rec;
 	uint64_t rec_close;      /* a command without data: closes then */
-	uint32_t last_reads[SDH_SPAN / 4];
-	uint32_t same[SDH_SPAN / 4];
+	uint32_t last_reads[SIMSDH_SPAN / 4];
+	uint32_t same[SIMSDH_SPAN / 4];
 	struct sim_sdhost_stats st;
 } h;
 
@@ -113,7 +113,7 @@ static const struct sim_config *conf(void)
 
 static uint32_t sd_hz(void)
 {
-	uint32_t div = (h.cdiv & SDH_CDIV_MAX) + 2;
+	uint32_t div = (h.cdiv & SIMSDH_CDIV_MAX) + 2;
 	uint32_t hz = conf()->base_clock_hz / div;
 
 	return hz ? hz : 1;
@@ -128,7 +128,7 @@ static uint64_t clk_ns(uint64_t n)
 
 static uint32_t width(void)
 {
-	return (h.hcfg & SDH_HCFG_WIDE_EXT_BUS) ? 4 : 1;
+	return (h.hcfg & SIMSDH_HCFG_WIDE_EXT_BUS) ? 4 : 1;
 }
 
 /* SD clocks one 32-bit word occupies on the data lines. */
@@ -145,8 +145,8 @@ static uint32_t block_words(void)
 void sim_sdhost_reset(void)
 {
 	memset(&h, 0, sizeof(h));
-	h.edm = 0x0000C60Fu & ~SDH_EDM_FSM_MASK;
-	h.cdiv = SDH_CDIV_MAX;
+	h.edm = 0x0000C60Fu & ~SIMSDH_EDM_FSM_MASK;
+	h.cdiv = SIMSDH_CDIV_MAX;
 }
 
 static bool fault(enum sim_fault_kind k, uint32_t blk)
@@ -197,7 +197,7 @@ static void dat_end(uint64_t t, uint32_t flags)
 
 static void fifo_push(uint32_t v, uint64_t t)
 {
-	unsigned i = (h.fh + h.fn) % SDH_FIFO_WORDS;
+	unsigned i = (h.fh + h.fn) % SIMSDH_FIFO_WORDS;
 
 	h.fv[i] = v;
 	h.ft[i] = t;
@@ -208,7 +208,7 @@ static uint32_t fifo_pop(void)
 {
 	uint32_t v = h.fv[h.fh];
 
-	h.fh = (h.fh + 1) % SDH_FIFO_WORDS;
+	h.fh = (h.fh + 1) % SIMSDH_FIFO_WORDS;
 	h.fn--;
 	return v;
 }
@@ -249,7 +249,7 @@ static void read_wait_setup(uint64_t from, uint64_t lat)
 
 static uint64_t read_start_t(void)
 {
-	if (h.card_ready == SIM_NEVER || h.fn >= SDH_FIFO_WORDS)
+	if (h.card_ready == SIM_NEVER || h.fn >= SIMSDH_FIFO_WORDS)
 		return SIM_NEVER;
 	return max64(max64(h.card_ready, h.proto_ready), h.room_t);
 }
@@ -291,7 +291,7 @@ static void read_advance(uint64_t now)
 				if (!h.tout || t > now)
 					return;
 				dat(t, SIM_W_CARD);
-				h.hsts |= SDH_HSTS_REW_TMO;
+				h.hsts |= SIMSDH_HSTS_REW_TMO;
 				h.stopped = true;
 				dat_end(t, SIM_T_ERROR);
 				return;
@@ -315,16 +315,16 @@ static void read_advance(uint64_t now)
 			if (!fault(SIM_FAULT_DATA_CRC, h.bk))
 				fifo_push(v, t);
 			h.bw++;
-			if (h.fn >= ((h.edm >> SDH_EDM_RD_THR_SHIFT) & SDH_EDM_THR_MASK))
+			if (h.fn >= ((h.edm >> SIMSDH_EDM_RD_THR_SHIFT) & SIMSDH_EDM_THR_MASK))
 				dma_follow(t); /* DREQ: the engine takes words now */
-			if (h.fn == SDH_FIFO_WORDS)
+			if (h.fn == SIMSDH_FIFO_WORDS)
 				h.room_t = SIM_NEVER;
 			if (h.bw == block_words()) {
 				h.tail_end = h.anc + clk_ns(h.anc_clk + TAIL_CLOCKS);
 				h.bph = B_TAIL;
 				if (fault(SIM_FAULT_DATA_CRC, h.bk)) {
 					/* the block's CRC16 does not match */
-					h.hsts |= SDH_HSTS_CRC16;
+					h.hsts |= SIMSDH_HSTS_CRC16;
 					h.stopped = true;
 					dat(h.tail_end, SIM_W_DATA);
 					dat_end(h.tail_end, SIM_T_ERROR);
@@ -333,7 +333,7 @@ static void read_advance(uint64_t now)
 				break;
 			}
 			h.anc_clk += word_clocks();
-			if (h.fn == SDH_FIFO_WORDS) {
+			if (h.fn == SIMSDH_FIFO_WORDS) {
 				/* Full: the clock is held until a word is taken. */
 				h.bph = B_STALL;
 				h.wait_from = t;
@@ -379,7 +379,7 @@ static void read_taken(void)
 {
 	uint64_t now = sim_clk_now;
 
-	if (h.fn == SDH_FIFO_WORDS - 1) {
+	if (h.fn == SIMSDH_FIFO_WORDS - 1) {
 		h.room_t = now;
 		if (h.bph == B_STALL) {
 			dat(now, SIM_W_HOST_CPU);
@@ -428,20 +428,20 @@ static void write_block_end(void)
 		/* the card's CRC status says no */
 		if (!sim_card.op_multi && sim_card.state == ST_RCV)
 			sim_card.state = ST_TRAN;
-		h.hsts |= SDH_HSTS_CRC16;
+		h.hsts |= SIMSDH_HSTS_CRC16;
 		h.stopped = true;
 		dat_end(h.tail_end, SIM_T_ERROR);
 		return;
 	}
 	if (fault(SIM_FAULT_DATA_TIMEOUT, h.bk)) {
-		h.hsts |= SDH_HSTS_REW_TMO;
+		h.hsts |= SIMSDH_HSTS_REW_TMO;
 		h.stopped = true;
 		dat_end(h.tail_end, SIM_T_ERROR);
 		return;
 	}
 	busy = sim_card_write_block(h.bk, h.bblk, h.blksz, h.frame_end, last);
 	if (busy == SIM_NEVER) {
-		h.hsts |= SDH_HSTS_REW_TMO;
+		h.hsts |= SIMSDH_HSTS_REW_TMO;
 		h.stopped = true;
 		dat_end(h.tail_end, SIM_T_ERROR);
 		return;
@@ -579,7 +579,7 @@ static uint64_t data_next(void)
 		left = block_words() - h.bw;
 		if (h.xfer == XK_READ) {
 			/* the FIFO full, or the block's last word */
-			uint32_t m = SDH_FIFO_WORDS - h.fn;
+			uint32_t m = SIMSDH_FIFO_WORDS - h.fn;
 
 			m = m < left ? m : left;
 			return h.anc + clk_ns(h.anc_clk + (uint64_t)(m - 1) * word_clocks());
@@ -600,29 +600,34 @@ static uint32_t fsm(void)
 {
 	if (h.xfer == XK_READ && !h.stopped) {
 		if (h.fn)
-			return SDH_EDM_FSM_READDATA;
+			return SIMSDH_EDM_FSM_READDATA;
 		if (h.bph == B_DONE || h.bph == B_NONE ||
 		    (h.bph == B_TAIL && h.total && h.bk + 1 >= h.total))
-			return SDH_EDM_FSM_DATA;
-		return h.bph == B_WORDS || h.bph == B_TAIL ? SDH_EDM_FSM_READDATA :
-		       SDH_EDM_FSM_READWAIT;
+			return SIMSDH_EDM_FSM_DATA;
+		return h.bph == B_WORDS || h.bph == B_TAIL ? SIMSDH_EDM_FSM_READDATA :
+		       SIMSDH_EDM_FSM_READWAIT;
 	}
 	if (h.xfer == XK_WRITE && !h.stopped) {
 		if (h.bph == B_DONE || h.bph == B_NONE)
-			return SDH_EDM_FSM_DATA;
+			return SIMSDH_EDM_FSM_DATA;
 		if (h.bph == B_BUSY || (h.bph == B_WAIT && sim_card_busy_at(sim_clk_now)))
-			return SDH_EDM_FSM_WRITEWAIT2;
+			return SIMSDH_EDM_FSM_WRITEWAIT2;
 		if (h.bph == B_WAIT && !h.fn && !h.pos && (!h.total || h.k < h.total))
-			return SDH_EDM_FSM_WRITESTART1;
-		return SDH_EDM_FSM_WRITEDATA;
+			return SIMSDH_EDM_FSM_WRITESTART1;
+		return SIMSDH_EDM_FSM_WRITEDATA;
 	}
-	return SDH_EDM_FSM_DATA;
+	return SIMSDH_EDM_FSM_DATA;
 }
 
+/* [silicon:sdhost-fifo-after-write] A write reads full once every word of
+ * the transfer was written, or with sdhost_end_fill_level the words still
+ * in the FIFO: no authority says which (QEMU reads its level, 0); nothing
+ * in the firmware relies on it (docs/silicon.md). */
 static uint32_t fifo_fill(void)
 {
-	if (h.xfer == XK_WRITE && (h.stopped || (h.total && h.k >= h.total)))
-		return SDH_FIFO_WORDS; /* no room: stopped, or every word written */
+	if (h.xfer == XK_WRITE && (h.stopped || (h.total && h.k >= h.total &&
+						 !conf()->sdhost_end_fill_level)))
+		return SIMSDH_FIFO_WORDS; /* no room: stopped, or every word written */
 	if (h.xfer == XK_NONE)
 		return 0;
 	return h.fn;
@@ -643,7 +648,7 @@ static void data_abort(void)
 
 static void command(void)
 {
-	uint8_t idx = h.cmd & SDH_CMD_INDEX_MASK;
+	uint8_t idx = h.cmd & SIMSDH_CMD_INDEX_MASK;
 	bool app = sim_card.app_next;
 	uint32_t fblock = 0, fm, flags = 0;
 	uint64_t stuck = 0, end, now = sim_clk_now;
@@ -662,7 +667,7 @@ static void command(void)
 	if (sim_card.present && !(fm & (1u << SIM_FAULT_CMD_TIMEOUT)))
 		sim_card_command(idx, h.arg, end, &o);
 	h.cmd_fail_bits = 0;
-	h.busy_cmd = (h.cmd & SDH_CMD_BUSYWAIT) != 0;
+	h.busy_cmd = (h.cmd & SIMSDH_CMD_BUSYWAIT) != 0;
 	if (app && idx != 55)
 		flags |= SIM_T_APP;
 	if (h.busy_cmd)
@@ -679,12 +684,12 @@ static void command(void)
 	 * controller's wait for one that does not come). */
 	sim_wire_emit(SIM_LANE_CMD, now, end, SIM_W_CMD);
 	if (o.rsp == RSP_NONE) {
-		if (!(h.cmd & SDH_CMD_NO_RSP))
-			h.cmd_fail_bits = SDH_HSTS_CMD_TMO;
+		if (!(h.cmd & SIMSDH_CMD_NO_RSP))
+			h.cmd_fail_bits = SIMSDH_HSTS_CMD_TMO;
 		h.cmd_done = end + clk_ns(64);
 		sim_wire_emit(SIM_LANE_CMD, end, end + clk_ns(NAC_MIN), SIM_W_GAP);
 		sim_wire_emit(SIM_LANE_CMD, end + clk_ns(NAC_MIN), h.cmd_done,
-			      (h.cmd & SDH_CMD_NO_RSP) ? SIM_W_CTRL_GAP : SIM_W_CARD);
+			      (h.cmd & SIMSDH_CMD_NO_RSP) ? SIM_W_CTRL_GAP : SIM_W_CARD);
 	} else {
 		uint32_t ncr = sim_card.p->ncr_clocks;
 		uint64_t rs = end + clk_ns(ncr);
@@ -702,7 +707,7 @@ static void command(void)
 			h.rsp[0] = o.r[0];
 		}
 		if (fm & (1u << SIM_FAULT_CMD_CRC))
-			h.cmd_fail_bits = SDH_HSTS_CRC7;
+			h.cmd_fail_bits = SIMSDH_HSTS_CRC7;
 	}
 	h.rec->t_resp_ns = h.cmd_done;
 	if (h.cmd_fail_bits)
@@ -720,7 +725,7 @@ static void command(void)
 	h.fh = 0;
 	h.bph = B_NONE;
 	if (o.xfer != XK_NONE && !h.cmd_fail_bits) {
-		if (!(h.cmd & (SDH_CMD_READ | SDH_CMD_WRITE)))
+		if (!(h.cmd & (SIMSDH_CMD_READ | SIMSDH_CMD_WRITE)))
 			sim_violation("SDHOST: CMD%u moves data but SDCMD has neither "
 				      "READ nor WRITE", idx);
 		h.xfer = o.xfer;
@@ -770,7 +775,7 @@ static uint64_t next_event(void)
 {
 	uint64_t e = SIM_NEVER;
 
-	if (h.cmd & SDH_CMD_NEW)
+	if (h.cmd & SIMSDH_CMD_NEW)
 		e = h.cmd_done;
 	if (h.busy_cmd && sim_card.busy_until > sim_clk_now && sim_card.busy_until < e)
 		e = sim_card.busy_until;
@@ -784,18 +789,18 @@ static void update(void)
 {
 	if (in_dma)
 		return; /* the engine asks for DREQ at an event being processed */
-	if ((h.cmd & SDH_CMD_NEW) && sim_clk_now >= h.cmd_done) {
-		h.cmd &= ~SDH_CMD_NEW;
+	if ((h.cmd & SIMSDH_CMD_NEW) && sim_clk_now >= h.cmd_done) {
+		h.cmd &= ~SIMSDH_CMD_NEW;
 		if (h.cmd_fail_bits) {
-			h.cmd |= SDH_CMD_FAIL;
+			h.cmd |= SIMSDH_CMD_FAIL;
 			h.hsts |= h.cmd_fail_bits;
 			h.busy_cmd = false;
 		}
 	}
-	if (!(h.cmd & SDH_CMD_NEW) && h.busy_cmd && !sim_card_busy_at(sim_clk_now)) {
+	if (!(h.cmd & SIMSDH_CMD_NEW) && h.busy_cmd && !sim_card_busy_at(sim_clk_now)) {
 		h.busy_cmd = false;
-		if (h.hcfg & SDH_HCFG_BUSY_IRPT_EN)
-			h.hsts |= SDH_HSTS_BUSY_IRPT;
+		if (h.hcfg & SIMSDH_HCFG_BUSY_IRPT_EN)
+			h.hsts |= SIMSDH_HSTS_BUSY_IRPT;
 	}
 	if (h.rec && h.rec_close && h.rec_close != SIM_NEVER && sim_clk_now >= h.rec_close)
 		rec_close(h.rec_close, 0);
@@ -834,8 +839,8 @@ bool sim_sdhost_dma_dreq(bool write)
 		return false;
 	fill = fifo_fill();
 	if (write)
-		return h.xfer == XK_WRITE && fill < SDH_FIFO_WORDS;
-	thr = (h.edm >> SDH_EDM_RD_THR_SHIFT) & SDH_EDM_THR_MASK;
+		return h.xfer == XK_WRITE && fill < SIMSDH_FIFO_WORDS;
+	thr = (h.edm >> SIMSDH_EDM_RD_THR_SHIFT) & SIMSDH_EDM_THR_MASK;
 	return h.xfer == XK_READ && fill && fill >= thr;
 }
 
@@ -875,7 +880,7 @@ uint64_t sim_sdhost_next_event(void)
 /* Registers a CPU polls: the same value again is the CPU waiting. */
 static bool pollable(uint32_t off)
 {
-	return off == SDH_CMD || off == SDH_HSTS || off == SDH_EDM;
+	return off == SIMSDH_CMD || off == SIMSDH_HSTS || off == SIMSDH_EDM;
 }
 
 uint32_t sim_sdhost_read(uintptr_t addr)
@@ -883,32 +888,32 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 	uint32_t off = (uint32_t)(addr - conf()->base), v = 0;
 
 	sim_clk_note_mmio();
-	sim_clk_charge(off == SDH_DATA ? conf()->data_read_ns : conf()->mmio_read_ns);
-	if (addr < conf()->base || off >= SDH_REG_END || (off & 3)) {
+	sim_clk_charge(off == SIMSDH_DATA ? conf()->data_read_ns : conf()->mmio_read_ns);
+	if (addr < conf()->base || off >= SIMSDH_REG_END || (off & 3)) {
 		sim_violation("SDHOST: read of unmapped address 0x%lx", (unsigned long)addr);
 		return 0;
 	}
 	update();
 	switch (off) {
-	case SDH_CMD: v = h.cmd; break;
-	case SDH_ARG: v = h.arg; break;
-	case SDH_TOUT: v = h.tout; break;
-	case SDH_CDIV: v = h.cdiv; break;
-	case SDH_RSP0: case SDH_RSP1: case SDH_RSP2: case SDH_RSP3:
-		v = h.rsp[(off - SDH_RSP0) / 4];
+	case SIMSDH_CMD: v = h.cmd; break;
+	case SIMSDH_ARG: v = h.arg; break;
+	case SIMSDH_TOUT: v = h.tout; break;
+	case SIMSDH_CDIV: v = h.cdiv; break;
+	case SIMSDH_RSP0: case SIMSDH_RSP1: case SIMSDH_RSP2: case SIMSDH_RSP3:
+		v = h.rsp[(off - SIMSDH_RSP0) / 4];
 		break;
-	case SDH_HSTS:
-		v = h.hsts | (fifo_fill() ? SDH_HSTS_DATA_FLAG : 0);
+	case SIMSDH_HSTS:
+		v = h.hsts | (fifo_fill() ? SIMSDH_HSTS_DATA_FLAG : 0);
 		break;
-	case SDH_VDD: v = h.vdd; break;
-	case SDH_EDM:
-		v = (h.edm & ~(SDH_EDM_FSM_MASK | SDH_EDM_FIFO_MASK << SDH_EDM_FIFO_SHIFT)) |
-		    fsm() | fifo_fill() << SDH_EDM_FIFO_SHIFT;
+	case SIMSDH_VDD: v = h.vdd; break;
+	case SIMSDH_EDM:
+		v = (h.edm & ~(SIMSDH_EDM_FSM_MASK | SIMSDH_EDM_FIFO_MASK << SIMSDH_EDM_FIFO_SHIFT)) |
+		    fsm() | fifo_fill() << SIMSDH_EDM_FIFO_SHIFT;
 		break;
-	case SDH_HCFG: v = h.hcfg; break;
-	case SDH_HBCT: v = h.hbct; break;
-	case SDH_HBLC: v = h.hblc; break;
-	case SDH_DATA:
+	case SIMSDH_HCFG: v = h.hcfg; break;
+	case SIMSDH_HBCT: v = h.hbct; break;
+	case SIMSDH_HBLC: v = h.hblc; break;
+	case SIMSDH_DATA:
 		h.st.cpu_words_read++;
 		if (h.rec)
 			h.rec->host_port_ns += conf()->data_read_ns;
@@ -933,7 +938,7 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 		 * read, room on a write): what the CPU polls here may not
 		 * show it (SDHSTS), the next look at SDEDM will. */
 		bool cpu_owes = !h.stopped && ((h.xfer == XK_READ && h.fn) ||
-					       (h.xfer == XK_WRITE && fifo_fill() < SDH_FIFO_WORDS));
+					       (h.xfer == XK_WRITE && fifo_fill() < SIMSDH_FIFO_WORDS));
 
 		if (++h.same[off / 4] >= 3 && conf()->fast_forward && !cpu_owes &&
 		    !sim_clk_deadline_hit()) {
@@ -957,7 +962,7 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 static void write_word(uint32_t v)
 {
 	if (h.xfer != XK_WRITE || h.stopped || (h.total && h.k >= h.total) ||
-	    h.fn >= SDH_FIFO_WORDS) {
+	    h.fn >= SIMSDH_FIFO_WORDS) {
 		sim_violation("SDHOST: write to a full FIFO (block %u)", h.k);
 		return;
 	}
@@ -977,42 +982,42 @@ void sim_sdhost_write(uintptr_t addr, uint32_t v)
 	uint32_t off = (uint32_t)(addr - conf()->base);
 
 	sim_clk_note_mmio();
-	sim_clk_charge(off == SDH_DATA ? conf()->data_write_ns : conf()->mmio_write_ns);
+	sim_clk_charge(off == SIMSDH_DATA ? conf()->data_write_ns : conf()->mmio_write_ns);
 	memset(h.same, 0, sizeof(h.same));
 	sim_wire_cpu_work(sim_clk_now);
-	if (addr < conf()->base || off >= SDH_REG_END || (off & 3)) {
+	if (addr < conf()->base || off >= SIMSDH_REG_END || (off & 3)) {
 		sim_violation("SDHOST: write of unmapped address 0x%lx", (unsigned long)addr);
 		return;
 	}
 	update();
 	switch (off) {
-	case SDH_CMD:
-		if (h.cmd & SDH_CMD_NEW) {
+	case SIMSDH_CMD:
+		if (h.cmd & SIMSDH_CMD_NEW) {
 			sim_violation("SDHOST: SDCMD written while a command is running");
 			return;
 		}
-		h.cmd = v & 0xFFFFu & ~SDH_CMD_FAIL;
-		if (v & SDH_CMD_NEW)
+		h.cmd = v & 0xFFFFu & ~SIMSDH_CMD_FAIL;
+		if (v & SIMSDH_CMD_NEW)
 			command();
 		break;
-	case SDH_ARG: h.arg = v; break;
-	case SDH_TOUT: h.tout = v; break;
-	case SDH_CDIV: h.cdiv = v & SDH_CDIV_MAX; break;
-	case SDH_HSTS: h.hsts &= ~v; break;
-	case SDH_VDD: h.vdd = v & 1; break;
-	case SDH_EDM:
-		if (v & SDH_EDM_FORCE_DATA_MODE)
+	case SIMSDH_ARG: h.arg = v; break;
+	case SIMSDH_TOUT: h.tout = v; break;
+	case SIMSDH_CDIV: h.cdiv = v & SIMSDH_CDIV_MAX; break;
+	case SIMSDH_HSTS: h.hsts &= ~v; break;
+	case SIMSDH_VDD: h.vdd = v & 1; break;
+	case SIMSDH_EDM:
+		if (v & SIMSDH_EDM_FORCE_DATA_MODE)
 			data_abort(); /* the data engine back to idle */
-		h.edm = v & ~SDH_EDM_FORCE_DATA_MODE;
+		h.edm = v & ~SIMSDH_EDM_FORCE_DATA_MODE;
 		break;
-	case SDH_HCFG: h.hcfg = v; break;
-	case SDH_HBCT: h.hbct = v; break;
-	case SDH_HBLC:
+	case SIMSDH_HCFG: h.hcfg = v; break;
+	case SIMSDH_HBCT: h.hbct = v; break;
+	case SIMSDH_HBLC:
 		h.hblc = v;
 		if (!v && h.xfer != XK_NONE)
 			data_abort();
 		break;
-	case SDH_DATA:
+	case SIMSDH_DATA:
 		h.st.cpu_words_written++;
 		if (h.rec)
 			h.rec->host_port_ns += conf()->data_write_ns;

@@ -24,6 +24,7 @@ EXEMPT_FILES = {
 # Bare names that are not this repository's files, and why.
 FOREIGN = {
     "hyp-stub.S": "Linux (arch/arm/kernel)",
+    "sdhci-iproc.c": "Linux (drivers/mmc/host)",
     "sdhc.h": "Zephyr's SD host API",
     "string.h": "libc", "stdint.h": "libc", "stdbool.h": "libc", "stdio.h": "libc",
     "stdlib.h": "libc", "stddef.h": "libc", "math.h": "libc", "stdarg.h": "libc",
@@ -34,6 +35,8 @@ FOREIGN = {
 # project (read, never copied), and why.
 FOREIGN_PATHS = {
     "drivers/mmc/host/bcm2835.c": "Linux",
+    "drivers/mmc/host/sdhci.c": "Linux",
+    "drivers/mmc/bcm2835_sdhci.c": "U-Boot",
 }
 # Placeholder components: "sim/hosts/NAME.txt", "drivers/<name>/" written as X.
 PLACEHOLDER = re.compile(r"(^|/)(NAME|X|SOC)([._/]|$)")

@@ -156,3 +156,70 @@ def test_only_the_write_guard_writes_to_the_card():
         for m in CARD_WRITES.finditer(text):
             bad.append("%s calls %s" % (path, m.group(1)))
     assert not bad, "\n".join(bad)
+
+
+# The simulator checks the drivers: its models share no register map with
+# them (a wrong bit in a shared header would be invisible to every check).
+# A model (any sim/ file but the harness, which wires the real drivers to
+# the models) may include from drivers/ only the seams it implements or
+# serves; nothing under sim/, the harness included, may reach a driver's
+# register header (drivers/**/*_regs.h), directly or through another
+# header.
+SIM_SEAM_HEADERS = {"drivers/mmio.h", "drivers/timer.h", "drivers/dma/dma_addr.h",
+                    "drivers/dma/cache.h"}
+SIM_HARNESS = {"sim/sim_harness.c", "sim/sim_harness.h"}
+REG_HEADER = re.compile(r"^drivers/.*_regs\.h$")
+
+
+def reached_includes(path, seen=None):
+    """Every project header path includes, transitively."""
+    seen = set() if seen is None else seen
+    for inc in includes(path):
+        if inc not in seen and os.path.exists(os.path.join(ROOT, inc)):
+            seen.add(inc)
+            reached_includes(inc, seen)
+    return seen
+
+
+def sim_include_violations(files):
+    bad = []
+    for path in files:
+        for inc in includes(path):
+            if (inc.startswith("drivers/") and path not in SIM_HARNESS and
+                    inc not in SIM_SEAM_HEADERS):
+                bad.append("%s (a simulator model) includes %s" % (path, inc))
+        for inc in sorted(reached_includes(path)):
+            if REG_HEADER.match(inc):
+                bad.append("%s reaches the driver register header %s" % (path, inc))
+    return bad
+
+
+def sim_sources():
+    for f in sorted(os.listdir(os.path.join(ROOT, "sim"))):
+        if f.endswith((".c", ".h")):
+            yield "sim/" + f
+
+
+def test_no_simulator_model_shares_a_driver_register_header():
+    files = list(sim_sources())
+    assert "sim/sim_sdhost.c" in files and "sim/sim_sdhci.c" in files
+    bad = sim_include_violations(files)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_simulator_include_check_finds_a_shared_header(tmp_path, monkeypatch):
+    """The check above fails on a model that includes a driver header."""
+    real = includes
+
+    def fake(path):
+        if path == "sim/sim_sdhost.c":
+            return real(path) + ["drivers/sdhost/bcm2835_sdhost_regs.h"]
+        if path == "sim/sim_sdhci.c":
+            return real(path) + ["drivers/sdhci/sdhci.h"]
+        return real(path)
+
+    monkeypatch.setattr(__import__(__name__), "includes", fake)
+    bad = sim_include_violations(["sim/sim_sdhost.c", "sim/sim_sdhci.c"])
+    assert any("sim_sdhost.c reaches the driver register header" in b for b in bad), bad
+    assert any("sim_sdhci.c (a simulator model) includes drivers/sdhci/sdhci.h" in b
+               for b in bad), bad

@@ -17,6 +17,7 @@
 #include "bench/settings.h"
 #include "bench/storage/test_area.h"
 #include "bench/suite.h"
+#include "bench/workloads/silicon.h"
 #include "bench/workloads/table.h"
 #include "drivers/timer.h"
 #include "lib/console.h"
@@ -193,6 +194,9 @@ static void run_workload(const struct console_io *io, const struct con_run *a)
 			   a->quick ? "quick" : "full",
 			   c->emulated ? ", QEMU: emulation speed, not card speed" : "",
 			   (unsigned)c->run_id);
+		/* A workload alone: the controller probed first, once. */
+		if (c->card->host->blkcnt_look == SD_BLKCNT_UNPROBED)
+			wl_silicon_probe(c);
 		wl_table[a->wl].run(c, &a->cfg);
 		if (c->interrupted)
 			con_printf("\ninterrupted (Ctrl-C)\n");

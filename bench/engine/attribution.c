@@ -72,6 +72,7 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->seams_full += src->seams_full;
 	dst->stood_ns += src->stood_ns;
 	dst->stood_blocks += src->stood_blocks;
+	dst->undecided_blocks += src->undecided_blocks;
 }
 
 static double pct(uint64_t part, uint64_t whole)

@@ -61,6 +61,9 @@ struct phase_acc {
 	 * the requests it was estimated for. */
 	uint64_t stood_ns;
 	uint64_t stood_blocks;
+	/* Blocks whose wait the driver could not decide (sd_host.h
+	 * undecided_blocks: a look the probe did not confirm). */
+	uint64_t undecided_blocks;
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).

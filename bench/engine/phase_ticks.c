@@ -47,6 +47,7 @@ void phase_ns_from_times(const struct sd_req_times *t, struct phase_ns *out)
 static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint32_t blocks,
 			uint64_t wait_ns)
 {
+	a->undecided_blocks += t->undecided_blocks;
 	if (!t->waits_counted || blocks < 2)
 		return;
 	a->counted_blocks += blocks - 1u;
@@ -125,6 +126,7 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->seams_full += p->seams_full;
 	a->stood_ns += p->stood_ns;
 	a->stood_blocks += p->stood_blocks;
+	a->undecided_blocks += p->undecided_blocks;
 	*p = (struct phase_pend){ 0 };
 }
 
@@ -211,6 +213,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	p->busy_ns += busy;
 	p->gap_ns += gap32;
 	p->extra_cmds += t->extra_cmds;
+	p->undecided_blocks += t->undecided_blocks; /* at most 0xffff a request */
 	if (t->waits_counted && blocks > 1) {
 		p->counted_blocks += blocks - 1u;
 		p->wait_blocks += t->wait_blocks;

@@ -10,7 +10,7 @@
 
 static const char *const names[WL_INVALID_COUNT] = {
 	"too_few_samples", "dma_inside_register_write", "over_ceiling",
-	"phases_do_not_add_up", "shares_out_of_range",
+	"phases_do_not_add_up", "shares_out_of_range", "look_unconfirmed",
 };
 
 const char *wl_invalid_name(enum wl_invalid r)
@@ -133,6 +133,22 @@ static void check_shares(const struct wl_validity_in *in, struct wl_validity *v)
 		     s->card_pct, s->bus_pct, s->host_pct);
 }
 
+/* A driver that could not tell who the bus waited for on some blocks
+ * (sd_host.h undecided_blocks): the probe of this controller did not
+ * confirm the meaning of the look the decision needs (docs/silicon.md,
+ * blkcnt-bus), and a split built on a guess is not a diagnosis. */
+static void check_looks(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	uint64_t n = in->rd->undecided_blocks + (in->wr ? in->wr->undecided_blocks : 0);
+	uint64_t all = in->rd->blocks + (in->wr ? in->wr->blocks : 0);
+
+	if (n)
+		fail(v, WL_INVALID_LOOK,
+		     "who the bus waited for is unknown on %llu of %llu blocks: this controller's "
+		     "Block Count was not seen to count blocks on the bus (silicon record)",
+		     (unsigned long long)n, (unsigned long long)all);
+}
+
 void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 {
 	out->valid = true;
@@ -146,4 +162,5 @@ void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 	check_ceiling(in, out);
 	check_phases(in, out);
 	check_shares(in, out);
+	check_looks(in, out);
 }

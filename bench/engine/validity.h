@@ -26,6 +26,8 @@ enum wl_invalid {
 	WL_INVALID_OVER_CEILING,     /* faster than the bus can carry these transfers */
 	WL_INVALID_PHASES_SUM,       /* the phases do not cover the measured time */
 	WL_INVALID_SHARES,           /* a share negative, over 100, or not summing to 100 */
+	WL_INVALID_LOOK,             /* blocks whose wait needed a look the controller's
+					probe did not confirm (docs/silicon.md) */
 	WL_INVALID_COUNT
 };
 

@@ -9,7 +9,7 @@
  * 32-bit accesses at a fixed address; memory sides increment. WAIT_RESP
  * makes each write wait for its AXI response and CS.WAIT_FOR_OUTSTANDING_
  * WRITES holds END until the last write has landed, so memory really holds
- * the data when the CPU sees END. Lite channels (7-14) have a 16-bit
+ * the data when the CPU sees END [silicon:dma-completion]. Lite channels (7-14) have a 16-bit
  * TXFR_LEN, no 2D mode and half the bandwidth: a transfer longer than one
  * control block is a chain of them.
  */

@@ -111,6 +111,11 @@ struct sd_req_times {
 	 * waited for the CPU, as the driver estimated it. */
 	uint64_t stood_ticks;
 	uint8_t waits_counted;
+	/* The blocks after the first whose wait the driver could not decide:
+	 * the decision needed a look (docs/silicon.md) that the probe of
+	 * this controller did not confirm (struct sd_silicon). A split built
+	 * on them would be a guess: the workload gets no diagnosis. */
+	uint32_t undecided_blocks;
 	/* Optional, set by a driver whose FIFO holds less than a block
 	 * (SDHOST's 16 words; docs/attribution.md, "A FIFO smaller than a
 	 * block"): fifo_counted = 1, fifo_words = the words in the FIFO when
@@ -187,6 +192,31 @@ struct sd_request {
 
 struct sd_host;
 
+/* What the controller's Block Count shows during a multi-block read
+ * (docs/silicon.md, belief blkcnt-bus), as its probe found it. */
+enum sd_blkcnt_look {
+	SD_BLKCNT_UNPROBED = 0, /* not probed (the look is not used) */
+	SD_BLKCNT_BUS,          /* one less as each block crosses the bus */
+	SD_BLKCNT_DRAIN,        /* one less as the CPU drains each block */
+	SD_BLKCNT_STALE,        /* unchanged until the transfer ends */
+	SD_BLKCNT_OTHER,        /* none of these */
+	SD_BLKCNT_COUNT
+};
+
+/* The probe of a controller's behaviour (sd_host_ops.characterise): a
+ * multi-block read of 'blocks' blocks, Block Count read after the first
+ * block was ready and the bus had time for the rest while the CPU moved
+ * nothing (full), then after the CPU drained one block (drained). */
+struct sd_silicon {
+	uint8_t blkcnt;          /* enum sd_blkcnt_look */
+	uint32_t blocks;         /* the read's blocks (the count written) */
+	uint32_t cnt_ready;      /* Block Count when the first block was ready */
+	uint32_t cnt_full;       /* ... after the bus had time to fill the buffer */
+	uint32_t cnt_drained;    /* ... after the CPU drained one block */
+	uint32_t wait_us;        /* how long the probe let the bus run each time */
+	uint32_t ticks;          /* the probe's duration, timer ticks */
+};
+
 struct sd_host_ops {
 	/* Full controller reset, power the card, clock at 400 kHz max, 1-bit. */
 	int (*reset)(struct sd_host *h);
@@ -217,6 +247,12 @@ struct sd_host_ops {
 	 * tuned, -EIO when the controller found no sampling point;
 	 * *tries gets the number of tuning commands sent. */
 	int (*execute_tuning)(struct sd_host *h, uint8_t cmd_index, uint32_t *tries);
+	/* Optional: probe the controller's behaviour on a multi-block read
+	 * of the card's first blocks (the card selected, in transfer state,
+	 * 512-byte blocks, the bus at its working clock): fills *out and
+	 * h->blkcnt_look. 0, or -errno (the look stays unconfirmed). Bounded
+	 * by the driver's read timeouts. */
+	int (*characterise)(struct sd_host *h, struct sd_silicon *out);
 };
 
 /* The BCM2835 DMA engine's hosts: requests of at most this many blocks
@@ -264,6 +300,10 @@ struct sd_host {
 	 * for this reason or because the engine cannot use the buffer. */
 	uint32_t dma_pio_blocks;
 	uint32_t dma_pio_reqs;
+	/* enum sd_blkcnt_look: what characterise() found; a driver uses a
+	 * look at Block Count during a transfer only when it is
+	 * SD_BLKCNT_BUS (docs/silicon.md, blkcnt-bus). */
+	uint8_t blkcnt_look;
 	void *priv;
 };
 
@@ -298,6 +338,11 @@ static inline bool sd_host_can_power_cycle(const struct sd_host *h)
 static inline int sd_host_power_cycle(struct sd_host *h)
 {
 	return h->ops->power_cycle ? h->ops->power_cycle(h) : -ENOTSUP;
+}
+
+static inline int sd_host_characterise(struct sd_host *h, struct sd_silicon *out)
+{
+	return h->ops->characterise ? h->ops->characterise(h, out) : -ENOTSUP;
 }
 
 static inline int sd_host_execute_tuning(struct sd_host *h, uint8_t cmd_index, uint32_t *tries)

@@ -43,7 +43,7 @@ static inline uint32_t rd(const struct sdhci_priv *e, uint32_t reg)
  * ARM Peripherals §5; U-Boot's bcm2835_sdhci raw write and Linux's
  * sdhci-iproc pace them the same way), so each write is followed by
  * e->wdelay_us, waited on a deadline. set_wdelay() keeps it at two clocks
- * of the slowest clock in effect. */
+ * of the slowest clock in effect. [silicon:arasan-write-hazard] */
 static inline void wr(const struct sdhci_priv *e, uint32_t reg, uint32_t val)
 {
 	mmio_write32(e->base + reg, val);
@@ -320,7 +320,7 @@ static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_t
  * even when the CPU never waited: with two buffer blocks the CPU fills
  * one while the card programs the other (docs/attribution.md, "CPU and
  * card overlap"). The last block finds no space whatever the bus does,
- * so only DAT0 tells there. */
+ * so only DAT0 tells there. [silicon:dat0-level] [silicon:buf-write-enable] */
 static uint32_t write_behind(struct sdhci_priv *e, bool last)
 {
 	uint32_t st = rd(e, SDHCI_STATUS);
@@ -358,6 +358,9 @@ struct read_pace {
 			      next block, if it did */
 	uint64_t idle;     /* the sum of those where it did (64-bit: a request
 			      may last longer than the tick wrap, sd_host.h) */
+	bool unsure;       /* the look was needed but its meaning is not
+			      confirmed on this controller */
+	uint32_t undecided;/* blocks whose wait could not be told (unsure) */
 };
 
 /* The words moved before the look, from block 0's time: 0 when the CPU
@@ -381,6 +384,29 @@ static void read_look_words(const struct sd_host *h, uint32_t blksz, uint32_t bl
 	k = (frame_ns * 9u * words + 8u * blk_ns - 1u) / (8u * blk_ns);
 	k = (k + 7u) & ~7ull;
 	rp->look = k < words ? (uint32_t)k : 0;
+	/* [silicon:blkcnt-bus] The look means "blocks on the bus" only where
+	 * the probe saw Block Count fall with the CPU moving nothing
+	 * (sdhci_characterise; docs/silicon.md): elsewhere the CPU's own
+	 * waits decide what they can and the rest stays undecided. */
+	if (rp->look && h->blkcnt_look != SD_BLKCNT_BUS) {
+		rp->look = 0;
+		rp->unsure = true;
+	}
+}
+
+/* The wait before read block blk > 0 (first: found ready at the first
+ * look): 1 the card's, 0 the CPU's (struct read_pace). */
+static uint32_t read_wait(struct read_pace *rp, bool first)
+{
+	uint32_t card = rp->next < 0 ? !first : (uint32_t)rp->next;
+
+	/* Ready at once with no look: the bus ran ahead of the CPU, but
+	 * whether it then stood for the CPU or for the card, only the look
+	 * tells. */
+	if (rp->unsure && rp->next < 0 && first)
+		rp->undecided++;
+	rp->idle += card ? 0 : rp->stood;
+	return card;
 }
 
 /* Move read block blk (first: found ready at the first look), and decide
@@ -455,8 +481,8 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		h->dma_pio_reqs++;
 	}
 	for (blk = 0; blk < data->blocks; blk++) {
-		/* A block that is ready at the first look, a few instructions
-		 * after the previous one was moved: the previous end stamp t1
+		/* [silicon:buf-read-ready] A block that is ready at the first
+		 * look, a few instructions after the previous one was moved: the previous end stamp t1
 		 * serves as its start (one timestamp per block instead of two
 		 * on the streaming path; those few instructions count as the
 		 * CPU's, which they are). After a real wait the block's start
@@ -475,12 +501,8 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		/* a read's wait before this block: decided while moving the
 		 * last one, or the CPU came before it (the card or the bus set
 		 * its pace) */
-		if (rd_dir && blk) {
-			uint32_t card = rp.next < 0 ? !first : (uint32_t)rp.next;
-
-			waited += card;
-			rp.idle += card ? 0 : rp.stood;
-		}
+		if (rd_dir && blk)
+			waited += read_wait(&rp, first);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
 			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
@@ -523,6 +545,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	t->wait_ticks = wait;
 	t->waits_counted = rd_dir ? 2 : 1;
 	t->stood_ticks = rp.idle;
+	t->undecided_blocks = rp.undecided;
 	return xfer_end(e, req, blk_to, blk);
 }
 
@@ -606,9 +629,11 @@ static void adma_progress(struct sd_req_times *t, uint32_t done, uint32_t n,
  * first data = the command's end (the master fills the buffer at once),
  * data done = all but the last block sent (the last one is then in the
  * controller, as after the CPU's last PIO word). host_ticks stays 0: the
- * CPU moves nothing. */
+ * CPU moves nothing. look: Block Count counts blocks on the bus
+ * ([silicon:blkcnt-bus], confirmed by the probe); otherwise the blocks'
+ * times are not known and the request says so (undecided_blocks). */
 static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
-			   uint64_t tbl_bus, uint32_t ndesc)
+			   uint64_t tbl_bus, uint32_t ndesc, bool look)
 {
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
@@ -631,7 +656,7 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 		irq = rd(e, SDHCI_INTERRUPT);
 		if (irq & want)
 			break;
-		cnt = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
+		cnt = look ? rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT : left;
 		if (cnt < left) {
 			now = timer_ticks();
 			adma_progress(t, data->blocks - left, left - cnt, now);
@@ -691,6 +716,7 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 	if (rd_dir || !t->t_data_done)
 		t->t_data_done = t->t_end;
 	t->host_ticks = 0;
+	t->undecided_blocks = look ? 0 : data->blocks;
 	sdhci_adma_finish(data);
 	if (data->stop == SD_STOP_AUTO12)
 		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
@@ -794,6 +820,105 @@ static int end_without_data(struct sdhci_priv *e, struct sd_request *req)
 	return 0;
 }
 
+/* ---- the probe of the controller's behaviour (docs/silicon.md) ---------------- */
+
+static int sdhci_request(struct sd_host *h, struct sd_request *req);
+
+#define PROBE_BLOCKS 4u
+#define PROBE_WAIT_MAX_US 10000u
+
+static uint32_t probe_buf[PROBE_BLOCKS * 128u] __attribute__((aligned(64)));
+
+static uint32_t blkcnt(const struct sdhci_priv *e)
+{
+	return rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
+}
+
+/* The probe's data phase (sdhci_characterise): Block Count when the first
+ * block is ready; again after the bus had time for two more frames while
+ * the CPU moved nothing; again after the CPU drained one block and the bus
+ * had the same time; then the rest moved as usual. */
+static int probe_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req,
+		      struct sd_silicon *out)
+{
+	const struct sd_data *data = req->data;
+	const uint32_t words = data->blksz / 4u;
+	const uint32_t w = h->width ? h->width : 1u;
+	uint64_t frame_us = ((uint64_t)(8u * data->blksz / w + 18u) * 1000000u +
+			     h->actual_clock_hz - 1u) / h->actual_clock_hz;
+	uint32_t blk, irq;
+
+	out->wait_us = (uint32_t)(2u * frame_us + 20u);
+	if (out->wait_us > PROBE_WAIT_MAX_US)
+		out->wait_us = PROBE_WAIT_MAX_US;
+	for (blk = 0; blk < data->blocks; blk++) {
+		irq = wait_irq(e, SDHCI_INT_READ_RDY, SDHCI_READ_TIMEOUT_US);
+		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
+			recover(e, true);
+			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+				    "probe read data", blk);
+		}
+		if (blk == 0)
+			out->cnt_ready = blkcnt(e);
+		wr(e, SDHCI_INTERRUPT, SDHCI_INT_READ_RDY);
+		if (blk == 0) {
+			timer_udelay(out->wait_us);
+			out->cnt_full = blkcnt(e);
+		}
+		pio_read_aligned(e->base + SDHCI_DATA, (uint32_t *)data->buf + blk * words,
+				 words);
+		if (blk == 0) {
+			timer_udelay(out->wait_us);
+			out->cnt_drained = blkcnt(e);
+		}
+	}
+	return xfer_end(e, req, SDHCI_READ_TIMEOUT_US, blk);
+}
+
+/* What the three counts say (struct sd_silicon). */
+static uint8_t probe_classify(const struct sd_silicon *s)
+{
+	const uint32_t n = s->blocks;
+
+	if (s->cnt_ready < n && s->cnt_full <= s->cnt_ready && s->cnt_drained <= s->cnt_full)
+		return SD_BLKCNT_BUS;
+	if (s->cnt_ready == n && s->cnt_full == n && s->cnt_drained == n - 1u)
+		return SD_BLKCNT_DRAIN;
+	if (s->cnt_ready == n && s->cnt_full == n && s->cnt_drained == n)
+		return SD_BLKCNT_STALE;
+	return SD_BLKCNT_OTHER;
+}
+
+/* sd_host_ops.characterise: a read of the card's first blocks (address
+ * 0: readable on every card) with the probes of probe_xfer. The bus
+ * runs at what set_ios gave; the request's waits are bounded as every
+ * read's. */
+static int sdhci_characterise(struct sd_host *h, struct sd_silicon *out)
+{
+	struct sdhci_priv *e = h->priv;
+	struct sd_data data = { probe_buf, 512u, PROBE_BLOCKS, SD_DATA_READ, SD_STOP_AUTO12, 0 };
+	struct sd_request req = { .data = &data };
+	uint32_t t0 = timer_ticks();
+	int r;
+
+	*out = (struct sd_silicon){ .blocks = PROBE_BLOCKS };
+	h->blkcnt_look = SD_BLKCNT_UNPROBED;
+	if (!h->actual_clock_hz)
+		return -EINVAL;
+	req.cmd.index = 18;
+	req.cmd.resp_type = SD_RESP_R1;
+	req.cmd.arg = 0;
+	e->probe = out;
+	r = sdhci_request(h, &req);
+	e->probe = NULL;
+	out->ticks = timer_ticks() - t0;
+	if (r)
+		return r;
+	out->blkcnt = probe_classify(out);
+	h->blkcnt_look = out->blkcnt;
+	return 0;
+}
+
 static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
 	/* restrict: nothing but e changes the host's state during a request,
@@ -837,7 +962,7 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		if (data->stop == SD_STOP_AUTO23)
 			wr(e, SDHCI_ARG2, data->sbc_arg);
 	}
-	if (data && h->data_path == SD_PATH_DMA && !e->dma) {
+	if (data && h->data_path == SD_PATH_DMA && !e->dma && !e->probe) {
 		adma_n = sdhci_adma_prepare(e, data, &adma_tbl);
 		if (adma_n > 0)
 			cmdtm |= SDHCI_TM_DMA_EN;
@@ -860,7 +985,10 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 	wr(e, SDHCI_INTERRUPT, SDHCI_INT_CMD_DONE);
 
 	if (data && adma_n > 0)
-		return sdhci_xfer_adma(e, req, adma_tbl, (uint32_t)adma_n);
+		return sdhci_xfer_adma(e, req, adma_tbl, (uint32_t)adma_n,
+				       h->blkcnt_look == SD_BLKCNT_BUS);
+	if (data && e->probe)
+		return probe_xfer(h, e, req, e->probe);
 	if (data)
 		return sdhci_xfer(h, e, req);
 	return end_without_data(e, req);
@@ -1341,6 +1469,7 @@ static const struct sd_host_ops sdhci_ops = {
 	.power_cycle = sdhci_power_cycle,
 	.execute_tuning = sdhci_execute_tuning,
 	.set_data_path = sdhci_set_data_path,
+	.characterise = sdhci_characterise,
 };
 
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
@@ -1360,6 +1489,8 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	e->dma_ctx = NULL;
 	e->dma_on = false;
 	e->dma_pio = 0;
+	e->probe = NULL;
+	h->blkcnt_look = SD_BLKCNT_UNPROBED;
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;

@@ -2,7 +2,8 @@
  * bcm2835_sdhost.c - the BCM2835/6/7 SDHOST controller behind struct
  * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h):
  * SDCMD NEW/FAIL for commands, a 16-word FIFO at SDDATA (PIO in bursts, or
- * the DMA engine on DREQ 13 with a read's last 3 words by the CPU), CMD12
+ * the DMA engine on DREQ 13 with a read's last 3 words by the CPU
+ * [silicon:dma-dreq]), CMD12
  * sent by the driver for SD_STOP_AUTO12, every wait bounded. The
  * controller's behaviour and its FIFO erratum: docs/drivers.md,
  * "drivers/sdhost/bcm2835_sdhost.c".
@@ -61,6 +62,7 @@ static int hsts_to_err(uint32_t hsts)
 	return -EIO;
 }
 
+/* [silicon:sdhost-edm-fifo] */
 static inline uint32_t fifo_fill(uint32_t edm)
 {
 	return (edm >> SDH_EDM_FIFO_SHIFT) & SDH_EDM_FIFO_MASK;
@@ -115,6 +117,7 @@ static uint32_t wait_hsts(const struct bcm2835_sdhost_priv *p, uint32_t want,
 }
 
 /* The data state machine is idle: identification or data mode. */
+/* [silicon:sdhost-edm-fsm] */
 static inline bool fsm_idle(uint32_t edm)
 {
 	uint32_t fsm = edm & SDH_EDM_FSM_MASK;

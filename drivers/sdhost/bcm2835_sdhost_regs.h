@@ -2,8 +2,9 @@
  * bcm2835_sdhost_regs.h - the register map of the BCM2835/6/7 SDHOST
  * controller (ARM peripheral base + 0x202000). Not in the public BCM2835
  * datasheet; the names and bits follow what the Linux, U-Boot and Circle
- * drivers and QEMU's model agree on. Shared by the driver and the
- * simulator's model (sim/sim_sdhost.c).
+ * drivers and QEMU's model agree on. The driver's alone: the simulator's
+ * model keeps its own copy (sim/sim_sdhost_regs.h), so that a wrong bit
+ * in one shows against the other.
  */
 #ifndef SDB_DRIVERS_SDHOST_BCM2835_SDHOST_REGS_H
 #define SDB_DRIVERS_SDHOST_BCM2835_SDHOST_REGS_H

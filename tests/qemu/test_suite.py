@@ -78,6 +78,15 @@ def test_quick_suite_records(tmp_path):
     assert summ["rand_write_4k"]["iops"] == res["rand-write-4k"]["iops"]
     assert summ["mix70_4k"]["verdict"] == ver["mix70-4k"]["text"]
 
+    # QEMU's SDHCI counts a block down only when the CPU has drained it
+    # (hw/sd/sdhci.c; docs/silicon.md, blkcnt-bus): the probe must not
+    # confirm the look, and the split must not use it.
+    sil = run.one("silicon")
+    assert sil["host"] == "emmc" and sil["probed"] is True, sil
+    assert sil["blkcnt"] != "bus" and sil["blkcnt_look_used"] is False, sil
+    assert sil["cnt_full"] == sil["blocks"], sil  # nothing moved before a drain
+    assert "silicon: emmc Block Count during a read" in run.console
+
     ov = run.one("overhead")
     assert ov["timestamp_ns"] > 0 and ov["bookkeeping_ns_per_op"] > 0
     for rec in run.of_type("integrity"):

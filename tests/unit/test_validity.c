@@ -164,6 +164,25 @@ TEST(shares_out_of_range_are_no_diagnosis)
 	CHECK_EQ_U(v.reason, WL_INVALID_SHARES);
 }
 
+TEST(blocks_whose_wait_needed_an_unconfirmed_look_are_no_diagnosis)
+{
+	struct phase_acc a;
+	struct phase_split s;
+	struct wl_validity v;
+
+	reads(&a, 8, 500000, 4000000, 2000000, 10000);
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(v.valid);
+	/* one read block of the 1024 whose wait the driver could not decide
+	 * (sd_host.h undecided_blocks: the Block Count look unconfirmed) */
+	a.undecided_blocks = 1;
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(!v.valid);
+	CHECK_EQ_U(v.reason, WL_INVALID_LOOK);
+	CHECK_STR(wl_invalid_name(v.reason), "look_unconfirmed");
+	CHECK(strstr(v.why, "unknown on 1 of 1024 blocks") != NULL);
+}
+
 TEST(too_few_samples_are_no_diagnosis)
 {
 	struct phase_acc a;

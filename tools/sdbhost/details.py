@@ -53,6 +53,28 @@ def bus_table(run):
             "extra per block", ""], rows
 
 
+BLKCNT_WORDS = {"bus": "falls as each block crosses the bus",
+                "drain": "falls as the CPU drains each block",
+                "stale": "does not move until the end", "other": "none of the known ways",
+                "unprobed": "not probed"}
+
+
+def silicon_table(run):
+    rows = []
+    for s in run.all("silicon"):
+        counts = F.DASH
+        if s.get("probed") is True:
+            counts = "%s: %s / %s / %s" % (F.intg(s.get("blocks")), F.intg(s.get("cnt_ready")),
+                                           F.intg(s.get("cnt_full")),
+                                           F.intg(s.get("cnt_drained")))
+        rows.append([F.text(s.get("host")),
+                     F.text(BLKCNT_WORDS.get(s.get("blkcnt"), s.get("blkcnt"))), counts,
+                     "used" if s.get("blkcnt_look_used") is True else "not used",
+                     F.num(s.get("probe_us"), "%.1f")])
+    return ["controller", "Block Count during a read", "written: ready / full / drained",
+            "the split's look", "probe us"], rows
+
+
 def overhead_table(run):
     rows = []
     for o in run.all("overhead"):
@@ -197,6 +219,7 @@ PARTS = [
     (("results_file",), "console output also written to the card", results_file_table),
     (("screen",), "console output also drawn on a screen", screen_table),
     (("led",), "status LED (the outcome it shows until power-off)", led_table),
+    (("silicon",), "controller behaviour, probed (docs/silicon.md)", silicon_table),
     (("bus",), "bus calibration (bus clocks per 64 KiB transfer)", bus_table),
     (("overhead",), "cost of measuring", overhead_table),
     (("modes",), "bus modes side by side", modes_table),

@@ -75,6 +75,9 @@ SCHEMA = {
                   "refused": _S, "no_dma": _S, "dma_pio_blocks": _N},
     "bus": {"width": _N, "clock_hz": _N, "cal_clocks_hz": _LN, "xfer_bytes": _N,
             "read": _D, "write": _D},
+    "silicon": {"host": _S, "probed": _B, "error": _N, "blkcnt": _S, "blkcnt_look_used": _B,
+                "blocks": _N, "cnt_ready": _N, "cnt_full": _N, "cnt_drained": _N,
+                "wait_us": _N, "probe_us": _N},
     "hosts": {"emulated": _B, "rows": _LD},
     "hostcost": {"host": _S, "path": _S, "op": _S, "cmd": _S, "blocks": _N,
                  "xfer_bytes": _N, "requests": _N, "request_ns": _N, "block_ns": _N,
@@ -171,7 +174,8 @@ SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data
 # Records of a measurement: a run_start after one of them starts a new run.
 MEASURE_TYPES = WORKLOAD_TYPES + ("sweep", "class", "au", "open_au", "erase", "sustained",
                                   "integrity", "skipped", "summary", "suite", "hosts",
-                                  "hostcost", "selftest", "modes", "headline", "truth", "bus")
+                                  "hostcost", "selftest", "modes", "headline", "truth", "bus",
+                                  "silicon")
 
 
 def is_num(v):

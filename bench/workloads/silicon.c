@@ -1,0 +1,89 @@
+/*
+ * silicon.c - the probes of silicon.h. Each belief the split needs about
+ * the controller is checked by a short experiment on the controller
+ * itself, because the authorities leave it open (docs/silicon.md): a
+ * look whose meaning the probe did not confirm is not used, and the
+ * workloads whose split would need it get no diagnosis instead.
+ */
+#include "bench/engine/record.h"
+#include "bench/workloads/silicon.h"
+#include "drivers/sd/sd.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/err.h"
+
+const char *wl_blkcnt_name(unsigned look)
+{
+	static const char *const n[SD_BLKCNT_COUNT] = {
+		"unprobed", "bus", "drain", "stale", "other",
+	};
+
+	return look < SD_BLKCNT_COUNT ? n[look] : "?";
+}
+
+/* What the console says about a Block Count behaviour. */
+static const char *blkcnt_words(unsigned look)
+{
+	switch (look) {
+	case SD_BLKCNT_BUS:
+		return "falls as each block crosses the bus";
+	case SD_BLKCNT_DRAIN:
+		return "falls only as the CPU drains each block (as QEMU's SDHCI)";
+	case SD_BLKCNT_STALE:
+		return "does not move until the transfer ends";
+	case SD_BLKCNT_OTHER:
+		return "moves in none of the known ways";
+	default:
+		return "not probed";
+	}
+}
+
+static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, int r,
+			   uint64_t probe_ns)
+{
+	struct json *j = record_begin("silicon");
+
+	json_str(j, "host", h->name ? h->name : "?");
+	json_bool(j, "probed", r == 0);
+	if (r && r != -ENOTSUP)
+		json_i64(j, "error", r);
+	json_str(j, "blkcnt", wl_blkcnt_name(h->blkcnt_look));
+	json_bool(j, "blkcnt_look_used", h->blkcnt_look == SD_BLKCNT_BUS);
+	if (r == 0) {
+		json_u64(j, "blocks", s->blocks);
+		json_u64(j, "cnt_ready", s->cnt_ready);
+		json_u64(j, "cnt_full", s->cnt_full);
+		json_u64(j, "cnt_drained", s->cnt_drained);
+		json_u64(j, "wait_us", s->wait_us);
+	}
+	json_double(j, "probe_us", (double)probe_ns / 1e3, 1);
+	record_end();
+}
+
+int wl_silicon_probe(struct wl_ctx *c)
+{
+	struct sd_host *h = c->card->host;
+	struct sd_silicon s = { 0 };
+	uint64_t t0 = timer_now_us();
+	int r = sd_host_characterise(h, &s);
+	uint64_t ns = r == -ENOTSUP ? 0 : r ? (timer_now_us() - t0) * 1000u :
+		      timer_ticks_to_ns(s.ticks);
+
+	if (r == -ENOTSUP)
+		con_printf("silicon: %s: no probe (its driver uses no look at a block count)\n",
+			   h->name ? h->name : "?");
+	else if (r)
+		con_printf("silicon: %s: the probe failed (error %d): Block Count is not used; "
+			   "reads that need it get no diagnosis\n", h->name ? h->name : "?", r);
+	else
+		con_printf("silicon: %s Block Count during a read %s (%u written: %u when the "
+			   "first block was ready, %u with the CPU moving nothing, %u after one "
+			   "drained): %s; probe %.1f us\n", h->name ? h->name : "?",
+			   blkcnt_words(s.blkcnt), (unsigned)s.blocks, (unsigned)s.cnt_ready,
+			   (unsigned)s.cnt_full, (unsigned)s.cnt_drained,
+			   s.blkcnt == SD_BLKCNT_BUS ? "the split uses it" :
+			   "the split does not use it, reads that would need it get no diagnosis",
+			   (double)ns / 1e3);
+	silicon_record(h, &s, r, ns);
+	return r;
+}

@@ -1,0 +1,225 @@
+/*
+ * test_silicon.c - the probe of the controller's behaviour (sdhci.c
+ * sdhci_characterise, bench/workloads/silicon.c; docs/silicon.md) on every
+ * SDHCI Block Count behaviour the simulator models (sim.h enum
+ * sim_blkcnt): it must name each one right, on fast and CPU-paced hosts,
+ * buffers of one to four blocks, fast and slow cards, 1-bit and 4-bit, and
+ * on generated hosts; it costs little (printed); and the driver's read
+ * uses the Block Count look only where the probe confirmed it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/sd/sd.h"
+#include "drivers/timer.h"
+#include "lib/err.h"
+#include "sim/sim.h"
+#include "sim/sim_gen.h"
+#include "sim/sim_harness.h"
+#include "tests/unit/check.h"
+
+/* What the probe must say of each simulated behaviour. */
+static const uint8_t expect[SIM_BLKCNT_N] = {
+	[SIM_BLKCNT_BUS] = SD_BLKCNT_BUS,
+	[SIM_BLKCNT_DRAIN] = SD_BLKCNT_DRAIN,
+	[SIM_BLKCNT_STALE] = SD_BLKCNT_STALE,
+};
+
+/* The probe's cost bound: four blocks and two waits, on the slowest card. */
+#define PROBE_MAX_US 20000.0
+
+static double worst_us;
+
+static void probe_one(struct simh *s, const char *what, unsigned v)
+{
+	struct sd_silicon out = { 0 };
+	int r = sd_host_characterise(s->host, &out);
+	double us = (double)timer_ticks_to_ns(out.ticks) / 1e3;
+
+	CHECK_EQ_I(r, 0);
+	if (out.blkcnt != expect[v])
+		CHECK_FAIL_("%s, Block Count %s: the probe says %u (counts %u %u %u of %u)", what,
+			    sim_blkcnt_name(v), out.blkcnt, out.cnt_ready, out.cnt_full,
+			    out.cnt_drained, out.blocks);
+	CHECK_EQ_U(s->host->blkcnt_look, out.blkcnt);
+	CHECK(us < PROBE_MAX_US);
+	if (us > worst_us)
+		worst_us = us;
+	printf("  %-40s %-5s -> %u (%u %u %u of %u), %.1f us\n", what, sim_blkcnt_name(v),
+	       out.blkcnt, out.cnt_ready, out.cnt_full, out.cnt_drained, out.blocks, us);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+TEST(the_probe_names_every_block_count_behaviour_on_the_shipped_hosts)
+{
+	static const char *const hosts[] = { "sim", "pi0", "pi1", "pi2", "pi3", "pi4",
+					     "test-gaps", "pi4-emmc2" };
+	static const char *const cards[] = { "sdhc-c10-16g", "instant-4g", "fixed-800us-8g",
+					     "sdsc-v1-128m" };
+	unsigned h, c, v;
+
+	worst_us = 0;
+	for (h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++)
+		for (c = 0; c < sizeof(cards) / sizeof(cards[0]); c++)
+			for (v = 0; v < SIM_BLKCNT_N; v++) {
+				struct sim_config cfg;
+				struct simh s;
+				char err[200], what[80];
+
+				sim_config_default(&cfg);
+				CHECK_EQ_I(sim_host_load(hosts[h], &cfg, err, sizeof(err)), 0);
+				cfg.blkcnt = (uint8_t)v;
+				CHECK_EQ_I(simh_start(&s, cards[c], &cfg), 0);
+				snprintf(what, sizeof(what), "%s/%s", hosts[h], cards[c]);
+				probe_one(&s, what, v);
+			}
+	printf("  the probe's cost: at most %.1f us per boot\n", worst_us);
+}
+
+TEST(the_probe_names_them_with_any_buffer_and_width)
+{
+	unsigned buf, v, w;
+
+	for (buf = 1; buf <= 4; buf++)
+		for (w = 1; w <= 4; w += 3)
+			for (v = 0; v < SIM_BLKCNT_N; v++) {
+				struct sim_config cfg;
+				struct simh s;
+				char err[200], what[80];
+
+				sim_config_default(&cfg);
+				CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+				cfg.blkcnt = (uint8_t)v;
+				cfg.buf_blocks = buf;
+				CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+				if (w == 1)
+					CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
+				snprintf(what, sizeof(what), "pi1, %u-block buffer, %u-bit", buf, w);
+				probe_one(&s, what, v);
+			}
+}
+
+TEST(the_probe_names_them_on_generated_hosts)
+{
+	uint64_t i;
+	unsigned n = 0;
+
+	sim_gen_blkcnt = SIM_GEN_DRAWN;
+	for (i = 1; i <= 60; i++) {
+		static struct sim_profile p;
+		static struct sim_gen_host h;
+		struct simh s;
+		char what[80];
+
+		sim_gen_card(i, &p);
+		sim_gen_host(i, &h);
+		if (h.path == SIM_GEN_SDHOST_PIO || h.path == SIM_GEN_SDHOST_DMA)
+			continue;
+		if (h.path == SIM_GEN_SDHCI_UHS)
+			CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
+		else
+			CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
+		if (s.init_ret)
+			continue;
+		snprintf(what, sizeof(what), "gen %llu (%s)", (unsigned long long)i,
+			 sim_gen_path_name(h.path));
+		probe_one(&s, what, h.c.blkcnt);
+		n++;
+	}
+	sim_gen_blkcnt = SIM_BLKCNT_BUS;
+	CHECK(n >= 30);
+}
+
+/* A 64-block read on the CPU-paced Pi 1 (the CPU moves a block slower
+ * than the bus carries one: the wait decisions need the look). */
+static uint32_t undecided_after(unsigned v, bool probe)
+{
+	static uint8_t buf[64 * 512];
+	struct sim_config cfg;
+	struct sd_req_times t;
+	struct sd_silicon out = { 0 };
+	struct simh s;
+	char err[200];
+
+	sim_config_default(&cfg);
+	CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+	cfg.blkcnt = (uint8_t)v;
+	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+	if (probe)
+		CHECK_EQ_I(sd_host_characterise(s.host, &out), 0);
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_I(sd_read_blocks(&s.card, 4096, 64, buf, SD_STOP_AUTO12, &t), 0);
+	CHECK_EQ_U(t.waits_counted, 2);
+	return t.undecided_blocks;
+}
+
+TEST(the_read_look_is_used_only_where_the_probe_confirmed_it)
+{
+	/* confirmed: every wait decided */
+	CHECK_EQ_U(undecided_after(SIM_BLKCNT_BUS, true), 0);
+	/* not probed, or another behaviour: the blocks the CPU found ready
+	 * are undecided, never guessed */
+	CHECK(undecided_after(SIM_BLKCNT_BUS, false) > 32);
+	CHECK(undecided_after(SIM_BLKCNT_DRAIN, true) > 32);
+	CHECK(undecided_after(SIM_BLKCNT_STALE, true) > 32);
+}
+
+TEST(a_host_without_the_look_has_no_probe)
+{
+	struct sim_config cfg;
+	struct sd_silicon out;
+	struct simh s;
+	char err[200];
+
+	sim_config_default(&cfg);
+	CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+	cfg.sdhost = true;
+	cfg.base = 0x20202000u;
+	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+	CHECK_EQ_I(sd_host_characterise(s.host, &out), -ENOTSUP);
+	CHECK_EQ_U(s.host->blkcnt_look, SD_BLKCNT_UNPROBED);
+}
+
+/* A 64-block SDHOST write on the CPU-paced Pi 1 with SDEDM's fill after
+ * the last word full or the FIFO's level: the driver does not read it
+ * (docs/silicon.md, sdhost-fifo-after-write), so its stamps are the same. */
+static void sdhost_write(bool level, struct sd_req_times *t)
+{
+	static uint8_t buf[64 * 512];
+	struct sim_config cfg;
+	struct simh s;
+	char err[200];
+
+	sim_config_default(&cfg);
+	CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+	cfg.sdhost = true;
+	cfg.base = 0x20202000u;
+	cfg.sdhost_end_fill_level = level;
+	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+	memset(buf, 0x5a, sizeof(buf));
+	memset(t, 0, sizeof(*t));
+	CHECK_EQ_I(sd_write_blocks(&s.card, 1u << 16, 64, buf, SD_STOP_AUTO12, t), 0);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+TEST(the_sdhost_write_does_not_depend_on_the_fill_after_its_last_word)
+{
+	struct sd_req_times a, b;
+
+	sdhost_write(false, &a);
+	sdhost_write(true, &b);
+	CHECK_EQ_U(a.fifo_counted, 1);
+	CHECK_EQ_U(a.fifo_words, b.fifo_words);
+	CHECK_EQ_U(a.seam_ticks, b.seam_ticks);
+	CHECK_EQ_U(a.seam_words, b.seam_words);
+	CHECK_EQ_U(a.seams, b.seams);
+	CHECK_EQ_U(a.host_ticks, b.host_ticks);
+	CHECK_EQ_U(a.t_data_done - a.t_issue, b.t_data_done - b.t_issue);
+	/* The busy wait after the last word polls SDEDM for the state
+	 * machine; a fill that changes between two polls keeps the
+	 * simulator from skipping ahead over identical reads (fast_forward),
+	 * so the end may fall one poll apart. */
+	CHECK((int32_t)((a.t_end - a.t_issue) - (b.t_end - b.t_issue)) < 1000);
+	CHECK((int32_t)((b.t_end - b.t_issue) - (a.t_end - a.t_issue)) < 1000);
+}
