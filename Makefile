@@ -27,6 +27,8 @@
 #   make bench-silicon the generated pairs under each controller behaviour docs/silicon.md
 #                   lists (bench-sim part 5): no diagnosis, confidently wrong, per variant
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
+#   make bench-confirm  each verdict's counterfactual checks (half clock, CPU delay) on
+#                   simulated pairs: contradictions of right and of broken splits
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
 #                   what each mutation makes test_bench_accuracy and the others miss
 #   make bench-qemu instructions per read request under QEMU -icount (hostcost table;
@@ -146,7 +148,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: readme-sample screen-png bench-captures bench-qemu bench-predict bench-au bench-mutations bench-linux bench-linux-commands sdblinux bench-sim bench-silicon all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: readme-sample screen-png bench-captures bench-qemu bench-predict bench-au bench-confirm bench-mutations bench-linux bench-linux-commands sdblinux bench-sim bench-silicon all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -499,6 +501,13 @@ bench-silicon: all
 # geometry (tests/sim/test_bench_au.c; make test runs its first 30).
 bench-au: $(BH)/tests/test_bench_au
 	SIM_AU_GEN=$(or $(N),200) $(BH)/tests/test_bench_au
+
+# The counterfactual checks of each verdict (bench/engine/confirm.c) on
+# the shipped pairs and N generated pairs (default 100, seeds 1..N): the
+# checks that ran, the contradictions of unbroken splits, and of splits
+# broken by hand (tests/sim/test_confirm.c; make test runs 12 pairs).
+bench-confirm: $(BH)/tests/test_confirm
+	SIM_CONFIRM_GEN=$(or $(N),100) $(BH)/tests/test_confirm
 
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, the verdict rule

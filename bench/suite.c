@@ -6,6 +6,7 @@
  * automatically under QEMU, where timings are emulation speed; each
  * workload moves little data so a whole QEMU run stays under a minute).
  */
+#include "bench/engine/confirm.h"
 #include "bench/engine/overhead.h"
 #include "bench/storage/config.h"
 #include "bench/engine/record.h"
@@ -80,6 +81,9 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 		if (!i || between_workloads(c))
 			wl_table[i].run(c, cfg);
 	con_flush();
+	/* Each summary verdict against an experiment (confirm.h). */
+	if (config_bool(cfg, CFG_CONFIRM) && !c->abort_all)
+		wl_confirm_run(c, config_u64(cfg, CFG_SPAN));
 	if (c->interrupted)
 		con_printf("\ninterrupted (Ctrl-C): the remaining workloads were skipped\n");
 	else if (c->abort_all)

@@ -44,6 +44,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 ACCURACY = "test_bench_accuracy"
+CONFIRM = "test_confirm"   # the counterfactual checks: prints CONFIRM_COUNTS
 
 
 class Mutation:
@@ -58,7 +59,7 @@ MUTATIONS = [
              "bench/engine/busmodel.c",
              "return 1u + (8u * blksz + width - 1u) / width + 16u + 1u;",
              "return (1u + (8u * blksz + width - 1u) / width + 16u + 1u) * 11u / 10u;",
-             [ACCURACY]),
+             [ACCURACY, CONFIRM]),
     Mutation("clock-paced-removed",
              "the clock-paced booking removed: the calibrated clocks beyond the "
              "framing booked as bus again (pipe_bus_ns)",
@@ -131,6 +132,21 @@ MUTATIONS = [
              "lba_range_end(&want) <= lba_range_end(&g->log[i]);",
              "lba_range_end(&want) <= lba_range_end(&g->log[i]) + 1;",
              ["test_write_guard"]),
+    Mutation("sdhci-divider-off-by-one",
+             "the simulated SDHCI's clock divider one more than the driver believes "
+             "(f = base / 2(N + 1)): the split's bus at the wrong clock",
+             "sim/sim_sdhci_bus.c",
+             "return n ? cfg()->base_clock_hz / (2 * n) : cfg()->base_clock_hz;",
+             "return n ? cfg()->base_clock_hz / (2 * (n + 1)) : cfg()->base_clock_hz;",
+             [CONFIRM]),
+    Mutation("block-count-stale",
+             "the simulated SDHCI's Block Count stale until a read ends (it no longer "
+             "falls as blocks cross the bus): the driver's look means something else",
+             "sim/sim_sdhci_data.c",
+             "\tif (x->blkcnt_en && (sim_hc.blksizecnt >> 16))\n\t\tsim_hc.blksizecnt -= 1u << 16;"
+             "\n\tx->fill_t[slot] = t;",
+             "\tx->fill_t[slot] = t;",
+             [CONFIRM]),
     Mutation("predict-cap-removed",
              "sdbreport --predict no longer cut to the target's bus ceiling (_cap)",
              "tools/sdbhost/predict.py",
@@ -275,6 +291,11 @@ def verdict(rc, out):
 
 def print_result(test, rc, out, base):
     print("  %s: %s" % (test, verdict(rc, out)))
+    if test == CONFIRM:
+        for line in out.splitlines():
+            if line.startswith("CONFIRM_COUNTS"):
+                print("    " + line)
+        return
     if test != ACCURACY:
         for a, b in FAILED.findall(out)[:4]:
             print("    failed: %s" % (a or b)[:150])

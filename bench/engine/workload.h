@@ -79,6 +79,19 @@ struct wl_claims {
 	unsigned speed_class_met, uhs_grade_met, video_class_met;
 };
 
+/* What a counterfactual needs of one finished workload (kept by
+ * wl_confirm_note, bench/engine/confirm.h, for each summary entry). */
+struct wl_cf_src {
+	bool noted, valid, write, mix, seq;
+	enum wl_cmd cmd;
+	uint32_t blocks, clock_hz;
+	uint8_t width;
+	uint32_t p50_ns, p90_ns;
+	double wall_per_op_ns;
+	double bus_pct, crit_bus_pct, card_clock_pct;
+	double card_access_pct;      /* the card's waits inside the transfer */
+};
+
 #define WL_MAX_SUMMARY 96
 #define WL_POLL_EVERY_US 50000
 #define WL_KEY_INTERRUPT 0x03        /* Ctrl-C */
@@ -123,6 +136,7 @@ struct wl_ctx {
 	/* Finished workloads, for the closing summary. */
 	struct wl_summary summary[WL_MAX_SUMMARY];
 	uint32_t nsummary;
+	struct wl_cf_src cf[WL_MAX_SUMMARY]; /* summary[i]'s, for its checks (confirm.h) */
 	struct wl_bus_cal bus_cal;
 	struct wl_claims claims;     /* the class check's, for the headline */
 };

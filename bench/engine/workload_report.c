@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "bench/engine/confirm.h"
 #include "bench/engine/record.h"
 #include "bench/engine/workload_report.h"
 #include "lib/console.h"
@@ -253,6 +254,7 @@ void wl_report(struct wl_ctx *c, const struct wl_meas *m)
 		s->p99_ns = m->sum.p99_ns;
 		s->bottleneck = (uint8_t)m->split.verdict;
 		s->valid = m->validity.valid;
+		wl_confirm_note(c, m, c->nsummary - 1);
 	}
 }
 

@@ -189,6 +189,7 @@ KEYS = [
     ("console_wait", "5", "5", None),
     ("console_idle", "0", "0", None),
     ("led", "off", "off", None),
+    ("confirm", "off", "off", None),
 ]
 
 

@@ -9,6 +9,7 @@ import json
 import os
 
 from . import charts as C
+from . import checks
 from . import details
 from . import fmt as F
 from . import headline as HL
@@ -289,13 +290,14 @@ class Report:
                     body.append([n, F.size(r.get("xfer_bytes")), F.num(r.get("mbs")),
                                  F.num(r.get("iops"), "%.0f"), F.us_from_ns(lat.get("p50_ns")),
                                  F.us_from_ns(lat.get("p99_ns")),
+                                 checks.cell(run, n) or "-",
                                  _verdict_cell(v.get("text"), b)])
             self.w('<details class="wide"><summary>every workload\'s result and verdict: '
                    '%d workloads, %s</summary>\n' % (len(body), esc(", ".join(
                        "%s %d" % (F.text(k), n) for k, n in sorted(counts.items(),
                                                                    key=lambda kv: -kv[1])))))
-            self.table(["workload", "transfer", "MB/s", "IOPS", "p50 us", "p99 us", "verdict"],
-                       body, num_cols=(2, 3, 4, 5))
+            self.table(["workload", "transfer", "MB/s", "IOPS", "p50 us", "p99 us", "check",
+                        "verdict"], body, num_cols=(2, 3, 4, 5))
             self.w("</details>\n")
         self.end()
 
@@ -744,6 +746,9 @@ class Report:
                 any_ = True
                 self.p("%sskipped %s: %s" % (self.prefix(lab), F.text(r.get("workload")),
                                              F.text(r.get("reason"))))
+            for line in checks.lines(run):
+                any_ = True
+                self.p(self.prefix(lab) + line)
         for log in self.logs:
             if log.warnings:
                 any_ = True

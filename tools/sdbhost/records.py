@@ -105,6 +105,12 @@ SCHEMA = {
                   "stale": _N, "corrupted": _N, "read_errors": _N, "first_bad_lba": _N,
                   "partial": _B},
     "skipped": {"workload": _S, "reason": _S},
+    "check": {"workload": _S, "kind": _S, "verdict": _S, "predicted_ns": _N,
+              "predicted_hi_ns": _N, "measured_ns": _N, "tolerance_ns": _N, "baseline_ns": _N,
+              "ops": _N, "clock_hz": _N, "cf_clock_hz": _N, "delay_ns_per_block": _N,
+              "cost_us": _N, "reason": _S, "emulated": _B},
+    "checks": {"confirmed": _N, "contradicted": _N, "not_run": _N, "elapsed_us": _N,
+               "emulated": _B},
     "sweep": {"op": _S, "width": _N, "clock_hz": _N, "requested_hz": _N, "xfer_bytes": _N,
               "ops": _N, "mean_ns": _N, "mbs": _N, "ceiling_mbs": _N, "fit": _S,
               "points": _N, "a_ns": _N, "b_clocks": _N, "model_bus_clocks": _N, "r2": _N,
@@ -175,7 +181,7 @@ SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data
 MEASURE_TYPES = WORKLOAD_TYPES + ("sweep", "class", "au", "open_au", "erase", "sustained",
                                   "integrity", "skipped", "summary", "suite", "hosts",
                                   "hostcost", "selftest", "modes", "headline", "truth", "bus",
-                                  "silicon")
+                                  "silicon", "check", "checks")
 
 
 def is_num(v):

@@ -1,5 +1,6 @@
 """The text report: every record type as a person reads it, and the
 side-by-side comparison of several runs."""
+from . import checks
 from . import details
 from . import fmt as F
 from . import headline as HL
@@ -136,16 +137,16 @@ def summary_lines(s):
 
 
 def workload_table(run, out):
-    _w(out, "%-28s %10s %10s %9s %10s %10s  %s" % (
-        "workload", "MB/s", "MiB/s", "IOPS", "p50 us", "p99 us", "verdict"))
+    _w(out, "%-28s %10s %10s %9s %10s %10s  %-13s %s" % (
+        "workload", "MB/s", "MiB/s", "IOPS", "p50 us", "p99 us", "check", "verdict"))
     for key, title, names in model.groups(run):
         for name in names:
             w = run.workloads[name]
             r, lat, v = w.get("result"), w.get("latency") or {}, w.get("verdict") or {}
-            _w(out, "%-28s %10s %10s %9s %10s %10s  %s" % (
+            _w(out, "%-28s %10s %10s %9s %10s %10s  %-13s %s" % (
                 name, F.num(r.get("mbs")), F.num(r.get("mibs")), F.num(r.get("iops"), "%.0f"),
                 F.us_from_ns(lat.get("p50_ns")), F.us_from_ns(lat.get("p99_ns")),
-                F.text(v.get("text")) if v else ""))
+                checks.cell(run, name) or "-", F.text(v.get("text")) if v else ""))
 
 
 def sweep_lines(run):
@@ -402,6 +403,8 @@ def render_run(run, out, log=None):
         for line in selftest_lines(run.all("selftest")):
             _w(out, line)
     for line in details.text_lines(run):
+        _w(out, line)
+    for line in checks.lines(run):
         _w(out, line)
     for r in run.all("skipped"):
         _w(out, "skipped: %s - %s" % (F.text(r.get("workload")), F.text(r.get("reason"))))

@@ -1,0 +1,318 @@
+/*
+ * test_confirm.c - the counterfactual checks (bench/engine/confirm.c) on
+ * the simulator: a split that is right is confirmed, a broken one is
+ * contradicted.
+ *
+ * The real engine runs the summary's kinds of workload on simulated
+ * hosts and cards (a set of shipped pairs and SIM_CONFIRM_GEN generated
+ * pairs, default GEN_PAIRS_TEST, from seed SIM_CONFIRM_GEN_FIRST, default
+ * 1), then wl_confirm_one runs the same operations at half the SD clock
+ * and with a CPU delay and judges them against the workload's own split.
+ * The simulator's clock follows only what the drivers do, so a
+ * contradiction here is the split's, never noise.
+ *
+ * Checks:
+ *  - unbroken, at most MAX_CONTRA_PCT of the checks that ran are
+ *    contradicted on each set (the figure is printed), and most ran;
+ *  - the same splits broken by hand (the bus time of each workload 10%
+ *    longer, taken from the card, as a bus model 10% too long books it):
+ *    the clock check contradicts at least MIN_CAUGHT_PCT of the workloads
+ *    it confirmed with a narrow prediction (its range within the
+ *    tolerance) whose bus on the critical path is at least
+ *    BROKEN_MIN_BUS_PCT of the time (the tolerance is small enough to see
+ *    a bus model 10% off where the bus matters);
+ *  - the pure functions: the prediction of a bus-bound and a card-bound
+ *    operation, the tolerance, the judge.
+ * make bench-mutations breaks the split in the code (sim/mutations.py:
+ * the bus model, the clock divider, the Block Count's meaning) and counts
+ * the contradictions this test prints (its CONFIRM_COUNTS line).
+ * Each check that did not confirm is printed; SIM_CONFIRM_VERBOSE=1 prints
+ * every one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/engine/confirm.h"
+#include "bench/engine/workload.h"
+#include "bench/workloads/clock_sweep.h"
+#include "lib/host/host_console.h"
+#include "sim/sim.h"
+#include "sim/sim_gen.h"
+#include "sim/sim_harness.h"
+#include "tests/unit/check.h"
+
+#define GEN_PAIRS_TEST     12
+#define MAX_CONTRA_PCT     1.0   /* contradictions of an unbroken split, at most */
+#define MIN_RAN_PCT        90.0  /* checks that ran (not "not_run"), at least */
+#define BROKEN_MIN_BUS_PCT 60.0  /* a split broken by hand must be caught from this bus share */
+#define MIN_CAUGHT_PCT     80.0  /* ... in this share at least (met: 25/27, 5/6) */
+#define MEM_BYTES (24u << 20)
+
+struct combo {
+	const char *host, *card;
+};
+
+static const struct combo combos[] = {
+	{ "pi3", "sdhc-c10-16g" }, { "pi3", "sdxc-u3-128g" }, { "pi3", "sdhc-slow-writer-8g" },
+	{ "pi3", "instant-4g" }, { "pi3", "sdsc-v2-2g" }, { "pi3", "sdhc-gaps-16g" },
+	{ "pi1", "sdhc-c10-16g" }, { "pi1", "instant-4g" }, { "pi0", "sdxc-a2-64g" },
+	{ "pi4", "sdhc-c10-16g" }, { "pi4", "instant-4g" }, { "sim", "sdhc-1bit-4g" },
+	{ "test-gaps", "sdhc-c10-16g" },
+};
+
+enum pat { SEQ, RANDOM, MIX70 };
+
+struct wl_case {
+	const char *name, *kind;
+	bool write;
+	enum pat pat;
+	uint32_t blocks, ops;
+};
+
+/* The kinds of the summary's workloads (basic.c). */
+static const struct wl_case cases[] = {
+	{ "seq-read-1m", "seq", false, SEQ, 2048, 4 },
+	{ "seq-read-64k", "seq", false, SEQ, 128, 16 },
+	{ "seq-write-64k", "seq", true, SEQ, 128, 16 },
+	{ "rand-read-4k", "random", false, RANDOM, 8, 48 },
+	{ "rand-write-4k", "random", true, RANDOM, 8, 32 },
+	{ "mix70-4k", "mix", false, MIX70, 8, 48 },
+};
+
+struct tally {
+	const char *what;
+	unsigned n[2][3];     /* [kind][verdict] */
+	unsigned broken, broken_caught;
+};
+
+static struct tally shipped = { .what = "shipped pairs" };
+static struct tally generated = { .what = "generated pairs" };
+static uint8_t *mem;
+static struct test_area area;
+static struct write_guard guard;
+
+static void quiet(char c)
+{
+	(void)c;
+}
+
+static void measure(struct wl_ctx *c, const struct wl_case *k, struct wl_meas *m)
+{
+	uint32_t slots = area.count / k->blocks, i;
+	enum wl_cmd cmd = WL_MULTI_AUTO12;
+
+	wl_begin(c, m, k->kind, k->name, k->name, k->write, cmd, k->blocks, 0);
+	for (i = 0; i < k->ops; i++) {
+		struct wl_op op;
+
+		op.write = k->pat == MIX70 ? (wl_rand(c) % 10) < 3 : k->write;
+		op.blocks = k->blocks;
+		op.cmd = cmd;
+		op.lba = area.first_lba + (k->pat == SEQ ? i * k->blocks
+					   : (wl_rand(c) % slots) * k->blocks);
+		CHECK_EQ_I(wl_do(c, m, &op), 0);
+	}
+	wl_end(c, m);
+}
+
+/* The split broken by hand: 10% more bus, taken from the card. */
+static void break_split(struct wl_cf_src *s)
+{
+	s->bus_pct *= 1.1;
+	s->crit_bus_pct *= 1.1;
+}
+
+static void run_case(struct wl_ctx *c, const struct wl_case *k, const char *label,
+		     struct tally *t)
+{
+	struct wl_meas m;
+	struct wl_check out[2];
+	struct wl_cf_src broken;
+	unsigned i;
+
+	measure(c, k, &m);
+	wl_confirm_note(c, &m, 0);
+	broken = c->cf[0];
+	wl_confirm_one(c, &c->cf[0], k->name, 0, out);
+	for (i = 0; i < 2; i++) {
+		const struct wl_check *o = &out[i];
+
+		t->n[i][o->verdict]++;
+		if (o->verdict == WL_CHECK_CONFIRMED && !getenv("SIM_CONFIRM_VERBOSE"))
+			continue;
+		printf("  %-34s %-14s %-9s bus %5.1f (crit %5.1f, clock-paced card %4.1f) | "
+		       "base %9.1f us, measured %9.1f us, predicted %9.1f-%9.1f +/- %6.1f: %s%s%s\n",
+		       label, k->name, wl_check_kind_name(o->kind), m.split.bus_pct,
+		       m.split.crit_bus_pct, m.split.card_clock_pct, o->baseline_ns / 1e3,
+		       o->measured_ns / 1e3, o->predicted_ns / 1e3, o->predicted_hi_ns / 1e3,
+		       o->tolerance_ns / 1e3, wl_check_verdict_name(o->verdict),
+		       o->reason[0] ? ": " : "", o->reason);
+	}
+	/* The same operations judged against the broken split, where the bus
+	 * is most of the time and the prediction narrow. */
+	if (out[0].verdict != WL_CHECK_CONFIRMED || broken.crit_bus_pct < BROKEN_MIN_BUS_PCT ||
+	    out[0].predicted_hi_ns - out[0].predicted_ns > out[0].tolerance_ns)
+		return;
+	break_split(&broken);
+	wl_confirm_one(c, &broken, k->name, 0, out);
+	t->broken++;
+	t->broken_caught += out[0].verdict == WL_CHECK_CONTRADICTED;
+	if (out[0].verdict != WL_CHECK_CONTRADICTED)
+		printf("    MISS broken split of %s %s confirmed (measured %.1f us, predicted "
+		       "%.1f us)\n", label, k->name, out[0].measured_ns / 1e3,
+		       out[0].predicted_ns / 1e3);
+}
+
+static void run_cases(struct simh *s, const char *label, struct tally *t)
+{
+	static struct wl_ctx c;
+	unsigned k;
+
+	memset(&area, 0, sizeof(area));
+	area.usable = true;
+	area.source = TEST_AREA_CONFIG;
+	area.first_lba = 1u << 16;
+	area.count = 1u << 16;
+	if ((uint64_t)area.first_lba + area.count > s->card.blocks) {
+		area.first_lba = s->card.blocks / 2;
+		area.count = s->card.blocks / 4;
+	}
+	write_guard_init(&guard, &s->card, &area, true);
+	wl_ctx_init(&c, &guard, mem, MEM_BYTES, true, false, 0x1234, 42);
+	c.read_base = area.first_lba;
+	wl_bus_calibrate(&c);
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		if ((cases[k].write || cases[k].pat == MIX70) && s->card.write_protected)
+			continue;
+		run_case(&c, &cases[k], label, t);
+	}
+}
+
+static void run_combo(const struct combo *cb)
+{
+	struct simh s;
+	struct sim_config cfg;
+	char err[300], label[64];
+
+	snprintf(label, sizeof(label), "%s/%s", cb->host, cb->card);
+	sim_config_default(&cfg);
+	CHECK_EQ_I(sim_host_load(cb->host, &cfg, err, sizeof(err)), 0);
+	CHECK_EQ_I(simh_start(&s, cb->card, &cfg), 0);
+	if (!s.init_ret)
+		run_cases(&s, label, &shipped);
+}
+
+static void run_generated(uint64_t i)
+{
+	static struct sim_profile p;
+	static struct sim_gen_host h;
+	char label[64];
+	struct simh s;
+
+	sim_gen_card(i, &p);
+	sim_gen_host(i, &h);
+	/* The data path by the DMA engine needs a channel set up
+	 * (test_bench_accuracy does); the PIO and ADMA2 paths here. */
+	if (h.path == SIM_GEN_SDHOST_DMA || h.path == SIM_GEN_EMMC_DMA)
+		return;
+	snprintf(label, sizeof(label), "gen %llu %s:%s", (unsigned long long)i, h.c.host_name,
+		 sim_gen_path_name(h.path));
+	if (h.path == SIM_GEN_SDHCI_UHS)
+		CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
+	else
+		CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
+	if (!s.init_ret)
+		run_cases(&s, label, &generated);
+}
+
+static double pct(unsigned n, unsigned of)
+{
+	return of ? 100.0 * n / of : 0.0;
+}
+
+/* The set's figures; checks the unbroken floor and the broken catch. */
+static void print_tally(const struct tally *t)
+{
+	unsigned k, ran = 0, contra = 0, all = 0;
+
+	for (k = 0; k < 2; k++) {
+		printf("  %s, %s: %u confirmed, %u contradicted, %u not run\n", t->what,
+		       wl_check_kind_name((enum wl_check_kind)k), t->n[k][WL_CHECK_CONFIRMED],
+		       t->n[k][WL_CHECK_CONTRADICTED], t->n[k][WL_CHECK_NOT_RUN]);
+		ran += t->n[k][0] + t->n[k][1];
+		contra += t->n[k][1];
+		all += t->n[k][0] + t->n[k][1] + t->n[k][2];
+	}
+	printf("CONFIRM_COUNTS %s: %u checks ran of %u, %u contradicted (%.2f%%); split broken "
+	       "by hand: %u of %u contradicted\n", t->what, ran, all, contra, pct(contra, ran),
+	       t->broken_caught, t->broken);
+	if (!all)
+		return;
+	CHECK(pct(contra, ran) <= MAX_CONTRA_PCT);
+	CHECK(pct(ran, all) >= MIN_RAN_PCT);
+	if (t == &shipped)
+		CHECK(t->broken > 0);
+	if (t->broken)
+		CHECK(pct(t->broken_caught, t->broken) >= MIN_CAUGHT_PCT);
+}
+
+TEST(the_prediction_and_the_judge)
+{
+	struct wl_cf_src bus = { .wall_per_op_ns = 1e5, .bus_pct = 90.0, .crit_bus_pct = 90.0,
+				 .p50_ns = 100000, .p90_ns = 100000 };
+	struct wl_cf_src card = { .wall_per_op_ns = 1e5, .bus_pct = 5.0, .crit_bus_pct = 5.0,
+				  .card_clock_pct = 10.0, .p50_ns = 100000, .p90_ns = 140000 };
+	struct wl_cf_src hidden = { .wall_per_op_ns = 1e5, .bus_pct = 40.0, .crit_bus_pct = 10.0 };
+	struct wl_cf_src stalls = { .wall_per_op_ns = 1e5, .bus_pct = 50.0, .crit_bus_pct = 50.0,
+				    .card_access_pct = 20.0, .write = true };
+	double lo, hi;
+
+	/* a bus-bound operation nearly doubles, exactly as its split says */
+	wl_check_predict_clock(&bus, 1e5, 2.0, &lo, &hi);
+	CHECK(fabs(lo - 190000.0) < 1e-6 && fabs(hi - 190000.0) < 1e-6);
+	/* a card-bound one hardly changes; its clock-paced waits may follow */
+	wl_check_predict_clock(&card, 1e5, 2.0, &lo, &hi);
+	CHECK(fabs(lo - 105000.0) < 1e-6 && fabs(hi - 115000.0) < 1e-6);
+	/* frames hidden behind the CPU: up to all of them once more */
+	wl_check_predict_clock(&hidden, 1e5, 2.0, &lo, &hi);
+	CHECK(fabs(lo - 110000.0) < 1e-6 && fabs(hi - 170000.0) < 1e-6);
+	/* a card that waits inside a write may wait less for a slower bus */
+	wl_check_predict_clock(&stalls, 1e5, 2.0, &lo, &hi);
+	CHECK(fabs(lo - 130000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
+	/* a read's card time there is its access latency: nothing hides it */
+	stalls.write = false;
+	wl_check_predict_clock(&stalls, 1e5, 2.0, &lo, &hi);
+	CHECK(fabs(lo - 150000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
+	/* the spread sets the card-bound tolerance, the share the steady one */
+	CHECK(fabs(wl_check_tolerance(&card, 105000.0) - 40000.0) < 1e-6);
+	CHECK(fabs(wl_check_tolerance(&bus, 190000.0) - 5700.0) < 1e-6);
+	CHECK(fabs(wl_check_tolerance(&bus, 1000.0) - WL_CHECK_TOL_MIN_NS) < 1e-6);
+	CHECK_EQ_I(wl_check_judge(100.0, 120.0, 121.0, 2.0), WL_CHECK_CONFIRMED);
+	CHECK_EQ_I(wl_check_judge(100.0, 120.0, 123.0, 2.0), WL_CHECK_CONTRADICTED);
+	CHECK_EQ_I(wl_check_judge(100.0, 120.0, 97.0, 2.0), WL_CHECK_CONTRADICTED);
+}
+
+TEST(counterfactuals_on_simulated_pairs)
+{
+	const char *gn = getenv("SIM_CONFIRM_GEN"), *gf = getenv("SIM_CONFIRM_GEN_FIRST");
+	uint64_t ngen = gn ? strtoull(gn, NULL, 0) : GEN_PAIRS_TEST;
+	uint64_t first = gf ? strtoull(gf, NULL, 0) : 1, i;
+	unsigned p;
+
+	mem = aligned_alloc(64, MEM_BYTES);
+	CHECK(mem != NULL);
+	if (!mem)
+		return;
+	host_console_hook = quiet;
+	if (!getenv("SIM_CONFIRM_GEN_ONLY"))
+		for (p = 0; p < sizeof(combos) / sizeof(combos[0]); p++)
+			run_combo(&combos[p]);
+	for (i = first; i < first + ngen; i++)
+		run_generated(i);
+	host_console_hook = NULL;
+	free(mem);
+	print_tally(&shipped);
+	print_tally(&generated);
+}
