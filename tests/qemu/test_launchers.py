@@ -160,7 +160,8 @@ def test_make_run_on_a_terminal_shows_the_text_and_keeps_the_records():
     terminal: no "@ " record line there, all of them in the log it names at
     the start and the end; under QEMU data_path = auto is PIO (QEMU's DMA
     models copy inside the start register write, which hides the split), so
-    at least 90% of the verdicts are a diagnosis, each printed as text."""
+    every verdict is a diagnosis or silent for the one reason the Block
+    Count probe gives under QEMU (docs/silicon.md), each printed as text."""
     harness.require_machine("raspi2b")
     envs = {"SDB_TIMEOUT": "900"}
     status, out = _pty_make_run([RUN_SH, "raspi2b"], envs, b"press Enter within", b"",
@@ -179,8 +180,9 @@ def test_make_run_on_a_terminal_shows_the_text_and_keeps_the_records():
     assert "data path: PIO (auto): under QEMU, whose DMA model copies" in out
     verdicts = [r for r in recs if r["type"] == "verdict"]
     valid = [v for v in verdicts if v["valid"]]
-    assert len(verdicts) >= 30 and len(valid) >= 0.9 * len(verdicts), \
-        [v["text"] for v in verdicts if not v["valid"]]
+    silent = [v for v in verdicts if not v["valid"]]
+    assert len(verdicts) >= 30 and len(valid) >= 0.5 * len(verdicts), [v["text"] for v in silent]
+    assert all("Block Count was not seen to count" in v["text"] for v in silent), silent
     flat = out.replace("\r", "")
     for v in verdicts:
         assert v["text"] in flat, v
