@@ -143,9 +143,8 @@ MUTATIONS = [
              "the simulated SDHCI's Block Count stale until a read ends (it no longer "
              "falls as blocks cross the bus): the driver's look means something else",
              "sim/sim_sdhci_data.c",
-             "\tif (x->blkcnt_en && (sim_hc.blksizecnt >> 16))\n\t\tsim_hc.blksizecnt -= 1u << 16;"
-             "\n\tx->fill_t[slot] = t;",
-             "\tx->fill_t[slot] = t;",
+             "\tif (cfg()->blkcnt == when && sim_hc.x.blkcnt_en",
+             "\tif (when == SIM_BLKCNT_STALE && sim_hc.x.blkcnt_en",
              [CONFIRM]),
     Mutation("predict-cap-removed",
              "sdbreport --predict no longer cut to the target's bus ceiling (_cap)",

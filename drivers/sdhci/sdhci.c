@@ -656,14 +656,20 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 		irq = rd(e, SDHCI_INTERRUPT);
 		if (irq & want)
 			break;
-		cnt = look ? rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT : left;
+		/* Block Count moving is progress whatever it counts (the bus,
+		 * or the master's drain): it renews the per-block bound and
+		 * names a failing block. Its moments are the blocks' times
+		 * only where the probe confirmed it counts the bus. */
+		cnt = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
 		if (cnt < left) {
 			now = timer_ticks();
-			adma_progress(t, data->blocks - left, left - cnt, now);
-			if (rd_dir && !t->t_first_data)
-				t->t_first_data = now;
-			if (!rd_dir && cnt <= 1 && !t->t_data_done)
-				t->t_data_done = now;
+			if (look) {
+				adma_progress(t, data->blocks - left, left - cnt, now);
+				if (rd_dir && !t->t_first_data)
+					t->t_first_data = now;
+				if (!rd_dir && cnt <= 1 && !t->t_data_done)
+					t->t_data_done = now;
+			}
 			left = cnt;
 			d = timer_deadline_us(blk_to);
 			continue;

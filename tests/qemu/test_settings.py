@@ -123,7 +123,8 @@ def test_refusals_name_the_console_and_say_no_ok(tmp_path):
         assert "auto" in show_line(s, "host")
         # a syntax error changes nothing
         out = s.command("set seed=9 data_path=d").replace("\r", "")
-        assert "data_path = d: not one of auto|pio|dma (nothing changed)" in out
+        assert "data_path = d: not one of auto|pio|dma (nothing changed; writes are off " \
+            "until set write_tests=on)" in out
         assert "(set here)" not in show_line(s, "seed")
         halt(s)
     finally:

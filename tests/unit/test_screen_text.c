@@ -78,7 +78,7 @@ TEST(help_lines_follow_the_summary)
 	con_puts("@ {\"type\":\"headline\",\"text\":\"A card; sequential read 21.50 MB/s\","
 		 "\"help\":[\"DMA: data_path = dma in sdbench.txt (the CPU moves every word "
 		 "now)\",\"another card: a \\\"quoted\\\" one\"]}\n");
-	sum = find_row("summary");
+	sum = find_row("  summary");
 	help = find_row("would help: DMA: data_path = dma");
 	CHECK(sum > 0);
 	CHECK(help > sum);
@@ -93,6 +93,6 @@ TEST(no_help_no_help_line)
 	screen_start(&fb);
 	con_puts(summary);
 	con_puts("@ {\"type\":\"headline\",\"text\":\"A card\",\"help\":[]}\n");
-	CHECK(find_row("summary") > 0);
+	CHECK(find_row("  summary") > 0);
 	CHECK(find_row("would help") < 0);
 }
