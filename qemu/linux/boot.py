@@ -29,7 +29,10 @@ SDBLINUX = os.path.join(ROOT, "build", "sdblinux", "sdblinux-arm64")
 MODULES = ("sdhci", "sdhci-pltfm", "sdhci-iproc", "bcm2835", "bcm2835_wdt")
 APPLETS = ("sh", "mount", "insmod", "sleep", "grep", "dmesg", "poweroff", "cat", "sync",
            "head", "tail")
-APPEND = "console=ttyAMA0 nosmp panic=-1"
+# quiet: the kernel's own info messages stay in its ring buffer (the init
+# script prints dmesg's mmc lines itself) instead of landing on the console
+# in the middle of a record line of sdblinux's.
+APPEND = "console=ttyAMA0 nosmp panic=-1 quiet"
 # The console from the first line on (a fault before the PL011 driver
 # registers would otherwise leave the log empty).
 EARLYCON = {"raspi3b": "earlycon=pl011,mmio32,0x3f201000",
