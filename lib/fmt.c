@@ -340,6 +340,19 @@ int fmt_snprintf(char *buf, size_t cap, const char *fmt, ...)
 	return n;
 }
 
+void fmt_append(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	*n += (size_t)fmt_vsnprintf(buf + *n, cap - *n, fmt, ap);
+	va_end(ap);
+	if (*n >= cap)
+		*n = cap - 1;
+}
+
 const char *fmt_size(char *buf, size_t cap, uint64_t bytes, enum fmt_size_style style)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };

@@ -20,6 +20,9 @@
 int fmt_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
 int fmt_snprintf(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Append to buf (cap bytes) at *n, never past its end: *n stays below cap. */
+void fmt_append(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Streaming form: every produced character goes to out(c, ctx). */
 typedef void (*fmt_out_fn)(char c, void *ctx);

@@ -139,19 +139,6 @@ void headline_claims(const struct wl_ctx *c, struct hl_claims *out)
 	capacity_claim(out, c);
 }
 
-static void add(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	*n += (size_t)fmt_vsnprintf(buf + *n, cap - *n, fmt, ap);
-	va_end(ap);
-	if (*n >= cap)
-		*n = cap - 1;
-}
-
 void headline_verdict_line(const struct hl_claims *h, char *buf, size_t cap)
 {
 	char s1[24], s2[24];
@@ -160,13 +147,13 @@ void headline_verdict_line(const struct hl_claims *h, char *buf, size_t cap)
 
 	buf[0] = 0;
 	if (h->counterfeit)
-		add(buf, cap, &n, "COUNTERFEIT: addresses wrap at %s (the card reports %s); ",
+		fmt_append(buf, cap, &n, "COUNTERFEIT: addresses wrap at %s (the card reports %s); ",
 		    fmt_size(s1, sizeof(s1), h->wrap_bytes, FMT_SIZE_EXACT),
 		    fmt_size(s2, sizeof(s2), h->reported_bytes, FMT_SIZE_ABOUT));
-	add(buf, cap, &n, "claims:");
+	fmt_append(buf, cap, &n, "claims:");
 	if (!h->n)
-		add(buf, cap, &n, " none to check");
+		fmt_append(buf, cap, &n, " none to check");
 	for (i = 0; i < h->n; i++)
-		add(buf, cap, &n, "%s %s %s (%s)", i ? "," : "", h->claim[i].name,
+		fmt_append(buf, cap, &n, "%s %s %s (%s)", i ? "," : "", h->claim[i].name,
 		    hl_result_name(h->claim[i].result), h->claim[i].detail);
 }

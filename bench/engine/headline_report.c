@@ -60,20 +60,6 @@ static const struct wl_summary *named(const struct wl_ctx *c, const char *name)
 	return 0;
 }
 
-/* Append to buf (cap bytes) at *n, never past its end. */
-static void add(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	*n += (size_t)fmt_vsnprintf(buf + *n, cap - *n, fmt, ap);
-	va_end(ap);
-	if (*n >= cap)
-		*n = cap - 1;
-}
-
 /* "SanDisk SL16G 16.0 GB, claims C10 U1 A1" from the CID and SD Status. */
 static void card_text(const struct sd_card *card, char *buf, size_t cap)
 {
@@ -83,32 +69,32 @@ static void card_text(const struct sd_card *card, char *buf, size_t cap)
 	bool any = false;
 
 	sd_cid_decode(card->cid, &cid);
-	add(buf, cap, &n, "%s %s %.1f GB", sd_mid_name(cid.mid), cid.pnm,
+	fmt_append(buf, cap, &n, "%s %s %.1f GB", sd_mid_name(cid.mid), cid.pnm,
 	    card->capacity_bytes / 1e9);
 	if (!card->have_ssr) {
-		add(buf, cap, &n, ", no SD Status");
+		fmt_append(buf, cap, &n, ", no SD Status");
 		return;
 	}
 	sd_ssr_decode(card->ssr, &ssr);
-	add(buf, cap, &n, ", claims");
+	fmt_append(buf, cap, &n, ", claims");
 	if (ssr.speed_class_num > 0) {
-		add(buf, cap, &n, " C%d", ssr.speed_class_num);
+		fmt_append(buf, cap, &n, " C%d", ssr.speed_class_num);
 		any = true;
 	}
 	if (ssr.uhs_speed_grade_valid && ssr.uhs_speed_grade) {
-		add(buf, cap, &n, " U%u", (unsigned)ssr.uhs_speed_grade);
+		fmt_append(buf, cap, &n, " U%u", (unsigned)ssr.uhs_speed_grade);
 		any = true;
 	}
 	if (ssr.video_speed_class_valid && ssr.video_speed_class) {
-		add(buf, cap, &n, " V%u", (unsigned)ssr.video_speed_class);
+		fmt_append(buf, cap, &n, " V%u", (unsigned)ssr.video_speed_class);
 		any = true;
 	}
 	if (ssr.app_perf_class == 1 || ssr.app_perf_class == 2) {
-		add(buf, cap, &n, " A%u", (unsigned)ssr.app_perf_class);
+		fmt_append(buf, cap, &n, " A%u", (unsigned)ssr.app_perf_class);
 		any = true;
 	}
 	if (!any)
-		add(buf, cap, &n, " no class");
+		fmt_append(buf, cap, &n, " no class");
 }
 
 static const char *limit_of(const struct wl_summary *s)
@@ -221,7 +207,7 @@ static void print_parts(const struct hl_part *parts, unsigned np, char *text, si
 			   parts[k].iops ? "IOPS" : "MB/s", p99, limit_of(s), s->name,
 			   (unsigned)s->ops, s->ops == 1 ? "" : "s",
 			   s->ops < HEADLINE_MIN_OPS ? ", few" : "");
-		add(text, cap, n, "; %s %.*f %s (%s, %s)", parts[k].label,
+		fmt_append(text, cap, n, "; %s %.*f %s (%s, %s)", parts[k].label,
 		    parts[k].iops ? 0 : 2, measured_of(s, parts[k].iops),
 		    parts[k].iops ? "IOPS" : "MB/s", p99, limit_of(s));
 	}
@@ -251,12 +237,12 @@ void wl_print_headline(const struct wl_ctx *c)
 	card_text(c->card, card, sizeof(card));
 	headline_claims(c, &claims);
 	headline_verdict_line(&claims, verdict, sizeof(verdict));
-	add(text, sizeof(text), &n, "%s; %s", verdict, card);
+	fmt_append(text, sizeof(text), &n, "%s; %s", verdict, card);
 	con_printf("\nheadline%s%s\n  %s\n  %s\n", mark ? " - " : "", mark ? mark : "", verdict,
 		   card);
 	print_parts(parts, np, text, sizeof(text), &n);
 	if (mark)
-		add(text, sizeof(text), &n, "; %s", mark);
+		fmt_append(text, sizeof(text), &n, "; %s", mark);
 	headline_help(c->card, limits_of(parts, np), &help);
 	for (k = 0; k < help.n; k++)
 		con_printf("  would help: %s\n", help.line[k]);
