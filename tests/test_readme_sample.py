@@ -27,15 +27,19 @@ def test_the_log_is_a_whole_make_run_of_today():
     # today's firmware: auto is PIO under QEMU, and nearly every verdict a diagnosis
     dp = [r for r in recs if r["type"] == "data_path"][0]
     assert dp["path"] == "pio" and dp.get("auto_note"), dp
-    # Every verdict a diagnosis, or silent for the one reason the probe
-    # gives under QEMU (its SDHCI counts Block Count at the CPU's drain, so
-    # a PIO read's look is not used: docs/silicon.md); the rest diagnosed.
+    # At least 90% of the verdicts a diagnosis (issue 30), every silent one
+    # with its reason. QEMU's SDHCI counts Block Count at the CPU's drain, so
+    # the look is not used; but its reads take no time on the wire, which
+    # the probe sees (docs/silicon.md, read-wire), so no read needs the look.
     v = [r for r in recs if r["type"] == "verdict"]
     sil = [r for r in recs if r["type"] == "silicon"][0]
     assert sil["blkcnt"] == "drain" and not sil["blkcnt_look_used"], sil
+    assert sil["read_wire"] == "instant" and sil["first_us"] < sil["frame_us"] / 2, sil
     silent = [r for r in v if not r["valid"]]
-    assert all("Block Count was not seen to count" in r["text"] for r in silent), silent
-    assert sum(r["valid"] for r in v) >= 0.5 * len(v)
+    assert all(r["text"].startswith("no diagnosis: ") and len(r["text"]) > 30
+               for r in silent), silent
+    assert not [r for r in silent if "Block Count was not seen to count" in r["text"]], silent
+    assert len(v) >= 30 and sum(r["valid"] for r in v) >= 0.9 * len(v), silent
 
 
 def test_the_sample_shows_no_records_and_marks_what_it_leaves_out(tmp_path):

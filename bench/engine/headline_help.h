@@ -18,6 +18,10 @@
 #define HELP_LIMIT_CARD (1u << 0)
 #define HELP_LIMIT_BUS  (1u << 1)
 #define HELP_LIMIT_HOST (1u << 2)
+/* Not a limit: the run is under QEMU, where DMA is not advised (its DMA
+ * model copies inside the start register write and hides the card/bus
+ * split; data_path = auto picks PIO there for that reason). */
+#define HELP_EMULATED   (1u << 8)
 
 struct headline_help {
 	unsigned n;

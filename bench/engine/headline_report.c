@@ -243,7 +243,7 @@ void wl_print_headline(const struct wl_ctx *c)
 	print_parts(parts, np, text, sizeof(text), &n);
 	if (mark)
 		fmt_append(text, sizeof(text), &n, "; %s", mark);
-	headline_help(c->card, limits_of(parts, np), &help);
+	headline_help(c->card, limits_of(parts, np) | (c->emulated ? HELP_EMULATED : 0), &help);
 	for (k = 0; k < help.n; k++)
 		con_printf("  would help: %s\n", help.line[k]);
 	j = record_begin("headline");

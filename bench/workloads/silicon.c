@@ -21,6 +21,28 @@ const char *wl_blkcnt_name(unsigned look)
 	return look < SD_BLKCNT_COUNT ? n[look] : "?";
 }
 
+const char *wl_wire_name(unsigned wire)
+{
+	static const char *const n[SD_WIRE_COUNT] = { "unprobed", "timed", "instant" };
+
+	return wire < SD_WIRE_COUNT ? n[wire] : "?";
+}
+
+/* The read split without the look, where the data takes no time on the
+ * wire (docs/silicon.md, read-wire): what the console says. */
+static void wire_line(const struct sd_host *h, const struct sd_silicon *s)
+{
+	if (s->wire == SD_WIRE_UNPROBED)
+		return;
+	con_printf("silicon: %s a read's block ready %.1f us after its command at %.1f MHz, "
+		   "where one frame is %.1f us: %s\n", h->name ? h->name : "?",
+		   (double)s->first_ns / 1e3, s->wire_clock_hz / 1e6, (double)s->frame_ns / 1e3,
+		   s->wire == SD_WIRE_INSTANT ?
+		   "no bus carried it (emulated: the card and bus take no time), so every "
+		   "wait between read blocks is the CPU's and the split needs no look" :
+		   "the data takes its time on the wire");
+}
+
 /* What the console says about a Block Count behaviour. */
 static const char *blkcnt_words(unsigned look)
 {
@@ -49,7 +71,11 @@ static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, 
 		json_i64(j, "error", r);
 	json_str(j, "blkcnt", wl_blkcnt_name(h->blkcnt_look));
 	json_bool(j, "blkcnt_look_used", h->blkcnt_look == SD_BLKCNT_BUS);
+	json_str(j, "read_wire", wl_wire_name(h->read_wire));
 	if (r == 0) {
+		json_double(j, "first_us", (double)s->first_ns / 1e3, 1);
+		json_double(j, "frame_us", (double)s->frame_ns / 1e3, 1);
+		json_u64(j, "wire_clock_hz", s->wire_clock_hz);
 		json_u64(j, "blocks", s->blocks);
 		json_u64(j, "cnt_ready", s->cnt_ready);
 		json_u64(j, "cnt_full", s->cnt_full);
@@ -82,8 +108,11 @@ int wl_silicon_probe(struct wl_ctx *c)
 			   blkcnt_words(s.blkcnt), (unsigned)s.blocks, (unsigned)s.cnt_ready,
 			   (unsigned)s.cnt_full, (unsigned)s.cnt_drained,
 			   s.blkcnt == SD_BLKCNT_BUS ? "the split uses it" :
+			   s.wire == SD_WIRE_INSTANT ? "the split does not use it" :
 			   "the split does not use it, reads that would need it get no diagnosis",
 			   (double)ns / 1e3);
+	if (r == 0)
+		wire_line(h, &s);
 	silicon_record(h, &s, r, ns);
 	return r;
 }

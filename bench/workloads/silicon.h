@@ -17,5 +17,7 @@
 int wl_silicon_probe(struct wl_ctx *c);
 /* What enum sd_blkcnt_look means, one word ("bus", "drain", ...). */
 const char *wl_blkcnt_name(unsigned look);
+/* What enum sd_read_wire means, one word ("timed", "instant", ...). */
+const char *wl_wire_name(unsigned wire);
 
 #endif

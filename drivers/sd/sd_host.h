@@ -203,12 +203,34 @@ enum sd_blkcnt_look {
 	SD_BLKCNT_COUNT
 };
 
+/* Whether a read's data takes its time on the wire (docs/silicon.md,
+ * belief read-wire), as the probe found it: the first block of a read
+ * can be ready no sooner than the command's 48 bits, N_AC and the
+ * block's frame after the command was written (SD Physical Layer
+ * §4.12.4). Ready in less than half a frame, no bus carried it: an
+ * emulator whose card and bus take no time (QEMU hw/sd/sdhci.c reads
+ * the next block from its card inside the CPU's read of the last word
+ * of the one before). */
+enum sd_read_wire {
+	SD_WIRE_UNPROBED = 0,   /* not probed (the read split needs the look) */
+	SD_WIRE_TIMED,          /* the block came a frame or more after the command */
+	SD_WIRE_INSTANT,        /* sooner than half a frame: no bus time */
+	SD_WIRE_COUNT
+};
+
 /* The probe of a controller's behaviour (sd_host_ops.characterise): a
  * multi-block read of 'blocks' blocks, Block Count read after the first
  * block was ready and the bus had time for the rest while the CPU moved
- * nothing (full), then after the CPU drained one block (drained). */
+ * nothing (full), then after the CPU drained one block (drained); and,
+ * on single-block reads at a low clock, the shortest time from writing
+ * the command to the block's Buffer Read Ready (first_ns) against one
+ * block's frame at that clock (frame_ns). */
 struct sd_silicon {
 	uint8_t blkcnt;          /* enum sd_blkcnt_look */
+	uint8_t wire;            /* enum sd_read_wire */
+	uint32_t first_ns;       /* command written -> first block ready */
+	uint32_t frame_ns;       /* one block's frame on the bus (SD §4.5) */
+	uint32_t wire_clock_hz;  /* the clock of those reads */
 	uint32_t blocks;         /* the read's blocks (the count written) */
 	uint32_t cnt_ready;      /* Block Count when the first block was ready */
 	uint32_t cnt_full;       /* ... after the bus had time to fill the buffer */
@@ -304,6 +326,10 @@ struct sd_host {
 	 * look at Block Count during a transfer only when it is
 	 * SD_BLKCNT_BUS (docs/silicon.md, blkcnt-bus). */
 	uint8_t blkcnt_look;
+	/* enum sd_read_wire: what characterise() found; SD_WIRE_INSTANT
+	 * lets a PIO read book every wait between blocks to the CPU without
+	 * the look (docs/silicon.md, read-wire). */
+	uint8_t read_wire;
 	void *priv;
 };
 

@@ -346,7 +346,13 @@ static uint32_t write_behind(struct sdhci_priv *e, bool last)
  * is known from the look before (a frame after its slot was freed when
  * the bus went on at once, else between the look and the end of the
  * move, taken as the middle). So did the last block, from its arrival to
- * the CPU's first look at it. */
+ * the CPU's first look at it.
+ * Where the probe found that a block takes no time on the wire (an
+ * emulator; [silicon:read-wire]), no look is needed: the next block is
+ * put in the buffer the moment the CPU drains the last word of this one
+ * (QEMU hw/sd/sdhci.c, sdhci_read_dataport), so every wait between blocks
+ * is the CPU's, and the bus stood for it from a block's arrival (the end
+ * of the move before) to the end of its own move. */
 struct read_pace {
 	uint32_t look;     /* words moved before the look; 0: no look */
 	uint32_t f_ticks;  /* one frame, timer ticks */
@@ -361,6 +367,8 @@ struct read_pace {
 	bool unsure;       /* the look was needed but its meaning is not
 			      confirmed on this controller */
 	uint32_t undecided;/* blocks whose wait could not be told (unsure) */
+	bool instant;      /* the data takes no time on the wire (read-wire) */
+	bool moved;        /* instant: a block was moved (arr is set) */
 };
 
 /* The words moved before the look, from block 0's time: 0 when the CPU
@@ -373,7 +381,7 @@ static void read_look_words(const struct sd_host *h, uint32_t blksz, uint32_t bl
 	uint32_t clocks = 8u * blksz / w + 18u;
 	uint64_t blk_ns = timer_ticks_to_ns(blk0_ticks), frame_ns, k;
 
-	if (!h->actual_clock_hz || !blk_ns)
+	if (!h->actual_clock_hz || !blk_ns || rp->instant)
 		return;
 	/* start bit, 8B/W data bits, CRC16, end bit (SD §4.5); DDR50 moves
 	 * the data bits and the CRC on both edges */
@@ -419,7 +427,7 @@ static void read_block(struct sdhci_priv *e, const struct sd_data *data, uint8_t
 	uint32_t *w = (uint32_t *)(void *)p, left;
 
 	rp->t_look = 0;
-	rp->next = first ? -1 : 1;
+	rp->next = rp->instant ? 0 : first ? -1 : 1;
 	if (((uintptr_t)p & 3) != 0) {
 		pio_read_bytes(port, p, words);
 		return;
@@ -441,6 +449,12 @@ static void read_block_after(struct read_pace *rp, uint32_t t0, uint32_t t1)
 {
 	uint32_t lo;
 
+	if (rp->instant) {
+		rp->stood = t1 - (rp->moved ? rp->arr : t0);
+		rp->arr = t1;
+		rp->moved = true;
+		return;
+	}
 	rp->stood = (int32_t)(t0 - rp->arr) > 0 ? t0 - rp->arr : 0;
 	if (rp->t_look && !rp->next) {
 		rp->arr = t0 + rp->f_ticks;
@@ -466,7 +480,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	uint32_t blk, irq, t0, t1 = 0, waited = 0;
 	/* sums of tick differences: 64-bit (sd_host.h, struct sd_req_times) */
 	uint64_t host = 0, wait = 0;
-	struct read_pace rp = { .next = 1 };
+	struct read_pace rp = { .next = 1, .instant = h->read_wire == SD_WIRE_INSTANT };
 	bool first = false;
 
 	if (e->dma_on) {
@@ -829,6 +843,7 @@ static int end_without_data(struct sdhci_priv *e, struct sd_request *req)
 /* ---- the probe of the controller's behaviour (docs/silicon.md) ---------------- */
 
 static int sdhci_request(struct sd_host *h, struct sd_request *req);
+static int set_clock(struct sd_host *h, uint32_t hz);
 
 #define PROBE_BLOCKS 4u
 #define PROBE_WAIT_MAX_US 10000u
@@ -895,6 +910,67 @@ static uint8_t probe_classify(const struct sd_silicon *s)
 	return SD_BLKCNT_OTHER;
 }
 
+/* [silicon:read-wire] The time from writing a read command to its block
+ * ready, on single-block reads of block 0 by PIO (whatever path the run
+ * uses: the CPU must see the block arrive), at a low clock so that one
+ * frame is long beside anything the CPU does between its stamps (a
+ * register write and a few reads: under QEMU without -icount guest time
+ * is the host's, tens of microseconds each); the shortest of a few, as
+ * a single one can be long for reasons that are not the bus (the first
+ * run of new code under an emulator, a busy host). Both stamps (before
+ * the write, after the poll saw the flag) make it longer, never shorter.
+ * A UHS-I timing keeps its clock (its tuned sampling point). */
+#define PROBE_WIRE_TRIES 3u
+#define PROBE_WIRE_FRAME_US 2000u  /* the frame the low clock gives */
+
+static int probe_wire_reads(struct sd_host *h, struct sd_silicon *out)
+{
+	struct sdhci_priv *e = h->priv;
+	struct sd_data data = { probe_buf, 512u, 1u, SD_DATA_READ, SD_STOP_NONE, 0 };
+	const uint8_t path = h->data_path;
+	const bool dma_on = e->dma_on;
+	const uint32_t hz = e->req_hz;
+	const bool uhs = h->timing >= SD_TIMING_SDR50;
+	uint32_t k, ns, w = h->width ? h->width : 1u;
+	uint32_t low = (8u * data.blksz / w + 18u) * (1000000u / PROBE_WIRE_FRAME_US);
+	int r = uhs || hz <= low ? 0 : set_clock(h, low), r2 = 0;
+
+	out->wire_clock_hz = h->actual_clock_hz;
+	out->first_ns = UINT32_MAX;
+	/* the block's frame (SD §4.5; DDR50: data and CRC on both edges) */
+	if (!r && h->actual_clock_hz)
+		out->frame_ns = (uint32_t)((uint64_t)((h->timing == SD_TIMING_DDR50 ? 4u : 8u) *
+						      data.blksz / w + 18u) * 1000000000u /
+					   h->actual_clock_hz);
+	h->data_path = SD_PATH_PIO;
+	e->dma_on = false;
+	for (k = 0; k < PROBE_WIRE_TRIES && !r; k++) {
+		struct sd_request req = { .data = &data };
+
+		req.cmd.index = 17;
+		req.cmd.resp_type = SD_RESP_R1;
+		r = sdhci_request(h, &req);
+		ns = (uint32_t)timer_ticks_to_ns(req.t.t_first_data - req.t.t_issue);
+		if (!r && ns < out->first_ns)
+			out->first_ns = ns;
+	}
+	h->data_path = path;
+	e->dma_on = dma_on;
+	if (hz != e->req_hz)
+		r2 = set_clock(h, hz);
+	return r ? r : r2;
+}
+
+/* What the first block's time says (enum sd_read_wire): a block no bus
+ * could have carried that soon. Half a frame, not the whole one, so that
+ * a clock up to twice what the driver set still counts as a bus. */
+static uint8_t probe_wire(const struct sd_silicon *s)
+{
+	if (!s->frame_ns)
+		return SD_WIRE_UNPROBED;
+	return s->first_ns < s->frame_ns / 2u ? SD_WIRE_INSTANT : SD_WIRE_TIMED;
+}
+
 /* sd_host_ops.characterise: a read of the card's first blocks (address
  * 0: readable on every card) with the probes of probe_xfer. The bus
  * runs at what set_ios gave; the request's waits are bounded as every
@@ -909,6 +985,7 @@ static int sdhci_characterise(struct sd_host *h, struct sd_silicon *out)
 
 	*out = (struct sd_silicon){ .blocks = PROBE_BLOCKS };
 	h->blkcnt_look = SD_BLKCNT_UNPROBED;
+	h->read_wire = SD_WIRE_UNPROBED;
 	if (!h->actual_clock_hz)
 		return -EINVAL;
 	req.cmd.index = 18;
@@ -922,6 +999,12 @@ static int sdhci_characterise(struct sd_host *h, struct sd_silicon *out)
 		return r;
 	out->blkcnt = probe_classify(out);
 	h->blkcnt_look = out->blkcnt;
+	r = probe_wire_reads(h, out);
+	out->ticks = timer_ticks() - t0;
+	if (r)
+		return r;
+	out->wire = probe_wire(out);
+	h->read_wire = out->wire;
 	return 0;
 }
 
@@ -1497,6 +1580,7 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	e->dma_pio = 0;
 	e->probe = NULL;
 	h->blkcnt_look = SD_BLKCNT_UNPROBED;
+	h->read_wire = SD_WIRE_UNPROBED;
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;

@@ -159,9 +159,10 @@ def test_make_run_on_a_terminal_shows_the_text_and_keeps_the_records():
     """qemu/run.sh (make run: raspi2b, the default sdbench.txt) on a
     terminal: no "@ " record line there, all of them in the log it names at
     the start and the end; under QEMU data_path = auto is PIO (QEMU's DMA
-    models copy inside the start register write, which hides the split), so
-    every verdict is a diagnosis or silent for the one reason the Block
-    Count probe gives under QEMU (docs/silicon.md), each printed as text."""
+    models copy inside the start register write, which hides the split), and
+    its reads take no time on the wire (the probe sees it: docs/silicon.md,
+    read-wire), so at least 90% of the verdicts are a diagnosis and every
+    silent one gives its reason, each printed as text."""
     harness.require_machine("raspi2b")
     envs = {"SDB_TIMEOUT": "900"}
     status, out = _pty_make_run([RUN_SH, "raspi2b"], envs, b"press Enter within", b"",
@@ -181,8 +182,11 @@ def test_make_run_on_a_terminal_shows_the_text_and_keeps_the_records():
     verdicts = [r for r in recs if r["type"] == "verdict"]
     valid = [v for v in verdicts if v["valid"]]
     silent = [v for v in verdicts if not v["valid"]]
-    assert len(verdicts) >= 30 and len(valid) >= 0.5 * len(verdicts), [v["text"] for v in silent]
-    assert all("Block Count was not seen to count" in v["text"] for v in silent), silent
+    assert len(verdicts) >= 30 and len(valid) >= 0.9 * len(verdicts), [v["text"] for v in silent]
+    assert all(v["text"].startswith("no diagnosis: ") and len(v["text"]) > 30
+               for v in silent), silent
+    sil = [r for r in recs if r["type"] == "silicon"][0]
+    assert sil["read_wire"] == "instant", sil
     flat = out.replace("\r", "")
     for v in verdicts:
         assert v["text"] in flat, v

@@ -43,11 +43,19 @@ static void probe_one(struct simh *s, const char *what, unsigned v)
 			    sim_blkcnt_name(v), out.blkcnt, out.cnt_ready, out.cnt_full,
 			    out.cnt_drained, out.blocks);
 	CHECK_EQ_U(s->host->blkcnt_look, out.blkcnt);
+	/* Every simulated bus takes its time on the wire (docs/silicon.md,
+	 * read-wire): the first block no sooner than its frame after the
+	 * command was written, and the probe says so. */
+	if (out.wire != SD_WIRE_TIMED || out.first_ns < out.frame_ns)
+		CHECK_FAIL_("%s: read wire %u, first block %u ns after the command, frame %u ns",
+			    what, out.wire, out.first_ns, out.frame_ns);
+	CHECK_EQ_U(s->host->read_wire, out.wire);
 	CHECK(us < PROBE_MAX_US);
 	if (us > worst_us)
 		worst_us = us;
-	printf("  %-40s %-5s -> %u (%u %u %u of %u), %.1f us\n", what, sim_blkcnt_name(v),
-	       out.blkcnt, out.cnt_ready, out.cnt_full, out.cnt_drained, out.blocks, us);
+	printf("  %-40s %-5s -> %u (%u %u %u of %u), first %.1f / frame %.1f us, %.1f us\n",
+	       what, sim_blkcnt_name(v), out.blkcnt, out.cnt_ready, out.cnt_full, out.cnt_drained,
+	       out.blocks, out.first_ns / 1e3, out.frame_ns / 1e3, us);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
 
@@ -133,7 +141,7 @@ TEST(the_probe_names_them_on_generated_hosts)
 
 /* A 64-block read on the CPU-paced Pi 1 (the CPU moves a block slower
  * than the bus carries one: the wait decisions need the look). */
-static uint32_t undecided_after(unsigned v, bool probe)
+static uint32_t undecided_after_t(unsigned v, bool probe, int wire, struct sd_req_times *tp)
 {
 	static uint8_t buf[64 * 512];
 	struct sim_config cfg;
@@ -148,10 +156,19 @@ static uint32_t undecided_after(unsigned v, bool probe)
 	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
 	if (probe)
 		CHECK_EQ_I(sd_host_characterise(s.host, &out), 0);
+	if (wire >= 0)
+		s.host->read_wire = (uint8_t)wire;
 	memset(&t, 0, sizeof(t));
 	CHECK_EQ_I(sd_read_blocks(&s.card, 4096, 64, buf, SD_STOP_AUTO12, &t), 0);
 	CHECK_EQ_U(t.waits_counted, 2);
+	if (tp)
+		*tp = t;
 	return t.undecided_blocks;
+}
+
+static uint32_t undecided_after(unsigned v, bool probe)
+{
+	return undecided_after_t(v, probe, -1, NULL);
 }
 
 TEST(the_read_look_is_used_only_where_the_probe_confirmed_it)
@@ -163,6 +180,26 @@ TEST(the_read_look_is_used_only_where_the_probe_confirmed_it)
 	CHECK(undecided_after(SIM_BLKCNT_BUS, false) > 32);
 	CHECK(undecided_after(SIM_BLKCNT_DRAIN, true) > 32);
 	CHECK(undecided_after(SIM_BLKCNT_STALE, true) > 32);
+}
+
+/* Where the probe found the data takes no time on the wire (only an
+ * emulator; forced here, on a simulated bus that does take it): the read
+ * needs no look whatever Block Count does, and books every wait between
+ * blocks to the CPU: none to the card, the bus standing for the CPU. */
+TEST(an_instant_wire_needs_no_look_and_books_the_waits_to_the_cpu)
+{
+	struct sd_req_times t;
+	unsigned v;
+
+	for (v = 0; v < SIM_BLKCNT_N; v++) {
+		CHECK_EQ_U(undecided_after_t(v, true, SD_WIRE_INSTANT, &t), 0);
+		CHECK_EQ_U(t.wait_blocks, 0);
+		CHECK(t.stood_ticks > 0);
+		CHECK(t.stood_ticks <= (uint64_t)(t.t_data_done - t.t_first_data) +
+				       (t.t_data_done - t.t_first_data) / 63u + 1u);
+	}
+	/* timed (what the probe says on every simulated bus): as before */
+	CHECK(undecided_after_t(SIM_BLKCNT_DRAIN, true, SD_WIRE_TIMED, NULL) > 32);
 }
 
 TEST(a_host_without_the_look_has_no_probe)

@@ -133,6 +133,21 @@ TEST(host_bound_names_dma_only_when_the_host_has_it)
 	CHECK(!has(&h, "data_path = dma"));
 }
 
+/* Under QEMU data_path = auto is PIO because QEMU's DMA hides the split:
+ * the advice must not say the opposite. */
+TEST(host_bound_under_qemu_does_not_advise_dma)
+{
+	struct headline_help h;
+
+	setup();
+	headline_help(&card, HELP_LIMIT_HOST | HELP_EMULATED, &h);
+	CHECK(!has(&h, "data_path = dma"));
+	CHECK(has(&h, "DMA is not advised under QEMU"));
+	CHECK_EQ_U(h.n, 1);
+	headline_help(&card, HELP_LIMIT_HOST, &h);
+	CHECK(has(&h, "data_path = dma"));
+}
+
 TEST(card_bound_names_another_card_and_nothing_else)
 {
 	struct headline_help h;

@@ -59,6 +59,11 @@ BLKCNT_WORDS = {"bus": "falls as each block crosses the bus",
                 "unprobed": "not probed"}
 
 
+WIRE_WORDS = {"timed": "takes its frame",
+              "instant": "no time (emulated): waits between blocks are the CPU's",
+              "unprobed": "not probed"}
+
+
 def silicon_table(run):
     rows = []
     for s in run.all("silicon"):
@@ -70,9 +75,10 @@ def silicon_table(run):
         rows.append([F.text(s.get("host")),
                      F.text(BLKCNT_WORDS.get(s.get("blkcnt"), s.get("blkcnt"))), counts,
                      "used" if s.get("blkcnt_look_used") is True else "not used",
+                     F.text(WIRE_WORDS.get(s.get("read_wire"), s.get("read_wire"))),
                      F.num(s.get("probe_us"), "%.1f")])
     return ["controller", "Block Count during a read", "written: ready / full / drained",
-            "the split's look", "probe us"], rows
+            "the split's look", "a read's block on the wire", "probe us"], rows
 
 
 def overhead_table(run):

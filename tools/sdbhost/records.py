@@ -76,6 +76,7 @@ SCHEMA = {
     "bus": {"width": _N, "clock_hz": _N, "cal_clocks_hz": _LN, "xfer_bytes": _N,
             "read": _D, "write": _D},
     "silicon": {"host": _S, "probed": _B, "error": _N, "blkcnt": _S, "blkcnt_look_used": _B,
+                "read_wire": _S, "first_us": _N, "frame_us": _N, "wire_clock_hz": _N,
                 "blocks": _N, "cnt_ready": _N, "cnt_full": _N, "cnt_drained": _N,
                 "wait_us": _N, "probe_us": _N},
     "hosts": {"emulated": _B, "rows": _LD},
