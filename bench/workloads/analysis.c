@@ -93,29 +93,30 @@ int wla_app_level(const struct wla_app_meas *m)
 	return WLA_APP_NONE;
 }
 
+/* One measured figure v (fmt, its one %f), or missing when it was not
+ * measured (v < 0), and the class's need when there is one (need >= 0). */
+static void put_figure(char *buf, unsigned cap, unsigned *len, double v, const char *fmt,
+		       const char *missing, double need)
+{
+	if (v >= 0)
+		put(buf, cap, len, fmt, v);
+	else
+		put(buf, cap, len, "%s", missing);
+	if (need >= 0)
+		put(buf, cap, len, " (needs %.0f)", need);
+}
+
 static void put_figures(char *buf, unsigned cap, unsigned *len, const struct wla_app_meas *m,
 			unsigned level)
 {
 	const struct wla_app_thr *t = wla_app_threshold(level);
 
-	if (m->read_iops >= 0)
-		put(buf, cap, len, "%.0f read IOPS", m->read_iops);
-	else
-		put(buf, cap, len, "read IOPS not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->read_iops);
-	if (m->write_iops >= 0)
-		put(buf, cap, len, ", %.0f write IOPS", m->write_iops);
-	else
-		put(buf, cap, len, ", write IOPS not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->write_iops);
-	if (m->seq_mbs >= 0)
-		put(buf, cap, len, ", %.2f MB/s sequential write", m->seq_mbs);
-	else
-		put(buf, cap, len, ", sequential write not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->seq_mbs);
+	put_figure(buf, cap, len, m->read_iops, "%.0f read IOPS", "read IOPS not measured",
+		   t ? t->read_iops : -1);
+	put_figure(buf, cap, len, m->write_iops, ", %.0f write IOPS",
+		   ", write IOPS not measured", t ? t->write_iops : -1);
+	put_figure(buf, cap, len, m->seq_mbs, ", %.2f MB/s sequential write",
+		   ", sequential write not measured", t ? t->seq_mbs : -1);
 }
 
 int wla_app_verdict(unsigned claim, const struct wla_app_meas *m, bool cq_cache,

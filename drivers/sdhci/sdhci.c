@@ -2,9 +2,11 @@
  * sdhci.c - the generic SD Host Controller core (SDHCI 3.00: §3.2 clock,
  * §3.7 commands, §3.7.2 PIO, §1.13 ADMA2, §3.10 error recovery) behind
  * struct sd_host_ops; what an SoC's integration needs comes from its
- * struct sdhci_quirks (sdhci.h). 32-bit register accesses only, every wait
- * bounded by a timer deadline. The quirks, the ADMA2 rules and what is not
- * supported: docs/drivers.md, "drivers/sdhci/sdhci.c".
+ * struct sdhci_quirks (sdhci.h); an external DMA mover's data phase
+ * (sdhci_attach_dma) through drivers/dma/dma_phase.c, shared with SDHOST.
+ * 32-bit register accesses only, every wait bounded by a timer deadline.
+ * The quirks, the ADMA2 rules and what is not supported: docs/drivers.md,
+ * "drivers/sdhci/sdhci.c".
  */
 #include <stddef.h>
 #include <stdint.h>

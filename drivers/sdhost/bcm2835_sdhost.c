@@ -3,10 +3,10 @@
  * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h):
  * SDCMD NEW/FAIL for commands, a 16-word FIFO at SDDATA (PIO in bursts, or
  * the DMA engine on DREQ 13 with a read's last 3 words by the CPU
- * [silicon:dma-dreq]), CMD12
- * sent by the driver for SD_STOP_AUTO12, every wait bounded. The
- * controller's behaviour and its FIFO erratum: docs/drivers.md,
- * "drivers/sdhost/bcm2835_sdhost.c".
+ * [silicon:dma-dreq]; the DMA data phase shared with the SDHCI driver in
+ * drivers/dma/dma_phase.c), CMD12 sent by the driver for SD_STOP_AUTO12,
+ * every wait bounded. The controller's behaviour and its FIFO erratum:
+ * docs/drivers.md, "drivers/sdhost/bcm2835_sdhost.c".
  */
 #include <stddef.h>
 #include <stdint.h>
