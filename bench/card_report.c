@@ -149,10 +149,7 @@ void card_report_json_csd(struct json *j, const char *key, const struct sd_csd *
 	json_u64(j, "nsac", c->nsac);
 	json_u64(j, "nsac_clocks", c->nsac_clocks);
 	json_hex(j, "tran_speed", c->tran_speed, 2);
-	if (c->tran_speed_valid)
-		json_u64(j, "tran_speed_hz", c->tran_speed_hz);
-	else
-		json_null(j, "tran_speed_hz");
+	json_u64_if(j, "tran_speed_hz", c->tran_speed_valid, c->tran_speed_hz);
 	json_hex(j, "ccc", c->ccc, 3);
 	json_arr_begin(j, "ccc_classes");
 	for (i = 0; i < 12; i++)
@@ -172,13 +169,8 @@ void card_report_json_csd(struct json *j, const char *key, const struct sd_csd *
 		json_tenths(j, "vdd_w_curr_min_ma", sd_csd_vdd_curr_tenth_ma(c->vdd_w_curr_min, false));
 		json_tenths(j, "vdd_w_curr_max_ma", sd_csd_vdd_curr_tenth_ma(c->vdd_w_curr_max, true));
 	}
-	if (c->capacity_valid) {
-		json_u64(j, "capacity_bytes", c->capacity_bytes);
-		json_u64(j, "sectors", c->sectors);
-	} else {
-		json_null(j, "capacity_bytes");
-		json_null(j, "sectors");
-	}
+	json_u64_if(j, "capacity_bytes", c->capacity_valid, c->capacity_bytes);
+	json_u64_if(j, "sectors", c->capacity_valid, c->sectors);
 	json_bool(j, "erase_blk_en", c->erase_blk_en);
 	json_u64(j, "sector_size", c->sector_size);
 	json_u64(j, "wp_grp_size", c->wp_grp_size);
@@ -331,10 +323,7 @@ void card_report_json_ssr(struct json *j, const char *key, const struct sd_ssr *
 		json_str(j, "speed_class", "reserved");
 	json_u64(j, "performance_move", s->performance_move);
 	json_u64(j, "au_size", s->au_size);
-	if (s->au_size_bytes)
-		json_u64(j, "au_size_bytes", s->au_size_bytes);
-	else
-		json_null(j, "au_size_bytes");
+	json_u64_if(j, "au_size_bytes", s->au_size_bytes, s->au_size_bytes);
 	json_u64(j, "erase_size", s->erase_size);
 	json_u64(j, "erase_timeout", s->erase_timeout);
 	json_u64(j, "erase_offset", s->erase_offset);
@@ -343,10 +332,7 @@ void card_report_json_ssr(struct json *j, const char *key, const struct sd_ssr *
 	else
 		json_str(j, "uhs_grade", "reserved");
 	json_u64(j, "uhs_au_size", s->uhs_au_size);
-	if (s->uhs_au_size_bytes)
-		json_u64(j, "uhs_au_size_bytes", s->uhs_au_size_bytes);
-	else
-		json_null(j, "uhs_au_size_bytes");
+	json_u64_if(j, "uhs_au_size_bytes", s->uhs_au_size_bytes, s->uhs_au_size_bytes);
 	if (s->video_speed_class_valid)
 		json_u64(j, "video_class", s->video_speed_class);
 	else
@@ -627,10 +613,7 @@ void card_report_record(const struct sd_card *card)
 	json_u64(j, "signal_mv", card->signal_mv ? card->signal_mv : 3300);
 	json_str(j, "bus_mode", sd_bus_mode_name(sd_timing_mode(card->timing)));
 	json_str(j, "bus_mode_requested", sd_bus_mode_name(card->mode_want));
-	if (card->mode_note[0])
-		json_str(j, "bus_mode_note", card->mode_note);
-	else
-		json_null(j, "bus_mode_note");
+	json_str_if(j, "bus_mode_note", card->mode_note);
 	json_bool(j, "s18a", card->s18a);
 	json_modes(j, "uhs_card_modes", card->card_modes & ~(1u << SD_TIMING_DS | 1u << SD_TIMING_HS));
 	json_modes(j, "uhs_host_modes", card->host ? card->host->uhs_modes : 0);

@@ -32,6 +32,17 @@ void selftest_report_heading(unsigned nreads, bool write)
 		   write ? "one write range" : "no write range (selftest_write)");
 }
 
+/* A "selftest" record begun: its test and range. */
+static struct json *selftest_record(const char *test, uint64_t lba, uint64_t count)
+{
+	struct json *j = record_begin("selftest");
+
+	json_str(j, "test", test);
+	json_u64(j, "lba", lba);
+	json_u64(j, "count", count);
+	return j;
+}
+
 void selftest_report_read(const struct selftest_read_result *r)
 {
 	struct json *j;
@@ -40,10 +51,7 @@ void selftest_report_read(const struct selftest_read_result *r)
 	con_printf("selftest: read LBA %u+%u: crc32 %08x, modes %s\n",
 		   (unsigned)r->lba, (unsigned)r->count, (unsigned)r->ref_crc,
 		   r->match ? "agree" : "DISAGREE");
-	j = record_begin("selftest");
-	json_str(j, "test", "read");
-	json_u64(j, "lba", r->lba);
-	json_u64(j, "count", r->count);
+	j = selftest_record("read", r->lba, r->count);
 	json_obj_begin(j, "crc32");
 	for (m = 0; m < SELFTEST_RM_N; m++) {
 		if (r->code[m])
@@ -74,10 +82,7 @@ void selftest_report_write_protected(const struct selftest_write_result *r)
 
 	con_printf("selftest: card is write-protected: writes refused (%s)\n",
 		   r->refused_code ? err_name(r->refused_code) : "NOT REFUSED");
-	j = record_begin("selftest");
-	json_str(j, "test", "write");
-	json_u64(j, "lba", r->lba);
-	json_u64(j, "count", r->count);
+	j = selftest_record("write", r->lba, r->count);
 	json_bool(j, "write_protected", true);
 	json_bool(j, "write_refused", r->refused_code == -EROFS);
 	json_str(j, "code", r->refused_code ? err_name(r->refused_code) : "ok");
@@ -92,10 +97,7 @@ void selftest_report_write(const struct selftest_write_result *r)
 	con_printf("selftest: wrote LBA %u+%u (run id %u): %s\n",
 		   (unsigned)r->lba, (unsigned)r->count, (unsigned)r->run_id,
 		   r->verify ? "read back identical" : "FAILED");
-	j = record_begin("selftest");
-	json_str(j, "test", "write");
-	json_u64(j, "lba", r->lba);
-	json_u64(j, "count", r->count);
+	j = selftest_record("write", r->lba, r->count);
 	json_u64(j, "run_id", r->run_id);
 	json_bool(j, "write_protected", false);
 	json_arr_begin(j, "segments");

@@ -1,6 +1,7 @@
 /*
- * suite.c - the benchmark suite: the measurement's own cost, the bus
- * calibration, then every workload of bench/workloads/table.c in order.
+ * suite.c - the benchmark suite: the controller's probe, the
+ * measurement's own cost, the bus calibration, then every workload of
+ * bench/workloads/table.c that names the suite, in table order.
  *
  * Profiles: "full" (about 10 minutes on a typical card) and "quick" (used
  * automatically under QEMU, where timings are emulation speed; each
@@ -29,22 +30,29 @@ static void measure_overhead(struct wl_ctx *c)
 	wl_overhead_report(&o);
 }
 
-unsigned wl_run_hostcost(struct wl_ctx *c)
+/* The "suite" record (docs/records.md) of a run that started at t0;
+ * returns the number of errors reported so far. */
+static unsigned suite_record(const struct wl_ctx *c, const char *profile, uint64_t t0)
 {
-	uint64_t t0 = timer_now_us();
-	struct json *j;
+	struct json *j = record_begin("suite");
 
-	con_printf("\nrequest-path cost, run id 0x%08x\n", (unsigned)c->run_id);
-	measure_overhead(c);
-	wl_hostcost(c);
-	j = record_begin("suite");
-	json_str(j, "profile", "hostcost");
+	json_str(j, "profile", profile);
 	json_u64(j, "elapsed_us", timer_now_us() - t0);
 	json_bool(j, "aborted", c->abort_all);
 	json_bool(j, "interrupted", c->interrupted);
 	json_bool(j, "emulated", c->emulated);
 	record_end();
 	return record_error_count();
+}
+
+unsigned wl_run_hostcost(struct wl_ctx *c)
+{
+	uint64_t t0 = timer_now_us();
+
+	con_printf("\nrequest-path cost, run id 0x%08x\n", (unsigned)c->run_id);
+	measure_overhead(c);
+	wl_hostcost(c);
+	return suite_record(c, "hostcost", t0);
 }
 
 /* After each workload: the output so far goes to the results file (a few
@@ -59,8 +67,8 @@ static bool between_workloads(struct wl_ctx *c)
 unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 {
 	uint64_t t0 = timer_now_us();
-	struct json *j;
-	unsigned i;
+	unsigned suite = wl_suite_bit(c->quick);
+	unsigned i, done = 0;
 
 	c->verify = config_bool(cfg, CFG_VERIFY);
 	/* The write guard already refuses every write (run.c built it from
@@ -74,12 +82,15 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	wl_silicon_probe(c);
 	measure_overhead(c);
 	wl_bus_calibrate(c);
-	/* Every workload of the table, in its order; from the second on,
-	 * the output so far is flushed first and none runs once the card
-	 * stopped answering. */
-	for (i = 0; i < wl_table_count; i++)
-		if (!i || between_workloads(c))
+	/* Every workload of the table this suite names, in table order;
+	 * from the second on, the output so far is flushed first and none
+	 * runs once the card stopped answering. */
+	for (i = 0; i < wl_table_count; i++) {
+		if (!(wl_table[i].suites & suite))
+			continue;
+		if (!done++ || between_workloads(c))
 			wl_table[i].run(c, cfg);
+	}
 	con_flush();
 	/* Each summary verdict against an experiment (confirm.h). */
 	if (config_bool(cfg, CFG_CONFIRM) && !c->abort_all)
@@ -89,13 +100,5 @@ unsigned wl_run_suite(struct wl_ctx *c, const struct config *cfg)
 	else if (c->abort_all)
 		con_printf("\nthe card stopped answering: the remaining workloads were skipped\n");
 	wl_print_summary(c);
-
-	j = record_begin("suite");
-	json_str(j, "profile", c->quick ? "quick" : "full");
-	json_u64(j, "elapsed_us", timer_now_us() - t0);
-	json_bool(j, "aborted", c->abort_all);
-	json_bool(j, "interrupted", c->interrupted);
-	json_bool(j, "emulated", c->emulated);
-	record_end();
-	return record_error_count();
+	return suite_record(c, c->quick ? "quick" : "full", t0);
 }

@@ -133,24 +133,36 @@ static int mbox_send(void)
 	return msg[1] == MBOX_RESPONSE_OK ? 0 : -EIO;
 }
 
-int mbox_get_firmware_revision(uint32_t *rev)
+/* A tag that answers one word and takes none. */
+static int word_tag(uint32_t tag, uint32_t *out)
 {
 	uint32_t v[1] = { 0 };
-	int r = mbox_tag(TAG_FIRMWARE_REV, v, 1, 0);
+	int r = mbox_tag(tag, v, 1, 0);
 
 	if (!r)
-		*rev = v[0];
+		*out = v[0];
 	return r;
+}
+
+/* A tag that takes one word (arg) and answers it with a second. */
+static int arg_tag(uint32_t tag, uint32_t arg, uint32_t *out)
+{
+	uint32_t v[2] = { arg, 0 };
+	int r = mbox_tag(tag, v, 2, 1);
+
+	if (!r)
+		*out = v[1];
+	return r;
+}
+
+int mbox_get_firmware_revision(uint32_t *rev)
+{
+	return word_tag(TAG_FIRMWARE_REV, rev);
 }
 
 int mbox_get_board_revision(uint32_t *rev)
 {
-	uint32_t v[1] = { 0 };
-	int r = mbox_tag(TAG_BOARD_REV, v, 1, 0);
-
-	if (!r)
-		*rev = v[0];
-	return r;
+	return word_tag(TAG_BOARD_REV, rev);
 }
 
 int mbox_get_board_serial(uint64_t *serial)
@@ -236,12 +248,7 @@ int mbox_set_clock_rate(uint32_t id, uint32_t hz, uint32_t *actual_hz)
 
 int mbox_get_power_state(uint32_t device, uint32_t *state)
 {
-	uint32_t v[2] = { device, 0 };
-	int r = mbox_tag(TAG_GET_POWER, v, 2, 1);
-
-	if (!r)
-		*state = v[1];
-	return r;
+	return arg_tag(TAG_GET_POWER, device, state);
 }
 
 int mbox_set_power_state(uint32_t device, int on, uint32_t *state)
@@ -257,22 +264,12 @@ int mbox_set_power_state(uint32_t device, int on, uint32_t *state)
 
 int mbox_get_temperature(uint32_t *millicelsius)
 {
-	uint32_t v[2] = { 0, 0 };
-	int r = mbox_tag(TAG_GET_TEMP, v, 2, 1);
-
-	if (!r)
-		*millicelsius = v[1];
-	return r;
+	return arg_tag(TAG_GET_TEMP, 0, millicelsius);	/* temperature id 0 */
 }
 
 int mbox_get_dma_channels(uint32_t *mask)
 {
-	uint32_t v[1] = { 0 };
-	int r = mbox_tag(TAG_GET_DMA_CHANNELS, v, 1, 0);
-
-	if (!r)
-		*mask = v[0];
-	return r;
+	return word_tag(TAG_GET_DMA_CHANNELS, mask);
 }
 
 int mbox_set_gpio_state(uint32_t gpio, int state)

@@ -137,6 +137,46 @@ void json_null(struct json *j, const char *k)
 	puts_raw(j, "null");
 }
 
+void json_u64_if(struct json *j, const char *k, bool have, uint64_t val)
+{
+	if (have)
+		json_u64(j, k, val);
+	else
+		json_null(j, k);
+}
+
+void json_i64_if(struct json *j, const char *k, bool have, int64_t val)
+{
+	if (have)
+		json_i64(j, k, val);
+	else
+		json_null(j, k);
+}
+
+void json_str_if(struct json *j, const char *k, const char *val)
+{
+	if (val && val[0])
+		json_str(j, k, val);
+	else
+		json_null(j, k);
+}
+
+void json_bool_if(struct json *j, const char *k, int tri)
+{
+	if (tri >= 0)
+		json_bool(j, k, tri > 0);
+	else
+		json_null(j, k);
+}
+
+void json_double_if(struct json *j, const char *k, double val, int decimals)
+{
+	if (val >= 0)
+		json_double(j, k, val, decimals);
+	else
+		json_null(j, k);
+}
+
 void json_double(struct json *j, const char *k, double val, int decimals)
 {
 	char t[48];

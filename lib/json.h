@@ -38,6 +38,16 @@ void json_u64(struct json *j, const char *key, uint64_t val);
 void json_i64(struct json *j, const char *key, int64_t val);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+/* A value, or null where there is none: the record keeps its field either
+ * way (fields are added, never dropped). json_u64_if, json_i64_if: val
+ * when have;
+ * json_str_if: val when not NULL or empty; json_bool_if: tri 0 false, 1
+ * (any > 0) true, < 0 null; json_double_if: val when >= 0. */
+void json_u64_if(struct json *j, const char *key, bool have, uint64_t val);
+void json_i64_if(struct json *j, const char *key, bool have, int64_t val);
+void json_str_if(struct json *j, const char *key, const char *val);
+void json_bool_if(struct json *j, const char *key, int tri);
+void json_double_if(struct json *j, const char *key, double val, int decimals);
 /* A double with a fixed number of decimals (0..9); NaN/inf become null. */
 void json_double(struct json *j, const char *key, double val, int decimals);
 /* "0x%0*x" as a JSON string, e.g. json_hex(j, "revision", 0xa21041, 8). */

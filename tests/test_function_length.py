@@ -1,5 +1,5 @@
 """No function in product code (boot/ drivers/ platform/ bench/ lib/) is
-over 100 lines, counted from the line of its opening brace to the line of
+over 80 lines, counted from the line of its opening brace to the line of
 its closing brace with a brace-counting scan (comments and strings
 removed first). A longer function is split into stages whose names say
 what each computes."""
@@ -8,10 +8,16 @@ import re
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PRODUCT = ("boot", "drivers", "platform", "bench", "lib")
-LIMIT = 100
-# Rewritten by another change (issue 21: the card / bus / host split);
-# that change removes them from this list.
-EXEMPT = set()
+LIMIT = 80
+# Functions (path:name) another change rewrites now, split there; each
+# entry goes with it. boot/main.c: the start-up loses the board printing
+# and the slot set-up to platform/ (issue 32's one board model);
+# sdhci_xfer: its PIO read path changes for reads without Block Count.
+EXEMPT = {
+    "boot/main.c:print_board",
+    "boot/main.c:kmain",
+    "drivers/sdhci/sdhci.c:sdhci_xfer",
+}
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
@@ -48,25 +54,30 @@ def long_functions():
                 if not f.endswith(".c"):
                     continue
                 path = os.path.relpath(os.path.join(dirpath, f), ROOT)
-                if path in EXEMPT:
-                    continue
                 for name, line, n in functions(open(os.path.join(ROOT, path)).read()):
-                    if n > LIMIT:
+                    if n > LIMIT and "%s:%s" % (path, name) not in EXEMPT:
                         bad.append("%s:%d %s is %d lines" % (path, line, name, n))
     return bad
 
 
-def test_no_product_function_over_100_lines():
+def test_no_product_function_over_80_lines():
     bad = long_functions()
     assert not bad, "\n".join(bad)
 
 
-def test_exempt_files_exist():
-    # an exemption for a file that is gone must go too
-    assert all(os.path.exists(os.path.join(ROOT, p)) for p in EXEMPT)
+def test_exemptions_are_needed():
+    # an exemption for a function that is gone, or is short now, must go too
+    long_ones = set()
+    for entry in EXEMPT:
+        path, fn = entry.split(":")
+        full = os.path.join(ROOT, path)
+        if os.path.exists(full):
+            long_ones |= {"%s:%s" % (path, name) for name, _, n in
+                          functions(open(full).read()) if n > LIMIT}
+    assert EXEMPT <= long_ones, sorted(EXEMPT - long_ones)
 
 
 def test_scan_measures_a_function():
-    body = "\n".join("\tx++; /* { */" for _ in range(101))
+    body = "\n".join("\tx++; /* { */" for _ in range(LIMIT + 1))
     text = 'static int f(int a)\n{\n%s\n\treturn "}";\n}\nstruct s { int a; };\n' % body
-    assert functions(text) == [("f", 2, 104)]
+    assert functions(text) == [("f", 2, LIMIT + 4)]

@@ -230,6 +230,17 @@ static void cmd_set(const struct console_io *io, int argc, char **argv)
 		con_printf("ok\n");
 }
 
+/* "run" or "suite" once parsed: bad (the parser's result) says err, else
+ * the workload or the suite runs. */
+static void run_parsed(const struct console_io *io, int bad, const struct con_run *a,
+		       const char *err)
+{
+	if (bad)
+		con_printf("%s\n", err);
+	else
+		run_workload(io, a);
+}
+
 static void execute(const struct console_io *io, int argc, char **argv, bool *halt)
 {
 	char err[320];
@@ -257,11 +268,8 @@ static void execute(const struct console_io *io, int argc, char **argv, bool *ha
 	case CON_CMD_SET: cmd_set(io, argc, argv); break;
 	case CON_CMD_HALT: *halt = true; break;
 	case CON_CMD_RUN:
-		if (con_parse_run(argc, argv, &io->st->cfg, quick_default(io), &run_args, err,
-				  sizeof(err)))
-			con_printf("%s\n", err);
-		else
-			run_workload(io, &run_args);
+		run_parsed(io, con_parse_run(argc, argv, &io->st->cfg, quick_default(io), &run_args,
+					     err, sizeof(err)), &run_args, err);
 		break;
 	case CON_CMD_SWEEP: {
 		char *a[2] = { "run", "sweep" };
@@ -271,11 +279,8 @@ static void execute(const struct console_io *io, int argc, char **argv, bool *ha
 		break;
 	}
 	case CON_CMD_SUITE:
-		if (con_parse_suite(argc, argv, &io->st->cfg, quick_default(io), &run_args, err,
-				    sizeof(err)))
-			con_printf("%s\n", err);
-		else
-			run_workload(io, &run_args);
+		run_parsed(io, con_parse_suite(argc, argv, &io->st->cfg, quick_default(io),
+					       &run_args, err, sizeof(err)), &run_args, err);
 		break;
 	case CON_NCMDS: break;
 	}

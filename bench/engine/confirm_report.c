@@ -47,14 +47,10 @@ static void record_check(const struct wl_check *k, bool emulated)
 	}
 	json_u64(j, "ops", k->ops);
 	json_u64(j, "clock_hz", k->clock_hz);
-	if (k->kind == WL_CHECK_CLOCK && k->cf_clock_hz)
-		json_u64(j, "cf_clock_hz", k->cf_clock_hz);
-	else
-		json_null(j, "cf_clock_hz");
-	if (k->kind == WL_CHECK_CPU_DELAY && ran)
-		json_u64(j, "delay_ns_per_block", k->delay_ns_per_block);
-	else
-		json_null(j, "delay_ns_per_block");
+	json_u64_if(j, "cf_clock_hz", k->kind == WL_CHECK_CLOCK && k->cf_clock_hz,
+		    k->cf_clock_hz);
+	json_u64_if(j, "delay_ns_per_block", k->kind == WL_CHECK_CPU_DELAY && ran,
+		    k->delay_ns_per_block);
 	json_u64(j, "cost_us", k->cost_us);
 	if (ran)
 		json_null(j, "reason");

@@ -50,16 +50,6 @@ static double median_of(const struct wl_summary *s, bool iops)
 	return rate_of(s, s->p50_ns, iops);
 }
 
-static const struct wl_summary *named(const struct wl_ctx *c, const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->nsummary; i++)
-		if (!strcmp(c->summary[i].name, name))
-			return &c->summary[i];
-	return 0;
-}
-
 /* "SanDisk SL16G 16.0 GB, claims C10 U1 A1" from the CID and SD Status. */
 static void card_text(const struct sd_card *card, char *buf, size_t cap)
 {
@@ -167,10 +157,7 @@ static void claims_record(struct json *j, const struct hl_claims *h, const char 
 			json_str(j, NULL, h->claim[k].name);
 	json_arr_end(j);
 	json_bool(j, "counterfeit", h->counterfeit);
-	if (h->counterfeit)
-		json_u64(j, "wrap_bytes", h->wrap_bytes);
-	else
-		json_null(j, "wrap_bytes");
+	json_u64_if(j, "wrap_bytes", h->counterfeit, h->wrap_bytes);
 }
 
 /* "p99 120.9 ms" / "p99 734 us" */
@@ -218,9 +205,9 @@ void wl_print_headline(const struct wl_ctx *c)
 	struct hl_part parts[] = {
 		{ "seq_read", "sequential read", false, wl_best_seq(c, "seq-read-") },
 		{ "seq_write", "sequential write", false, wl_best_seq(c, "seq-write-") },
-		{ "rand_read_4k", "random 4 KiB read", true, named(c, "rand-read-4k") },
-		{ "rand_write_4k", "random 4 KiB write", true, named(c, "rand-write-4k") },
-		{ "sustained", "sustained write", false, named(c, "sustained-write") },
+		{ "rand_read_4k", "random 4 KiB read", true, wl_summary_named(c, "rand-read-4k") },
+		{ "rand_write_4k", "random 4 KiB write", true, wl_summary_named(c, "rand-write-4k") },
+		{ "sustained", "sustained write", false, wl_summary_named(c, "sustained-write") },
 	};
 	static char text[1024];
 	static struct hl_claims claims;

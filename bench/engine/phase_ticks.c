@@ -77,6 +77,19 @@ static void add_fifo64(struct phase_acc *a, const struct sd_req_times *t)
 /* Once per operation of every workload: straight from the stamps into the
  * accumulator, without the struct phase_ns in between (no memset, no
  * second pass over it). */
+/* A measured serial drain replaces host / blocks (sd_host.h): the serial
+ * part was serial0 before the request, host its CPU work (within the
+ * access + data window). */
+static void add_serial64(struct phase_acc *a, const struct sd_req_times *t, uint64_t serial0,
+			 uint64_t host)
+{
+	if (t->host_serial_ticks) {
+		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
+
+		a->host_serial_ns = serial0 + (tail < host ? tail : host);
+	}
+}
+
 void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 		   uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
 {
@@ -87,14 +100,7 @@ void phase_acc_add(struct phase_acc *a, const struct sd_req_times *t,
 			    blocks, blksz, gap_ns);
 	add_waits64(a, t, blocks, t->waits_counted ? timer_ticks64_to_ns(t->wait_ticks) : 0);
 	add_fifo64(a, t);
-	/* A measured serial drain replaces host / blocks (sd_host.h). */
-	if (t->host_serial_ticks) {
-		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
-
-		if (host > access + data)
-			host = access + data;
-		a->host_serial_ns = serial0 + (tail < host ? tail : host);
-	}
+	add_serial64(a, t, serial0, host > access + data ? access + data : host);
 }
 
 void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
@@ -135,16 +141,25 @@ static inline uint32_t span_ticks(uint32_t from, uint32_t to)
 	return from && to ? to - from : 0;
 }
 
-void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,
-		    uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
+/* One request's spans in ns, converted in 32 bits (phase_pend_add). */
+struct pend_req {
+	uint32_t cmd, access, data, busy, host, total, gap, wait, stood, seam, seam_full;
+};
+
+/* The request's spans in ns into q; false when one of them (or a driver
+ * sum, the gap, the block count) is too long for the 32-bit way. Each span
+ * under 2^30 ns converts in 32 bits to what timer_ticks_to_ns() gives, and
+ * four of them add up without overflow; anything longer (more than about a
+ * second) goes the 64-bit way. */
+static bool pend_spans(const struct sd_req_times *t, uint32_t blocks, uint64_t gap_ns,
+		       struct pend_req *q)
 {
 	/* The spans of PHASES_FROM_TIMES in ticks. */
 	uint32_t is = t->t_issue, cd = t->t_cmd_done, fd = t->t_first_data;
 	uint32_t dd = t->t_data_done, end = t->t_end;
 	uint32_t last = end ? end : dd ? dd : cd;
 	uint32_t cmd = span_ticks(is, cd), access = 0, data = 0, busy;
-	uint32_t host, total = span_ticks(is, last), sum, gap32, wait, stood;
-	uint32_t seam, seam_full;
+	uint32_t total = span_ticks(is, last), sum;
 	/* the driver's 64-bit sums (sd_host.h): any bit above the 30-bit
 	 * mask, the high word's included, sends the request the 64-bit way */
 	const uint64_t sums = t->host_ticks | t->wait_ticks | t->stood_ticks | t->seam_ticks |
@@ -157,48 +172,85 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	} else {
 		busy = span_ticks(cd, end);
 	}
-	/* Each span under 2^30 ns converts in 32 bits to what
-	 * timer_ticks_to_ns() gives, and four of them add up without
-	 * overflow; anything longer (more than about a second) goes the
-	 * 64-bit way. */
 	if (((cmd | access | data | busy | total) & ~timer_ticks_mask30()) ||
-	    (sums & ~(uint64_t)timer_ticks_mask30()) || (gap_ns >> 32) || blocks > 0xffffu) {
+	    (sums & ~(uint64_t)timer_ticks_mask30()) || (gap_ns >> 32) || blocks > 0xffffu)
+		return false;
+	q->cmd = timer_ticks_to_ns30(cmd);
+	q->access = timer_ticks_to_ns30(access);
+	q->data = timer_ticks_to_ns30(data);
+	q->busy = timer_ticks_to_ns30(busy);
+	q->host = timer_ticks_to_ns30((uint32_t)t->host_ticks);
+	total = timer_ticks_to_ns30(total);
+	sum = q->cmd + q->access + q->data + q->busy;
+	q->total = total < sum ? sum : total;
+	q->gap = (uint32_t)gap_ns;
+	q->wait = t->waits_counted ? timer_ticks_to_ns30((uint32_t)t->wait_ticks) : 0;
+	q->stood = t->waits_counted == 2 ? timer_ticks_to_ns30((uint32_t)t->stood_ticks) : 0;
+	q->seam = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_ticks) : 0;
+	q->seam_full = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_full_ticks) : 0;
+	return true;
+}
+
+/* Whether adding q to the pending requests would wrap one of their sums
+ * (or the block size changes): they are flushed first then. */
+static bool pend_full(const struct phase_pend *p, const struct sd_req_times *t,
+		      const struct pend_req *q, uint32_t blocks, uint32_t blksz)
+{
+	return p->ops && (blksz != p->blksz || p->total_ns + q->total < q->total ||
+			  p->gap_ns + q->gap < q->gap || p->blocks + blocks < blocks ||
+			  p->wait_ns + q->wait < q->wait || p->stood_ns + q->stood < q->stood ||
+			  p->seam_ns + q->seam < q->seam ||
+			  p->seam_full_ns + q->seam_full < q->seam_full ||
+			  p->seam_words + t->seam_words < t->seam_words ||
+			  p->seam_full_words + t->seam_full_words < t->seam_full_words);
+}
+
+/* The counted waits and the FIFO's seams of a request, added. */
+static void pend_add_counted(struct phase_pend *p, const struct sd_req_times *t,
+			     const struct pend_req *q, uint32_t blocks)
+{
+	if (t->waits_counted && blocks > 1) {
+		p->counted_blocks += blocks - 1u;
+		p->wait_blocks += t->wait_blocks;
+		p->wait_ns += q->wait;
+		p->stood_blocks += t->waits_counted == 2 ? blocks - 1u : 0;
+		p->stood_ns += q->stood;
+	}
+	if (t->fifo_counted) {
+		p->fifo_reqs++;
+		p->fifo_words += t->fifo_words;
+		p->seam_ns += q->seam;
+		p->seam_words += t->seam_words;
+		p->seams += t->seams;
+		p->seam_full_ns += q->seam_full;
+		p->seam_full_words += t->seam_full_words;
+		p->seams_full += t->seams_full;
+	}
+}
+
+void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,
+		    uint32_t blocks, uint32_t blksz, uint64_t gap_ns)
+{
+	struct pend_req q;
+	uint32_t host;
+
+	if (!pend_spans(t, blocks, gap_ns, &q)) {
 		phase_pend_flush(p, a);
 		phase_acc_add(a, t, blocks, blksz, gap_ns);
 		return;
 	}
-	cmd = timer_ticks_to_ns30(cmd);
-	access = timer_ticks_to_ns30(access);
-	data = timer_ticks_to_ns30(data);
-	busy = timer_ticks_to_ns30(busy);
-	host = timer_ticks_to_ns30((uint32_t)t->host_ticks);
-	total = timer_ticks_to_ns30(total);
-	sum = cmd + access + data + busy;
-	if (total < sum)
-		total = sum;
-	gap32 = (uint32_t)gap_ns;
-	wait = t->waits_counted ? timer_ticks_to_ns30((uint32_t)t->wait_ticks) : 0;
-	stood = t->waits_counted == 2 ? timer_ticks_to_ns30((uint32_t)t->stood_ticks) : 0;
-	seam = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_ticks) : 0;
-	seam_full = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_full_ticks) : 0;
-	if (p->ops && (blksz != p->blksz || p->total_ns + total < total ||
-		       p->gap_ns + gap32 < gap32 || p->blocks + blocks < blocks ||
-		       p->wait_ns + wait < wait || p->stood_ns + stood < stood ||
-		       p->seam_ns + seam < seam || p->seam_full_ns + seam_full < seam_full ||
-		       p->seam_words + t->seam_words < t->seam_words ||
-		       p->seam_full_words + t->seam_full_words < t->seam_full_words))
+	if (pend_full(p, t, &q, blocks, blksz))
 		phase_pend_flush(p, a);
 	/* as phase_acc_add_parts: the CPU's data moving lies inside the
 	 * access + data window */
-	if (host > access + data)
-		host = access + data;
+	host = q.host > q.access + q.data ? q.access + q.data : q.host;
 	p->blksz = blksz;
 	p->ops++;
 	p->blocks += blocks;
-	p->total_ns += total;
-	p->cmd_ns += cmd;
-	p->access_ns += access;
-	p->data_ns += data;
+	p->total_ns += q.total;
+	p->cmd_ns += q.cmd;
+	p->access_ns += q.access;
+	p->data_ns += q.data;
 	p->host_ns += host;
 	/* the CPU's work that nothing overlaps: measured by the driver
 	 * (sd_host.h host_serial_ticks), or one block's */
@@ -210,27 +262,11 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	} else {
 		p->host_serial_ns += blocks <= 1 ? host : host / blocks;
 	}
-	p->busy_ns += busy;
-	p->gap_ns += gap32;
+	p->busy_ns += q.busy;
+	p->gap_ns += q.gap;
 	p->extra_cmds += t->extra_cmds;
 	p->undecided_blocks += t->undecided_blocks; /* at most 0xffff a request */
-	if (t->waits_counted && blocks > 1) {
-		p->counted_blocks += blocks - 1u;
-		p->wait_blocks += t->wait_blocks;
-		p->wait_ns += wait;
-		p->stood_blocks += t->waits_counted == 2 ? blocks - 1u : 0;
-		p->stood_ns += stood;
-	}
-	if (t->fifo_counted) {
-		p->fifo_reqs++;
-		p->fifo_words += t->fifo_words;
-		p->seam_ns += seam;
-		p->seam_words += t->seam_words;
-		p->seams += t->seams;
-		p->seam_full_ns += seam_full;
-		p->seam_full_words += t->seam_full_words;
-		p->seams_full += t->seams_full;
-	}
+	pend_add_counted(p, t, &q, blocks);
 }
 
 /* The longest of a request's spans (ticks, modulo the wrap). */
@@ -267,11 +303,5 @@ void phase_acc_add_long(struct phase_acc *a, const struct sd_req_times *t, uint3
 			    blocks, blksz, gap_ns + (req_ns > total ? req_ns - total : 0));
 	add_waits64(a, t, blocks, wait);
 	add_fifo64(a, t);
-	if (t->host_serial_ticks) {
-		uint64_t tail = timer_ticks_to_ns(t->host_serial_ticks);
-
-		if (host > access + data)
-			host = access + data;
-		a->host_serial_ns = serial0 + (tail < host ? tail : host);
-	}
+	add_serial64(a, t, serial0, host > access + data ? access + data : host);
 }

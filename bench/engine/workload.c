@@ -329,12 +329,69 @@ static void op_failed(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *o
 	m->excluded_at_end_ns = m->excluded_ns;
 }
 
+/* A request's phases into the workload's accumulator acc: t its stamps,
+ * t1 the tick after the call, pre_ns the host time before it (since the
+ * previous operation ended), call_ns the call's length on the engine's
+ * 64-bit clock, lat its latency. */
+static void book_request(struct wl_meas *m, struct phase_acc *acc, const struct wl_op *op,
+			 const struct sd_req_times *t, uint32_t t1, uint64_t pre_ns,
+			 uint64_t call_ns, uint32_t lat)
+{
+	struct phase_pend *pp = acc == &m->acc ? &m->pend : &m->pend_w;
+	uint64_t req_ns, gap_ns;
+
+	if (op->cmd == WL_SINGLE_LOOP) {
+		/* the per-block requests are accounted; what follows the last */
+		acc->gap_ns += timer_ticks_to_ns(t1 - t->t_end);
+	} else if (call_ns > timer_wrap_ns() / 2) {
+		/* The stamps may have wrapped inside the request: its length on
+		 * the engine's 64-bit clock gives the wraps back. */
+		phase_pend_flush(pp, acc);
+		phase_acc_add_long(acc, t, op->blocks, SD_BLOCK_SIZE, pre_ns, call_ns);
+	} else {
+		/* Host time around the request: before it (since the previous
+		 * operation ended) and the card layer's own time inside the
+		 * call but outside the request. A mixed workload keeps reads
+		 * and writes in separate accumulators (attribution.h). */
+		req_ns = t->t_end ? timer_ticks_to_ns(t->t_end - t->t_issue) : lat;
+		gap_ns = pre_ns + (lat > req_ns ? lat - req_ns : 0);
+		phase_pend_add(pp, acc, t, op->blocks, SD_BLOCK_SIZE, gap_ns);
+	}
+}
+
+/* A request that succeeded, ended at end_ns after lat ns: its latency,
+ * the series, the counts; the progress line when one is due. */
+static void op_done(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op,
+		    uint64_t end_ns, uint32_t lat)
+{
+	const uint32_t bytes = op->blocks * SD_BLOCK_SIZE;
+
+	if (m->nlat < c->lat_max)
+		c->lat[m->nlat++] = lat;
+	series_add(&m->ser, end_ns, bytes, lat);
+	m->ops++;
+	if (op->write)
+		m->nwrites++;
+	else
+		m->nreads++;
+	m->bytes += bytes;
+	m->last_end_ns = end_ns;
+	m->excluded_at_end_ns = m->excluded_ns;
+	m->end_ns = end_ns;
+	/* The progress line, the console poll and the status LED's blink,
+	 * when one is due (the tests inline: they are false for almost
+	 * every operation). */
+	if (c->last_us >= m->progress_due_us || status_led_due(c->last_us) ||
+	    (c->poll_key && c->last_us >= c->poll_due_us))
+		progress(c, m, c->last_us);
+}
+
 int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 {
 	struct sd_req_times t;
 	struct phase_acc *acc;
 	uint32_t t0, t1, lat, bytes = op->blocks * SD_BLOCK_SIZE;
-	uint64_t end_ns, gap_ns, req_ns, before_ns, pre_ns, before_us;
+	uint64_t end_ns, before_ns, pre_ns, before_us;
 	int r;
 
 	if (c->abort_all)
@@ -376,45 +433,8 @@ int wl_do(struct wl_ctx *c, struct wl_meas *m, const struct wl_op *op)
 	if (op->write && c->verify)
 		remember_written(c, op->lba, op->blocks);
 
-	if (op->cmd == WL_SINGLE_LOOP) {
-		/* the per-block requests are accounted; what follows the last */
-		acc->gap_ns += timer_ticks_to_ns(t1 - t.t_end);
-	} else if (end_ns - before_ns > timer_wrap_ns() / 2) {
-		/* The stamps may have wrapped inside the request: its length on
-		 * the engine's 64-bit clock gives the wraps back. */
-		struct phase_pend *pp = acc == &m->acc ? &m->pend : &m->pend_w;
-
-		phase_pend_flush(pp, acc);
-		phase_acc_add_long(acc, &t, op->blocks, SD_BLOCK_SIZE, pre_ns, end_ns - before_ns);
-	} else {
-		/* Host time around the request: before it (since the previous
-		 * operation ended) and the card layer's own time inside the
-		 * call but outside the request. A mixed workload keeps reads
-		 * and writes in separate accumulators (attribution.h). */
-		req_ns = t.t_end ? timer_ticks_to_ns(t.t_end - t.t_issue) : lat;
-		gap_ns = pre_ns + (lat > req_ns ? lat - req_ns : 0);
-		phase_pend_add(acc == &m->acc ? &m->pend : &m->pend_w, acc, &t, op->blocks,
-			       SD_BLOCK_SIZE, gap_ns);
-	}
-
-	if (m->nlat < c->lat_max)
-		c->lat[m->nlat++] = lat;
-	series_add(&m->ser, end_ns, bytes, lat);
-	m->ops++;
-	if (op->write)
-		m->nwrites++;
-	else
-		m->nreads++;
-	m->bytes += bytes;
-	m->last_end_ns = end_ns;
-	m->excluded_at_end_ns = m->excluded_ns;
-	m->end_ns = end_ns;
-	/* The progress line, the console poll and the status LED's blink,
-	 * when one is due (the tests inline: they are false for almost
-	 * every operation). */
-	if (c->last_us >= m->progress_due_us || status_led_due(c->last_us) ||
-	    (c->poll_key && c->last_us >= c->poll_due_us))
-		progress(c, m, c->last_us);
+	book_request(m, acc, op, &t, t1, pre_ns, end_ns - before_ns, lat);
+	op_done(c, m, op, end_ns, lat);
 	return 0;
 }
 

@@ -270,7 +270,7 @@ const struct wl_summary *wl_best_seq(const struct wl_ctx *c, const char *prefix)
 	return best;
 }
 
-static const struct wl_summary *find_summary(const struct wl_ctx *c, const char *name)
+const struct wl_summary *wl_summary_named(const struct wl_ctx *c, const char *name)
 {
 	uint32_t i;
 
@@ -311,7 +311,7 @@ void wl_print_summary(const struct wl_ctx *c)
 		json_obj_end(j);
 	}
 	for (k = 0; k < 3; k++) {
-		const struct wl_summary *r = find_summary(c, rnd[k]);
+		const struct wl_summary *r = wl_summary_named(c, rnd[k]);
 
 		if (!r)
 			continue;

@@ -25,5 +25,7 @@ void wl_print_summary(const struct wl_ctx *c);
  * ("seq-read-"): the highest measured rate (bytes over the workload's
  * time); NULL when none finished. The headline shows the same one. */
 const struct wl_summary *wl_best_seq(const struct wl_ctx *c, const char *prefix);
+/* The summary of the workload called name (NULL: it did not run). */
+const struct wl_summary *wl_summary_named(const struct wl_ctx *c, const char *name);
 
 #endif

@@ -576,13 +576,14 @@ static void long_line(struct config *c, unsigned lineno, const char *text, size_
 	not_read(c, lineno, text + i, k, why);
 }
 
-static void parse_line(struct config *c, unsigned lineno, char *line)
+/* One line cut into key and value (in place): the comment and the blanks
+ * around each dropped, a value's double quotes taken off. false for a
+ * blank line (nothing said) or one that is not key = value (said and
+ * noted). */
+static bool split_line(struct config *c, unsigned lineno, char *line, char **key_out,
+		       char **val_out)
 {
-	char *p = line, *key, *val, *end, why[96];
-	char def[48];
-	const char *e;
-	unsigned prev_line;
-	int id, prev_file;
+	char *p = line, *key, *val, *end;
 
 	/* Comments run from '#' to the end of the line. */
 	for (end = p; *end && *end != '#'; end++)
@@ -593,7 +594,7 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	while (is_space(*p))
 		p++;
 	if (!*p)
-		return;
+		return false;
 
 	key = p;
 	while (*p && *p != '=')
@@ -602,7 +603,7 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 		config_msg(c, "config: line %u: \"%.40s\": expected key = value; no writes "
 			   "this run", lineno, key);
 		not_read(c, lineno, key, first_word(key), "expected key = value");
-		return;
+		return false;
 	}
 	val = p + 1;
 	for (end = p; end > key && is_space(end[-1]); end--)
@@ -614,7 +615,7 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 		config_msg(c, "config: line %u: no key before '='; no writes this run",
 			   lineno);
 		not_read(c, lineno, NULL, 0, "no key before '='");
-		return;
+		return false;
 	}
 	/* "value" in double quotes means the same as without them. */
 	end = val + strlen(val);
@@ -622,6 +623,41 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 		end[-1] = 0;
 		val++;
 	}
+	*key_out = key;
+	*val_out = val;
+	return true;
+}
+
+/* A value the key refuses (e: why; def: the value kept, formatted): said
+ * and noted; a key that gates writes fails safe. */
+static void value_refused(struct config *c, unsigned lineno, int id, const char *key,
+			  const char *val, const char *e, const char *def)
+{
+	char what[CONFIG_MSG_LEN];
+
+	if (config_gates_writes((enum config_id)id)) {
+		config_msg(c, "config: line %u: %s = %.40s: %s; no writes this run",
+			   lineno, keys[id].name, val, e);
+		fail_safe(c, (enum config_id)id, lineno);
+	} else {
+		config_msg(c, "config: line %u: %s = %.40s: %s; %s%s; no writes this "
+			   "run", lineno, keys[id].name, val, e,
+			   def[0] ? "keeping " : "left unset", def);
+	}
+	fmt_snprintf(what, sizeof(what), "%s = %.40s: %s", keys[id].name, val, e);
+	not_read(c, lineno, key, strlen(key), what);
+}
+
+static void parse_line(struct config *c, unsigned lineno, char *line)
+{
+	char *key, *val, why[96];
+	char def[48];
+	const char *e;
+	unsigned prev_line;
+	int id, prev_file;
+
+	if (!split_line(c, lineno, line, &key, &val))
+		return;
 	id = config_find_key(key);
 	if (id < 0) {
 		config_msg(c, "config: line %u: unknown key \"%.40s\"; no writes this run",
@@ -645,19 +681,7 @@ static void parse_line(struct config *c, unsigned lineno, char *line)
 	}
 	e = parse_value(&keys[id], val, &c->v[id], why, sizeof(why));
 	if (e) {
-		char what[CONFIG_MSG_LEN];
-
-		if (config_gates_writes((enum config_id)id)) {
-			config_msg(c, "config: line %u: %s = %.40s: %s; no writes this run",
-				   lineno, keys[id].name, val, e);
-			fail_safe(c, (enum config_id)id, lineno);
-		} else {
-			config_msg(c, "config: line %u: %s = %.40s: %s; %s%s; no writes this "
-				   "run", lineno, keys[id].name, val, e,
-				   def[0] ? "keeping " : "left unset", def);
-		}
-		fmt_snprintf(what, sizeof(what), "%s = %.40s: %s", keys[id].name, val, e);
-		not_read(c, lineno, key, strlen(key), what);
+		value_refused(c, lineno, id, key, val, e, def);
 		return;
 	}
 	if (prev_file)

@@ -195,6 +195,64 @@ static int check_logical_overlaps(struct mbr_info *mi, unsigned first_logical,
  * MBR_MAX_LOGICAL links and by a list of visited EBRs (a loop is an error,
  * not an endless walk).
  */
+/* The EBR at LBA ebr read into sec: its logical partition and its link
+ * to the next. 0, or the error (mi says why). */
+static int read_ebr(struct mbr_info *mi, const struct blkdev *dev, uint32_t ebr,
+		    uint8_t *sec, struct mbr_entry *log, struct mbr_entry *link)
+{
+	unsigned i;
+	int ret = blkdev_read(dev, ebr, 1, sec);
+
+	if (ret)
+		return unreadable(mi, ret, ebr);
+	if (!has_signature(sec))
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "the EBR at LBA %lu has no 0x55AA signature",
+			    (unsigned long)ebr);
+	entry_get(sec, 0, log);
+	entry_get(sec, 1, link);
+	/* Entries 3 and 4 of an EBR are unused; Linux reads any with a
+	 * size as further logical partitions. Not tracked here, so a
+	 * table that has them is not trusted. */
+	for (i = 2; i < 4; i++) {
+		struct mbr_entry extra;
+
+		entry_get(sec, (int)i, &extra);
+		if (extra.count)
+			return fail(mi, MBR_INCONSISTENT, -EINVAL,
+				    "the EBR at LBA %lu has a partition in entry %u",
+				    (unsigned long)ebr, i + 1);
+	}
+	return 0;
+}
+
+/* The logical partition of the EBR at LBA ebr (log: its entry, number its
+ * number), checked against its extended partition (ending at ext_end). */
+static int add_logical(struct mbr_info *mi, uint32_t ebr, const struct mbr_entry *log,
+		       uint8_t number, uint64_t ext_end)
+{
+	uint64_t start = (uint64_t)ebr + log->lba;
+
+	if (!status_ok(log->status))
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "logical partition %u: invalid status byte 0x%02x",
+			    number, log->status);
+	if (log->lba == 0 || start + log->count > ext_end)
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "logical partition %u (LBA %llu+%lu) lies outside its "
+			    "extended partition", number,
+			    (unsigned long long)start, (unsigned long)log->count);
+	if (mbr_type_is_extended(log->type))
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "logical partition %u has an extended type 0x%02x",
+			    number, log->type);
+	if (!add_part(mi, (uint32_t)start, log->count, number, log->type,
+		      log->status, MBR_PART_LOGICAL))
+		return fail(mi, MBR_INCONSISTENT, -EINVAL,
+			    "too many partitions");
+	return 0;
+}
+
 static int walk_ebr_chain(struct mbr_info *mi, const struct blkdev *dev,
 			  const struct mbr_part *ext, uint8_t *sec)
 {
@@ -219,48 +277,13 @@ static int walk_ebr_chain(struct mbr_info *mi, const struct blkdev *dev,
 				    "more than %d logical partitions", MBR_MAX_LOGICAL);
 		visited[nvisited++] = ebr;
 
-		ret = blkdev_read(dev, ebr, 1, sec);
+		ret = read_ebr(mi, dev, ebr, sec, &log, &link);
 		if (ret)
-			return unreadable(mi, ret, ebr);
-		if (!has_signature(sec))
-			return fail(mi, MBR_INCONSISTENT, -EINVAL,
-				    "the EBR at LBA %lu has no 0x55AA signature",
-				    (unsigned long)ebr);
-		entry_get(sec, 0, &log);
-		entry_get(sec, 1, &link);
-		/* Entries 3 and 4 of an EBR are unused; Linux reads any with a
-		 * size as further logical partitions. Not tracked here, so a
-		 * table that has them is not trusted. */
-		for (i = 2; i < 4; i++) {
-			struct mbr_entry extra;
-
-			entry_get(sec, (int)i, &extra);
-			if (extra.count)
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "the EBR at LBA %lu has a partition in entry %u",
-					    (unsigned long)ebr, i + 1);
-		}
-
+			return ret;
 		if (log.count) {
-			uint64_t start = (uint64_t)ebr + log.lba;
-
-			if (!status_ok(log.status))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "logical partition %u: invalid status byte 0x%02x",
-					    number, log.status);
-			if (log.lba == 0 || start + log.count > ext_end)
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "logical partition %u (LBA %llu+%lu) lies outside its "
-					    "extended partition", number,
-					    (unsigned long long)start, (unsigned long)log.count);
-			if (mbr_type_is_extended(log.type))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "logical partition %u has an extended type 0x%02x",
-					    number, log.type);
-			if (!add_part(mi, (uint32_t)start, log.count, number, log.type,
-				      log.status, MBR_PART_LOGICAL))
-				return fail(mi, MBR_INCONSISTENT, -EINVAL,
-					    "too many partitions");
+			ret = add_logical(mi, ebr, &log, number, ext_end);
+			if (ret)
+				return ret;
 			number++;
 		}
 
@@ -321,24 +344,13 @@ static int check_primary(struct mbr_info *mi, const struct mbr_entry *e, int i)
 	return 0;
 }
 
-int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
+/* The four primary entries of the MBR in sec into e, *nprimary those with
+ * a size. 0, or the error: a GPT's protective MBR, an invalid status byte
+ * (-ENOTSUP when LBA 0 is a whole-card FAT volume instead). */
+static int read_entries(struct mbr_info *mi, uint8_t *sec, struct mbr_entry *e,
+			unsigned *nprimary)
 {
-	uint8_t sec[BLKDEV_BLOCK_SIZE] __attribute__((aligned(4)));
-	struct mbr_entry e[4];
-	unsigned nprimary = 0, next;
-	int ret, i;
-
-	memset(mi, 0, sizeof(*mi));
-	mi->total_blocks = dev->total_blocks;
-	mi->used_end = 1;	/* LBA 0 itself */
-
-	ret = blkdev_read(dev, 0, 1, sec);
-	if (ret)
-		return unreadable(mi, ret, 0);
-	if (!has_signature(sec))
-		return fail(mi, MBR_NONE, -EINVAL,
-			    "no partition table (no 0x55AA signature at LBA 0)");
-	mi->disk_id = blkdev_le32(sec + MBR_DISK_ID_OFF);
+	int i;
 
 	for (i = 0; i < 4; i++)
 		entry_get(sec, i, &e[i]);
@@ -359,8 +371,53 @@ int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
 		/* Like Linux: an entry counts when it has a size, whatever its
 		 * type; a type with size 0 occupies nothing. */
 		if (e[i].count)
-			nprimary++;
+			(*nprimary)++;
 	}
+	return 0;
+}
+
+/* Logical partitions after the primaries, as Linux numbers them: the
+ * chain of the one extended partition (sec: a sector's buffer). */
+static int add_logicals(struct mbr_info *mi, const struct blkdev *dev, uint8_t *sec)
+{
+	unsigned next = mi->nparts;
+	int ret;
+
+	for (unsigned k = 0, found = 0; k < next; k++) {
+		if (!(mi->parts[k].flags & MBR_PART_EXTENDED))
+			continue;
+		if (found++)
+			return fail(mi, MBR_INCONSISTENT, -EINVAL,
+				    "more than one extended partition");
+		ret = walk_ebr_chain(mi, dev, &mi->parts[k], sec);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
+{
+	uint8_t sec[BLKDEV_BLOCK_SIZE] __attribute__((aligned(4)));
+	struct mbr_entry e[4];
+	unsigned nprimary = 0;
+	int ret, i;
+
+	memset(mi, 0, sizeof(*mi));
+	mi->total_blocks = dev->total_blocks;
+	mi->used_end = 1;	/* LBA 0 itself */
+
+	ret = blkdev_read(dev, 0, 1, sec);
+	if (ret)
+		return unreadable(mi, ret, 0);
+	if (!has_signature(sec))
+		return fail(mi, MBR_NONE, -EINVAL,
+			    "no partition table (no 0x55AA signature at LBA 0)");
+	mi->disk_id = blkdev_le32(sec + MBR_DISK_ID_OFF);
+
+	ret = read_entries(mi, sec, e, &nprimary);
+	if (ret)
+		return ret;
 	if (nprimary == 0) {
 		if (superfloppy(mi, sec))
 			return -ENOTSUP;
@@ -386,18 +443,9 @@ int mbr_parse(struct mbr_info *mi, const struct blkdev *dev)
 			 mbr_type_is_extended(e[i].type) ? MBR_PART_EXTENDED : 0);
 	}
 
-	/* Logical partitions after the primaries, as Linux numbers them. */
-	next = mi->nparts;
-	for (unsigned k = 0, found = 0; k < next; k++) {
-		if (!(mi->parts[k].flags & MBR_PART_EXTENDED))
-			continue;
-		if (found++)
-			return fail(mi, MBR_INCONSISTENT, -EINVAL,
-				    "more than one extended partition");
-		ret = walk_ebr_chain(mi, dev, &mi->parts[k], sec);
-		if (ret)
-			return ret;
-	}
+	ret = add_logicals(mi, dev, sec);
+	if (ret)
+		return ret;
 
 	for (unsigned k = 0; k < mi->nparts; k++) {
 		uint64_t end = (uint64_t)mi->parts[k].first_lba + mi->parts[k].count;

@@ -208,13 +208,69 @@ int test_area_choose(struct test_area *ta, const struct blkdev *dev, const struc
 	return test_area_choose_from(ta, dev, mi, explicit_range, "from sdbench.txt");
 }
 
+/* The configured range (from: where it was set), used when the rules
+ * allow it; else no area at all. */
+static int configured_area(struct test_area *ta, const struct blkdev *dev,
+			   const struct mbr_info *mi, const struct lba_range *range,
+			   const char *from)
+{
+	char size[24];
+
+	if (!explicit_ok(ta, dev, mi, range, from)) {
+		say(ta->reason, sizeof(ta->reason), "%s: no writes (a test area is never "
+		    "guessed past a refused setting)", ta->note);
+		return none(ta, -EINVAL, "choose a range that overlaps no partition and "
+			    "lies inside the card, or remove the test_area line "
+			    "(docs/test-area.md)");
+	}
+	if (wrap_check(ta, dev))
+		return none(ta, -EIO, hint_wrap);
+	say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu %s "
+	    "(%s, overlaps no partition)", (unsigned long)range->first,
+	    (unsigned long)range->count, from,
+	    fmt_size(size, sizeof(size), (uint64_t)range->count * 512u, FMT_SIZE_ABOUT));
+	return use(ta, TEST_AREA_CONFIG, range->first, range->count);
+}
+
+/* The unpartitioned space after the last partition: 0 (used), an error,
+ * or 1 with why (cap bytes) saying why there is none. */
+static int unpartitioned_area(struct test_area *ta, const struct blkdev *dev,
+			      const struct mbr_info *mi, char *why, size_t cap)
+{
+	uint64_t start = (mi->used_end + TEST_AREA_ALIGN_BLOCKS - 1) / TEST_AREA_ALIGN_BLOCKS *
+		TEST_AREA_ALIGN_BLOCKS;
+
+	if (mi->kind == MBR_EMPTY) {
+		say(why, cap, "the partition table is empty (nothing "
+		    "shows which blocks are unused)");
+	} else if (mi->kind == MBR_SUPERFLOPPY) {
+		say(why, cap, "the whole card is one FAT file system");
+	} else if (!dev->total_blocks) {
+		say(why, cap, "the card's size is unknown");
+	} else if (start + TEST_AREA_MIN_BLOCKS > dev->total_blocks) {
+		uint64_t left = dev->total_blocks > mi->used_end ? dev->total_blocks - mi->used_end : 0;
+
+		say(why, cap, "only %lu MiB unpartitioned after the last "
+		    "partition (at least %u MiB needed)", (unsigned long)mib(left),
+		    TEST_AREA_MIN_BLOCKS / MIB_BLOCKS);
+	} else {
+		if (wrap_check(ta, dev))
+			return none(ta, -EIO, hint_wrap);
+		say(ta->reason, sizeof(ta->reason), "unpartitioned space after the last "
+		    "partition (LBA %llu, %lu MiB)", (unsigned long long)start,
+		    (unsigned long)mib(dev->total_blocks - start));
+		return use(ta, TEST_AREA_UNPARTITIONED, (uint32_t)start,
+			   (uint32_t)(dev->total_blocks - start));
+	}
+	return 1;
+}
+
 int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
 			  const struct mbr_info *mi, const struct lba_range *explicit_range,
 			  const char *from)
 {
 	char unpart_why[112];
 	struct lba_range area;
-	uint64_t start;
 	int ret, fragmented;
 
 	memset(ta, 0, sizeof(*ta));
@@ -237,51 +293,12 @@ int test_area_choose_from(struct test_area *ta, const struct blkdev *dev,
 
 	/* 1. The configured range. One the rules refuse means no area: the
 	 * user named where writes may go, so they never go anywhere else. */
-	if (explicit_range) {
-		if (!explicit_ok(ta, dev, mi, explicit_range, from)) {
-			say(ta->reason, sizeof(ta->reason), "%s: no writes (a test area is never "
-			    "guessed past a refused setting)", ta->note);
-			return none(ta, -EINVAL, "choose a range that overlaps no partition and "
-				    "lies inside the card, or remove the test_area line "
-				    "(docs/test-area.md)");
-		}
-		if (wrap_check(ta, dev))
-			return none(ta, -EIO, hint_wrap);
-		char size[24];
-
-		say(ta->reason, sizeof(ta->reason), "test_area %lu+%lu %s "
-		    "(%s, overlaps no partition)", (unsigned long)explicit_range->first,
-		    (unsigned long)explicit_range->count, from,
-		    fmt_size(size, sizeof(size), (uint64_t)explicit_range->count * 512u,
-			     FMT_SIZE_ABOUT));
-		return use(ta, TEST_AREA_CONFIG, explicit_range->first, explicit_range->count);
-	}
-
+	if (explicit_range)
+		return configured_area(ta, dev, mi, explicit_range, from);
 	/* 2. Unpartitioned space after the last partition. */
-	start = (mi->used_end + TEST_AREA_ALIGN_BLOCKS - 1) / TEST_AREA_ALIGN_BLOCKS *
-		TEST_AREA_ALIGN_BLOCKS;
-	if (mi->kind == MBR_EMPTY) {
-		say(unpart_why, sizeof(unpart_why), "the partition table is empty (nothing "
-		    "shows which blocks are unused)");
-	} else if (mi->kind == MBR_SUPERFLOPPY) {
-		say(unpart_why, sizeof(unpart_why), "the whole card is one FAT file system");
-	} else if (!dev->total_blocks) {
-		say(unpart_why, sizeof(unpart_why), "the card's size is unknown");
-	} else if (start + TEST_AREA_MIN_BLOCKS > dev->total_blocks) {
-		uint64_t left = dev->total_blocks > mi->used_end ? dev->total_blocks - mi->used_end : 0;
-
-		say(unpart_why, sizeof(unpart_why), "only %lu MiB unpartitioned after the last "
-		    "partition (at least %u MiB needed)", (unsigned long)mib(left),
-		    TEST_AREA_MIN_BLOCKS / MIB_BLOCKS);
-	} else {
-		if (wrap_check(ta, dev))
-			return none(ta, -EIO, hint_wrap);
-		say(ta->reason, sizeof(ta->reason), "unpartitioned space after the last "
-		    "partition (LBA %llu, %lu MiB)", (unsigned long long)start,
-		    (unsigned long)mib(dev->total_blocks - start));
-		return use(ta, TEST_AREA_UNPARTITIONED, (uint32_t)start,
-			   (uint32_t)(dev->total_blocks - start));
-	}
+	ret = unpartitioned_area(ta, dev, mi, unpart_why, sizeof(unpart_why));
+	if (ret <= 0)
+		return ret;
 
 	/* 3. SDBENCH.DAT in the boot partition. */
 	ret = file_area(ta, dev, mi, &area, &fragmented);

@@ -10,14 +10,8 @@
 void write_guard_init(struct write_guard *g, struct sd_card *card,
 		      const struct test_area *area, bool write_tests)
 {
-	g->card = card;
-	g->area = area;
-	g->write_tests = write_tests;
-	g->off_why = NULL;
-	g->refused = 0;
-	g->card_refused = false;
-	g->test = WRITE_GUARD_NORMAL;
-	g->nlog = 0;
+	*g = (struct write_guard){ .card = card, .area = area, .write_tests = write_tests,
+				   .test = WRITE_GUARD_NORMAL };
 }
 
 void write_guard_rebuild(struct write_guard *g, struct sd_card *card,

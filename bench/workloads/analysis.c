@@ -93,29 +93,30 @@ int wla_app_level(const struct wla_app_meas *m)
 	return WLA_APP_NONE;
 }
 
+/* One measured figure v (fmt, its one %f), or missing when it was not
+ * measured (v < 0), and the class's need when there is one (need >= 0). */
+static void put_figure(char *buf, unsigned cap, unsigned *len, double v, const char *fmt,
+		       const char *missing, double need)
+{
+	if (v >= 0)
+		put(buf, cap, len, fmt, v);
+	else
+		put(buf, cap, len, "%s", missing);
+	if (need >= 0)
+		put(buf, cap, len, " (needs %.0f)", need);
+}
+
 static void put_figures(char *buf, unsigned cap, unsigned *len, const struct wla_app_meas *m,
 			unsigned level)
 {
 	const struct wla_app_thr *t = wla_app_threshold(level);
 
-	if (m->read_iops >= 0)
-		put(buf, cap, len, "%.0f read IOPS", m->read_iops);
-	else
-		put(buf, cap, len, "read IOPS not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->read_iops);
-	if (m->write_iops >= 0)
-		put(buf, cap, len, ", %.0f write IOPS", m->write_iops);
-	else
-		put(buf, cap, len, ", write IOPS not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->write_iops);
-	if (m->seq_mbs >= 0)
-		put(buf, cap, len, ", %.2f MB/s sequential write", m->seq_mbs);
-	else
-		put(buf, cap, len, ", sequential write not measured");
-	if (t)
-		put(buf, cap, len, " (needs %.0f)", t->seq_mbs);
+	put_figure(buf, cap, len, m->read_iops, "%.0f read IOPS", "read IOPS not measured",
+		   t ? t->read_iops : -1);
+	put_figure(buf, cap, len, m->write_iops, ", %.0f write IOPS",
+		   ", write IOPS not measured", t ? t->write_iops : -1);
+	put_figure(buf, cap, len, m->seq_mbs, ", %.2f MB/s sequential write",
+		   ", sequential write not measured", t ? t->seq_mbs : -1);
 }
 
 int wla_app_verdict(unsigned claim, const struct wla_app_meas *m, bool cq_cache,
@@ -596,40 +597,22 @@ static uint32_t filtered(const uint32_t *lat, uint32_t i, uint32_t m)
 	return wla_median_u32(w, hi - lo);
 }
 
-void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
-		   struct wla_knee *out)
+/* Two runs [0, k) and [k, m) of the filtered latencies: the k that
+ * minimises the summed squared error (0: none). A running median of 5
+ * removes isolated stalls (garbage collection) that would otherwise pull
+ * the split towards themselves. (A short trailing run could be a burst of
+ * stalls: the slow part is kept at least an eighth of the write.) */
+static uint32_t knee_split(const uint32_t *lat_ns, uint32_t m)
 {
-	uint32_t i, m = n < WLA_KNEE_MAX_OPS ? n : WLA_KNEE_MAX_OPS, best_k = 0;
-	double s = 0, sq = 0, sl = 0, sql = 0, best = -1, total = 0;
-	double before_ns = 0, after_ns = 0;
+	double s = 0, sq = 0, sl = 0, sql = 0, best = -1;
+	uint32_t i, best_k = 0;
 
-	out->found = false;
-	out->knee_op = 0;
-	out->knee_bytes = 0;
-	out->worst_ns = 0;
-	out->worst_op = 0;
-	for (i = 0; i < n; i++) {
-		total += lat_ns[i];
-		if (lat_ns[i] > out->worst_ns) {
-			out->worst_ns = lat_ns[i];
-			out->worst_op = i;
-		}
-	}
-	out->median_ns = seg_median(lat_ns, 0, m);
-	out->overall_mbs = rate_mbs((uint64_t)n * xfer_bytes, total);
-	out->initial_mbs = out->overall_mbs;
-	out->steady_mbs = out->overall_mbs;
-	if (m < 8)
-		return;
-	/* A running median of 5 removes isolated stalls (garbage collection)
-	 * that would otherwise pull the split towards themselves. */
 	for (i = 0; i < m; i++) {
 		double x = filtered(lat_ns, i, m);
 
 		s += x;
 		sq += x * x;
 	}
-	/* Two runs [0, k) and [k, m): minimise the summed squared error. */
 	for (i = 0; i + 2 < m; i++) {
 		double x = filtered(lat_ns, i, m);
 		uint32_t k = i + 1;
@@ -649,33 +632,58 @@ void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, doub
 			best_k = k;
 		}
 	}
-	/* (A short trailing run could be a burst of stalls: the search above
-	 * keeps the slow part at least an eighth of the write.) */
-	if (!best_k)
-		return;
-	/* Accept only a lasting drop: the typical operation after the split
-	 * must be slower by min_drop, not just the average. */
-	{
-		double med0 = seg_median(lat_ns, 0, best_k);
-		double med1 = seg_median(lat_ns, best_k, m);
+	return best_k;
+}
 
-		double thr = med0 / (1.0 - min_drop);
-		uint32_t fast_before = 0, slow_after = 0;
+/* Whether the split at k is a lasting drop: the typical operation after
+ * it slower by min_drop, not just the average, and the two runs told apart
+ * operation by operation (irregular stalls give medians that differ by
+ * chance). */
+static bool knee_lasting(const uint32_t *lat_ns, uint32_t m, uint32_t k, double min_drop)
+{
+	double med0 = seg_median(lat_ns, 0, k);
+	double med1 = seg_median(lat_ns, k, m);
+	double thr = med0 / (1.0 - min_drop);
+	uint32_t i, fast_before = 0, slow_after = 0;
 
-		if (med1 <= 0 || med0 / med1 > 1.0 - min_drop)
-			return;
-		/* ... and the two runs must be told apart operation by
-		 * operation, not only on average: irregular stalls give
-		 * medians that differ by chance. */
-		for (i = 0; i < m; i++) {
-			if (i < best_k && lat_ns[i] <= thr)
-				fast_before++;
-			else if (i >= best_k && lat_ns[i] > thr)
-				slow_after++;
-		}
-		if (8 * fast_before < 7 * best_k || 4 * slow_after < 3 * (m - best_k))
-			return;
+	if (med1 <= 0 || med0 / med1 > 1.0 - min_drop)
+		return false;
+	for (i = 0; i < m; i++) {
+		if (i < k && lat_ns[i] <= thr)
+			fast_before++;
+		else if (i >= k && lat_ns[i] > thr)
+			slow_after++;
 	}
+	return 8 * fast_before >= 7 * k && 4 * slow_after >= 3 * (m - k);
+}
+
+void wla_find_knee(const uint32_t *lat_ns, uint32_t n, uint32_t xfer_bytes, double min_drop,
+		   struct wla_knee *out)
+{
+	uint32_t i, m = n < WLA_KNEE_MAX_OPS ? n : WLA_KNEE_MAX_OPS, best_k;
+	double total = 0, before_ns = 0, after_ns = 0;
+
+	out->found = false;
+	out->knee_op = 0;
+	out->knee_bytes = 0;
+	out->worst_ns = 0;
+	out->worst_op = 0;
+	for (i = 0; i < n; i++) {
+		total += lat_ns[i];
+		if (lat_ns[i] > out->worst_ns) {
+			out->worst_ns = lat_ns[i];
+			out->worst_op = i;
+		}
+	}
+	out->median_ns = seg_median(lat_ns, 0, m);
+	out->overall_mbs = rate_mbs((uint64_t)n * xfer_bytes, total);
+	out->initial_mbs = out->overall_mbs;
+	out->steady_mbs = out->overall_mbs;
+	if (m < 8)
+		return;
+	best_k = knee_split(lat_ns, m);
+	if (!best_k || !knee_lasting(lat_ns, m, best_k, min_drop))
+		return;
 	for (i = 0; i < n; i++) {
 		if (i < best_k)
 			before_ns += lat_ns[i];

@@ -57,14 +57,6 @@ void app_class_report_area_cut(const struct app_class_result *r)
 		   "", (unsigned)(r->area_blocks >> 11));
 }
 
-static void json_num_or_null(struct json *j, const char *key, double v, int decimals)
-{
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_double(j, key, v, decimals);
-}
-
 void app_class_report(const struct app_class_result *r)
 {
 	const struct wla_class_verdict *v = &r->verdict;
@@ -100,42 +92,27 @@ void app_class_report(const struct app_class_result *r)
 	json_u64(j, "queue_depth", 1);
 	json_bool(j, "cq_enabled", false);
 	json_bool(j, "cache_enabled", false);
-	json_num_or_null(j, "read_iops", r->app.read_iops, 1);
-	json_num_or_null(j, "write_iops", r->app.write_iops, 1);
-	json_num_or_null(j, "read_iops_wall", r->read_iops_wall, 1);
-	json_num_or_null(j, "write_iops_wall", r->write_iops_wall, 1);
-	json_num_or_null(j, "seq_write_mbs", r->app.seq_mbs, 3);
-	if (v->app_level >= 0)
-		json_u64(j, "app_level_measured", (uint64_t)v->app_level);
-	else
-		json_null(j, "app_level_measured");
-	if (v->app_ok >= 0)
-		json_bool(j, "app_meets_claim", v->app_ok == 1);
-	else
-		json_null(j, "app_meets_claim");
+	json_double_if(j, "read_iops", r->app.read_iops, 1);
+	json_double_if(j, "write_iops", r->app.write_iops, 1);
+	json_double_if(j, "read_iops_wall", r->read_iops_wall, 1);
+	json_double_if(j, "write_iops_wall", r->write_iops_wall, 1);
+	json_double_if(j, "seq_write_mbs", r->app.seq_mbs, 3);
+	json_u64_if(j, "app_level_measured", v->app_level >= 0, (uint64_t)v->app_level);
+	json_bool_if(j, "app_meets_claim", v->app_ok);
 	json_str(j, "app_text", v->app_text);
 	json_u64(j, "au_bytes", r->au_bytes);
 	json_bool(j, "au_declared", r->au_declared);
 	json_u64(j, "ru_bytes", r->ru_bytes);
 	json_bool(j, "pw_erased", r->pw_erased);
-	json_num_or_null(j, "pw_mbs", r->pw_mbs, 3);
+	json_double_if(j, "pw_mbs", r->pw_mbs, 3);
 	json_arr_begin(j, "pw_au_mbs");
 	for (i = 0; i < r->pw_done; i++)
 		json_double(j, NULL, r->pw_au_mbs[i], 3);
 	json_arr_end(j);
-	if (r->pw_mbs >= 0) {
-		json_u64(j, "speed_class_met", v->speed_class_met);
-		json_u64(j, "uhs_grade_met", v->uhs_grade_met);
-		json_u64(j, "video_class_met", v->video_class_met);
-	} else {
-		json_null(j, "speed_class_met");
-		json_null(j, "uhs_grade_met");
-		json_null(j, "video_class_met");
-	}
-	if (v->speed_ok >= 0)
-		json_bool(j, "speed_meets_claim", v->speed_ok == 1);
-	else
-		json_null(j, "speed_meets_claim");
+	json_u64_if(j, "speed_class_met", r->pw_mbs >= 0, v->speed_class_met);
+	json_u64_if(j, "uhs_grade_met", r->pw_mbs >= 0, v->uhs_grade_met);
+	json_u64_if(j, "video_class_met", r->pw_mbs >= 0, v->video_class_met);
+	json_bool_if(j, "speed_meets_claim", v->speed_ok);
 	json_str(j, "speed_text", v->speed_text);
 	json_double(j, "bus_ceiling_mbs", r->bus_ceiling_mbs, 2);
 	json_u64(j, "clock_hz", r->clock_hz);

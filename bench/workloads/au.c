@@ -202,26 +202,37 @@ static const unsigned oa_n_full[OA_MAX_POINTS] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 1
 /* quick: up to 9, so a card keeping 8 AUs open still collapses */
 static const unsigned oa_n_quick[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 
+/* The AU both AU tests use: the one the card declares in its SD Status,
+ * in the quick profile too; without one, quick_au in the quick profile or
+ * the assumed one. Returns the first whole AU of the test area, *avail
+ * how many whole AUs it holds from there. */
+static uint32_t au_plan(const struct wl_ctx *c, uint32_t quick_au, uint32_t *au_bytes,
+			bool *declared, uint32_t *avail)
+{
+	uint32_t au_blocks, base;
+
+	*au_bytes = wlx_au_bytes(c, declared);
+	if (c->quick && !*declared)
+		*au_bytes = quick_au;
+	au_blocks = *au_bytes / SD_BLOCK_SIZE;
+	base = wlx_align_up(c->ta->first_lba, au_blocks);
+	*avail = base < c->ta->first_lba + c->ta->count ?
+		 (c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
+	return base;
+}
+
 /* AU size, write size and the first AU; returns how many whole AUs the
  * test area holds from there. */
 static uint32_t open_au_plan(const struct wl_ctx *c, struct au_open_result *r)
 {
-	uint32_t au_blocks, base;
+	uint32_t avail;
 
 	r->quick = c->quick;
 	r->emulated = c->emulated;
-	/* The AU the card declares in its SD Status, in the quick profile too
-	 * (a 4 or 16 MiB AU never collapses when written as 256 KiB ones);
-	 * without one, the quick profile's small AU or the assumed one. */
-	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
-	if (c->quick && !r->au_declared)
-		r->au_bytes = OA_QUICK_AU_BYTES;
-	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
+	/* a 4 or 16 MiB AU never collapses when written as 256 KiB ones */
+	r->first_lba = au_plan(c, OA_QUICK_AU_BYTES, &r->au_bytes, &r->au_declared, &avail);
 	r->chunk_bytes = (c->quick ? OA_QUICK_CHUNK_BLOCKS : OA_CHUNK_BLOCKS) * SD_BLOCK_SIZE;
-	base = wlx_align_up(c->ta->first_lba, au_blocks);
-	r->first_lba = base;
-	return base < c->ta->first_lba + c->ta->count ?
-	       (c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
+	return avail;
 }
 
 /* N = 1, 2, 3 ... AUs written round-robin, one point per N, until the
@@ -327,20 +338,12 @@ void wl_open_au(struct wl_ctx *c)
 static void erase_plan(const struct wl_ctx *c, struct au_erase_result *r, uint32_t *nsingle,
 		       uint32_t *nmulti)
 {
-	uint32_t au_blocks, base, avail;
+	uint32_t avail;
 	struct sd_ssr ssr;
 
 	r->quick = c->quick;
 	r->emulated = c->emulated;
-	/* the declared AU, in the quick profile too (open_au_plan) */
-	r->au_bytes = wlx_au_bytes(c, &r->au_declared);
-	if (c->quick && !r->au_declared)
-		r->au_bytes = ER_QUICK_AU;
-	au_blocks = r->au_bytes / SD_BLOCK_SIZE;
-	base = wlx_align_up(c->ta->first_lba, au_blocks);
-	r->first_lba = base;
-	avail = base < c->ta->first_lba + c->ta->count ?
-		(c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
+	r->first_lba = au_plan(c, ER_QUICK_AU, &r->au_bytes, &r->au_declared, &avail);
 	*nsingle = c->quick ? ER_QUICK_SINGLE : ER_SINGLE;
 	*nmulti = c->quick ? ER_QUICK_MULTI : ER_MULTI;
 	if (*nsingle > avail)

@@ -73,6 +73,15 @@ static void align_text(const struct au_align_result *r, char *text, unsigned cap
 	}
 }
 
+/* One field of every alignment point, as the record's array key. */
+#define ALIGN_COLUMN(j, key, r, field)					\
+	do {								\
+		json_arr_begin(j, key);					\
+		for (unsigned k_ = 0; k_ < (r)->npoints; k_++)		\
+			json_u64(j, NULL, (r)->pt[k_].field);		\
+		json_arr_end(j);					\
+	} while (0)
+
 void au_report_align(const struct au_align_result *r)
 {
 	const struct wla_boundary *b = &r->boundary;
@@ -95,49 +104,20 @@ void au_report_align(const struct au_align_result *r)
 	json_u64(j, "read_bytes", r->read_bytes);
 	json_u64(j, "base_lba", r->base_lba);
 	json_u64(j, "positions", r->positions);
-	json_arr_begin(j, "align_bytes");
-	for (k = 0; k < r->npoints; k++)
-		json_u64(j, NULL, r->pt[k].size_bytes);
-	json_arr_end(j);
-	json_arr_begin(j, "pre_ns");
-	for (k = 0; k < r->npoints; k++)
-		json_u64(j, NULL, r->pt[k].pre_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "on_ns");
-	for (k = 0; k < r->npoints; k++)
-		json_u64(j, NULL, r->pt[k].on_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "post_ns");
-	for (k = 0; k < r->npoints; k++)
-		json_u64(j, NULL, r->pt[k].post_ns);
-	json_arr_end(j);
-	json_arr_begin(j, "noise_ns");
-	for (k = 0; k < r->npoints; k++)
-		json_u64(j, NULL, r->pt[k].noise_ns);
-	json_arr_end(j);
-	if (b->size_bytes) {
-		json_u64(j, "measured_bytes", b->size_bytes);
-		json_i64(j, "step_ns", b->step_ns);
-		json_u64(j, "first_step_bytes", b->first_step_bytes);
-	} else {
-		json_null(j, "measured_bytes");
-		json_null(j, "step_ns");
-		json_null(j, "first_step_bytes");
-	}
-	if (r->au_declared)
-		json_u64(j, "declared_au_bytes", r->au_bytes);
-	else
-		json_null(j, "declared_au_bytes");
+	ALIGN_COLUMN(j, "align_bytes", r, size_bytes);
+	ALIGN_COLUMN(j, "pre_ns", r, pre_ns);
+	ALIGN_COLUMN(j, "on_ns", r, on_ns);
+	ALIGN_COLUMN(j, "post_ns", r, post_ns);
+	ALIGN_COLUMN(j, "noise_ns", r, noise_ns);
+	json_u64_if(j, "measured_bytes", b->size_bytes, b->size_bytes);
+	json_i64_if(j, "step_ns", b->size_bytes, b->step_ns);
+	json_u64_if(j, "first_step_bytes", b->size_bytes, b->first_step_bytes);
+	json_u64_if(j, "declared_au_bytes", r->au_declared, r->au_bytes);
 	json_str(j, "match", au_match_name[r->match]);
 	json_i64(j, "threshold_ns", b->threshold_ns);
 	json_bool(j, "inconclusive", b->inconclusive);
-	if (b->inconclusive) {
-		json_u64(j, "candidate_bytes", b->candidate_bytes);
-		json_i64(j, "candidate_ns", b->candidate_ns);
-	} else {
-		json_null(j, "candidate_bytes");
-		json_null(j, "candidate_ns");
-	}
+	json_u64_if(j, "candidate_bytes", b->inconclusive, b->candidate_bytes);
+	json_i64_if(j, "candidate_ns", b->inconclusive, b->candidate_ns);
 	json_str(j, "text", text);
 	json_bool(j, "emulated", r->emulated);
 	record_end();
@@ -197,10 +177,7 @@ void au_report_open(const struct au_open_result *r)
 	json_arr_end(j);
 	json_u64(j, "handled", d->handled);
 	json_bool(j, "collapsed", d->collapsed);
-	if (d->collapsed)
-		json_u64(j, "collapse_at", d->collapse_at);
-	else
-		json_null(j, "collapse_at");
+	json_u64_if(j, "collapse_at", d->collapsed, d->collapse_at);
 	json_str(j, "stopped_by", r->stopped_by);
 	json_bool(j, "emulated", r->emulated);
 	json_arr_begin(j, "p50_us");
@@ -249,19 +226,13 @@ void au_report_erase(const struct au_erase_result *r)
 	json_u64(j, "min_us", t->min);
 	json_u64(j, "median_us", t->median);
 	json_u64(j, "max_us", t->max);
-	if (r->multi_ok) {
-		json_u64(j, "multi_aus", r->multi_aus);
-		json_u64(j, "multi_us", r->multi_ns / 1000);
+	json_u64_if(j, "multi_aus", r->multi_ok, r->multi_aus);
+	json_u64_if(j, "multi_us", r->multi_ok, r->multi_ns / 1000);
+	if (r->multi_ok)
 		json_double(j, "per_au_us", r->per_au_us, 1);
-	} else {
-		json_null(j, "multi_aus");
-		json_null(j, "multi_us");
-		json_null(j, "per_au_us");
-	}
-	if (r->have_timeout)
-		json_u64(j, "timeout_ms_1au", r->timeout_ms);
 	else
-		json_null(j, "timeout_ms_1au");
+		json_null(j, "per_au_us");
+	json_u64_if(j, "timeout_ms_1au", r->have_timeout, r->timeout_ms);
 	json_bool(j, "emulated", r->emulated);
 	record_end();
 }

@@ -203,31 +203,52 @@ static void variant(struct wl_ctx *c, bool write, enum wl_cmd cmd, const char *n
 	wl_report(c, &m);
 }
 
+/* The command variants, in the order they run: each command's read and
+ * write (name, label; a NULL name: none in that direction). */
+static const struct variant_row {
+	enum wl_cmd cmd;
+	const char *name[2], *label[2];
+} variants[] = {
+	{ WL_SINGLE_LOOP, { "var-read-cmd17", "var-write-cmd24" },
+	  { "read CMD17 x128", "write CMD24 x128" } },
+	{ WL_MULTI_CMD12, { "var-read-cmd18-cmd12", "var-write-cmd25-cmd12" },
+	  { "read CMD18+CMD12", "write CMD25+CMD12" } },
+	{ WL_MULTI_AUTO12, { "var-read-auto12", "var-write-auto12" },
+	  { "read CMD18+Auto-CMD12", "write CMD25+Auto-CMD12" } },
+	{ WL_MULTI_CMD23, { "var-read-cmd23", "var-write-cmd23" },
+	  { "read CMD23+CMD18", "write CMD23+CMD25" } },
+	{ WL_MULTI_PREERASE, { NULL, "var-write-acmd23" }, { NULL, "write ACMD23+CMD25" } },
+};
+
+/* Every variant of one direction; CMD23's only where the card has it. */
+static void variant_rows(struct wl_ctx *c, bool write, uint32_t blocks, uint32_t nops)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		const struct variant_row *v = &variants[i];
+
+		if (!v->name[write])
+			continue;
+		if (v->cmd == WL_MULTI_CMD23 && !c->card->cmd23)
+			wl_skip(v->name[write], "the card does not support CMD23 (SCR CMD_SUPPORT)");
+		else
+			variant(c, write, v->cmd, v->name[write], v->label[write], blocks, nops);
+	}
+}
+
 void wl_variants(struct wl_ctx *c)
 {
 	uint32_t blocks = 128; /* 64 KiB on the same LBAs for every variant */
 	uint32_t nops = c->quick ? 8 : 128;
 
 	con_printf("\ncommand variants, 64 KiB transfers on the same blocks\n");
-	variant(c, false, WL_SINGLE_LOOP, "var-read-cmd17", "read CMD17 x128", blocks, nops);
-	variant(c, false, WL_MULTI_CMD12, "var-read-cmd18-cmd12", "read CMD18+CMD12", blocks, nops);
-	variant(c, false, WL_MULTI_AUTO12, "var-read-auto12", "read CMD18+Auto-CMD12", blocks, nops);
-	if (c->card->cmd23)
-		variant(c, false, WL_MULTI_CMD23, "var-read-cmd23", "read CMD23+CMD18", blocks, nops);
-	else
-		wl_skip("var-read-cmd23", "the card does not support CMD23 (SCR CMD_SUPPORT)");
+	variant_rows(c, false, blocks, nops);
 	if (!wl_writes_possible(c)) {
 		wl_skip("var-write", "no writable test area");
 		return;
 	}
-	variant(c, true, WL_SINGLE_LOOP, "var-write-cmd24", "write CMD24 x128", blocks, nops);
-	variant(c, true, WL_MULTI_CMD12, "var-write-cmd25-cmd12", "write CMD25+CMD12", blocks, nops);
-	variant(c, true, WL_MULTI_AUTO12, "var-write-auto12", "write CMD25+Auto-CMD12", blocks, nops);
-	if (c->card->cmd23)
-		variant(c, true, WL_MULTI_CMD23, "var-write-cmd23", "write CMD23+CMD25", blocks, nops);
-	else
-		wl_skip("var-write-cmd23", "the card does not support CMD23 (SCR CMD_SUPPORT)");
-	variant(c, true, WL_MULTI_PREERASE, "var-write-acmd23", "write ACMD23+CMD25", blocks, nops);
+	variant_rows(c, true, blocks, nops);
 	if (c->verify)
 		wl_verify_written(c, "variant-writes");
 }

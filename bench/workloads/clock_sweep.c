@@ -298,10 +298,7 @@ static void cal_json(struct json *j, const char *key, const struct cal_result *r
 		json_double(j, NULL, r->round_b[i], 0);
 	json_arr_end(j);
 	json_u64(j, "frame_clocks", r->frame);
-	if (r->why[0])
-		json_str(j, "why", r->why);
-	else
-		json_null(j, "why");
+	json_str_if(j, "why", r->why);
 	json_obj_end(j);
 }
 

@@ -43,20 +43,14 @@ void modes_report_end(const struct modes_result *r)
 		json_str(j, "mode", sd_bus_mode_name(p->mode));
 		json_str(j, "ran", sd_bus_mode_name(p->ran));
 		json_bool(j, "ok", p->ok);
-		if (p->err)
-			json_str(j, "error", err_name(p->err));
-		else
-			json_null(j, "error");
+		json_str_if(j, "error", p->err ? err_name(p->err) : NULL);
 		json_u64(j, "clock_hz", p->clock_hz);
 		json_u64(j, "width", p->width);
 		json_u64(j, "signal_mv", p->signal_mv);
 		json_u64(j, "tuning_tries", p->tuning_tries);
 		json_double(j, "read_mbs", p->read_mbs, 2);
 		json_double(j, "bus_ceiling_mbs", p->ceiling_mbs, 2);
-		if (p->note[0])
-			json_str(j, "note", p->note);
-		else
-			json_null(j, "note");
+		json_str_if(j, "note", p->note);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -50,13 +50,8 @@ void sustained_report(const struct sustained_result *r)
 	json_str(j, "stopped_by", r->stopped_by);
 	json_double(j, "overall_mbs", k->overall_mbs, 3);
 	json_bool(j, "knee_found", k->found);
-	if (k->found) {
-		json_u64(j, "knee_bytes", k->knee_bytes);
-		json_u64(j, "knee_op", k->knee_op);
-	} else {
-		json_null(j, "knee_bytes");
-		json_null(j, "knee_op");
-	}
+	json_u64_if(j, "knee_bytes", k->found, k->knee_bytes);
+	json_u64_if(j, "knee_op", k->found, k->knee_op);
 	json_double(j, "initial_mbs", k->initial_mbs, 3);
 	json_double(j, "steady_mbs", k->steady_mbs, 3);
 	json_u64(j, "median_op_ns", k->median_ns);

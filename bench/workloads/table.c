@@ -45,27 +45,36 @@ PLAIN(wl_modes)
 #define KEYS "profile seed"
 #define WKEYS KEYS " verify write_tests"
 
+/* Columns: name, help, writes, keys, suite_only, suites, run (table.h). */
 const struct wl_entry wl_table[] = {
 	{ "seq-read", "sequential reads, 512 B to 4 MiB transfers", false, KEYS, false,
-	  seq_read },
+	  WL_SUITE_BOTH, seq_read },
 	{ "seq-write", "sequential writes, 512 B to 4 MiB transfers", true, WKEYS, false,
-	  seq_write },
+	  WL_SUITE_BOTH, seq_write },
 	{ "random", "random reads (and writes, mixed 70/30, with a test area)", false,
-	  KEYS " span verify write_tests", false, random_rw },
+	  KEYS " span verify write_tests", false, WL_SUITE_BOTH, random_rw },
 	{ "variants", "command variants: CMD12, Auto-CMD12, CMD23, CMD17/24", false, WKEYS,
-	  false, run_wl_variants },
+	  false, WL_SUITE_BOTH, run_wl_variants },
 	{ "sweep", "clock and bus-width sweep, T(f) = a + b/f fit", false, WKEYS, false,
-	  run_wl_clock_sweep },
+	  WL_SUITE_BOTH, run_wl_clock_sweep },
 	{ "class", "the speed and application class check", false, WKEYS, false,
-	  run_wl_app_class },
+	  WL_SUITE_BOTH, run_wl_app_class },
 	{ "au", "allocation unit size from read timing (reads only)", false, KEYS, false,
-	  run_wl_au_detect },
-	{ "open-au", "how many AUs the card keeps open", true, WKEYS, false, run_wl_open_au },
-	{ "erase", "erase time per AU", true, WKEYS, false, run_wl_erase_per_au },
+	  WL_SUITE_BOTH, run_wl_au_detect },
+	{ "open-au", "how many AUs the card keeps open", true, WKEYS, false, WL_SUITE_BOTH,
+	  run_wl_open_au },
+	{ "erase", "erase time per AU", true, WKEYS, false, WL_SUITE_BOTH,
+	  run_wl_erase_per_au },
 	{ "sustained", "sustained writes until the rate settles", true, WKEYS, false,
-	  run_wl_sustained },
+	  WL_SUITE_BOTH, run_wl_sustained },
 	/* Last: it initialises the card again in every mode. */
-	{ "modes", "every bus mode both sides accept", false, KEYS, true, run_wl_modes },
+	{ "modes", "every bus mode both sides accept", false, KEYS, true, WL_SUITE_BOTH,
+	  run_wl_modes },
 };
 
 const unsigned wl_table_count = sizeof(wl_table) / sizeof(wl_table[0]);
+
+unsigned wl_suite_bit(bool quick)
+{
+	return quick ? WL_SUITE_QUICK : WL_SUITE_FULL;
+}

@@ -2,15 +2,18 @@
  * sdhci.c - the generic SD Host Controller core (SDHCI 3.00: §3.2 clock,
  * §3.7 commands, §3.7.2 PIO, §1.13 ADMA2, §3.10 error recovery) behind
  * struct sd_host_ops; what an SoC's integration needs comes from its
- * struct sdhci_quirks (sdhci.h). 32-bit register accesses only, every wait
- * bounded by a timer deadline. The quirks, the ADMA2 rules and what is not
- * supported: docs/drivers.md, "drivers/sdhci/sdhci.c".
+ * struct sdhci_quirks (sdhci.h); an external DMA mover's data phase
+ * (sdhci_attach_dma) through drivers/dma/dma_phase.c, shared with SDHOST.
+ * 32-bit register accesses only, every wait bounded by a timer deadline.
+ * The quirks, the ADMA2 rules and what is not supported: docs/drivers.md,
+ * "drivers/sdhci/sdhci.c".
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "drivers/dma/cache.h"
 #include "drivers/dma/dma_addr.h"
+#include "drivers/dma/dma_phase.h"
 #include "drivers/sdhci/sdhci.h"
 #include "drivers/sdhci/sdhci_adma.h"
 #include "drivers/sdhci/sdhci_regs.h"
@@ -225,7 +228,7 @@ static __attribute__((noinline)) void pio_write_bytes(uintptr_t port,
 		mmio_write32(port, PIO_GET_BYTES(p));
 }
 
-/* The controller's error bits for the mover's wait (dma_wait_progress). */
+/* The controller's side of the shared DMA data phase (dma_phase.h). */
 static uint32_t sdhci_dma_host_errors(void *ctx)
 {
 	const struct sdhci_priv *e = ctx;
@@ -234,10 +237,41 @@ static uint32_t sdhci_dma_host_errors(void *ctx)
 	return irq & SDHCI_INT_ERR_MASK ? irq : 0;
 }
 
+static int sdhci_dma_start(void *ctx, const struct sd_request *req)
+{
+	struct sdhci_priv *e = ctx;
+
+	return e->dma->start(e->dma_ctx, req->data, e->base + SDHCI_DATA);
+}
+
+static int sdhci_dma_wait(void *ctx, struct dma_watch *w)
+{
+	struct sdhci_priv *e = ctx;
+
+	return e->dma->wait(e->dma_ctx, w);
+}
+
+static const char *sdhci_dma_error(void *ctx)
+{
+	struct sdhci_priv *e = ctx;
+
+	return e->dma->error(e->dma_ctx);
+}
+
+static uint32_t sdhci_dma_status(void *ctx)
+{
+	return rd(ctx, SDHCI_INTERRUPT);
+}
+
+static void sdhci_dma_recover(void *ctx, bool is_read)
+{
+	(void)is_read;
+	recover(ctx, true);
+}
+
 /* The data phase through the external mover (sdhci_attach_dma): it moves
  * every block between the data port and the buffer while the CPU watches
- * it and the controller's error bits. The wait is bounded by the per-block
- * timeout since the mover last moved data (dma_wait_progress, as SDHOST's
+ * it and the controller's error bits (dma_phase_run, shared with SDHOST's
  * DMA path): a long transfer that keeps moving is not cut, one that stops
  * fails after about one block's bound, not the sum of all blocks'.
  * host_ticks is the CPU's part: starting the mover (its cache maintenance
@@ -246,40 +280,24 @@ static uint32_t sdhci_dma_host_errors(void *ctx)
 static int sdhci_dma_xfer(struct sdhci_priv *e, struct sd_request *req,
 			  uint32_t blk_to)
 {
-	struct sd_data *data = req->data;
-	struct sd_req_times *t = &req->t;
-	const bool rd_dir = data->dir == SD_DATA_READ;
+	const struct dma_phase ph = {
+		.start = sdhci_dma_start, .wait = sdhci_dma_wait,
+		.engine_error = sdhci_dma_error, .status = sdhci_dma_status,
+		.status_err = irq_to_err, .recover = sdhci_dma_recover, .ctx = e,
+	};
 	struct dma_watch w = { .block_us = blk_to, .host_errors = sdhci_dma_host_errors,
 			       .ctx = e };
-	uint32_t t0 = timer_ticks(), t1;
-	int r = e->dma->start(e->dma_ctx, data, e->base + SDHCI_DATA);
+	int r = dma_phase_run(&ph, req, &w);
+	uint32_t t1;
 
-	if (r == -EAGAIN) {
-		e->dma_pio++;
-		return 1;
-	}
 	if (r) {
-		recover(e, true);
-		return fail(req, r, rd(e, SDHCI_INTERRUPT), e->dma->error(e->dma_ctx), 0);
+		if (r == 1)
+			e->dma_pio++;
+		return r;
 	}
 	t1 = timer_ticks();
-	t->host_ticks = t1 - t0;
-	t->t_first_data = t1;
-	r = e->dma->wait(e->dma_ctx, &w);
-	t1 = timer_ticks();
-	if (r == DMA_WAIT_HOST_ERROR) {
-		recover(e, true);
-		return fail(req, irq_to_err(w.errors), w.errors, rd_dir ?
-			    "read data (DMA)" : "write data (DMA)", 0);
-	}
-	if (r < 0) {
-		uint32_t irq = rd(e, SDHCI_INTERRUPT);
-
-		recover(e, true);
-		return fail(req, r, irq, e->dma->error(e->dma_ctx), 0);
-	}
-	t->host_ticks += t1 - w.t_poll;
-	t->t_data_done = t1;
+	req->t.host_ticks += t1 - w.t_poll;
+	req->t.t_data_done = t1;
 	return 0;
 }
 
@@ -646,6 +664,93 @@ static void adma_progress(struct sd_req_times *t, uint32_t done, uint32_t n,
  * CPU moves nothing. look: Block Count counts blocks on the bus
  * ([silicon:blkcnt-bus], confirmed by the probe); otherwise the blocks'
  * times are not known and the request says so (undecided_blocks). */
+/* The wait for the end of an ADMA2 transfer, bounded per block: returns
+ * the INTERRUPT status that ended it (0: timed out) with *left the blocks
+ * Block Count still counts. */
+static uint32_t adma_wait(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_to,
+			  bool look, uint32_t *left)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	const uint32_t want = SDHCI_INT_DATA_DONE | SDHCI_INT_ERR_MASK;
+	timer_deadline_t d = timer_deadline_us(blk_to);
+	uint32_t irq, cnt, now;
+
+	for (;;) {
+		irq = rd(e, SDHCI_INTERRUPT);
+		if (irq & want)
+			return irq;
+		/* Block Count moving is progress whatever it counts (the bus,
+		 * or the master's drain): it renews the per-block bound and
+		 * names a failing block. Its moments are the blocks' times
+		 * only where the probe confirmed it counts the bus. */
+		cnt = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
+		if (cnt < *left) {
+			now = timer_ticks();
+			if (look) {
+				adma_progress(t, data->blocks - *left, *left - cnt, now);
+				if (rd_dir && !t->t_first_data)
+					t->t_first_data = now;
+				if (!rd_dir && cnt <= 1 && !t->t_data_done)
+					t->t_data_done = now;
+			}
+			*left = cnt;
+			d = timer_deadline_us(blk_to);
+			continue;
+		}
+		if (timer_expired(d)) {
+			irq = rd(e, SDHCI_INTERRUPT);
+			return irq & want ? irq : 0;
+		}
+	}
+}
+
+/* An ADMA2 transfer that ended in an error (irq; 0: timed out) with left
+ * blocks still counted: the descriptor that failed, the auto command's
+ * status, or the data phase named. */
+static int adma_fail(struct sdhci_priv *e, struct sd_request *req, uint32_t irq,
+		     uint32_t left, uint64_t tbl_bus, uint32_t ndesc)
+{
+	struct sd_data *data = req->data;
+	const bool rd_dir = data->dir == SD_DATA_READ;
+	uint32_t blk = data->blocks - left;
+
+	if (irq & SDHCI_INT_ADMA_ERR) {
+		uint32_t st = rd(e, SDHCI_ADMA_ERR);
+		uint64_t sys = rd(e, SDHCI_ADMA_ADDR), da;
+
+		if (e->adma64)
+			sys |= (uint64_t)rd(e, SDHCI_ADMA_ADDR_HI) << 32;
+		req->err.dma_status = st;
+		req->err.dma_desc = sdhci_adma_failing_desc_sz(
+			st, sys, tbl_bus, ndesc,
+			e->adma64 ? SDHCI_ADMA_DESC64_SZ : SDHCI_ADMA_DESC32_SZ, &da);
+		/* The record's field is 32 bits: the low half. */
+		req->err.dma_desc_addr = (uint32_t)da;
+		recover(e, true);
+		sdhci_adma_finish(data);
+		return fail(req, -EIO, irq, "adma", blk);
+	}
+	if (irq & SDHCI_INT_ACMD_ERR) {
+		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
+			      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
+
+		recover(e, true);
+		sdhci_adma_finish(data);
+		return fail(req, -EIO, st, "auto command", blk);
+	}
+	recover(e, true);
+	sdhci_adma_finish(data);
+	return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+		    left ? (rd_dir ? "read data" : "write data") :
+			   (rd_dir ? "read end" : "write busy"), blk);
+}
+
+/* The data phase by ADMA2 (the table at tbl_bus, ndesc descriptors, set
+ * up by sdhci_adma_prepare): the controller's own master moves the data,
+ * the CPU waits for Transfer Complete. look: Block Count's moments are the
+ * blocks' times (the probe confirmed it counts the bus). */
 static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 			   uint64_t tbl_bus, uint32_t ndesc, bool look)
 {
@@ -655,9 +760,7 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 	const uint32_t blk_to = rd_dir ? SDHCI_READ_TIMEOUT_US :
 		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
 		 SDHCI_BUSY_TIMEOUT_US);
-	const uint32_t want = SDHCI_INT_DATA_DONE | SDHCI_INT_ERR_MASK;
-	uint32_t left = data->blocks, irq, cnt, now;
-	timer_deadline_t d;
+	uint32_t left = data->blocks, irq, now;
 
 	now = timer_ticks();
 	if (!rd_dir) {
@@ -665,70 +768,10 @@ static int sdhci_xfer_adma(struct sdhci_priv *e, struct sd_request *req,
 		if (left <= 1)
 			t->t_data_done = now;
 	}
-	d = timer_deadline_us(blk_to);
-	for (;;) {
-		irq = rd(e, SDHCI_INTERRUPT);
-		if (irq & want)
-			break;
-		/* Block Count moving is progress whatever it counts (the bus,
-		 * or the master's drain): it renews the per-block bound and
-		 * names a failing block. Its moments are the blocks' times
-		 * only where the probe confirmed it counts the bus. */
-		cnt = rd(e, SDHCI_BLKSIZECNT) >> SDHCI_BLKCNT_SHIFT;
-		if (cnt < left) {
-			now = timer_ticks();
-			if (look) {
-				adma_progress(t, data->blocks - left, left - cnt, now);
-				if (rd_dir && !t->t_first_data)
-					t->t_first_data = now;
-				if (!rd_dir && cnt <= 1 && !t->t_data_done)
-					t->t_data_done = now;
-			}
-			left = cnt;
-			d = timer_deadline_us(blk_to);
-			continue;
-		}
-		if (timer_expired(d)) {
-			irq = rd(e, SDHCI_INTERRUPT);
-			if (!(irq & want))
-				irq = 0;
-			break;
-		}
-	}
+	irq = adma_wait(e, req, blk_to, look, &left);
 	t->t_end = timer_ticks();
-	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-		uint32_t blk = data->blocks - left;
-
-		if (irq & SDHCI_INT_ADMA_ERR) {
-			uint32_t st = rd(e, SDHCI_ADMA_ERR);
-			uint64_t sys = rd(e, SDHCI_ADMA_ADDR), da;
-
-			if (e->adma64)
-				sys |= (uint64_t)rd(e, SDHCI_ADMA_ADDR_HI) << 32;
-			req->err.dma_status = st;
-			req->err.dma_desc = sdhci_adma_failing_desc_sz(
-				st, sys, tbl_bus, ndesc,
-				e->adma64 ? SDHCI_ADMA_DESC64_SZ : SDHCI_ADMA_DESC32_SZ, &da);
-			/* The record's field is 32 bits: the low half. */
-			req->err.dma_desc_addr = (uint32_t)da;
-			recover(e, true);
-			sdhci_adma_finish(data);
-			return fail(req, -EIO, irq, "adma", blk);
-		}
-		if (irq & SDHCI_INT_ACMD_ERR) {
-			uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
-				      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
-
-			recover(e, true);
-			sdhci_adma_finish(data);
-			return fail(req, -EIO, st, "auto command", blk);
-		}
-		recover(e, true);
-		sdhci_adma_finish(data);
-		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-			    left ? (rd_dir ? "read data" : "write data") :
-				   (rd_dir ? "read end" : "write busy"), blk);
-	}
+	if (!irq || (irq & SDHCI_INT_ERR_MASK))
+		return adma_fail(e, req, irq, left, tbl_bus, ndesc);
 	if (left)
 		adma_progress(t, data->blocks - left, left, t->t_end);
 	if (!t->t_first_data)
@@ -1561,6 +1604,85 @@ static const struct sd_host_ops sdhci_ops = {
 	.characterise = sdhci_characterise,
 };
 
+/* What the capabilities say (caps: CAPABILITIES0), or the integration's
+ * defaults where they are missing: the bus widths and speeds, the largest
+ * block, card detection. Returns the base clock: base_clock_hz when the
+ * caller knows it, else the capabilities' (0: none). */
+static uint32_t sdhci_caps_decode(struct sdhci_host *sh, const struct sdhci_quirks *q,
+				  uint32_t caps, uint32_t base_clock_hz)
+{
+	struct sd_host *h = &sh->host;
+	struct sdhci_priv *e = &sh->priv;
+
+	/* Card detect is trusted only where the capabilities describe the
+	 * controller, i.e. where they also gave the base clock (QEMU, the
+	 * simulator). On hardware the caller passes the mailbox clock: there
+	 * Linux declares card detection broken whatever the capabilities
+	 * read (sdhci-iproc bcm2835: BROKEN_CARD_DETECTION with MISSING_CAPS;
+	 * the Pi 4 device tree: broken-cd on emmc2), the BCM2835 datasheet's
+	 * STATUS register (§5) does not define bits 16-18. A missing card
+	 * shows as no answer to CMD8 and CMD55 instead (sd.c). */
+	e->cd_broken = e->caps_missing || (q->cd_broken_on_hw && base_clock_hz != 0);
+
+	if (e->caps_missing) {
+		h->cap_4bit = true;
+		h->cap_hs = true;
+		e->max_block = q->missing_caps_max_block;
+	} else {
+		uint32_t mb = (caps >> SDHCI_CAP0_MAXBLK_SHIFT) & SDHCI_CAP0_MAXBLK_MASK;
+
+		h->cap_4bit = true; /* every SDHCI supports 4-bit */
+		h->cap_hs = (caps & SDHCI_CAP0_HS) != 0;
+		e->max_block = 512u << (mb > 2 ? 2 : mb);
+		if (!base_clock_hz) {
+			uint32_t mhz = (caps >> SDHCI_CAP0_BASECLK_SHIFT) &
+				       (e->v3 ? SDHCI_CAP0_BASECLK_MASK : 0x3Fu);
+
+			base_clock_hz = mhz * 1000000u;
+		}
+	}
+	return base_clock_hz;
+}
+
+/* The data paths offered and the clock range, from the capabilities
+ * (caps: CAPABILITIES0) and the integration; the host starts on PIO at
+ * the identification width and timing. */
+static void sdhci_paths_and_clocks(struct sdhci_host *sh, const struct sdhci_quirks *q,
+				   uint32_t caps)
+{
+	struct sd_host *h = &sh->host;
+	struct sdhci_priv *e = &sh->priv;
+	const uint32_t base_clock_hz = h->base_clock_hz;
+
+	h->cap_auto12 = true;
+	/* Auto-CMD23 is an SDHCI 3.00 feature (and in the BCM2835 CMDTM
+	 * TM_AUTO_CMD_EN field). QEMU's model ignores it, but QEMU's card
+	 * does not support CMD23 either, so it is never asked for there. */
+	h->cap_auto23 = e->v3;
+	h->dma_pio_blocks = 0;
+	h->dma_pio_reqs = 0;
+	h->data_paths = 1u << SD_PATH_PIO;
+	h->data_path = SD_PATH_PIO;
+	h->auto_path = SD_PATH_PIO;
+	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&
+		    (caps & SDHCI_CAP0_SYS64);
+	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
+	/* ADMA2 is offered where the integration has it and the controller
+	 * says so; the host starts on PIO all the same: which path to use is
+	 * the platform's choice (host.auto_path, set_data_path), not the
+	 * driver's. */
+	if (q->adma2 && e->v3 && !e->caps_missing && (caps & SDHCI_CAP0_ADMA2) &&
+	    e->dma_window)
+		h->data_paths |= 1u << SD_PATH_DMA;
+	h->f_max_hz = base_clock_hz;
+	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
+	if (h->f_min_hz < q->f_min_hz)
+		h->f_min_hz = q->f_min_hz;
+	h->actual_clock_hz = 0;
+	h->width = 1;
+	h->timing = SD_TIMING_DS;
+}
+
 int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 		    uintptr_t base, uint32_t base_clock_hz)
 {
@@ -1598,62 +1720,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	e->caps1 = e->v3 ? rd(e, SDHCI_CAPABILITIES1) : 0;
 	h->caps_hi = e->caps1;
 	e->caps_missing = caps == 0 && q->missing_caps_max_block;
-	/* Card detect is trusted only where the capabilities describe the
-	 * controller, i.e. where they also gave the base clock (QEMU, the
-	 * simulator). On hardware the caller passes the mailbox clock: there
-	 * Linux declares card detection broken whatever the capabilities
-	 * read (sdhci-iproc bcm2835: BROKEN_CARD_DETECTION with MISSING_CAPS;
-	 * the Pi 4 device tree: broken-cd on emmc2), the BCM2835 datasheet's
-	 * STATUS register (§5) does not define bits 16-18. A missing card
-	 * shows as no answer to CMD8 and CMD55 instead (sd.c). */
-	e->cd_broken = e->caps_missing || (q->cd_broken_on_hw && base_clock_hz != 0);
-
-	if (e->caps_missing) {
-		h->cap_4bit = true;
-		h->cap_hs = true;
-		e->max_block = q->missing_caps_max_block;
-	} else {
-		uint32_t mb = (caps >> SDHCI_CAP0_MAXBLK_SHIFT) & SDHCI_CAP0_MAXBLK_MASK;
-
-		h->cap_4bit = true; /* every SDHCI supports 4-bit */
-		h->cap_hs = (caps & SDHCI_CAP0_HS) != 0;
-		e->max_block = 512u << (mb > 2 ? 2 : mb);
-		if (!base_clock_hz) {
-			uint32_t mhz = (caps >> SDHCI_CAP0_BASECLK_SHIFT) &
-				       (e->v3 ? SDHCI_CAP0_BASECLK_MASK : 0x3Fu);
-
-			base_clock_hz = mhz * 1000000u;
-		}
-	}
+	base_clock_hz = sdhci_caps_decode(sh, q, caps, base_clock_hz);
 	if (!base_clock_hz)
 		return -ENODEV;
 	h->base_clock_hz = base_clock_hz;
-	h->cap_auto12 = true;
-	/* Auto-CMD23 is an SDHCI 3.00 feature (and in the BCM2835 CMDTM
-	 * TM_AUTO_CMD_EN field). QEMU's model ignores it, but QEMU's card
-	 * does not support CMD23 either, so it is never asked for there. */
-	h->cap_auto23 = e->v3;
-	h->dma_pio_blocks = 0;
-	h->dma_pio_reqs = 0;
-	h->data_paths = 1u << SD_PATH_PIO;
-	h->data_path = SD_PATH_PIO;
-	h->auto_path = SD_PATH_PIO;
-	e->adma64 = q->adma2 && q->adma64 && e->v3 && !e->caps_missing &&
-		    (caps & SDHCI_CAP0_SYS64);
-	sdhci_set_dma_view(sh, q->dma_offset, q->dma_window);
-	/* ADMA2 is offered where the integration has it and the controller
-	 * says so; the host starts on PIO all the same: which path to use is
-	 * the platform's choice (host.auto_path, set_data_path), not the
-	 * driver's. */
-	if (q->adma2 && e->v3 && !e->caps_missing && (caps & SDHCI_CAP0_ADMA2) &&
-	    e->dma_window)
-		h->data_paths |= 1u << SD_PATH_DMA;
-	h->f_max_hz = base_clock_hz;
-	h->f_min_hz = base_clock_hz / (2 * (e->v3 ? SDHCI_DIV10_MAX : SDHCI_DIV8_MAX));
-	if (h->f_min_hz < q->f_min_hz)
-		h->f_min_hz = q->f_min_hz;
-	h->actual_clock_hz = 0;
-	h->width = 1;
-	h->timing = SD_TIMING_DS;
+	sdhci_paths_and_clocks(sh, q, caps);
 	return 0;
 }

@@ -3,14 +3,15 @@
  * sd_host_ops (see bcm2835_sdhost.h; registers in bcm2835_sdhost_regs.h):
  * SDCMD NEW/FAIL for commands, a 16-word FIFO at SDDATA (PIO in bursts, or
  * the DMA engine on DREQ 13 with a read's last 3 words by the CPU
- * [silicon:dma-dreq]), CMD12
- * sent by the driver for SD_STOP_AUTO12, every wait bounded. The
- * controller's behaviour and its FIFO erratum: docs/drivers.md,
- * "drivers/sdhost/bcm2835_sdhost.c".
+ * [silicon:dma-dreq]; the DMA data phase shared with the SDHCI driver in
+ * drivers/dma/dma_phase.c), CMD12 sent by the driver for SD_STOP_AUTO12,
+ * every wait bounded. The controller's behaviour and its FIFO erratum:
+ * docs/drivers.md, "drivers/sdhost/bcm2835_sdhost.c".
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/dma/dma_phase.h"
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "drivers/sdhost/bcm2835_sdhost_regs.h"
 #include "drivers/mmio.h"
@@ -250,7 +251,7 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * look; after a wait it is stamped here. NULL: the block's first data has
  * already moved (the rest of a block).
  *
- * *waited: the ticks the CPU spent waiting for the FIFO inside the block
+ * pio->waited: the ticks the CPU spent waiting for the FIFO inside the block
  * (after its first data; words still on the bus, or the card not ready):
  * the FIFO holds 16 words, so a block is not in it when the CPU starts,
  * and the time between the block's first data and its last word is the
@@ -264,7 +265,7 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
  * look[1], a read's: when the rest of the block first fitted in the FIFO
  * (at most 16 words left) and how many of those words the bus had still
  * to bring (unless the caller has set it).
- * Returns 0, or -1 with *hsts the error status (0 = timeout).
+ * Returns 0, or -1 with pio->hsts the error status (0 = timeout).
  */
 struct sdh_look {
 	uint32_t t, fill;
@@ -290,110 +291,158 @@ static uint8_t *move_bytes(uintptr_t port, uint8_t *buf, uint32_t n, bool is_rea
 	return buf;
 }
 
-static int pio_block(const struct bcm2835_sdhost_priv *p, uint8_t *buf,
-		     uint32_t words, bool is_read, uint32_t timeout_us,
-		     uint32_t *hsts, uint32_t *t_first, bool stamped,
-		     uint64_t *waited, uint32_t *t_all, struct sdh_look *look)
+/* A request's PIO moves: what is the same for each of its blocks. */
+struct sdh_pio {
+	bool is_read;
+	uint32_t timeout_us;   /* one wait's bound */
+	uint32_t hsts;         /* out: the error status of a failed move (0: timeout) */
+	uint64_t waited;       /* out: the waits inside blocks, added up */
+};
+
+/* One pio_block call's progress. */
+struct pio_blk {
+	uint8_t *buf;          /* a buffer that is not word-aligned, by bytes */
+	uint32_t *w32;         /* an aligned one, by words */
+	uint32_t words;        /* still to move */
+	bool aligned, stamped;
+	uint32_t *t_first, *t_all;
+	struct sdh_look *look;
+	/* the wait in progress (armed), its start and deadline */
+	bool armed, first, inside;
+	uint32_t w0;
+	timer_deadline_t d;
+};
+
+/* A read's stamps at a look that saw fill words: *t_all when the rest of
+ * the block is all in the FIFO, look[1] when it first fits there. */
+static void pio_read_looks(struct pio_blk *b, uint32_t fill)
 {
-	const uintptr_t port = p->base + SDH_DATA;
-	const bool aligned = ((uintptr_t)buf & 3) == 0;
-	uint32_t *w32 = (uint32_t *)(void *)buf;
-	timer_deadline_t d = 0;
-	bool armed = false, first = true;
-	/* a wait at the first look is inside the block when its first data
-	 * has already moved (t_first NULL) */
-	bool inside = t_first == NULL;
-	uint32_t w0 = 0, cap;
+	if (b->t_all && !*b->t_all && fill >= b->words)
+		*b->t_all = timer_ticks();
+	if (b->look && !b->look[1].t && b->words <= SDH_FIFO_WORDS) {
+		b->look[1].t = b->t_all && *b->t_all ? *b->t_all : timer_ticks();
+		b->look[1].fill = b->words > fill ? b->words - fill : 0;
+	}
+}
 
-	while (words) {
-		uint32_t need = words < SDH_BURST_WORDS ? words : SDH_BURST_WORDS;
-		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
-		uint32_t n = is_read ? fill : (fill < SDH_FIFO_WORDS ?
-					       SDH_FIFO_WORDS - fill : 0);
+/* The FIFO cannot serve the next burst yet: the wait armed, or its
+ * bound checked. Returns 0 (waiting on) or -1 with pio->hsts set. */
+static int pio_wait(const struct bcm2835_sdhost_priv *p, struct sdh_pio *pio,
+		    struct pio_blk *b)
+{
+	uint32_t s = rd(p, SDH_HSTS);
 
-		if (is_read && t_all && !*t_all && fill >= words)
-			*t_all = timer_ticks();
-		if (is_read && look && !look[1].t && words <= SDH_FIFO_WORDS) {
-			look[1].t = t_all && *t_all ? *t_all : timer_ticks();
-			look[1].fill = words > fill ? words - fill : 0;
-		}
-		if (n < need) {
-			uint32_t s = rd(p, SDH_HSTS);
-
-			if (s & SDH_HSTS_ERRS) {
-				*hsts = s;
-				return -1;
-			}
-			if (!armed) {
-				if (inside)
-					w0 = timer_ticks();
-				d = timer_deadline_us(timeout_us);
-				armed = true;
-			} else if (timer_expired(d)) {
-				*hsts = rd(p, SDH_HSTS) & SDH_HSTS_ERRS;
-				return -1;
-			}
-			continue;
-		}
-		if (armed) {
-			uint32_t now = timer_ticks();
-
-			if (inside)
-				*waited += now - w0;
-			if (first && t_first)
-				*t_first = now;
-			if (first && look)
-				look->t = now;
-		} else if (first && t_first && !stamped) {
-			*t_first = timer_ticks();
-		}
-		if (first && look)
-			look->fill = fill;
-		armed = false;
-		first = false;
-		inside = true;
-		/* a read that wants t_all stops at the block's last 16 words
-		 * and looks: the moment they were all in is the seam's start */
-		if (is_read && t_all && !*t_all && words > SDH_FIFO_WORDS)
-			cap = words - SDH_FIFO_WORDS;
-		else
-			cap = words;
-		if (aligned && n >= SDH_FIFO_WORDS && cap >= SDH_FIFO_WORDS) {
-			/* a write that wants its first burst's time moves one */
-			const bool one = !is_read && t_all && !*t_all;
-			uint32_t k = one ? 1 : cap / SDH_FIFO_WORDS, left;
-
-			left = k;
-
-			if (is_read)
-				w32 = pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
-							    SDH_EDM_FIFO_FULL, w32, &left);
-			else
-				w32 = (uint32_t *)(uintptr_t)pio_port_write_fifos16(
-					port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, w32, &left);
-			words -= (k - left) * SDH_FIFO_WORDS;
-			if (one && left == 0)
-				*t_all = timer_ticks(); /* the first burst is in: the bus can start */
-			continue;
-		}
-		if (n > cap)
-			n = cap;
-		words -= n;
-		if (aligned) {
-			if (is_read)
-				w32 = pio_port_read_words(port, w32, n);
-			else
-				w32 = (uint32_t *)(uintptr_t)pio_port_write_words(port, w32, n);
-		} else {
-			buf = move_bytes(port, buf, n, is_read);
-		}
-		if (!is_read && t_all && !*t_all)
-			*t_all = timer_ticks(); /* the first burst is in: the bus can start */
+	if (s & SDH_HSTS_ERRS) {
+		pio->hsts = s;
+		return -1;
+	}
+	if (!b->armed) {
+		if (b->inside)
+			b->w0 = timer_ticks();
+		b->d = timer_deadline_us(pio->timeout_us);
+		b->armed = true;
+	} else if (timer_expired(b->d)) {
+		pio->hsts = rd(p, SDH_HSTS) & SDH_HSTS_ERRS;
+		return -1;
 	}
 	return 0;
 }
 
-/* The controller's error bits for the engine's wait (dma_wait_progress). */
+/* The data is there (fill words in the FIFO): a wait's end added up, the
+ * block's first data and first look stamped. */
+static void pio_data_there(struct sdh_pio *pio, struct pio_blk *b, uint32_t fill)
+{
+	if (b->armed) {
+		uint32_t now = timer_ticks();
+
+		if (b->inside)
+			pio->waited += now - b->w0;
+		if (b->first && b->t_first)
+			*b->t_first = now;
+		if (b->first && b->look)
+			b->look->t = now;
+	} else if (b->first && b->t_first && !b->stamped) {
+		*b->t_first = timer_ticks();
+	}
+	if (b->first && b->look)
+		b->look->fill = fill;
+	b->armed = false;
+	b->first = false;
+	b->inside = true;
+}
+
+/* Up to n words the FIFO holds (read) or has room for (write) moved:
+ * whole FIFOs by the burst mover where it can, else word by word. */
+static void pio_move(uintptr_t port, bool is_read, struct pio_blk *b, uint32_t n)
+{
+	uint32_t cap = b->words;
+
+	/* a read that wants t_all stops at the block's last 16 words
+	 * and looks: the moment they were all in is the seam's start */
+	if (is_read && b->t_all && !*b->t_all && b->words > SDH_FIFO_WORDS)
+		cap = b->words - SDH_FIFO_WORDS;
+	if (b->aligned && n >= SDH_FIFO_WORDS && cap >= SDH_FIFO_WORDS) {
+		/* a write that wants its first burst's time moves one */
+		const bool one = !is_read && b->t_all && !*b->t_all;
+		uint32_t k = one ? 1 : cap / SDH_FIFO_WORDS, left = k;
+
+		if (is_read)
+			b->w32 = pio_port_read_fifos16(port, SDH_EDM_FROM_DATA,
+						       SDH_EDM_FIFO_FULL, b->w32, &left);
+		else
+			b->w32 = (uint32_t *)(uintptr_t)pio_port_write_fifos16(
+				port, SDH_EDM_FROM_DATA, SDH_EDM_FIFO_ANY, b->w32, &left);
+		b->words -= (k - left) * SDH_FIFO_WORDS;
+		if (one && left == 0)
+			*b->t_all = timer_ticks(); /* the first burst is in: the bus can start */
+		return;
+	}
+	if (n > cap)
+		n = cap;
+	b->words -= n;
+	if (!b->aligned)
+		b->buf = move_bytes(port, b->buf, n, is_read);
+	else if (is_read)
+		b->w32 = pio_port_read_words(port, b->w32, n);
+	else
+		b->w32 = (uint32_t *)(uintptr_t)pio_port_write_words(port, b->w32, n);
+	if (!is_read && b->t_all && !*b->t_all)
+		*b->t_all = timer_ticks(); /* the first burst is in: the bus can start */
+}
+
+static int pio_block(const struct bcm2835_sdhost_priv *p, struct sdh_pio *pio, uint8_t *buf,
+		     uint32_t words, uint32_t *t_first, bool stamped, uint32_t *t_all,
+		     struct sdh_look *look)
+{
+	/* a wait at the first look is inside the block when its first data
+	 * has already moved (t_first NULL) */
+	struct pio_blk b = {
+		.buf = buf, .w32 = (uint32_t *)(void *)buf, .words = words,
+		.aligned = ((uintptr_t)buf & 3) == 0, .stamped = stamped,
+		.t_first = t_first, .t_all = t_all, .look = look,
+		.first = true, .inside = t_first == NULL,
+	};
+
+	while (b.words) {
+		uint32_t need = b.words < SDH_BURST_WORDS ? b.words : SDH_BURST_WORDS;
+		uint32_t fill = fifo_fill(rd(p, SDH_EDM));
+		uint32_t n = pio->is_read ? fill : (fill < SDH_FIFO_WORDS ?
+						    SDH_FIFO_WORDS - fill : 0);
+
+		if (pio->is_read)
+			pio_read_looks(&b, fill);
+		if (n < need) {
+			if (pio_wait(p, pio, &b))
+				return -1;
+			continue;
+		}
+		pio_data_there(pio, &b, fill);
+		pio_move(p->base + SDH_DATA, pio->is_read, &b, n);
+	}
+	return 0;
+}
+
+/* The controller's side of the shared DMA data phase (dma_phase.h). */
 static uint32_t sdh_dma_host_errors(void *ctx)
 {
 	const struct bcm2835_sdhost_priv *p = ctx;
@@ -402,73 +451,99 @@ static uint32_t sdh_dma_host_errors(void *ctx)
 	return hsts & SDH_HSTS_ERRS ? hsts : 0;
 }
 
+/* The engine started on all but a read's last SDH_DMA_DRAIN_WORDS words
+ * (the CPU reads those from the FIFO); -EAGAIN for a buffer the engine
+ * cannot take or a read no longer than those words. */
+static int sdh_dma_start(void *ctx, const struct sd_request *req)
+{
+	const struct bcm2835_sdhost_priv *p = ctx;
+	const struct sd_data *data = req->data;
+	struct dma_chan *c = p->dma;
+	const bool is_read = data->dir == SD_DATA_READ;
+	const uint32_t len = data->blksz * data->blocks;
+	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
+
+	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len))
+		return -EAGAIN;
+	return dma_start_part(c, is_read ? DMA_TO_MEM : DMA_FROM_MEM, c->periph_dreq,
+			      dma_periph_bus_addr(c, p->base + SDH_DATA), data->buf, len,
+			      len - drain * 4);
+}
+
+static int sdh_dma_wait(void *ctx, struct dma_watch *w)
+{
+	const struct bcm2835_sdhost_priv *p = ctx;
+
+	return dma_wait_progress(p->dma, w);
+}
+
+static const char *sdh_dma_error(void *ctx)
+{
+	const struct bcm2835_sdhost_priv *p = ctx;
+
+	return dma_error(p->dma);
+}
+
+static uint32_t sdh_dma_status(void *ctx)
+{
+	return rd(ctx, SDH_HSTS);
+}
+
+static void sdh_dma_recover(void *ctx, bool is_read)
+{
+	recover(ctx, is_read);
+}
+
 /*
  * The data phase through the DMA engine. The CPU starts the engine (cache
  * maintenance and control blocks: its part of the work), then watches the
- * engine and SDHSTS, and reads a read's last words from the FIFO itself.
- * The wait is bounded by the per-block timeout since the engine last moved
- * data (dma_wait_progress, shared with the EMMC's DMA path), as the PIO
- * path bounds each FIFO burst. Returns 0 (data moved), 1 (this buffer
- * goes by PIO) or the error code with req->err filled in.
+ * engine and SDHSTS (dma_phase_run, shared with the EMMC's DMA path), and
+ * reads a read's last words from the FIFO itself. The wait is bounded by
+ * the per-block timeout since the engine last moved data, as the PIO path
+ * bounds each FIFO burst. Returns 0 (data moved), 1 (this buffer goes by
+ * PIO) or the error code with req->err filled in.
  */
 static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 			uint32_t blk_to)
 {
+	const struct dma_phase ph = {
+		.start = sdh_dma_start, .wait = sdh_dma_wait, .engine_error = sdh_dma_error,
+		.status = sdh_dma_status, .status_err = hsts_to_err,
+		.recover = sdh_dma_recover, .ctx = p,
+	};
 	struct sd_data *data = req->data;
 	struct sd_req_times *t = &req->t;
-	struct dma_chan *c = p->dma;
 	const bool is_read = data->dir == SD_DATA_READ;
 	const uint32_t len = data->blksz * data->blocks;
 	const uint32_t drain = is_read ? SDH_DMA_DRAIN_WORDS : 0;
 	struct dma_watch w = { .block_us = blk_to, .host_errors = sdh_dma_host_errors,
 			       .ctx = p };
-	uint32_t t0 = timer_ticks(), t1, hsts = 0, first = 0;
-	uint64_t waited = 0;
-	int r;
+	struct sdh_pio pio = { .is_read = true, .timeout_us = blk_to };
+	uint32_t t1, first = 0;
+	int r = dma_phase_run(&ph, req, &w);
 
-	if (len <= drain * 4 || !dma_buffer_ok(data->buf, len)) {
-		p->dma_pio++;
-		return 1;
-	}
-	r = dma_start_part(c, is_read ? DMA_TO_MEM : DMA_FROM_MEM, c->periph_dreq,
-			   dma_periph_bus_addr(c, p->base + SDH_DATA), data->buf, len,
-			   len - drain * 4);
 	if (r) {
-		recover(p, is_read);
-		return fail(req, r, rd(p, SDH_HSTS), dma_error(c), 0);
-	}
-	t1 = timer_ticks();
-	t->host_ticks = t1 - t0;
-	t->t_first_data = t1;
-	r = dma_wait_progress(c, &w);
-	t0 = w.t_poll;
-	if (r == DMA_WAIT_HOST_ERROR) {
-		recover(p, is_read);
-		return fail(req, hsts_to_err(w.errors), w.errors, is_read ?
-			    "read data (DMA)" : "write data (DMA)", 0);
-	}
-	if (r < 0) {
-		hsts = rd(p, SDH_HSTS);
-		recover(p, is_read);
-		return fail(req, r, hsts, dma_error(c), 0);
+		if (r == 1)
+			p->dma_pio++;
+		return r;
 	}
 	/* A read's data phase ends when the poll that saw the engine's end
 	 * began: what follows is the CPU's alone (the buffer's invalidation,
 	 * the last words from the FIFO), serial after the bus, as after a
 	 * PIO read's last word (the split books it as host). */
 	if (is_read)
-		t->t_data_done = t0;
+		t->t_data_done = w.t_poll;
 	/* The engine has ended and the buffer is invalidated: the CPU's
 	 * stores of the last words land in lines it owns. */
-	if (drain && pio_block(p, (uint8_t *)data->buf + len - drain * 4, drain, true,
-			       blk_to, &hsts, &first, false, &waited, NULL, NULL)) {
+	if (drain && pio_block(p, &pio, (uint8_t *)data->buf + len - drain * 4, drain,
+			       &first, false, NULL, NULL)) {
 		recover(p, is_read);
-		return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
+		return fail(req, pio.hsts ? hsts_to_err(pio.hsts) : -ETIMEDOUT, pio.hsts,
 			    "read data (DMA, last words)", data->blocks - 1);
 	}
 	if (!is_read) {
 		t1 = timer_ticks();
-		t->host_ticks += t1 - t0;
+		t->host_ticks += t1 - w.t_poll;
 		t->t_data_done = t1;
 	}
 	return 0;
@@ -618,7 +693,6 @@ static void seam_add(struct sd_req_times *t, bool is_read, const struct sdh_seam
 	}
 }
 
-/* The data phase of a request, after the command's response. */
 /* The first block on the streaming path: stamped (*t1) when its FIFO is
  * ready at the first look, and then it streams at once (true); else
  * pio_block waits and stamps. The fill seen is a read's first words
@@ -636,103 +710,130 @@ static bool first_look(const struct bcm2835_sdhost_priv *p, struct sd_req_times 
 	return ready;
 }
 
+/* A PIO request's progress across its blocks (sdh_pio_xfer). */
+struct pio_req {
+	struct sdh_pio pio;
+	/* Whole FIFOs per block, for the streaming path (0: not that path) */
+	uint32_t bursts;
+	/* The serial part of the CPU's work (host_serial_ticks) is measured
+	 * on one block: a read's last, from the moment its words were all in
+	 * the FIFO; a write's first burst. Streaming, every block's t_all is
+	 * stamped: the seams need it. */
+	uint32_t want_blk;
+	uint32_t go;           /* stream at once: the FIFO was ready */
+	uint32_t t1;           /* the previous block's end */
+	uint32_t t_all, first_fill;
+	/* sums of tick differences over the request: 64-bit (sd_host.h,
+	 * struct sd_req_times; one request may outlast the tick wrap) */
+	uint64_t host;
+	struct sdh_seam sm;
+	struct sdh_look end[2];
+};
+
+/* One block of a PIO request. A block whose FIFO is ready at the first
+ * look, a few instructions after the previous block was moved, starts at
+ * that block's end stamp t1 (one timestamp per streamed block instead of
+ * two, as the SDHCI driver does); the first block, and any block after a
+ * wait, is stamped when its data is there. Streaming, a block is whole
+ * FIFOs moved straight away (pio_port.h's burst mover: SDEDM read once
+ * per 16 words); whatever is left when the FIFO is not full (reads) or
+ * empty (writes) goes through pio_block, which waits. Returns 0 or -1
+ * (rq->pio.hsts: the error status, 0 = timeout). */
+static int pio_req_block(struct bcm2835_sdhost_priv *p, struct sd_request *req,
+			 struct pio_req *rq, uint32_t blk, uint8_t *buf)
+{
+	struct sd_data *data = req->data;
+	struct sd_req_times *t = &req->t;
+	const bool is_read = rq->pio.is_read;
+	const bool want = rq->bursts || blk == rq->want_blk;
+	struct sdh_look lk[2] = { { 0, SDH_FIFO_WORDS }, { 0, 0 } };
+	/* a write's last word alone, after a look at the FIFO: the
+	 * words the bus had still to send when the CPU was done */
+	const uint32_t last_w = rq->bursts && !is_read && blk + 1 == data->blocks;
+	uint32_t done = 0, t0 = rq->t1;
+
+	if (rq->bursts && blk)
+		rq->sm.start_fill = fifo_fill(rd(p, SDH_EDM));
+	rq->t_all = 0;
+	if (rq->go)
+		done = stream_block(p, buf, rq->bursts, is_read, want, &rq->t_all);
+	if (is_read && rq->t_all)
+		lk[1].t = rq->t_all; /* the last burst whole in the FIFO */
+	if (done < data->blksz &&
+	    (pio_block(p, &rq->pio, buf + done, (data->blksz - done) / 4 - last_w,
+		       done ? NULL : &t0, blk != 0, want ? &rq->t_all : NULL, lk) ||
+	     (last_w && pio_block(p, &rq->pio, buf + data->blksz - 4, 1, NULL, true,
+				  NULL, rq->end))))
+		return -1;
+	if (blk == 0) {
+		t->t_first_data = t0;
+		if (!is_read && rq->t_all)
+			rq->first_fill = rq->t_all - t0;
+		if (is_read && !rq->go)
+			t->fifo_words = lk[0].fill;
+	} else if (rq->bursts) {
+		seam_add(t, is_read, &rq->sm, t0, rq->t_all, done, &lk[0]);
+	}
+	rq->sm.tail = lk[1];
+	if (t->blk_ready)
+		t->blk_ready[blk] = t0;
+	rq->t1 = timer_ticks();
+	rq->host += rq->t1 - t0;
+	if (t->blk_done)
+		t->blk_done[blk] = rq->t1;
+	rq->go = rq->bursts;
+	return 0;
+}
+
+/* The request's stamps after its last block. */
+static void pio_req_end(struct sd_req_times *t, const struct pio_req *rq)
+{
+	const bool is_read = rq->pio.is_read;
+
+	t->t_data_done = rq->t1;
+	/* a write's last words still to go out on the bus: what the FIFO
+	 * held before its last word, and that word (after the last word the
+	 * fill says nothing: the controller takes no more) */
+	if (rq->bursts && !is_read)
+		t->fifo_words = rq->end[0].fill + 1;
+	/* the CPU's work on the blocks: its waits for the FIFO inside them
+	 * (pio_block adds them up) left out */
+	t->host_ticks = rq->host - rq->pio.waited;
+	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
+	 * block overlaps its frame): a read's last block's drain after the
+	 * bus, a write's first burst before the bus can start. */
+	if (is_read && rq->t_all)
+		t->host_serial_ticks = rq->t1 - rq->t_all;
+	else if (!is_read && rq->first_fill)
+		t->host_serial_ticks = rq->first_fill;
+}
+
 /* The data phase by PIO. Returns 0 or the error code with req->err filled
  * in. */
 static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint32_t blk_to)
 {
 	struct sd_data *data = req->data;
-	struct sd_req_times *t = &req->t;
 	const bool is_read = data->dir == SD_DATA_READ;
 	uint8_t *buf = data->buf;
-	/* Whole FIFOs per block, for the streaming path (0: not that path) */
-	const uint32_t bursts = ((uintptr_t)buf & 3) == 0 &&
-		(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
-		data->blksz / (SDH_FIFO_WORDS * 4) : 0;
-	uint32_t blk, hsts = 0, t0 = 0, t1 = 0, go = 0;
-	/* sums of tick differences over the request: 64-bit (sd_host.h,
-	 * struct sd_req_times; one request may outlast the tick wrap) */
-	uint64_t host = 0, waited = 0;
-	/* The serial part of the CPU's work (host_serial_ticks) is measured
-	 * on one block: a read's last, from the moment its words were all in
-	 * the FIFO; a write's first burst. Streaming, every block's t_all is
-	 * stamped: the seams need it. */
-	const uint32_t want_blk = is_read ? data->blocks - 1 : 0;
-	uint32_t t_all = 0, first_fill = 0;
-	struct sdh_seam sm = { 0, { 0, 0 } };
-	struct sdh_look end[2] = { { 0, 0 }, { 0, 0 } };
+	struct pio_req rq = {
+		.pio = { .is_read = is_read, .timeout_us = blk_to },
+		.bursts = ((uintptr_t)buf & 3) == 0 &&
+			(data->blksz % (SDH_FIFO_WORDS * 4)) == 0 ?
+			data->blksz / (SDH_FIFO_WORDS * 4) : 0,
+		.want_blk = is_read ? data->blocks - 1 : 0,
+	};
+	uint32_t blk;
 
-	if (bursts && first_look(p, t, is_read, &t1))
-		go = bursts;
-	for (blk = 0; blk < data->blocks; blk++) {
-		uint32_t done = 0;
-		const bool want = bursts || blk == want_blk;
-		struct sdh_look lk[2] = { { 0, SDH_FIFO_WORDS }, { 0, 0 } };
-		/* a write's last word alone, after a look at the FIFO: the
-		 * words the bus had still to send when the CPU was done */
-		const uint32_t last_w = bursts && !is_read && blk + 1 == data->blocks;
-
-		/* A block whose FIFO is ready at the first look, a few
-		 * instructions after the previous block was moved, starts at
-		 * that block's end stamp t1 (one timestamp per streamed block
-		 * instead of two, as the SDHCI driver does); the first block,
-		 * and any block after a wait, is stamped when its data is
-		 * there. Streaming, a block is whole FIFOs moved straight
-		 * away (pio_port.h's burst mover: SDEDM read once per 16
-		 * words); whatever is left when the FIFO is not full (reads)
-		 * or empty (writes) goes through pio_block, which waits. */
-		t0 = t1;
-		if (bursts && blk)
-			sm.start_fill = fifo_fill(rd(p, SDH_EDM));
-		t_all = 0;
-		if (go)
-			done = stream_block(p, buf, bursts, is_read, want, &t_all);
-		if (is_read && t_all)
-			lk[1].t = t_all; /* the last burst whole in the FIFO */
-		if (done < data->blksz &&
-		    (pio_block(p, buf + done, (data->blksz - done) / 4 - last_w, is_read, blk_to,
-			       &hsts, done ? NULL : &t0, blk != 0, &waited,
-			       want ? &t_all : NULL, lk) ||
-		     (last_w && pio_block(p, buf + data->blksz - 4, 1, false, blk_to, &hsts,
-					  NULL, true, &waited, NULL, end)))) {
+	if (rq.bursts && first_look(p, &req->t, is_read, &rq.t1))
+		rq.go = rq.bursts;
+	for (blk = 0; blk < data->blocks; blk++, buf += data->blksz) {
+		if (pio_req_block(p, req, &rq, blk, buf)) {
 			recover(p, is_read);
-			return fail(req, hsts ? hsts_to_err(hsts) : -ETIMEDOUT, hsts,
-				    is_read ? "read data" : "write data", blk);
+			return fail(req, rq.pio.hsts ? hsts_to_err(rq.pio.hsts) : -ETIMEDOUT,
+				    rq.pio.hsts, is_read ? "read data" : "write data", blk);
 		}
-		if (blk == 0) {
-			t->t_first_data = t0;
-			if (!is_read && t_all)
-				first_fill = t_all - t0;
-			if (is_read && !go)
-				t->fifo_words = lk[0].fill;
-		} else if (bursts) {
-			seam_add(t, is_read, &sm, t0, t_all, done, &lk[0]);
-		}
-		sm.tail = lk[1];
-		if (t->blk_ready)
-			t->blk_ready[blk] = t0;
-		t1 = timer_ticks();
-		host += t1 - t0;
-		if (t->blk_done)
-			t->blk_done[blk] = t1;
-		buf += data->blksz;
-		go = bursts;
 	}
-	t->t_data_done = t1;
-	/* a write's last words still to go out on the bus: what the FIFO
-	 * held before its last word, and that word (after the last word the
-	 * fill says nothing: the controller takes no more) */
-	if (bursts && !is_read)
-		t->fifo_words = end[0].fill + 1;
-	/* the CPU's work on the blocks: its waits for the FIFO inside them
-	 * (pio_block adds them up) left out */
-	t->host_ticks = host - waited;
-	/* The serial part (the FIFO holds 16 words, so the CPU's work on a
-	 * block overlaps its frame): a read's last block's drain after the
-	 * bus, a write's first burst before the bus can start. */
-	if (is_read && t_all)
-		t->host_serial_ticks = t1 - t_all;
-	else if (!is_read && first_fill)
-		t->host_serial_ticks = first_fill;
+	pio_req_end(&req->t, &rq);
 	return 0;
 }
 

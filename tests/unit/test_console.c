@@ -182,6 +182,17 @@ TEST(workload_keys_exist)
 	}
 }
 
+/* Every row names a suite, and only the suites there are. */
+TEST(workload_suites_named)
+{
+	for (unsigned i = 0; i < wl_table_count; i++) {
+		CHECK(wl_table[i].suites != 0);
+		CHECK(!(wl_table[i].suites & ~(unsigned)WL_SUITE_BOTH));
+	}
+	CHECK_EQ_I(wl_suite_bit(true), WL_SUITE_QUICK);
+	CHECK_EQ_I(wl_suite_bit(false), WL_SUITE_FULL);
+}
+
 TEST(run_parses_workload_profile_and_keys)
 {
 	static struct config base;

@@ -77,6 +77,35 @@ TEST(json_builder)
 		  "\"scr\":\"0225ff\",\"w\":[1,4],\"esc\":\"a\\\"b\\\\c\\n\"}");
 }
 
+/* A value or null: the field is there either way. */
+TEST(json_value_or_null)
+{
+	char buf[256];
+	struct json j;
+
+	json_init(&j, buf, sizeof(buf));
+	json_obj_begin(&j, NULL);
+	json_u64_if(&j, "a", true, 7);
+	json_u64_if(&j, "b", false, 7);
+	json_i64_if(&j, "c", true, -3);
+	json_i64_if(&j, "d", false, -3);
+	json_str_if(&j, "e", "x");
+	json_str_if(&j, "f", "");
+	json_str_if(&j, "g", NULL);
+	json_bool_if(&j, "h", 1);
+	json_bool_if(&j, "i", 0);
+	json_bool_if(&j, "k", -1);
+	json_double_if(&j, "l", 1.5, 1);
+	json_double_if(&j, "m", 0, 1);
+	json_double_if(&j, "n", -1, 1);
+	json_obj_end(&j);
+	CHECK(!j.overflow);
+	CHECK_STR(json_result(&j),
+		  "{\"a\":7,\"b\":null,\"c\":-3,\"d\":null,\"e\":\"x\",\"f\":null,"
+		  "\"g\":null,\"h\":true,\"i\":false,\"k\":null,\"l\":1.5,\"m\":0.0,"
+		  "\"n\":null}");
+}
+
 TEST(json_overflow_is_flagged)
 {
 	char buf[8];
