@@ -4,7 +4,7 @@
  * with a timing model, fault injection and ground-truth recording.
  *
  * The real drivers run unchanged against it: drivers/mmio.h routes every
- * register access of a host build to sim_mmio_read32/sim_mmio_write32, and
+ * register access of a host build to host_bus_read32/host_bus_write32, and
  * the simulator implements the whole drivers/timer.h API on its virtual
  * clock. One simulator instance per process (tests run sequentially).
  *
@@ -355,7 +355,7 @@ void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 int sim_board_set_io_mv(unsigned mv);
 int sim_board_set_card_power(bool on);
 unsigned sim_board_io_mv(void);
-/* The slot's pins moved to another controller (platform/sim.c, as GPIO
+/* The slot's pins moved to another controller (harness/sim_board.c, as GPIO
  * 48-53 choose between the EMMC and SDHOST on a BCM2835): the controller
  * at base now has the card, SDHOST when sdhost, else the SDHCI. The card
  * keeps its state, as on the board. */

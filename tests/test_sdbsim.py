@@ -120,7 +120,7 @@ def test_bad_profile_file_names_the_line_and_key(tmp_path):
 
 def test_auto_data_path_is_the_platform_choice(runs):
     """data_path = auto is what the simulator's platform chose for its host
-    (platform/sim.c, read by the slot builder as for a board):
+    (harness/sim_board.c, read by the slot builder as for a board):
     the controller's ADMA2 where the host profile offers it (the Pi 4's
     EMMC2, the Pi 5's SDHCI), PIO where it does not (the BCM2835 EMMC,
     whose DMA engine path sdbsim does not attach)."""

@@ -33,7 +33,7 @@ def test_quick_suite_on_sdhost(tmp_path):
     assert recs[-1]["type"] == "done" and recs[-1]["errors"] == 0
     hosts = [r for r in recs if r["type"] == "host"]
     # the comparison moves the card to the simulated board's other
-    # controller (platform/sim.c: the EMMC beside SDHOST) and back
+    # controller (harness/sim_board.c: the EMMC beside SDHOST) and back
     assert [h["name"] for h in hosts] == ["sdhost", "emmc", "sdhost"]
     assert hosts[0]["base_clock_hz"] == 250000000 and hosts[0]["auto_cmd12"] is True
     card = [r for r in recs if r["type"] == "card"][0]

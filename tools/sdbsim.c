@@ -45,7 +45,7 @@
 #include "lib/console.h"
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)

@@ -10,8 +10,8 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "platform/sd_io_pi5.h"
 #include "lib/err.h"
-#include "platform/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_board.h"
+#include "harness/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
  * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
@@ -88,27 +88,8 @@ int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_c
 	return s->init_ret = sd_init(&s->card, s->host);
 }
 
-static int board_io_mv(void *ctx, unsigned mv)
-{
-	(void)ctx;
-	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
-}
-
-static int board_power(void *ctx, bool on)
-{
-	(void)ctx;
-	return sim_board_set_card_power(on);
-}
-
-const struct sdhci_board simh_board = {
-	.name = "sim",
-	.set_io_mv = board_io_mv,
-	.set_card_power = board_power,
-	.ctx = NULL,
-};
-
 /* The UHS-I host of the simulated board: its description's SDHCI
- * (platform/sim.c), built by the slot builder without pins or DMA engine. */
+ * (harness/sim_board.c), built by the slot builder without pins or DMA engine. */
 static int build_uhs_host(struct sdhci_host *sh)
 {
 	struct board_info b;
@@ -167,7 +148,7 @@ void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t 
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
 	env->simulated = true;
-	/* The simulator's board description (platform/sim.c), built by the
+	/* The simulator's board description (harness/sim_board.c), built by the
 	 * firmware's slot builder, host switching included. */
 	sd_slot_init(&bs->slot, sim_board_desc(&bs->board), &bs->board, &sim_slot_services);
 	cur_slot = bs;

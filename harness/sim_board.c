@@ -1,5 +1,5 @@
 /*
- * sim.c - the simulator's board (sim/): its description, composed from the
+ * sim_board.c - the simulator's board (sim/): its description, composed from the
  * host profile (sim/hosts), and its side of the slot builder. The SDHCI
  * the profile describes comes first; a Pi 0-3-like profile (the BCM2835
  * EMMC's quirk set) also has SDHOST beside it, the card moved between them
@@ -8,6 +8,7 @@
  * and the host starts on it; SDHOST's DMA engine path is there for
  * data_path = dma, auto stays PIO.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/dma/bcm2835_dma.h"
@@ -15,10 +16,10 @@
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sdhost/bcm2835_sdhost.h"
+#include "platform/boards.h"
 #include "platform/sd_io_pi5.h"
-#include "platform/sim.h"
+#include "harness/sim_board.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
 
 /* A generic SDHCI 3.00 integration that runs every UHS-I mode (the shape
  * of the Pi 5's), for host profiles with UHS-I modes. */
@@ -29,6 +30,25 @@ static const struct sdhci_quirks sim_uhs_quirks = {
 		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
 		     1u << SD_TIMING_DDR50,
 	.uhs_max_hz = 208000000u,
+};
+
+static int board_io_mv(void *ctx, unsigned mv)
+{
+	(void)ctx;
+	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
+}
+
+static int board_power(void *ctx, bool on)
+{
+	(void)ctx;
+	return sim_board_set_card_power(on);
+}
+
+const struct sdhci_board simh_board = {
+	.name = "sim",
+	.set_io_mv = board_io_mv,
+	.set_card_power = board_power,
+	.ctx = NULL,
 };
 
 static struct slot_ctrl ctrls[2];
@@ -129,3 +149,41 @@ const struct slot_services sim_slot_services = {
 	.route = route,
 	.dma_channels = dma_channels,
 };
+
+/* The row's address on board b. */
+static uint64_t row_base(const struct slot_ctrl *c, const struct board_info *b)
+{
+	return c->base + (c->periph_relative ? b->periph_base : 0);
+}
+
+const struct board_desc *sim_soc_board(const char *soc, struct sim_config *c,
+				       const struct sim_profile *p, struct board_info *b)
+{
+	const struct board_desc *d = NULL;
+	const struct slot_ctrl *first;
+	unsigned i;
+
+	for (i = 0; board_descs[i] && !d; i++)
+		if (!strcmp(board_descs[i]->soc, soc))
+			d = board_descs[i];
+	if (!d || !d->n_ctrls)
+		return NULL;
+	memset(b, 0, sizeof(*b));
+	b->desc = d;
+	b->soc = d->id;
+	b->soc_name = d->soc;
+	b->periph_base = (uintptr_t)d->periph_base;
+	b->periph_size = d->periph_size;
+	b->emmc_clock_hz = b->core_clock_hz = b->emmc2_clock_hz = c->base_clock_hz;
+	first = &d->ctrls[0];
+	c->base = (uintptr_t)row_base(first, b);
+	c->sdhost = first->driver == SLOT_DRV_BCM2835_SDHOST;
+	c->platform = first->driver == SLOT_DRV_BCM2712_SDHCI ? SIM_PLATFORM_BCM2712 :
+			SIM_PLATFORM_BCM2835;
+	snprintf(c->controller, sizeof(c->controller), "%s",
+		 first->driver == SLOT_DRV_BCM2711_EMMC2 ? "emmc2" : "emmc");
+	for (i = 0; i < d->n_ctrls; i++)
+		if (d->ctrls[i].dma.dreq)
+			c->dma_mem_alias = d->ctrls[i].dma.mem_alias;
+	return sim_setup(c, p) ? NULL : d;
+}
