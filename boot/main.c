@@ -137,7 +137,7 @@ void kmain(void)
 		(uint32_t)(ram - free_start - (1u << 20)) : 0;
 	/* The board's description decides which controller serves the SD
 	 * slot, and which others it can be moved to. */
-	sd_slot_start(&slot, board.desc, &board, &slot_gpio_services);
+	sd_slot_start(&slot, board.desc, &board, &slot_gpio_services, NULL);
 	env.host = slot.host;
 	env.host_error = slot.error;
 	env.host_error_what = slot.error_what;

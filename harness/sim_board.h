@@ -17,6 +17,16 @@ const struct board_desc *sim_board_desc(struct board_info *b);
 
 extern const struct slot_services sim_slot_services;
 
+/* c placed on the table of soc (below): the controller called ctrl
+ * (NULL: the slot's usual one) where that SoC has it, the simulator's
+ * model for it, c->soc set; before sim_setup. NULL when no table has
+ * that name or that controller. */
+const struct board_desc *sim_soc_place(const char *soc, const char *ctrl, struct sim_config *c);
+
+/* The table the simulator's configuration names (its soc), b filled as
+ * below; NULL when it names none (the generic board: sim_board_desc). */
+const struct board_desc *sim_soc_desc(struct board_info *b);
+
 /* A simulated board on a real SoC's table: the description platform/
  * boards.c lists under soc ("BCM2835", "BCM2836", "BCM2837", "BCM2711",
  * "BCM2712"); c (the host profile's figures) gets the simulator's

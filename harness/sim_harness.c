@@ -131,35 +131,31 @@ int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct s
 	return s->init_ret = sd_init_mode(&s->card, s->host, want);
 }
 
-static struct simh_board_slot *cur_slot;
-
-/* bench_env.switch_host on the simulator: the real slot builder. */
-static int sim_switch_host(const char *name, struct sd_host **host, const char **why)
-{
-	int r = sd_slot_build(&cur_slot->slot, name);
-
-	*host = cur_slot->slot.host;
-	*why = cur_slot->slot.error_what;
-	return r;
-}
-
 void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t buf_bytes)
 {
+	const struct board_desc *d;
+	const char *start = NULL;
+
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
 	env->simulated = true;
-	/* The simulator's board description (harness/sim_board.c), built by the
-	 * firmware's slot builder, host switching included. */
-	sd_slot_init(&bs->slot, sim_board_desc(&bs->board), &bs->board, &sim_slot_services);
-	cur_slot = bs;
-	sd_slot_build(&bs->slot, NULL);
+	/* The simulated board built by the firmware's slot builder, host
+	 * switching included: a real SoC's table when the host profile
+	 * names one (the card on the controller the simulator placed it
+	 * on), else the generic board (harness/sim_board.c). */
+	d = sim_soc_desc(&bs->board);
+	if (!d)
+		d = sim_board_desc(&bs->board);
+	else if (sim_get_config()->sdhost)
+		start = BCM2835_SDHOST_NAME;
+	sd_slot_start(&bs->slot, d, &bs->board, &sim_slot_services, start);
 	env->host = bs->slot.host;
 	env->host_error = bs->slot.error;
 	env->host_error_what = bs->slot.error_what;
 	env->host_error_base = bs->slot.error_base;
 	/* No dma_note: the simulator's data_path records never carried one
 	 * (tests/golden). */
-	env->switch_host = sim_switch_host;
+	env->switch_host = sd_slot_switch;
 	env->host_names = bs->slot.names;
 	env->buf = aligned_alloc(64, buf_bytes);
 	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;

@@ -204,11 +204,12 @@ int sd_slot_build(struct sd_slot *slot, const char *name)
 static struct sd_slot *program_slot;
 
 int sd_slot_start(struct sd_slot *slot, const struct board_desc *desc,
-		  const struct board_info *b, const struct slot_services *svc)
+		  const struct board_info *b, const struct slot_services *svc, const char *name)
 {
 	sd_slot_init(slot, desc, b, svc);
 	program_slot = slot;
-	sd_slot_build(slot, NULL);
+	if (sd_slot_build(slot, name) && !slot->error)
+		slot->error = -ENODEV;
 	return slot->error;
 }
 

@@ -224,6 +224,11 @@ struct sim_config {
 	 * set) or "emmc2" (BCM2711 EMMC2: the bcm2711_emmc2 quirk set);
 	 * tools choose the driver's quirk set from it. */
 	char controller[8];
+	/* The real SoC whose table (platform/<soc>.c: "BCM2835", "BCM2836",
+	 * "BCM2837", "BCM2711", "BCM2712") builds the simulated board, its
+	 * controllers at that SoC's addresses (harness/sim_board.c); "": the
+	 * simulator's generic board. The models do not read it. */
+	char soc[12];
 	/* ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors): CAPABILITIES says so
 	 * and the controller fetches descriptors and data from memory
 	 * (sim_dma.c). The DMA master sees ARM physical A at bus address

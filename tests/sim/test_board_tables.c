@@ -138,7 +138,7 @@ TEST(every_soc_table_builds_its_slot_on_the_simulator)
 			continue;
 		}
 		CHECK_EQ_U(board.periph_base, c->periph_base);
-		CHECK_EQ_I(sd_slot_start(&slot, d, &board, &sim_slot_services), 0);
+		CHECK_EQ_I(sd_slot_start(&slot, d, &board, &sim_slot_services, NULL), 0);
 		CHECK(slot.ctrl == &d->ctrls[0]);
 		for (i = 0; slot.names[i]; i++, rows++)
 			CHECK_STR(slot.names[i], c->rows[i]);
@@ -157,7 +157,7 @@ TEST(a_controller_the_table_lacks_is_refused)
 	CHECK(d != NULL);
 	if (!d)
 		return;
-	CHECK_EQ_I(sd_slot_start(&slot, d, &board, &sim_slot_services), 0);
+	CHECK_EQ_I(sd_slot_start(&slot, d, &board, &sim_slot_services, NULL), 0);
 	CHECK_EQ_I(sd_slot_switch("sdhost", &h, &why), -ENODEV);
 	CHECK_STR(why, "this board's SD slot is not wired to that controller");
 }
