@@ -46,6 +46,8 @@
 #   lib/ drivers/sd drivers/sdhci drivers/sdhost drivers/dma bench/   portable: built for the target and the host
 #   sim/                       host only: the register-level simulator (controllers, card, clock),
 #                              the engine of build/host/sdbsim and of the accuracy checks
+#   harness/                   host only: the simulated board built from platform/'s tables, and
+#                              the test set-ups (the one place the models meet the firmware's code)
 #   tests/unit, tests/sim/test_*.c   host test programs (one binary per file)
 #   tools/                     host tools for users
 
@@ -103,10 +105,9 @@ HLIBS := -lm
 # platform/: the board descriptions and the slot builder run on the
 # simulator too; what reaches the board's GPIO or mailbox is target only,
 # the simulator's description host only.
-PLATFORM_TARGET_ONLY := platform/board.c platform/boards.c platform/bcm2711.c \
-                        platform/sd_io_pi4.c platform/slot_gpio.c
-PLATFORM_HOST_ONLY   := platform/sim.c
-PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY) $(PLATFORM_HOST_ONLY),$(wildcard platform/*.c))
+PLATFORM_TARGET_ONLY := platform/board.c platform/board_report.c \
+                        platform/slot_gpio.c
+PLATFORM_SRCS := $(filter-out $(PLATFORM_TARGET_ONLY),$(wildcard platform/*.c))
 # drivers/*.c are target only but for these: the GPIO and mailbox drivers
 # and the LED on top of them run on the simulator's GPIO and mailbox models
 # too (sim/sim_gpio.c, sim/sim_mbox.c).
@@ -121,7 +122,10 @@ BOOT32_ONLY   := boot/start.S boot/mmu.c boot/exceptions.c
 TARGET64_SRCS := $(wildcard boot/aarch64/*.S boot/aarch64/*.c) \
                  $(filter-out $(BOOT32_ONLY),$(TARGET_SRCS))
 HOSTLIB_SRCS  := $(wildcard lib/host/*.c)
-SIM_SRCS      := $(wildcard sim/*.c) $(PLATFORM_HOST_ONLY)
+SIM_SRCS      := $(wildcard sim/*.c)
+# harness/: where the simulator's models meet the firmware's code (the
+# simulated board built from platform/'s tables, the tests' set-ups).
+HARNESS_SRCS  := $(wildcard harness/*.c)
 SIM_CARD_TXT  := $(sort $(wildcard sim/profiles/*.txt))
 SIM_HOST_TXT  := $(sort $(wildcard sim/hosts/*.txt))
 TEST_SRCS     := $(wildcard tests/unit/test_*.c tests/sim/test_*.c)
@@ -135,6 +139,7 @@ $(filter $(addprefix $(BT64)/,$(addsuffix /%,bench drivers/sd drivers/sdhci driv
 PORTABLE_HOBJS:= $(patsubst %.c,$(BH)/obj/%.o,$(PORTABLE_SRCS))
 HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
+HARNESS_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HARNESS_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
 HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
@@ -277,6 +282,10 @@ $(BH)/libhost.a: $(HOSTLIB_HOBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(BH)/libharness.a: $(HARNESS_HOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(BH)/libsim.a: $(SIM_HOBJS) $(BH)/obj/gen/sim_builtin.o $(BH)/obj/empty.o
 	@rm -f $@
 	ar rcs $@ $^
@@ -307,10 +316,10 @@ $(BH)/%: tools/%.c $(BH)/libsdb.a $(BH)/libhost.a
 # The simulator as a tool: the whole program against a simulated card. The
 # engine's wl_begin/wl_do/wl_end (and wl_untimed_begin/end) are wrapped so that sdbsim knows each
 # workload's window (its "truth" record), without a change to the firmware.
-$(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a
+$(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libharness.a $(BH)/libhost.a
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report,--wrap=wl_untimed_begin,--wrap=wl_untimed_end -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
+	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report,--wrap=wl_untimed_begin,--wrap=wl_untimed_end -Wl,--start-group $(BH)/libharness.a $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
 # Python host tools: installed next to the C ones, with their package
 # (tools/sdbhost) beside them.
@@ -324,10 +333,10 @@ $(BH)/sdbreport $(BH)/sdbcapture $(BH)/sdbdb: $(BH)/%: tools/%.py $(HOSTPY)
 
 # Test programs: portable code + simulator + the check harness.
 define test_rule
-$(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libhost.a tests/unit/check_main.c tests/unit/check.h
+$(BH)/tests/$(notdir $(basename $(1))): $(1) $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libharness.a $(BH)/libhost.a tests/unit/check_main.c tests/unit/check.h
 	@mkdir -p $(BH)/tests
 	@echo "  HOSTLD  $$@"
-	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
+	@$(HCC) $(HCFLAGS) $(1) tests/unit/check_main.c -Wl,--start-group $(BH)/libharness.a $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 

@@ -5,7 +5,9 @@
  * Order matters: the peripheral base comes from the CPU id alone; the timer
  * comes before the mailbox (its waits have deadlines); the UART comes after
  * the mailbox (its divisor needs the UART clock); the MMU and caches come
- * after the RAM size is known.
+ * after the RAM size is known. Every SoC fact is the SoC's description's
+ * (platform/<soc>.c); the board is described by platform/board_report.c
+ * and its SD slot built by platform/slot.c.
  */
 #include <string.h>
 
@@ -16,20 +18,16 @@
 #include "bench/screen.h"
 #include "bench/status_led.h"
 #include "boot/mmu.h"
-#include "drivers/cpu.h"
 #include "boot/platform.h"
-#include "platform/board.h"
-#include "drivers/gpio.h"
 #include "drivers/mailbox.h"
-#include "platform/slot.h"
 #include "drivers/timer.h"
 #include "drivers/uart.h"
 #include "lib/console.h"
 #include "lib/err.h"
-#include "lib/fmt.h"
 #include "platform/board.h"
+#include "platform/board_desc.h"
 #include "platform/board_led.h"
-#include "platform/boards.h"
+#include "platform/board_report.h"
 #include "platform/slot.h"
 #include "platform/slot_gpio.h"
 
@@ -42,101 +40,6 @@ extern char __free_start[];
 
 static struct board_info board;
 static struct sd_slot slot;
-
-/* bench_env.switch_host: the slot on the controller sdbench.txt asks for. */
-static int switch_host(const char *name, struct sd_host **host, const char **why)
-{
-	int r = sd_slot_build(&slot, name);
-
-	*host = slot.host;
-	*why = slot.error_what;
-	return r;
-}
-
-static void print_board(const struct board_info *b, const struct timer_info *ti)
-{
-	struct json *j;
-	char mac[18];
-	char model[48];
-	int i;
-
-	for (i = 0; i < 6; i++) {
-		static const char hex[] = "0123456789abcdef";
-
-		mac[i * 3] = hex[b->mac[i] >> 4];
-		mac[i * 3 + 1] = hex[b->mac[i] & 15];
-		mac[i * 3 + 2] = i < 5 ? ':' : '\0';
-	}
-	fmt_snprintf(model, sizeof(model), "Raspberry Pi %s",
-		     b->rev.known ? b->rev.model : "(unknown model)");
-
-	con_printf("board: %s (revision 0x%08x), %s, %s\n", model, (unsigned)b->revision,
-		   b->soc_name, cpu_name(b->cpu));
-	con_printf("  peripherals at 0x%08llx, ARM memory %u MiB, VC memory %u MiB\n",
-		   (unsigned long long)b->periph_base, (unsigned)(b->arm_mem_size >> 20),
-		   (unsigned)(b->vc_mem_size >> 20));
-	con_printf("  clocks: ARM %u MHz, core %u MHz, EMMC %u MHz, UART %u MHz\n",
-		   (unsigned)(b->arm_clock_hz / 1000000), (unsigned)(b->core_clock_hz / 1000000),
-		   (unsigned)(b->emmc_clock_hz / 1000000), (unsigned)(b->uart_clock_hz / 1000000));
-	if (b->soc == SOC_BCM2712)
-		con_printf("  Raspberry Pi 5 family: sdbench has not been verified on this "
-			   "hardware (no emulator models it)\n");
-	if (b->soc == SOC_BCM2711 || b->soc == SOC_BCM2712)
-		con_printf("  EMMC2 (the SD slot) clock %u Hz from the mailbox%s\n",
-			   (unsigned)b->emmc2_clock_hz,
-			   b->emulated ? "; under QEMU its capabilities register gives it" : "");
-	con_printf("  timestamps: %s at %u Hz measured (nominal %u Hz), resolution %u ns, "
-		   "read cost %u ns, calibration spread %u ppm\n",
-		   ti->source, (unsigned)ti->freq_hz, (unsigned)ti->nominal_hz,
-		   (unsigned)ti->resolution_ns, (unsigned)ti->read_cost_ns,
-		   (unsigned)ti->calib_ppm);
-	if (b->emulated)
-		con_printf("  running under QEMU (%s): timings are emulation speed, not card speed\n",
-			   b->emulated_reason);
-	if (b->mbox_status)
-		con_printf("  warning: mailbox: %s (%s)\n", err_name(b->mbox_status),
-			   err_text(b->mbox_status));
-
-	j = record_begin("board");
-	json_str(j, "model", model);
-	json_hex(j, "revision", b->revision, 8);
-	json_str(j, "soc", b->soc_name);
-	json_str(j, "cpu", cpu_name(b->cpu));
-#ifdef __aarch64__
-	/* Only in kernel8.img for now: kernel.img's records stay as they are
-	 * (tests/golden); a board record without "arch" is AArch32. */
-	json_str(j, "arch", cpu_arch());
-	json_u64(j, "el", cpu_exception_level());
-#endif
-	json_hex(j, "midr", b->midr, 8);
-	json_hex(j, "periph_base", b->periph_base, b->periph_base > 0xffffffffu ? 10 : 8);
-	json_u64(j, "arm_clock_hz", b->arm_clock_hz);
-	json_u64(j, "core_clock_hz", b->core_clock_hz);
-	json_u64(j, "emmc_clock_hz", b->emmc_clock_hz);
-	json_u64(j, "uart_clock_hz", b->uart_clock_hz);
-	if (b->soc == SOC_BCM2711 || b->soc == SOC_BCM2712)
-		json_u64(j, "emmc2_clock_hz", b->emmc2_clock_hz);
-	json_u64(j, "arm_mem_bytes", b->arm_mem_size);
-	json_u64(j, "vc_mem_bytes", b->vc_mem_size);
-	json_u64(j, "board_mem_mib", b->rev.memory_mib);
-	json_str(j, "maker", b->rev.maker);
-	json_hex(j, "firmware", b->fw_revision, 8);
-	json_str(j, "mac", mac);
-	json_hex(j, "serial", b->serial, 16);
-	json_u64(j, "temp_mc", b->temp_mc);
-	json_obj_begin(j, "timer");
-	json_str(j, "source", ti->source);
-	json_u64(j, "freq_hz", ti->freq_hz);
-	json_u64(j, "nominal_hz", ti->nominal_hz);
-	json_u64(j, "resolution_ns", ti->resolution_ns);
-	json_u64(j, "read_cost_ns", ti->read_cost_ns);
-	json_u64(j, "calib_ppm", ti->calib_ppm);
-	json_obj_end(j);
-	json_bool(j, "caches", cpu_caches_on());
-	json_bool(j, "emulated", b->emulated);
-	json_str(j, "mailbox", b->mbox_status ? err_name(b->mbox_status) : "ok");
-	record_end();
-}
 
 /* HDMI: a framebuffer from the firmware, when it gives one (a board
  * without a screen may refuse: then nothing is shown and nothing said). */
@@ -183,20 +86,8 @@ void kmain(void)
 	board_detect_cpu(&board);
 	timer_init(board.periph_base);
 	t0 = timer_now_us();
-	/* BCM2712: GPIO 14/15 of the header belong to the RP1 chip behind
-	 * PCIe (not driven); the console is the SoC's debug UART on the
-	 * 3-pin connector, which needs no pin routing. */
-	if (board.soc != SOC_BCM2712)
-		gpio_init(board.periph_base, board.soc == SOC_BCM2711);
 	board_detect_mailbox(&board);
-#if UINTPTR_MAX > 0xffffffffu
-	if (board.soc == SOC_BCM2712)
-		uart_init_pl011((uintptr_t)BCM2712_DEBUG_UART_BASE, BCM2712_DEBUG_UART_HZ,
-				UART_BAUD);
-	else
-#endif
-		uart_init(board.periph_base,
-			  board.uart_clock_hz ? board.uart_clock_hz : 48000000u, UART_BAUD);
+	board_start_console(&board, UART_BAUD);
 	platform_set_emulated(board.emulated);
 	{
 		/* The ACT LED of this model (its device tree); nothing is
@@ -212,7 +103,7 @@ void kmain(void)
 	con_printf("\nsdbench %s - SD card benchmark at the protocol layer\n", SDB_VERSION);
 
 	ram = board.arm_mem_size ? board.arm_mem_size : 128u << 20;
-	cpu_mmu_enable(ram, board.periph_base, board.periph_size);
+	cpu_mmu_enable(ram, board.periph_base, board.periph_size, board.desc->arm_local_base);
 	/* Re-calibrate with caches on: the read cost changes. */
 	if (timer_init(board.periph_base))
 		record_error("init", -EIO, "the 1 MHz system timer at 0x%08llx does not run: "
@@ -220,7 +111,13 @@ void kmain(void)
 			     (unsigned long long)(board.periph_base + 0x3000));
 	ti = timer_get_info();
 	start_screen();
-	print_board(&board, ti);
+	board_print(&board, ti);
+	{
+		struct json *j = record_begin("board");
+
+		board_record_fields(j, &board, ti, cpu_caches_on());
+		record_end();
+	}
 	report_screen();
 
 #ifdef SDB_TEST_FAULT
@@ -240,15 +137,14 @@ void kmain(void)
 		(uint32_t)(ram - free_start - (1u << 20)) : 0;
 	/* The board's description decides which controller serves the SD
 	 * slot, and which others it can be moved to. */
-	sd_slot_init(&slot, board_desc_for(&board), &board, &slot_gpio_services);
-	sd_slot_build(&slot, NULL);
+	sd_slot_start(&slot, board.desc, &board, &slot_gpio_services, NULL);
 	env.host = slot.host;
 	env.host_error = slot.error;
 	env.host_error_what = slot.error_what;
 	env.host_error_base = slot.error_base;
 	env.dma_note = slot.dma_note;
 	env.sd_unsupported = slot.unsupported;
-	env.switch_host = switch_host;
+	env.switch_host = sd_slot_switch;
 	env.host_names = slot.names;
 
 	errors = bench_main(&env);

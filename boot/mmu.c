@@ -96,7 +96,8 @@ bool cpu_caches_on(void)
 	return (v & (SCTLR_M | SCTLR_C | SCTLR_I)) == (SCTLR_M | SCTLR_C | SCTLR_I);
 }
 
-void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes)
+void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes,
+		    uint32_t local_base)
 {
 	uint32_t *ttb = __ttb_start;
 	uint32_t i, sctlr;
@@ -118,12 +119,10 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 		else
 			ttb[i] = 0; /* translation fault */
 	}
-	/* BCM2836/7 local peripherals (ARM timers, mailboxes) at 0x40000000. */
-	if (periph_base == 0x3f000000)
-		ttb[0x400] = 0x40000000u | SECT_DEVICE;
-	/* BCM2711 ARM local peripherals at 0xff800000. */
-	if (periph_base == 0xfe000000)
-		ttb[0xff8] = 0xff800000u | SECT_DEVICE;
+	/* The ARM local peripherals (platform/<soc>.c: the BCM2836/7's at
+	 * 0x40000000, the BCM2711's at 0xff800000). */
+	if (local_base)
+		ttb[local_base >> 20] = (local_base & 0xfff00000u) | SECT_DEVICE;
 
 	dsb();
 	if (cpu_is_armv7()) {

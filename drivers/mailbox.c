@@ -11,6 +11,8 @@
  * for RASPPI 1); a buffer named through the 0xC0000000 direct alias would
  * be read from DRAM behind the L2 and could be stale. BCM2836/7/2711 have
  * no such L2 in the ARM's path: 0xC0000000 (bcm2836/7.dtsi, bcm2711.dtsi).
+ * Which alias, and where the mailbox is, are the SoC's facts
+ * (platform/<soc>.c), handed to mbox_init().
  * Every wait is bounded; every tag's response code is checked.
  */
 #include "drivers/dma/dma_addr.h"
@@ -19,7 +21,6 @@
 #include "drivers/timer.h"
 #include "lib/err.h"
 
-#define MBOX_OFFSET	0xb880
 #define MBOX_READ	0x00
 #define MBOX_STATUS	0x18
 #define MBOX_WRITE	0x20
@@ -58,16 +59,10 @@ static uintptr_t mbox_base;
 static uint32_t mbox_bus_alias = 0xc0000000u;
 static volatile uint32_t msg[32] __attribute__((aligned(16), section(".nocache")));
 
-void mbox_init(uintptr_t periph_base, uint32_t offset)
+void mbox_init(uintptr_t base, uint32_t bus_alias)
 {
-	/* offset 0: the BCM2835-BCM2711 place. The BCM2712 moved the mailbox
-	 * (bcm2712.dtsi: 0x7c013880 on a bus based at 0x10_0000_0000); its
-	 * buffer is still named through the 0xC0000000 alias of the first
-	 * GiB, as on the BCM2711 (the downstream device tree's dma-ranges;
-	 * not verified on a Pi 5). */
-	mbox_base = periph_base + (offset ? offset : MBOX_OFFSET);
-	/* The BCM2835 is the only SoC with its peripherals at 0x20000000. */
-	mbox_bus_alias = periph_base == 0x20000000u ? 0x40000000u : 0xc0000000u;
+	mbox_base = base;
+	mbox_bus_alias = bus_alias;
 }
 
 static int mbox_send(void);

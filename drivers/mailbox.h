@@ -16,8 +16,10 @@
 /* Power device ids. */
 #define MBOX_PWR_SD	0
 
-/* offset: the mailbox's from periph_base, 0 = the BCM2835-BCM2711 one. */
-void mbox_init(uintptr_t periph_base, uint32_t offset);
+/* The mailbox's registers at base; the VideoCore is given the message
+ * buffer's bus address with bits 31:30 = bus_alias's (0x40000000 through
+ * the BCM2835's L2, 0xC0000000 direct). */
+void mbox_init(uintptr_t base, uint32_t bus_alias);
 
 /* One tag per call; each returns 0 or -errno (-ETIMEDOUT, -EIO when the
  * firmware did not answer the tag, -EPROTO for a malformed answer). */

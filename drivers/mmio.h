@@ -3,8 +3,9 @@
  *
  * On the target these are volatile 32-bit loads/stores (the Arasan EMMC and
  * most BCM283x blocks must only be accessed 32 bits wide). In host builds
- * (SDB_HOST defined) every access is routed to the simulator, which is the
- * seam that lets the real drivers run against simulated hardware.
+ * (SDB_HOST defined) every access goes to host_bus_read32/write32, which
+ * whatever the host program links in provides (the register-level models
+ * of sim/): the seam that lets the real drivers run on the host.
  *
  * Ordering: BCM2835 peripherals sit behind a bus that can return data out of
  * order between *different* peripherals (BCM2835 ARM Peripherals §1.3); the
@@ -19,17 +20,18 @@
 
 #ifdef SDB_HOST
 
-uint32_t sim_mmio_read32(uintptr_t addr);
-void sim_mmio_write32(uintptr_t addr, uint32_t val);
+/* The host program's bus: every register read and write of a host build. */
+uint32_t host_bus_read32(uintptr_t addr);
+void host_bus_write32(uintptr_t addr, uint32_t val);
 
 static inline uint32_t mmio_read32(uintptr_t addr)
 {
-	return sim_mmio_read32(addr);
+	return host_bus_read32(addr);
 }
 
 static inline void mmio_write32(uintptr_t addr, uint32_t val)
 {
-	sim_mmio_write32(addr, val);
+	host_bus_write32(addr, val);
 }
 
 static inline void mmio_barrier(void)

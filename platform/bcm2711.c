@@ -5,6 +5,7 @@
  * wired to the slot.
  */
 #include "drivers/sdhci/bcm2711_emmc2.h"
+#include "platform/bcm2835.h"
 #include "platform/board_desc.h"
 #include "platform/sd_io_pi4.h"
 
@@ -33,8 +34,22 @@ static const struct slot_ctrl ctrls[] = {
 	},
 };
 
+/* BCM2711 ARM Peripherals §1.2.4: in the low-peripheral mode 32-bit
+ * kernels boot in, the main peripherals at 0xFE000000 (24 MiB, up to the
+ * ARM local peripherals and the GIC at 0xFF800000); the mailbox where the
+ * BCM2835 had it, its buffer named through 0xC0000000 (bcm2711.dtsi
+ * dma-ranges). The SD slot's clock is the mailbox's EMMC2 clock. */
 const struct board_desc board_bcm2711 = {
 	.soc = "BCM2711",
+	.id = SOC_BCM2711,
+	.cpu = CPU_CORTEX_A72,
+	.periph_base = 0xfe000000u,
+	.periph_size = 0x01800000u,
+	.arm_local_base = 0xff800000u,
+	.mbox_offset = BCM2835_MBOX_OFFSET,
+	.mbox_bus_alias = 0xc0000000u,
+	.emmc2_clock = true,
+	.gpio = BOARD_GPIO_BCM2711,
 	.ctrls = ctrls,
 	.n_ctrls = sizeof(ctrls) / sizeof(ctrls[0]),
 };

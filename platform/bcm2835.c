@@ -26,8 +26,20 @@ static const struct slot_ctrl ctrls[] = {
 	BCM2835_SLOT_SDHOST(DMA_MEM_ALIAS_BCM2835),
 };
 
+/* BCM2835 ARM Peripherals §1.2.3: the peripherals at ARM physical
+ * 0x20000000 (16 MiB); the mailbox at +0xB880 (its addendum). The ARM's
+ * accesses go through the VideoCore L2, so the mailbox buffer is named
+ * through the L2-cached alias 0x40000000 (Linux bcm2835.dtsi dma-ranges;
+ * drivers/mailbox.c). No ARM local peripheral block. */
 const struct board_desc board_bcm2835 = {
 	.soc = "BCM2835",
+	.id = SOC_BCM2835,
+	.cpu = CPU_ARM1176,
+	.periph_base = 0x20000000u,
+	.periph_size = 0x01000000u,
+	.mbox_offset = BCM2835_MBOX_OFFSET,
+	.mbox_bus_alias = 0x40000000u,
+	.gpio = BOARD_GPIO_BCM2835,
 	.ctrls = ctrls,
 	.n_ctrls = sizeof(ctrls) / sizeof(ctrls[0]),
 };

@@ -11,6 +11,10 @@
 #include "drivers/sdhost/bcm2835_sdhost.h"
 #include "platform/board_desc.h"
 
+/* The mailbox's offset in the BCM2835/6/7 and BCM2711 peripheral block
+ * (BCM2835 ARM Peripherals addendum: ARM mailbox 0 at 0x7E00B880). */
+#define BCM2835_MBOX_OFFSET 0xb880u
+
 extern const struct slot_pins bcm2835_emmc_pins;
 extern const struct slot_pins bcm2835_sdhost_pins;
 

@@ -9,19 +9,8 @@
 
 #include "drivers/cpu.h"
 #include "lib/pi_revision.h"
+#include "platform/board_desc.h"
 
-enum soc { SOC_BCM2835, SOC_BCM2836, SOC_BCM2837, SOC_BCM2711, SOC_UNKNOWN, SOC_BCM2712 };
-
-/* BCM2712 (Pi 5 / CM5 / Pi 500): the peripherals sit above 4 GiB (Linux
- * bcm2712.dtsi). periph_base is the legacy block's base, where the system
- * timer (+0x3000) and the mailbox (+0x13880) are; the debug UART (the
- * 3-pin connector) and the SD slot controller have addresses of their own.
- * Only a 64-bit build can reach them (the Pi 5 boots only 64-bit). */
-#define BCM2712_PERIPH_BASE	0x107c000000ull
-#define BCM2712_PERIPH_SIZE	0x04000000u
-#define BCM2712_DEBUG_UART_BASE	0x107d001000ull
-#define BCM2712_DEBUG_UART_HZ	9216000u /* clk_uart, a fixed clock */
-#define BCM2712_MBOX_OFFSET	0x13880u
 
 
 struct board_info {
@@ -29,6 +18,7 @@ struct board_info {
 	uint32_t midr;
 	enum soc soc;
 	const char *soc_name;
+	const struct board_desc *desc; /* its table (board_desc.h): every SoC fact */
 	uintptr_t periph_base;
 	uint32_t periph_size;
 
@@ -51,5 +41,9 @@ struct board_info {
 void board_detect_cpu(struct board_info *b);
 /* Stage 2: the mailbox facts (needs the timer for its deadlines). */
 void board_detect_mailbox(struct board_info *b);
+/* The console the SoC's description names (after stage 2: the UART's
+ * clock comes from the mailbox), and the GPIO block when the SoC drives
+ * the header's pins. */
+void board_start_console(const struct board_info *b, uint32_t baud);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * board_desc.h - what a SoC's board offers its SD slot, as data: one
  * description per SoC (platform/bcm2835.c, bcm2836.c, bcm2711.c,
- * bcm2712.c; the simulator's in platform/sim.c), read by the one slot
+ * bcm2712.c; the simulator's in harness/sim_board.c), read by the one slot
  * builder (platform/slot.c). The first controller of a description is
  * the one the slot uses unless sdbench.txt's "host" names another; the
  * list is also what the host comparison measures. docs/extending.md says
@@ -13,8 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/cpu.h"
 #include "drivers/sdhci/sdhci.h"
-#include "platform/board.h"
+
+enum soc { SOC_BCM2835, SOC_BCM2836, SOC_BCM2837, SOC_BCM2711, SOC_UNKNOWN, SOC_BCM2712 };
 
 /* Which driver (and quirk set) a slot controller is built with. */
 enum slot_driver {
@@ -89,8 +91,42 @@ struct slot_ctrl {
 	const char *init_failed;     /* what the user reads when init fails */
 };
 
+/* Which GPIO block drives the header's pins (the console's GPIO 14/15). */
+enum board_gpio {
+	BOARD_GPIO_BCM2835,   /* BCM2835/6/7: pulls through GPPUD/GPPUDCLK */
+	BOARD_GPIO_BCM2711,   /* BCM2711: pulls in GPIO_PUP_PDN_CNTRL */
+	BOARD_GPIO_NONE,      /* BCM2712: the header is the RP1's, behind PCIe */
+};
+
+/* A SoC: where its blocks are, what its mailbox and console need, its SD
+ * slot. Every fact the firmware keys on the SoC is a field here (the
+ * code reads the table, it compares no SoC and no address). */
 struct board_desc {
-	const char *soc;             /* "BCM2835", ..., "sim" */
+	const char *soc;             /* "BCM2835", ..., the board record's "soc" */
+	enum soc id;
+	enum cpu_kind cpu;           /* the core it is recognised by (MIDR) */
+	/* The legacy peripheral block: system timer (+0x3000), mailbox,
+	 * GPIO, UART, DMA engine; mapped as device memory. */
+	uint64_t periph_base;
+	uint32_t periph_size;
+	/* The ARM local peripherals (ARM timers, mailboxes; the GIC on the
+	 * BCM2711): one more device section at this address, 0 none. */
+	uint32_t arm_local_base;
+	/* The mailbox: its offset from periph_base, and the bus alias of
+	 * the first GiB the VideoCore is given the message buffer through
+	 * (bits 31:30 of the buffer's bus address). */
+	uint32_t mbox_offset;
+	uint32_t mbox_bus_alias;
+	/* The mailbox has an EMMC2 clock (clock id 12): the slot's input. */
+	bool emmc2_clock;
+	enum board_gpio gpio;
+	/* The console: 0, the PL011 at periph_base + 0x201000 on GPIO 14/15
+	 * with the mailbox's UART clock; else a PL011 of its own at this
+	 * address with a fixed clock. */
+	uint64_t debug_uart_base;
+	uint32_t debug_uart_hz;
+	/* Printed under the board line (NULL: nothing). */
+	const char *note;
 	const struct slot_ctrl *ctrls;
 	unsigned n_ctrls;            /* ctrls[0]: the slot's usual controller */
 };

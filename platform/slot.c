@@ -200,3 +200,24 @@ int sd_slot_build(struct sd_slot *slot, const char *name)
 	set_auto_path(slot->host, c, slot->board, has_engine);
 	return 0;
 }
+
+static struct sd_slot *program_slot;
+
+int sd_slot_start(struct sd_slot *slot, const struct board_desc *desc,
+		  const struct board_info *b, const struct slot_services *svc, const char *name)
+{
+	sd_slot_init(slot, desc, b, svc);
+	program_slot = slot;
+	if (sd_slot_build(slot, name) && !slot->error)
+		slot->error = -ENODEV;
+	return slot->error;
+}
+
+int sd_slot_switch(const char *name, struct sd_host **host, const char **why)
+{
+	int r = program_slot ? sd_slot_build(program_slot, name) : -ENODEV;
+
+	*host = program_slot ? program_slot->host : NULL;
+	*why = program_slot ? program_slot->error_what : "no SD slot was started";
+	return r;
+}

@@ -50,6 +50,17 @@ void sd_slot_init(struct sd_slot *slot, const struct board_desc *desc,
  * such controller. */
 int sd_slot_build(struct sd_slot *slot, const char *name);
 
+/* The slot the program runs on: sd_slot_init, then the controller called
+ * name built (NULL: the description's usual one); sd_slot_switch acts on
+ * it from then on. Returns slot->error. */
+int sd_slot_start(struct sd_slot *slot, const struct board_desc *desc,
+		  const struct board_info *b, const struct slot_services *svc, const char *name);
+
+/* bench_env.switch_host on the slot sd_slot_start began: the controller
+ * called name built there; *host the new host (NULL when none), *why
+ * what failed. */
+int sd_slot_switch(const char *name, struct sd_host **host, const char **why);
+
 /* Only the SDHCI of row c (not SDHOST) into sh, with the row's board
  * hooks and data-path default; no pins, no DMA engine (the simulator's
  * tests drive the SDHCI directly). Returns the driver's init result. */

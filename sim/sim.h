@@ -4,7 +4,7 @@
  * with a timing model, fault injection and ground-truth recording.
  *
  * The real drivers run unchanged against it: drivers/mmio.h routes every
- * register access of a host build to sim_mmio_read32/sim_mmio_write32, and
+ * register access of a host build to host_bus_read32/host_bus_write32, and
  * the simulator implements the whole drivers/timer.h API on its virtual
  * clock. One simulator instance per process (tests run sequentially).
  *
@@ -224,6 +224,11 @@ struct sim_config {
 	 * set) or "emmc2" (BCM2711 EMMC2: the bcm2711_emmc2 quirk set);
 	 * tools choose the driver's quirk set from it. */
 	char controller[8];
+	/* The real SoC whose table (platform/<soc>.c: "BCM2835", "BCM2836",
+	 * "BCM2837", "BCM2711", "BCM2712") builds the simulated board, its
+	 * controllers at that SoC's addresses (harness/sim_board.c); "": the
+	 * simulator's generic board. The models do not read it. */
+	char soc[12];
 	/* ADMA2 (SDHCI 3.00 §1.13, 32-bit descriptors): CAPABILITIES says so
 	 * and the controller fetches descriptors and data from memory
 	 * (sim_dma.c). The DMA master sees ARM physical A at bus address
@@ -355,7 +360,7 @@ void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 int sim_board_set_io_mv(unsigned mv);
 int sim_board_set_card_power(bool on);
 unsigned sim_board_io_mv(void);
-/* The slot's pins moved to another controller (platform/sim.c, as GPIO
+/* The slot's pins moved to another controller (harness/sim_board.c, as GPIO
  * 48-53 choose between the EMMC and SDHOST on a BCM2835): the controller
  * at base now has the card, SDHOST when sdhost, else the SDHCI. The card
  * keeps its state, as on the board. */

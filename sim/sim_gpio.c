@@ -5,7 +5,7 @@
  * latch; writes only), GPLEV0/1 (a driven pin reads its latch, an input
  * reads low). The pull registers are kept as written. At periph + 0x200000
  * (sim_gpio_place; sim_setup puts it under the simulated controller's
- * peripheral base as platform/sim.c computes it).
+ * peripheral base as harness/sim_board.c computes it).
  *
  * And the status LED's observer for every model: one line (a SoC GPIO,
  * a firmware expander line in sim_mbox.c, an AON GPIO in sim_gio_aon.c)

@@ -185,6 +185,9 @@ static const struct field host_fields[] = {
 	  "BCM2712: AON GPIO 3 does not switch the I/O regulator (a faulty board)" },
 	{ "controller", F_STR, C(controller), 0, 0, sizeof(((struct sim_config *)0)->controller),
 	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
+	{ "soc", F_STR, C(soc), 0, 0, sizeof(((struct sim_config *)0)->soc),
+	  "the real SoC whose table builds the board (BCM2835, BCM2836, BCM2837, BCM2711, "
+	  "BCM2712; none: the generic simulated board)" },
 	{ "adma2", F_BOOL, C(adma2), 0, 0, 0, "ADMA2 in CAPABILITIES and modelled" },
 	{ "dma_offset", F_U32, C(dma_offset), 0, 0xffffffffull, 0, "bus address of ARM physical 0" },
 	{ "adma64", F_BOOL, C(adma64), 0, 0, 0, "64-bit ADMA2 in CAPABILITIES (bit 28) and modelled" },

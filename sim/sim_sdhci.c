@@ -396,7 +396,7 @@ static bool pollable(uint32_t off)
 	       off == BLKSIZECNT;
 }
 
-uint32_t sim_mmio_read32(uintptr_t addr)
+uint32_t host_bus_read32(uintptr_t addr)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base), v;
 
@@ -471,7 +471,7 @@ uint32_t sim_mmio_read32(uintptr_t addr)
 	return v;
 }
 
-void sim_mmio_write32(uintptr_t addr, uint32_t v)
+void host_bus_write32(uintptr_t addr, uint32_t v)
 {
 	uint32_t off = (uint32_t)(addr - cfg()->base);
 

@@ -33,11 +33,15 @@ PARTS = ("card", "bus", "host")
 
 def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900, controller=None):
     """Run sdbsim; return (exit status, records, console text). controller:
-    None (the host profile's SDHCI), "sdhost" or "sdhost-dma" (SDHOST by
-    PIO / by the DMA engine). card "random:SEED" / host "random:SEED": a
-    generated card / host (sdbsim --random-card / --random-host)."""
-    if controller == "sdhost-dma":
+    None (the host profile's SDHCI on data_path = auto), "dma" (the same
+    on data_path = dma), "sdhost" or "sdhost-dma" (SDHOST by PIO / by the
+    DMA engine). card "random:SEED" / host "random:SEED": a generated card
+    / host (sdbsim --random-card / --random-host)."""
+    if controller in ("sdhost-dma", "dma"):
         config += "data_path = dma\n"
+    elif controller == "sdhost":
+        # a real Pi 0-3's table moves SDHOST's data by the DMA engine on auto
+        config += "data_path = pio\n"
     # a file of its own: under pytest-xdist two workers may run the same
     # host and card at once
     d = os.path.join(ROOT, "build", "host")
@@ -52,7 +56,7 @@ def run(card, host="sim", config="suite = quick\n", seed=None, timeout=900, cont
     cmd += (["--random-host", host[7:]] if host.startswith("random:") else ["--host", host])
     if seed is not None:
         cmd += ["--seed", str(seed)]
-    if controller:
+    if controller and controller.startswith("sdhost"):
         cmd += ["--controller", "sdhost"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=timeout)

@@ -4,6 +4,11 @@
   or bench/; drivers/ (devices) nothing from platform/ (boards), boot/ or
   bench/; platform/ nothing from boot/ or bench/; bench/ nothing from boot/
   or platform/ (start-up hands it what it needs, bench/env.h);
+* the simulator's models (sim/) include nothing of the firmware's but the
+  seams they implement (below) and lib/, and no product code includes
+  sim/ or harness/; harness/ is where the two meet (the simulated board
+  built from platform/'s tables, the tests' set-ups), used by tests/ and
+  tools/ only;
 * no include cycles between modules (a module is x.c with its x.h);
 * every function a header declares is defined in the .c file of the same
   name (checked on the built objects, host and target).
@@ -13,12 +18,16 @@ import re
 import subprocess
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SRC_DIRS = ("lib", "drivers", "platform", "bench", "boot", "tools")
+SRC_DIRS = ("lib", "drivers", "platform", "bench", "boot", "tools", "sim", "harness")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-FORBIDDEN = {"lib": ("drivers/", "platform/", "boot/", "bench/"),
-             "drivers": ("platform/", "boot/", "bench/"),
-             "platform": ("boot/", "bench/"),
-             "bench": ("boot/", "platform/")}
+HOST_ONLY = ("sim/", "harness/")
+FORBIDDEN = {"lib": ("drivers/", "platform/", "boot/", "bench/") + HOST_ONLY,
+             "drivers": ("platform/", "boot/", "bench/") + HOST_ONLY,
+             "platform": ("boot/", "bench/") + HOST_ONLY,
+             "bench": ("boot/", "platform/") + HOST_ONLY,
+             "boot": HOST_ONLY,
+             "sim": ("platform/", "boot/", "bench/", "harness/", "tools/", "tests/"),
+             "harness": ("boot/", "tools/", "tests/")}
 
 
 def sources():
@@ -33,14 +42,39 @@ def includes(path):
     return INCLUDE.findall(open(os.path.join(ROOT, path)).read())
 
 
-def test_calls_go_down_only():
+def upward_includes(paths):
     bad = []
-    for path in sources():
+    for path in paths:
         top = path.split("/")[0]
         for inc in includes(path):
             if inc.startswith(FORBIDDEN.get(top, ())):
                 bad.append("%s includes %s" % (path, inc))
+    return bad
+
+
+def test_calls_go_down_only():
+    files = list(sources())
+    assert "sim/sim_core.c" in files and "harness/sim_board.c" in files
+    bad = upward_includes(files)
     assert not bad, "\n".join(bad)
+
+
+def test_the_layering_check_finds_an_upward_include(monkeypatch):
+    """The check above fails on a model that reaches into bench/ or
+    platform/, and on product code that reaches into the harness."""
+    real = includes
+
+    def fake(path):
+        extra = {"sim/sim_core.c": ["bench/env.h"], "sim/sim_gpio.c": ["platform/slot.h"],
+                 "platform/slot.c": ["harness/sim_board.h"], "drivers/mailbox.c": ["sim/sim.h"]}
+        return real(path) + extra.get(path, [])
+
+    monkeypatch.setattr(__import__(__name__), "includes", fake)
+    bad = upward_includes(["sim/sim_core.c", "sim/sim_gpio.c", "platform/slot.c",
+                           "drivers/mailbox.c", "harness/sim_board.c"])
+    assert bad == ["sim/sim_core.c includes bench/env.h", "sim/sim_gpio.c includes platform/slot.h",
+                   "platform/slot.c includes harness/sim_board.h",
+                   "drivers/mailbox.c includes sim/sim.h"], bad
 
 
 def module_graph():
@@ -127,7 +161,8 @@ def test_each_header_declares_only_what_its_c_file_defines():
     assert defs, "no built objects: run make first"
     bad = []
     for path in sources():
-        if not path.endswith(".h") or path.startswith("tools/"):
+        # sim/sim.h is the simulator's one interface over its sim_*.c files
+        if not path.endswith(".h") or path.startswith(("tools/", "sim/")):
             continue
         mod = os.path.splitext(path)[0]
         text = re.sub(r"/\*.*?\*/", "", open(os.path.join(ROOT, path)).read(), flags=re.S)
@@ -160,14 +195,13 @@ def test_only_the_write_guard_writes_to_the_card():
 
 # The simulator checks the drivers: its models share no register map with
 # them (a wrong bit in a shared header would be invisible to every check).
-# A model (any sim/ file but the harness, which wires the real drivers to
-# the models) may include from drivers/ only the seams it implements or
-# serves; nothing under sim/, the harness included, may reach a driver's
-# register header (drivers/**/*_regs.h), directly or through another
-# header.
+# A model (any sim/ file; the harness, which wires the real drivers to the
+# models, is harness/) may include from drivers/ only the seams it
+# implements or serves; nothing under sim/ or harness/ may reach a
+# driver's register header (drivers/**/*_regs.h), directly or through
+# another header.
 SIM_SEAM_HEADERS = {"drivers/mmio.h", "drivers/timer.h", "drivers/dma/dma_addr.h",
                     "drivers/dma/cache.h"}
-SIM_HARNESS = {"sim/sim_harness.c", "sim/sim_harness.h"}
 REG_HEADER = re.compile(r"^drivers/.*_regs\.h$")
 
 
@@ -185,7 +219,7 @@ def sim_include_violations(files):
     bad = []
     for path in files:
         for inc in includes(path):
-            if (inc.startswith("drivers/") and path not in SIM_HARNESS and
+            if (inc.startswith("drivers/") and path.startswith("sim/") and
                     inc not in SIM_SEAM_HEADERS):
                 bad.append("%s (a simulator model) includes %s" % (path, inc))
         for inc in sorted(reached_includes(path)):
@@ -195,14 +229,15 @@ def sim_include_violations(files):
 
 
 def sim_sources():
-    for f in sorted(os.listdir(os.path.join(ROOT, "sim"))):
-        if f.endswith((".c", ".h")):
-            yield "sim/" + f
+    for d in ("sim", "harness"):
+        for f in sorted(os.listdir(os.path.join(ROOT, d))):
+            if f.endswith((".c", ".h")):
+                yield d + "/" + f
 
 
 def test_no_simulator_model_shares_a_driver_register_header():
     files = list(sim_sources())
-    assert "sim/sim_sdhost.c" in files and "sim/sim_sdhci.c" in files
+    assert "sim/sim_sdhost.c" in files and "harness/sim_harness.c" in files
     bad = sim_include_violations(files)
     assert not bad, "\n".join(bad)
 

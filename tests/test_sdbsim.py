@@ -14,8 +14,10 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "sim"))
 import simtruth  # noqa: E402
 
-# Host / card pairs: CPU-paced boards (pi0, pi1), a fast one (pi4), the
-# Pi 4's EMMC2 moving data by ADMA2, 1-bit, card-side gaps, a controller
+# Host / card pairs: CPU-paced boards (pi0, pi1, pi3: their EMMC on the
+# DMA engine, as their SoC's table has data_path = auto), a fast one (pi4),
+# the Pi 4's EMMC2 and the Pi 5's SDHCI moving data by ADMA2 (data_path =
+# dma: auto is PIO on those boards), 1-bit, card-side gaps, a controller
 # with gaps of its own, flash features; SDHOST by PIO and by the DMA
 # engine (host, card, controller).
 COMBOS = [
@@ -23,8 +25,8 @@ COMBOS = [
     ("pi0", "sdxc-a2-64g"),
     ("pi3", "sdhc-c10-16g"),
     ("pi4", "sdxc-u3-128g"),
-    ("pi5", "sdxc-u3-128g"),
-    ("pi4-emmc2", "sdxc-a2-64g"),
+    ("pi5", "sdxc-u3-128g", "dma"),
+    ("pi4-emmc2", "sdxc-a2-64g", "dma"),
     ("pi3", "sdhc-1bit-4g"),
     ("pi3", "sdhc-gaps-16g"),
     ("test-gaps", "sdhc-c10-16g"),
@@ -119,18 +121,19 @@ def test_bad_profile_file_names_the_line_and_key(tmp_path):
 
 
 def test_auto_data_path_is_the_platform_choice(runs):
-    """data_path = auto is what the simulator's platform chose for its host
-    (platform/sim.c, read by the slot builder as for a board):
-    the controller's ADMA2 where the host profile offers it (the Pi 4's
-    EMMC2, the Pi 5's SDHCI), PIO where it does not (the BCM2835 EMMC,
-    whose DMA engine path sdbsim does not attach)."""
-    for combo, want in ((("pi4-emmc2", "sdxc-a2-64g"), "dma"),
-                        (("pi5", "sdxc-u3-128g"), "dma"),
-                        (("pi3", "sdhc-c10-16g"), "pio")):
+    """data_path = auto is the board's: a real board's from its SoC's table
+    (platform/bcm2836.c: the Pi 3's EMMC by the DMA engine), the generic
+    board's from harness/sim_board.c (the pi4 host: an EMMC without ADMA2,
+    PIO); data_path = dma takes the Pi 4's EMMC2 and the Pi 5's SDHCI to
+    ADMA2 (their tables' auto is PIO: tests/test_sdbsim_boards.py)."""
+    for combo, asked, want in ((("pi4-emmc2", "sdxc-a2-64g", "dma"), "dma", "dma"),
+                               (("pi5", "sdxc-u3-128g", "dma"), "dma", "dma"),
+                               (("pi4", "sdxc-u3-128g"), "auto", "pio"),
+                               (("pi3", "sdhc-c10-16g"), "auto", "dma")):
         code, recs, out = runs[combo]
         assert code == 0, out[-3000:]
         dp = [r for r in recs if r["type"] == "data_path"]
-        assert len(dp) == 1 and dp[0]["requested"] == "auto", dp
+        assert len(dp) == 1 and dp[0]["requested"] == asked, dp
         assert dp[0]["path"] == want, (combo, dp)
         res = [r for r in recs if r["type"] == "result"]
         assert res and {r["data_path"] for r in res} == {want}, combo

@@ -140,7 +140,7 @@ def test_compare_hosts_bus_modes(host, card, paths, modes):
 
 def test_compare_hosts_measures_the_pi5_sdhci_slot():
     """The host comparison measures what the board's description
-    (platform/sim.c after platform/bcm2712.c) says the slot has: on the
+    (harness/sim_board.c after platform/bcm2712.c) says the slot has: on the
     Pi 5 its own SDHCI, not the Pi 0-3 controllers EMMC and SDHOST."""
     if not os.path.exists(simtruth.SDBSIM):
         pytest.skip("build/host/sdbsim not built: run make first")

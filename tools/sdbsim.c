@@ -45,7 +45,8 @@
 #include "lib/console.h"
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_board.h"
+#include "harness/sim_harness.h"
 
 #define BUF_BYTES (64u << 20)
 #define MAX_CONFIG (32u << 10)
@@ -379,6 +380,8 @@ static void print_board(const struct sim_profile *p)
 	json_str(j, "soc", "sim");
 	json_str(j, "profile", p->name);
 	json_str(j, "host", sim_get_config()->host_name);
+	if (sim_get_config()->soc[0])
+		json_str(j, "soc_table", sim_get_config()->soc);
 	if (sim_get_config()->platform != SIM_PLATFORM_BCM2835) {
 		/* Only beside the default platform's records (tests/golden). */
 		json_str(j, "platform", platform_name());
@@ -593,7 +596,16 @@ int main(int argc, char **argv)
 		}
 		sc.seed = seed;
 	}
-	if (!strcmp(ctrl, "sdhost")) {
+	if (sc.soc[0]) {
+		/* A host profile of a real board: the simulated board is its
+		 * SoC's table (platform/<soc>.c), the card on the controller
+		 * asked for where that SoC has it. */
+		if (!sim_soc_place(sc.soc, strcmp(ctrl, "sdhost") ? NULL : ctrl, &sc)) {
+			fprintf(stderr, "sdbsim: host %s: the %s's SD slot has no controller %s\n",
+				sc.host_name, sc.soc, ctrl);
+			return 2;
+		}
+	} else if (!strcmp(ctrl, "sdhost")) {
 		/* SDHOST at its BCM2835 address; its input clock is the core
 		 * clock (the simulator's base clock, 250 MHz by default). */
 		sc.sdhost = true;

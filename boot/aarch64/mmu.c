@@ -126,7 +126,8 @@ bool cpu_caches_on(void)
 	return (v & (SCTLR_M | SCTLR_C | SCTLR_I)) == (SCTLR_M | SCTLR_C | SCTLR_I);
 }
 
-void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes)
+void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes,
+		    uint32_t local_base)
 {
 	uint64_t *l1 = __ttb_start;
 	uint64_t *l2 = __ttb_start + 512;
@@ -156,12 +157,11 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 		else
 			l2[i] = 0; /* translation fault */
 	}
-	/* BCM2836/7 local peripherals (ARM timers, mailboxes) at 0x40000000;
-	 * BCM2711 ARM local peripherals and GIC at 0xff800000. */
-	if (periph_base == 0x3f000000)
-		l2[0x40000000u >> BLOCK_SHIFT] = 0x40000000u | BLK_DEVICE;
-	if (periph_base == 0xfe000000)
-		l2[0xff800000u >> BLOCK_SHIFT] = 0xff800000u | BLK_DEVICE;
+	/* The ARM local peripherals (platform/<soc>.c: the BCM2836/7's at
+	 * 0x40000000, the BCM2711's and its GIC at 0xff800000). */
+	if (local_base)
+		l2[local_base >> BLOCK_SHIFT] =
+			((uint64_t)local_base & ~(((uint64_t)1 << BLOCK_SHIFT) - 1)) | BLK_DEVICE;
 
 	dsb_sy();
 	dcache_invalidate_all();

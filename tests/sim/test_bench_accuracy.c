@@ -56,7 +56,7 @@
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 /* ---- the tolerances and minimums, stated once ------------------------------- */

@@ -16,7 +16,7 @@
 #include "lib/err.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (24u << 20)

@@ -27,7 +27,7 @@
 #include "bench/workloads/clock_sweep.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define MEM_BYTES (4u << 20)

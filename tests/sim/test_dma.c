@@ -31,7 +31,7 @@
 #include "lib/err.h"
 #include "sim/sim.h"
 #include "sim/sim_dma_log.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PERIPH (SIM_EMMC_BASE_DEFAULT - 0x300000u)

@@ -20,7 +20,7 @@
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define OUT_MAX (1u << 21)

@@ -30,7 +30,7 @@
 #include "lib/err.h"
 #include "sim/sim.h"
 #include "sim/sim_dma_log.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define PERIPH 0x20000000u

@@ -16,7 +16,7 @@
 #include "lib/err.h"
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 /* What the probe must say of each simulated behaviour. */

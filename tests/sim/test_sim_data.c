@@ -13,7 +13,7 @@
 #include "drivers/sd/sd.h"
 #include "lib/err.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define WINDOW 2048u   /* blocks per region */

@@ -20,7 +20,7 @@
 #include "bench/workloads/sustained.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "sim/sim_records.h"
 #include "tests/unit/check.h"
 

@@ -11,7 +11,7 @@
 
 #include "drivers/timer.h"
 #include "sim/sim_gen.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 TEST(a_seed_names_one_card_and_one_host)

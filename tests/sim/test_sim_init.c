@@ -11,7 +11,7 @@
 #include "drivers/sd/sd.h"
 #include "lib/err.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 static void check_profile(const struct sim_profile *p)

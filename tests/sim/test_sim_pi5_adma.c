@@ -17,7 +17,7 @@
 #include "drivers/sdhci/sdhci_regs.h"
 #include "lib/err.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 static uint64_t rs = 0x5ada64;

@@ -18,7 +18,7 @@
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "lib/err.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define CFG(off) (sim_get_config()->base + SIM_BCM2712_CFG_OFFSET + (off))

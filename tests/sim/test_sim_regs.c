@@ -56,12 +56,12 @@
 
 static void w(uint32_t off, uint32_t v)
 {
-	sim_mmio_write32(B + off, v);
+	host_bus_write32(B + off, v);
 }
 
 static uint32_t r(uint32_t off)
 {
-	return sim_mmio_read32(B + off);
+	return host_bus_read32(B + off);
 }
 
 /* Reset, clock at base/(2*div), data timeout unit 'tou', all status on. */

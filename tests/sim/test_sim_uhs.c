@@ -15,7 +15,7 @@
 #include "drivers/mmio.h"
 #include "lib/err.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 static const char *const uhs_profiles[] = {
@@ -325,9 +325,9 @@ TEST(untuned_sdr104_garbles_data)
 	/* Forget the tuned sampling point behind the driver's back. */
 	{
 		uintptr_t a = sim_get_config()->base + 0x3c;
-		uint32_t v = sim_mmio_read32(a);
+		uint32_t v = host_bus_read32(a);
 
-		sim_mmio_write32(a, v & ~(1u << 23));
+		host_bus_write32(a, v & ~(1u << 23));
 	}
 	CHECK(sd_read_blocks(&s.card, 0, 8, b, SD_STOP_AUTO12, NULL) != 0);
 	CHECK(sim_violation_count() > 0);

@@ -24,7 +24,7 @@
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define BUF_BYTES (16u << 20)

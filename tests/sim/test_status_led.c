@@ -34,7 +34,7 @@
 #include "lib/host/host_console.h"
 #include "platform/board_led.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "sim/sim_records.h"
 #include "tests/unit/check.h"
 
@@ -70,7 +70,7 @@ static uintptr_t board_setup(void)
 	CHECK_EQ_I(sim_setup(&c, sim_profile_find("sdhc-c10-16g")), 0);
 	periph = sim_get_config()->base - 0x300000u;
 	gpio_init(periph, false);
-	mbox_init(periph, 0);
+	mbox_init(periph + 0xb880u, 0xc0000000u);
 	timer_init(0);
 	return periph;
 }

@@ -18,7 +18,7 @@
 #include "bench/engine/workload.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "sim/sim_records.h"
 #include "tests/unit/check.h"
 

@@ -36,13 +36,10 @@ int simh_host_only_p(struct simh *s, const struct sim_profile *p,
 int simh_host_only(struct simh *s, const char *profile,
 		   const struct sim_config *cfg);
 
-/* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
- * sim_board_*) as a struct sdhci_board. */
-extern const struct sdhci_board simh_board;
 /* A UHS-I host on host profile 'host' (sim/hosts): the SDHCI of the
- * simulated board's description (platform/sim.c: "pi4-uhs" the BCM2711
+ * simulated board's description (harness/sim_board.c: "pi4-uhs" the BCM2711
  * EMMC2 quirk set, the pi5 host the BCM2712's, any other a generic SDHCI
- * 3.00 quirk set that runs every UHS-I mode, with simh_board or the Pi 5's
+ * 3.00 quirk set that runs every UHS-I mode, with simh_board (harness/sim_board.h) or the Pi 5's
  * regulator lines); then sd_init_mode(want). Returns its result. */
 int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 		   unsigned want);
@@ -50,7 +47,7 @@ int simh_start_uhs(struct simh *s, const char *profile, const char *host,
 int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct sim_config *c,
 		     unsigned want);
 /* What start-up hands the whole program (bench_main) on the simulated
- * platform: the simulator's board (platform/sim.c) built by the slot
+ * platform: the simulator's board (harness/sim_board.c) built by the slot
  * builder (platform/slot.c) into bs, which must outlive the run; its
  * switch_host moves the card between the board's controllers; a buffer of
  * buf_bytes (the caller frees env->buf). */

@@ -10,8 +10,8 @@
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "platform/sd_io_pi5.h"
 #include "lib/err.h"
-#include "platform/sim.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_board.h"
+#include "harness/sim_harness.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
  * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
@@ -88,27 +88,8 @@ int simh_start_p(struct simh *s, const struct sim_profile *p, const struct sim_c
 	return s->init_ret = sd_init(&s->card, s->host);
 }
 
-static int board_io_mv(void *ctx, unsigned mv)
-{
-	(void)ctx;
-	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
-}
-
-static int board_power(void *ctx, bool on)
-{
-	(void)ctx;
-	return sim_board_set_card_power(on);
-}
-
-const struct sdhci_board simh_board = {
-	.name = "sim",
-	.set_io_mv = board_io_mv,
-	.set_card_power = board_power,
-	.ctx = NULL,
-};
-
 /* The UHS-I host of the simulated board: its description's SDHCI
- * (platform/sim.c), built by the slot builder without pins or DMA engine. */
+ * (harness/sim_board.c), built by the slot builder without pins or DMA engine. */
 static int build_uhs_host(struct sdhci_host *sh)
 {
 	struct board_info b;
@@ -150,35 +131,31 @@ int simh_start_uhs_p(struct simh *s, const struct sim_profile *p, const struct s
 	return s->init_ret = sd_init_mode(&s->card, s->host, want);
 }
 
-static struct simh_board_slot *cur_slot;
-
-/* bench_env.switch_host on the simulator: the real slot builder. */
-static int sim_switch_host(const char *name, struct sd_host **host, const char **why)
-{
-	int r = sd_slot_build(&cur_slot->slot, name);
-
-	*host = cur_slot->slot.host;
-	*why = cur_slot->slot.error_what;
-	return r;
-}
-
 void simh_program_env(struct bench_env *env, struct simh_board_slot *bs, size_t buf_bytes)
 {
+	const struct board_desc *d;
+	const char *start = NULL;
+
 	memset(env, 0, sizeof(*env));
 	env->board_model = "simulator";
 	env->simulated = true;
-	/* The simulator's board description (platform/sim.c), built by the
-	 * firmware's slot builder, host switching included. */
-	sd_slot_init(&bs->slot, sim_board_desc(&bs->board), &bs->board, &sim_slot_services);
-	cur_slot = bs;
-	sd_slot_build(&bs->slot, NULL);
+	/* The simulated board built by the firmware's slot builder, host
+	 * switching included: a real SoC's table when the host profile
+	 * names one (the card on the controller the simulator placed it
+	 * on), else the generic board (harness/sim_board.c). */
+	d = sim_soc_desc(&bs->board);
+	if (!d)
+		d = sim_board_desc(&bs->board);
+	else if (sim_get_config()->sdhost)
+		start = BCM2835_SDHOST_NAME;
+	sd_slot_start(&bs->slot, d, &bs->board, &sim_slot_services, start);
 	env->host = bs->slot.host;
 	env->host_error = bs->slot.error;
 	env->host_error_what = bs->slot.error_what;
 	env->host_error_base = bs->slot.error_base;
 	/* No dma_note: the simulator's data_path records never carried one
 	 * (tests/golden). */
-	env->switch_host = sim_switch_host;
+	env->switch_host = sd_slot_switch;
 	env->host_names = bs->slot.names;
 	env->buf = aligned_alloc(64, buf_bytes);
 	env->buf_bytes = env->buf ? (uint32_t)buf_bytes : 0;

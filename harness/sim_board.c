@@ -1,13 +1,25 @@
 /*
- * sim.c - the simulator's board (sim/): its description, composed from the
- * host profile (sim/hosts), and its side of the slot builder. The SDHCI
- * the profile describes comes first; a Pi 0-3-like profile (the BCM2835
- * EMMC's quirk set) also has SDHOST beside it, the card moved between them
- * as GPIO 48-53 would move it (sim_board_route_slot). The simulated memory
- * is flat, so data_path = auto is ADMA2 wherever the profile offers it,
- * and the host starts on it; SDHOST's DMA engine path is there for
- * data_path = dma, auto stays PIO.
+ * sim_board.c - the simulated board and its side of the slot builder
+ * (pins: which model has the card, sim_board_route_slot; the DMA channels
+ * the Pi firmware leaves to the ARM).
+ *
+ * A host profile that names a real SoC (its soc key: pi0-pi3, pi4-emmc2,
+ * pi5) gets that SoC's own table from platform/ (sim_soc_place,
+ * sim_soc_desc): the simulator's controllers where that SoC has them, the
+ * facts detection would give, data_path = auto as on the board. The
+ * profile adds only what a simulated board needs (CPU costs, controller
+ * gaps; the card is the card profile).
+ *
+ * Any other host (the simulator's own: sim, test-gaps, uhs-sdr104, pi4,
+ * pi4-uhs, generated hosts) gets the generic board, composed from the
+ * profile (sim_board_desc): the SDHCI it describes first; with the BCM2835
+ * EMMC's quirk set also SDHOST beside it, the card moved between them as
+ * GPIO 48-53 would move it. Its memory is flat, so data_path = auto is
+ * ADMA2 wherever the profile offers it, and the host starts on it;
+ * SDHOST's DMA engine path is there for data_path = dma, auto stays PIO
+ * (tests/golden runs this board).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "drivers/dma/bcm2835_dma.h"
@@ -15,10 +27,11 @@
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/sdhost/bcm2835_sdhost.h"
+#include "platform/boards.h"
 #include "platform/sd_io_pi5.h"
-#include "platform/sim.h"
+#include "platform/slot.h"
+#include "harness/sim_board.h"
 #include "sim/sim.h"
-#include "sim/sim_harness.h"
 
 /* A generic SDHCI 3.00 integration that runs every UHS-I mode (the shape
  * of the Pi 5's), for host profiles with UHS-I modes. */
@@ -29,6 +42,25 @@ static const struct sdhci_quirks sim_uhs_quirks = {
 		     1u << SD_TIMING_SDR50 | 1u << SD_TIMING_SDR104 |
 		     1u << SD_TIMING_DDR50,
 	.uhs_max_hz = 208000000u,
+};
+
+static int board_io_mv(void *ctx, unsigned mv)
+{
+	(void)ctx;
+	return sim_board_set_io_mv(mv) ? -5 /* -EIO */ : 0;
+}
+
+static int board_power(void *ctx, bool on)
+{
+	(void)ctx;
+	return sim_board_set_card_power(on);
+}
+
+const struct sdhci_board simh_board = {
+	.name = "sim",
+	.set_io_mv = board_io_mv,
+	.set_card_power = board_power,
+	.ctx = NULL,
 };
 
 static struct slot_ctrl ctrls[2];
@@ -129,3 +161,82 @@ const struct slot_services sim_slot_services = {
 	.route = route,
 	.dma_channels = dma_channels,
 };
+
+/* The row's address on board b. */
+static uint64_t row_base(const struct slot_ctrl *c, const struct board_info *b)
+{
+	return c->base + (c->periph_relative ? b->periph_base : 0);
+}
+
+static const struct board_desc *soc_desc(const char *soc)
+{
+	unsigned i;
+
+	for (i = 0; board_descs[i]; i++)
+		if (!strcmp(board_descs[i]->soc, soc) && board_descs[i]->n_ctrls)
+			return board_descs[i];
+	return NULL;
+}
+
+/* b as detection would find the SoC of d on the simulator. */
+static void soc_facts(const struct board_desc *d, const struct sim_config *c,
+		      struct board_info *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->desc = d;
+	b->soc = d->id;
+	b->soc_name = d->soc;
+	b->periph_base = (uintptr_t)d->periph_base;
+	b->periph_size = d->periph_size;
+	b->emmc_clock_hz = b->core_clock_hz = b->emmc2_clock_hz = c->base_clock_hz;
+}
+
+const struct board_desc *sim_soc_place(const char *soc, const char *ctrl, struct sim_config *c)
+{
+	const struct board_desc *d = soc_desc(soc);
+	const struct slot_ctrl *row;
+	struct board_info b;
+	unsigned i;
+
+	if (!d)
+		return NULL;
+	soc_facts(d, c, &b);
+	row = sd_slot_find(d, ctrl);
+	if (!row)
+		return NULL;
+	c->base = (uintptr_t)row_base(row, &b);
+	c->sdhost = row->driver == SLOT_DRV_BCM2835_SDHOST;
+	c->platform = row->driver == SLOT_DRV_BCM2712_SDHCI ? SIM_PLATFORM_BCM2712 :
+			SIM_PLATFORM_BCM2835;
+	for (i = 0; i < d->n_ctrls; i++) {
+		if (d->ctrls[i].driver == SLOT_DRV_BCM2712_SDHCI)
+			c->platform = SIM_PLATFORM_BCM2712;
+		if (d->ctrls[i].driver == SLOT_DRV_BCM2711_EMMC2)
+			snprintf(c->controller, sizeof(c->controller), "emmc2");
+		if (d->ctrls[i].dma.dreq)
+			c->dma_mem_alias = d->ctrls[i].dma.mem_alias;
+	}
+	snprintf(c->soc, sizeof(c->soc), "%s", d->soc);
+	return d;
+}
+
+const struct board_desc *sim_soc_desc(struct board_info *b)
+{
+	const struct sim_config *c = sim_get_config();
+	const struct board_desc *d = soc_desc(c->soc);
+
+	if (d)
+		soc_facts(d, c, b);
+	return d;
+}
+
+const struct board_desc *sim_soc_board(const char *soc, struct sim_config *c,
+				       const struct sim_profile *p, struct board_info *b)
+{
+	const struct board_desc *d = sim_soc_place(soc, NULL, c);
+
+	if (!d || sim_setup(c, p))
+		return NULL;
+	soc_facts(d, c, b);
+	return d;
+}
