@@ -222,9 +222,9 @@ enum sd_read_wire {
  * multi-block read of 'blocks' blocks, Block Count read after the first
  * block was ready and the bus had time for the rest while the CPU moved
  * nothing (full), then after the CPU drained one block (drained); and,
- * on single-block reads at a low clock, the shortest time from writing
- * the command to the block's Buffer Read Ready (first_ns) against one
- * block's frame at that clock (frame_ns). */
+ * on reads of CMD6's status block at a low clock, the shortest time
+ * from writing the command to the block's Buffer Read Ready (first_ns)
+ * against the block's frame at that clock (frame_ns). */
 struct sd_silicon {
 	uint8_t blkcnt;          /* enum sd_blkcnt_look */
 	uint8_t wire;            /* enum sd_read_wire */

@@ -954,29 +954,38 @@ static uint8_t probe_classify(const struct sd_silicon *s)
 }
 
 /* [silicon:read-wire] The time from writing a read command to its block
- * ready, on single-block reads of block 0 by PIO (whatever path the run
- * uses: the CPU must see the block arrive), at a low clock so that one
- * frame is long beside anything the CPU does between its stamps (a
- * register write and a few reads: under QEMU without -icount guest time
- * is the host's, tens of microseconds each); the shortest of a few, as
- * a single one can be long for reasons that are not the bus (the first
- * run of new code under an emulator, a busy host). Both stamps (before
- * the write, after the poll saw the flag) make it longer, never shorter.
+ * ready, by PIO (whatever path the run uses: the CPU must see the block
+ * arrive), at a low clock so that one frame is long beside anything the
+ * CPU does between its stamps (a register write and a few reads: under
+ * QEMU without -icount guest time is the host's, tens of microseconds
+ * each); the shortest of a few, as a single one can be long for reasons
+ * that are not the bus (the first run of new code under an emulator, a
+ * busy host). Both stamps (before the write, after the poll saw the flag)
+ * make it longer, never shorter. The read is CMD6 in check mode with no
+ * function changed (SD Physical Layer §4.3.10: a 512-bit status block,
+ * the card's state unchanged): a register, not the memory array, so the
+ * card's access time is small and the card's own state is not touched.
  * A UHS-I timing keeps its clock (its tuned sampling point). */
 #define PROBE_WIRE_TRIES 3u
-#define PROBE_WIRE_FRAME_US 2000u  /* the frame the low clock gives */
+#define PROBE_WIRE_FRAME_US 2000u  /* the frame the low clock aims at */
+#define PROBE_WIRE_BYTES 64u       /* CMD6's status block */
+#define CMD6_CHECK_NO_CHANGE 0x00FFFFFFu
 
 static int probe_wire_reads(struct sd_host *h, struct sd_silicon *out)
 {
 	struct sdhci_priv *e = h->priv;
-	struct sd_data data = { probe_buf, 512u, 1u, SD_DATA_READ, SD_STOP_NONE, 0 };
+	struct sd_data data = { probe_buf, PROBE_WIRE_BYTES, 1u, SD_DATA_READ, SD_STOP_NONE, 0 };
 	const uint8_t path = h->data_path;
 	const bool dma_on = e->dma_on;
 	const uint32_t hz = e->req_hz;
 	const bool uhs = h->timing >= SD_TIMING_SDR50;
 	uint32_t k, ns, w = h->width ? h->width : 1u;
 	uint32_t low = (8u * data.blksz / w + 18u) * (1000000u / PROBE_WIRE_FRAME_US);
-	int r = uhs || hz <= low ? 0 : set_clock(h, low), r2 = 0;
+	int r, r2 = 0;
+
+	if (low < SDHCI_MIN_CLOCK_HZ)
+		low = SDHCI_MIN_CLOCK_HZ;
+	r = uhs || hz <= low ? 0 : set_clock(h, low);
 
 	out->wire_clock_hz = h->actual_clock_hz;
 	out->first_ns = UINT32_MAX;
@@ -990,8 +999,9 @@ static int probe_wire_reads(struct sd_host *h, struct sd_silicon *out)
 	for (k = 0; k < PROBE_WIRE_TRIES && !r; k++) {
 		struct sd_request req = { .data = &data };
 
-		req.cmd.index = 17;
+		req.cmd.index = 6;
 		req.cmd.resp_type = SD_RESP_R1;
+		req.cmd.arg = CMD6_CHECK_NO_CHANGE;
 		r = sdhci_request(h, &req);
 		ns = (uint32_t)timer_ticks_to_ns(req.t.t_first_data - req.t.t_issue);
 		if (!r && ns < out->first_ns)
@@ -1042,11 +1052,13 @@ static int sdhci_characterise(struct sd_host *h, struct sd_silicon *out)
 		return r;
 	out->blkcnt = probe_classify(out);
 	h->blkcnt_look = out->blkcnt;
+	/* a card without CMD6 (SD 1.0) leaves the wire unprobed: the read
+	 * split then needs the look, as before */
 	r = probe_wire_reads(h, out);
 	out->ticks = timer_ticks() - t0;
+	out->wire = r ? SD_WIRE_UNPROBED : probe_wire(out);
 	if (r)
-		return r;
-	out->wire = probe_wire(out);
+		out->first_ns = 0;
 	h->read_wire = out->wire;
 	return 0;
 }
