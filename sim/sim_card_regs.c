@@ -133,6 +133,7 @@ static void build_scr(struct sim_card *c)
 	put_bits(r, 8, 47, 47, p->sd_spec3);
 	put_bits(r, 8, 42, 42, p->sd_spec4);
 	put_bits(r, 8, 41, 38, p->sd_specx);
+	put_bits(r, 8, 34, 34, p->ext_regs); /* CMD48/CMD49 (sim_card_cq.c) */
 	put_bits(r, 8, 33, 33, p->cmd23);
 	put_bits(r, 8, 32, 32, p->cmd20);
 }
