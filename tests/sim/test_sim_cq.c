@@ -394,3 +394,59 @@ TEST(generated_cards_draw_every_key)
 	CHECK(ext > 80 && cache > 60 && cq > 40);
 	CHECK(tmo && rej && reo && ign);
 }
+
+/* ---- the firmware's discovery (drivers/sd/sd.c, sd_ext_info.c) -------- */
+
+static void no_queue_no_cache(struct sim_profile *p)
+{
+	p->cq_depth = 0;
+	p->perf_cache_blocks = 0;
+}
+
+TEST(firmware_discovery_reads_what_the_card_has)
+{
+	const struct sd_ext *e = &s.card.ext;
+
+	CHECK_EQ_I(start(NULL), 0);
+	CHECK(e->supported && e->read && e->have_pm && e->have_perf);
+	CHECK_EQ_I(e->err, 0);
+	CHECK_EQ_U(e->n_ext, 2);
+	CHECK_EQ_U(e->perf_fno, 2);
+	CHECK(e->cache);
+	CHECK_EQ_U(e->cq_depth, 32);
+	CHECK(!sim_card_cache_on() && !sim_card_cq_on()); /* discovery turns nothing on */
+
+	CHECK_EQ_I(start(no_queue_no_cache), 0);
+	CHECK(e->read && e->have_perf);
+	CHECK(!e->cache);
+	CHECK_EQ_U(e->cq_depth, 0);
+}
+
+TEST(no_cmd48_without_the_scr_bit)
+{
+	static const char *const cards[] = { "qemu-like-1g", "sdxc-a2-64g", "sdhc-c10-16g" };
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		sim_truth_reset();
+		CHECK_EQ_I(simh_start(&s, cards[i], NULL), 0);
+		CHECK(!s.card.ext.supported && !s.card.ext.read);
+		CHECK(sim_truth_find_last(48) == NULL);
+	}
+}
+
+TEST(a_failed_cmd48_is_noted_and_init_goes_on)
+{
+	struct sim_fault f = { SIM_FAULT_DATA_TIMEOUT, 48, 2, 1, 0, 0 };
+	const struct sim_profile *p = sim_profile_find(A2CQ);
+	static uint8_t blk[BLK];
+
+	CHECK(p != NULL);
+	CHECK_EQ_I(simh_host_only_p(&s, p, NULL), 0);
+	CHECK(sim_fault_add(&f) >= 0);
+	CHECK_EQ_I(sd_init(&s.card, s.host), 0);
+	CHECK(s.card.ext.supported && !s.card.ext.read);
+	CHECK(s.card.ext.err != 0);
+	CHECK(strstr(s.card.ext.note, "power management function: CMD48 failed") != NULL);
+	CHECK_EQ_I(sd_read_blocks(&s.card, 10, 1, blk, SD_STOP_AUTO12, NULL), 0);
+}
