@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/storage/write_guard.h"
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
+#include "drivers/sd/sd_cq.h"
 #include "sim/sim_harness.h"
 #include "tests/unit/check.h"
 
@@ -449,4 +451,86 @@ TEST(a_failed_cmd48_is_noted_and_init_goes_on)
 	CHECK(s.card.ext.err != 0);
 	CHECK(strstr(s.card.ext.note, "power management function: CMD48 failed") != NULL);
 	CHECK_EQ_I(sd_read_blocks(&s.card, 10, 1, blk, SD_STOP_AUTO12, NULL), 0);
+}
+
+/* ---- cache and queue through the write guard (drivers/sd/sd_cq.c) ------- */
+
+static unsigned cmd49s(void)
+{
+	unsigned seq, n = 0;
+	const struct sim_truth *t;
+
+	for (seq = 0; (t = sim_truth_get(seq)) != NULL; seq++)
+		n += t->cmd == 49 && !(t->flags & SIM_T_APP);
+	return n;
+}
+
+TEST(guard_turns_cache_and_queue_on_and_leaves_the_card_as_found)
+{
+	static struct test_area area;
+	static uint8_t buf[8 * BLK], got[8 * BLK];
+	struct write_guard g;
+	uint32_t us = 0;
+
+	CHECK_EQ_I(start(NULL), 0);
+	area.usable = true;
+	area.first_lba = 1u << 20;
+	area.count = 1u << 16;
+	write_guard_init(&g, &s.card, &area, true);
+	CHECK_EQ_I(write_guard_cache(&g, true), 0);
+	CHECK_EQ_I(write_guard_cq(&g, true), 0);
+	CHECK(sim_card_cache_on() && sim_card_cq_on());
+	fill(buf, sizeof(buf), 5);
+	CHECK_EQ_I(write_guard_cq(&g, false), 0);
+	CHECK(!sim_card_cq_on());
+	CHECK_EQ_I(write_guard_write(&g, area.first_lba, 8, buf, SD_STOP_AUTO12, NULL), 0);
+	CHECK(sim_card_cache_dirty() > 0);
+	CHECK_EQ_I(write_guard_flush(&g, &us), 0);
+	CHECK_EQ_U(sim_card_cache_dirty(), 0);
+	CHECK(us >= 500); /* at least the profile's flush minimum */
+	CHECK_EQ_I(write_guard_cq(&g, true), 0);
+	CHECK_EQ_I(write_guard_card_as_found(&g), 0);
+	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
+	sim_card_power_loss();
+	sim_card_peek((uint64_t)area.first_lba * BLK, got, sizeof(got));
+	CHECK(!memcmp(got, buf, sizeof(got)));
+}
+
+TEST(guard_refusing_writes_turns_nothing_on)
+{
+	static struct test_area area;
+	struct write_guard g;
+	unsigned before;
+
+	CHECK_EQ_I(start(NULL), 0);
+	area.usable = true;
+	area.first_lba = 1u << 20;
+	area.count = 1u << 16;
+	before = cmd49s();
+	write_guard_init(&g, &s.card, &area, false); /* write_tests = off */
+	CHECK_EQ_I(write_guard_cache(&g, true), -EPERM);
+	CHECK_EQ_I(write_guard_cq(&g, true), -EPERM);
+	CHECK_EQ_I(write_guard_flush(&g, NULL), -EPERM);
+	write_guard_init(&g, &s.card, &area, true);
+	g.test = WRITE_GUARD_REFUSE_EACH;
+	CHECK_EQ_I(write_guard_cache(&g, true), -EPERM);
+	CHECK_EQ_I(write_guard_card_as_found(&g), 0);
+	CHECK_EQ_U(cmd49s(), before);
+	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
+}
+
+static void cache_sticks_off(struct sim_profile *p)
+{
+	p->perf_cache_blocks = 0; /* the register then keeps the enable bit 0 */
+}
+
+TEST(cache_enable_read_back_errors)
+{
+	/* a card that lists a cache but keeps the enable bit at 0 */
+	CHECK_EQ_I(start(cache_sticks_off), 0);
+	CHECK_EQ_I(sd_cache_set(&s.card, true), -ENOTSUP);
+	s.card.ext.cache = true; /* as if the register had claimed one */
+	CHECK_EQ_I(sd_cache_set(&s.card, true), -EIO);
+	CHECK_EQ_U(s.card.last_err.cmd, 49);
+	CHECK_EQ_U(s.card.last_err.arg, 260);
 }
