@@ -197,6 +197,16 @@ int write_guard_flush(struct write_guard *g, uint32_t *us)
 	return sd_cache_flush(g->card, us);
 }
 
+int write_guard_cq_queue(struct write_guard *g, unsigned id, bool read, uint32_t lba,
+			 uint32_t count)
+{
+	int ret = read ? 0 : write_guard_check(g, lba, count);
+
+	if (ret)
+		return ret;
+	return sd_cq_queue(g->card, id, read, lba, count);
+}
+
 int write_guard_card_as_found(struct write_guard *g)
 {
 	int first = 0, r;

@@ -91,6 +91,12 @@ int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
 int write_guard_cache(struct write_guard *g, bool on);
 int write_guard_cq(struct write_guard *g, bool on);
 int write_guard_flush(struct write_guard *g, uint32_t *us);
+/* Queue a task (drivers/sd/sd_cq.h sd_cq_queue): a write only into the
+ * test area and when writes are possible (write_guard_check's answer,
+ * nothing sent otherwise); a read anywhere on the card. Running it
+ * (sd_cq_run) then moves the blocks the guard allowed. */
+int write_guard_cq_queue(struct write_guard *g, unsigned id, bool read, uint32_t lba,
+			 uint32_t count);
 /* Leave the card as it was found: the queue off, the cache flushed and off,
  * where the guard turned them on (the end of every run, every stop, every
  * error). 0, or the first error (the later steps are still tried). */

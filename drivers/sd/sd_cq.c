@@ -102,3 +102,68 @@ int sd_cache_flush(struct sd_card *card, uint32_t *us)
 	}
 	return 0;
 }
+
+/* ---- the queue ---------------------------------------------------------- */
+
+#define CQ_POLL_US 20u
+
+int sd_cq_queue(struct sd_card *card, unsigned id, bool read, uint32_t lba, uint32_t count)
+{
+	uint32_t a = (uint32_t)read << 30 | (id & 0x1Fu) << 16 | (count & 0xFFFFu);
+	int ret;
+
+	if (id >= card->ext.cq_depth || !count || count > 0xFFFFu)
+		return -EINVAL;
+	if (!read && card->write_protected)
+		return -EROFS;
+	ret = sd_cmd_r1(card, SD_CMD_Q_TASK_INFO_A, a, NULL);
+	if (ret)
+		return ret;
+	return sd_cmd_r1(card, SD_CMD_Q_TASK_INFO_B, card->high_capacity ? lba : lba * 512u, NULL);
+}
+
+int sd_cq_status(struct sd_card *card, uint32_t *ready)
+{
+	return sd_cmd_status_arg(card, (uint32_t)card->rca << 16 | SD_CMD13_SEND_TASK_STATUS,
+				 ready);
+}
+
+int sd_cq_wait(struct sd_card *card, uint32_t mask, uint32_t timeout_us, uint32_t *ready)
+{
+	timer_deadline_t d = timer_deadline_us(timeout_us);
+	uint32_t st = 0;
+	int ret;
+
+	for (;;) {
+		ret = sd_cq_status(card, &st);
+		if (ready)
+			*ready = st;
+		if (ret)
+			return ret;
+		if ((st & mask) == mask)
+			return 0;
+		if (timer_expired(d)) {
+			card->last_err.code = -ETIMEDOUT;
+			card->last_err.cmd = SD_CMD_SEND_STATUS;
+			card->last_err.arg = mask;
+			card->last_err.status = st;
+			card->last_err.phase = "command queue: tasks not ready";
+			return -ETIMEDOUT;
+		}
+		timer_udelay(CQ_POLL_US);
+	}
+}
+
+int sd_cq_run(struct sd_card *card, unsigned id, bool read, void *buf, uint32_t count,
+	      struct sd_req_times *times)
+{
+	return sd_cmd_data(card, read ? SD_CMD_Q_RD_TASK : SD_CMD_Q_WR_TASK, (id & 0x1Fu) << 16, buf,
+			   SD_BLOCK_SIZE, count, read ? SD_DATA_READ : SD_DATA_WRITE, times);
+}
+
+int sd_cq_abort(struct sd_card *card, int id)
+{
+	uint32_t a = id < 0 ? 1u : ((uint32_t)id & 0x1Fu) << 16 | 2u;
+
+	return sd_cmd_r1(card, SD_CMD_Q_MANAGEMENT, a, NULL);
+}

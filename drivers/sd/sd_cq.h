@@ -28,4 +28,25 @@ int sd_cq_set(struct sd_card *card, bool on);
  * NULL) gets the time from the command to the read-back. */
 int sd_cache_flush(struct sd_card *card, uint32_t *us);
 
+/*
+ * The command queue (enabled with sd_cq_set): CMD44 Q_TASK_INFO_A ([30]
+ * direction, 1 = read; [20:16] task ID; [15:0] blocks) and CMD45
+ * Q_TASK_INFO_B (the start block) queue a task; CMD13 with bit 15
+ * (SEND_TASK_STATUS) answers the Task Status register (bit n: task n
+ * ready); CMD46 Q_RD_TASK / CMD47 Q_WR_TASK ([20:16] task ID) run a ready
+ * task, its blocks counted by the card (no CMD12); CMD43 Q_MANAGEMENT
+ * ([3:0] 1 = abort the queue, 2 = abort task [20:16]).
+ */
+int sd_cq_queue(struct sd_card *card, unsigned id, bool read, uint32_t lba, uint32_t count);
+int sd_cq_status(struct sd_card *card, uint32_t *ready);
+/* Poll the Task Status register until every task of mask is ready, at
+ * most timeout_us: -ETIMEDOUT with last_err naming CMD13, the mask as its
+ * argument and the last register as its status. *ready (may be NULL) gets
+ * the last register. */
+int sd_cq_wait(struct sd_card *card, uint32_t mask, uint32_t timeout_us, uint32_t *ready);
+int sd_cq_run(struct sd_card *card, unsigned id, bool read, void *buf, uint32_t count,
+	      struct sd_req_times *times);
+/* id < 0: the whole queue. */
+int sd_cq_abort(struct sd_card *card, int id);
+
 #endif

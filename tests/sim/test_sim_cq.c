@@ -534,3 +534,98 @@ TEST(cache_enable_read_back_errors)
 	CHECK_EQ_U(s.card.last_err.cmd, 49);
 	CHECK_EQ_U(s.card.last_err.arg, 260);
 }
+
+/* ---- the firmware's queue (drivers/sd/sd_cq.c) through the guard ------- */
+
+/* 'total' 4 KiB tasks at depth d, run newest first, through the guard;
+ * each read compared with the flash, each write read back from it. */
+static unsigned fw_queue(struct write_guard *g, unsigned d, unsigned total, bool rd,
+			 uint32_t seed)
+{
+	static uint8_t buf[32][8 * BLK], want[8 * BLK];
+	uint32_t lba[32], ready;
+	unsigned bad = 0, done = 0, i;
+
+	while (done < total) {
+		unsigned n = total - done < d ? total - done : d;
+		uint32_t mask = n == 32 ? 0xffffffffu : (1u << n) - 1;
+
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			lba[i] = g->area->first_lba + (seed >> 8) % (g->area->count / 8) * 8;
+			fill(buf[i], sizeof(buf[i]), seed);
+			bad += write_guard_cq_queue(g, i, rd, lba[i], 8) != 0;
+		}
+		bad += sd_cq_wait(g->card, mask, 100000, &ready) != 0;
+		for (i = n; i-- > 0;) {
+			bad += sd_cq_run(g->card, i, rd, buf[i], 8, NULL) != 0;
+			sim_card_peek((uint64_t)lba[i] * BLK, want, sizeof(want));
+			bad += memcmp(want, buf[i], sizeof(want)) != 0;
+		}
+		done += n;
+	}
+	return bad;
+}
+
+static void guarded_start(struct write_guard *g, struct test_area *area,
+			  void (*tweak)(struct sim_profile *))
+{
+	CHECK_EQ_I(start(tweak), 0);
+	area->usable = true;
+	area->first_lba = 1u << 20;
+	area->count = 1u << 14;
+	write_guard_init(g, &s.card, area, true);
+}
+
+TEST(firmware_queue_at_every_depth_with_cache_on_and_off)
+{
+	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32 };
+	static struct test_area area;
+	struct write_guard g;
+	unsigned i, c;
+
+	guarded_start(&g, &area, NULL);
+	CHECK_EQ_I(write_guard_cq(&g, true), 0);
+	for (c = 0; c < 2; c++) {
+		CHECK_EQ_I(write_guard_cache(&g, c == 1), 0);
+		for (i = 0; i < 6; i++) {
+			CHECK_EQ_U(fw_queue(&g, depths[i], 32, false, 11 + i), 0);
+			CHECK_EQ_U(fw_queue(&g, depths[i], 32, true, 11 + i), 0);
+		}
+	}
+	CHECK_EQ_U(sim_card_cq_queued(), 0);
+	CHECK_EQ_I(write_guard_card_as_found(&g), 0);
+	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
+}
+
+TEST(firmware_queue_timeout_abort_reject_and_guard)
+{
+	static struct test_area area;
+	struct write_guard g;
+	uint32_t ready = 0, before;
+	unsigned i;
+
+	guarded_start(&g, &area, timeout_at_4);
+	CHECK_EQ_I(write_guard_cq(&g, true), 0);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ_I(write_guard_cq_queue(&g, i, true, area.first_lba + i * 8, 8), 0);
+	CHECK_EQ_I(sd_cq_wait(&s.card, 0xff, 50000, &ready), -ETIMEDOUT);
+	CHECK_EQ_U(ready, 0x0f);
+	CHECK_EQ_U(s.card.last_err.cmd, 13);
+	CHECK_EQ_U(s.card.last_err.status, 0x0f);
+	CHECK_EQ_I(sd_cq_abort(&s.card, -1), 0);
+	CHECK_EQ_U(sim_card_cq_queued(), 0);
+	CHECK_EQ_U(fw_queue(&g, 4, 8, true, 3), 0); /* usable again at depth 4 */
+	/* a write outside the test area: refused, nothing queued */
+	before = sim_truth_find_last(44) ? sim_truth_find_last(44)->seq : 0;
+	CHECK_EQ_I(write_guard_cq_queue(&g, 0, false, 100, 8), -EPERM);
+	CHECK_EQ_U(sim_truth_find_last(44) ? sim_truth_find_last(44)->seq : 0, before);
+	CHECK_EQ_I(write_guard_card_as_found(&g), 0);
+
+	guarded_start(&g, &area, rejects);
+	CHECK_EQ_I(write_guard_cq(&g, true), 0);
+	CHECK(write_guard_cq_queue(&g, 0, true, area.first_lba, 8) != 0);
+	CHECK_EQ_U(s.card.last_err.cmd, 44);
+	CHECK_EQ_I(write_guard_card_as_found(&g), 0);
+	CHECK(!sim_card_cq_on());
+}
