@@ -8,6 +8,7 @@
  */
 #include "bench/card_report.h"
 #include "bench/engine/record.h"
+#include "lib/err.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 
@@ -543,6 +544,119 @@ static void decode_card(const struct sd_card *card)
 		sd_switch_decode(card->sw_status, &dec.sw);
 }
 
+/* ---- the extension registers (SD 6.00, drivers/sd/sd_ext_info.c) ---------- */
+
+/* What a card whose SD Status claims A2 lacks of what the class asks for
+ * (SD Physical Layer 6.00 §4.19: A2 performance needs the card's command
+ * queue and cache); "" when it lacks nothing or claims no A2. */
+static const char *a2_lacks(const struct sd_card *card)
+{
+	const struct sd_ext *e = &card->ext;
+
+	if (!card->have_ssr || dec.ssr.app_perf_class != 2)
+		return "";
+	if (!e->supported)
+		return "no extension registers (the SCR lists no CMD48/49): no cache, no command queue";
+	if (!e->read)
+		return "extension registers that could not be read";
+	if (!e->have_perf)
+		return "no performance enhancement function";
+	if (!e->cache && !e->cq_depth)
+		return "no cache and no command queue";
+	if (!e->cache)
+		return "no cache";
+	return e->cq_depth ? "" : "no command queue";
+}
+
+static void print_ext(const struct sd_card *card)
+{
+	const struct sd_ext *e = &card->ext;
+	const char *lacks = a2_lacks(card);
+
+	if (!e->supported) {
+		con_printf("  EXT  none (the SCR lists no CMD48/49): no cache, no command queue\n");
+	} else if (!e->read) {
+		con_printf("  EXT  not read: %s\n", e->note);
+	} else {
+		con_printf("  EXT  %u functions: power management %s, performance enhancement %s\n",
+			   (unsigned)e->n_ext, e->have_pm ? "yes" : "no", e->have_perf ? "yes" : "no");
+		if (e->have_perf && e->cq_depth)
+			con_printf("       cache %s, command queue of depth %u\n",
+				   e->cache ? "yes" : "no", (unsigned)e->cq_depth);
+		else if (e->have_perf)
+			con_printf("       cache %s, no command queue\n", e->cache ? "yes" : "no");
+	}
+	if (*lacks)
+		con_printf("       claims A2 (SD Status) but has %s\n", lacks);
+}
+
+static void json_ext_pm(struct json *j, const struct sd_ext *e)
+{
+	if (!e->have_pm) {
+		json_null(j, "power");
+		return;
+	}
+	json_obj_begin(j, "power");
+	json_u64(j, "fno", e->pm_fno);
+	json_u64(j, "page", e->pm_page);
+	json_u64(j, "offset", e->pm_off);
+	json_u64(j, "rev", e->pm_rev);
+	json_bool(j, "off_notify", e->pm_off_notify);
+	json_bool(j, "sustenance", e->pm_sustenance);
+	json_bool(j, "power_down", e->pm_down_mode);
+	json_obj_end(j);
+}
+
+static void json_ext_perf(struct json *j, const struct sd_ext *e)
+{
+	if (!e->have_perf) {
+		json_null(j, "perf");
+		return;
+	}
+	json_obj_begin(j, "perf");
+	json_u64(j, "fno", e->perf_fno);
+	json_u64(j, "page", e->perf_page);
+	json_u64(j, "offset", e->perf_off);
+	json_u64(j, "rev", e->perf_rev);
+	json_bool(j, "fx_event", e->fx_event);
+	json_bool(j, "card_maintenance", e->card_maint);
+	json_bool(j, "host_maintenance", e->host_maint);
+	json_bool(j, "cache", e->cache);
+	json_u64(j, "cq_depth", e->cq_depth);
+	json_obj_end(j);
+}
+
+/* The "ext" sub-object: only for a card that lists CMD48/49 or claims an
+ * application performance class (the others' records stay as they were). */
+static void json_ext(struct json *j, const struct sd_card *card)
+{
+	const struct sd_ext *e = &card->ext;
+	const char *lacks = a2_lacks(card);
+
+	if (!e->supported && !(card->have_ssr && dec.ssr.app_perf_class))
+		return;
+	json_obj_begin(j, "ext");
+	json_bool(j, "cmd48", e->supported);
+	json_bool(j, "read", e->read);
+	if (e->err)
+		json_str(j, "error", err_name(e->err));
+	else
+		json_null(j, "error");
+	if (e->note[0])
+		json_str(j, "note", e->note);
+	else
+		json_null(j, "note");
+	json_u64(j, "gi_rev", e->gi_rev);
+	json_u64(j, "extensions", e->n_ext);
+	json_ext_pm(j, e);
+	json_ext_perf(j, e);
+	if (*lacks)
+		json_str(j, "a2_lacks", lacks);
+	else
+		json_null(j, "a2_lacks");
+	json_obj_end(j);
+}
+
 void card_report_print(const struct sd_card *card)
 {
 	char sz[24];
@@ -584,6 +698,8 @@ void card_report_print(const struct sd_card *card)
 		card_report_print_switch(&dec.sw);
 	else
 		con_printf("  CMD6 status not read\n");
+	if (card->have_scr)
+		print_ext(card);
 }
 
 void card_report_record(const struct sd_card *card)
@@ -633,5 +749,6 @@ void card_report_record(const struct sd_card *card)
 		card_report_json_switch(j, "switch", &dec.sw);
 	else
 		json_null(j, "switch");
+	json_ext(j, card);
 	record_end();
 }

@@ -134,6 +134,19 @@ static void report_config(struct config *cfg, int status, bool emulated)
  * twice stopped it). A console left without a command for console_idle
  * seconds goes back to what sdbench.txt says: the suite when it has not
  * run yet, else the end of the run. */
+/* Whatever a workload turned on in the card's Performance Enhancement
+ * function (cache, command queue) is flushed and turned off again at the
+ * end of a suite, on Ctrl-C and at the end of the run, errors or not: the
+ * card is left as it was found. */
+static void leave_card_as_found(void)
+{
+	int r = write_guard_card_as_found(&guard);
+
+	if (r)
+		record_error_cmd("card left as found", r, card.last_err.cmd, card.last_err.arg,
+				 card.last_err.status, "cache / command queue not turned off");
+}
+
 static void run_or_console(struct settings *set)
 {
 	const struct bench_env *env = set->env;
@@ -156,12 +169,14 @@ static void run_or_console(struct settings *set)
 		/* Stopped with Ctrl-C: whoever pressed it is at the serial
 		 * line, so the console opens, whatever "end" says. */
 		if (bench_dispatch(env, &st.cfg, &guard)) {
+			leave_card_as_found();
 			con_printf("\nstopped by Ctrl-C: the console opens\n");
 			why = "stopped by Ctrl-C";
 			console = suite_ran = true;
 			continue;
 		}
 		suite_ran = true;
+		leave_card_as_found();
 		end = config_enum_name(&st.cfg, CFG_END);
 		if (end && strcmp(end, "halt") && !env->console_getc) {
 			con_printf("\nend = %s: this platform has no console input; the run ends\n", end);
@@ -230,5 +245,6 @@ unsigned bench_main(const struct bench_env *env_in)
 		return record_error_count();
 	open_results_file();
 	run_or_console(&set);
+	leave_card_as_found();
 	return record_error_count();
 }

@@ -163,6 +163,26 @@ struct sim_profile {
 	 * the previous write ended: extra busy at its end (the card's
 	 * read-modify-write of a partial page outside its sequential stream). */
 	struct sim_dist write_isolated;
+
+	/* SD 6.00 function extension registers (SD Physical Layer §5.7:
+	 * CMD48/CMD49, SCR CMD_SUPPORT bit 34) with the General Information,
+	 * a Power Management function and the Performance Enhancement
+	 * function: its volatile cache and its command queue (sim_card_cq.c). */
+	bool ext_regs;
+	uint32_t perf_cache_blocks;        /* volatile cache; 0 = no cache support */
+	struct sim_dist perf_cache_write;  /* busy per block taken into the cache */
+	uint32_t perf_cache_drain_per_ms;  /* cached blocks committed per ms on its own */
+	struct sim_dist perf_flush;        /* busy of a Cache Flush, plus ... */
+	uint64_t perf_flush_per_block_ns;  /* ... this per block still cached */
+	uint8_t cq_depth;                  /* command queue depth; 0 (or 1) = no queue */
+	uint8_t cq_lanes;                  /* read tasks the card prepares at once (0 = 1) */
+	/* Broken implementations (the failure modes a kernel meets): */
+	uint8_t cq_timeout_depth;          /* a task queued behind this many never
+					    * becomes ready (0 = never happens) */
+	bool flush_reorders;               /* a write before a Cache Flush lands after
+					    * the writes that follow it */
+	bool flush_ignored;                /* Cache Flush ends at once, commits nothing */
+	bool cq_rejects_cmd44;             /* claims a queue, CMD44 is illegal */
 };
 
 /* Built-in profiles: sim/profiles/NAME.txt, compiled in (the loader
@@ -349,6 +369,17 @@ const char *sim_card_state_name(int state);
 /* The clock/width the card currently sees. */
 uint32_t sim_sd_clock_hz(void);
 uint8_t sim_bus_width(void);
+/* The card's Performance Enhancement state (sim_card_cq.c): cache and
+ * command queue enabled, blocks in the volatile cache not yet committed,
+ * tasks queued. sim_card_power_loss(): the supply is cut and comes back:
+ * what was only in the cache is lost (the flash keeps what it had before
+ * those writes), the enables and the queue reset. */
+bool sim_card_cache_on(void);
+bool sim_card_cq_on(void);
+unsigned sim_card_cache_dirty(void);
+unsigned sim_card_cq_queued(void);
+uint64_t sim_card_flushes(void);
+void sim_card_power_loss(void);
 /* Raw registers as the card sends them (big-endian byte order). */
 void sim_card_regs(uint8_t cid[16], uint8_t csd[16], uint8_t scr[8],
 		   uint8_t ssr[64]);

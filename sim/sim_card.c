@@ -15,9 +15,12 @@
  * dead until its supply is cut), CMD6 group 1 SDR50/SDR104/DDR50 at
  * 1.8 V only, group 4 400 mA, CMD19 (the tuning block).
  *
+ * SD 6.00 extension registers, cache and command queue (CMD43-49, CMD13
+ * SEND_TASK_STATUS): sim_card_cq.c.
+ *
  * Not modelled: SPI mode, CMD42 lock/unlock,
  * CMD27/28/29/30 (CSD programming, write-protect groups), CMD56, security
- * (ACMD18/25/26/38/43-49), CMD48/49 extension registers, command-line CRC
+ * (ACMD18/25/26/38/43-49), command-line CRC
  * errors sent by the host, partial or misaligned writes (WRITE_BL_PARTIAL=0).
  */
 #include <string.h>
@@ -100,6 +103,9 @@ static void go_idle(void)
 	c->g1_next = -1;
 	c->s18a_given = false;
 	c->switching = false;
+	c->op_kind = OPK_MEM;
+	c->op_staged = false;
+	sim_cq_reset(false);
 }
 
 void sim_card_reset(const struct sim_profile *p)
@@ -116,6 +122,7 @@ void sim_card_reset(const struct sim_profile *p)
 	c->last_wr_end = ~0ull;
 	c->io_mv = 3300;
 	go_idle();
+	sim_cq_reset(true);
 	sim_card_build_regs(c);
 }
 
@@ -175,6 +182,22 @@ static bool addressed(uint32_t arg)
 	return (arg >> 16) == sim_card.rca;
 }
 
+void sim_card_r1(struct sim_cmd_out *o, uint8_t idx, enum sim_state st,
+		 uint32_t extra, uint64_t t)
+{
+	r1(o, idx, st, extra, t);
+}
+
+void sim_card_illegal(struct sim_cmd_out *o)
+{
+	illegal(o);
+}
+
+bool sim_card_addressed(uint32_t arg)
+{
+	return addressed(arg);
+}
+
 static void put_be32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24);
@@ -205,6 +228,8 @@ static void reg_read(struct sim_cmd_out *o, const uint8_t *data, uint32_t len)
 	sim_card.op_blocks = 1;
 	sim_card.op_multi = false;
 	sim_card.op_mem = false;
+	sim_card.op_kind = OPK_MEM;
+	sim_card.op_staged = false;
 }
 
 /* Address check of a block command; returns the byte address or fills
@@ -553,6 +578,8 @@ static void mem_cmd(uint8_t idx, uint32_t arg, uint64_t t,
 	c->op_blocks = multi ? c->sbc : 1;
 	c->op_multi = multi;
 	c->op_mem = true;
+	c->op_kind = OPK_MEM;
+	c->op_staged = false;
 	c->sbc = 0;
 	c->state = rd ? ST_DATA : ST_RCV;
 	if (!rd) {
@@ -597,6 +624,8 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 	/* CMD23 only counts for the very next command (§4.15). */
 	if (idx != 18 && idx != 25 && idx != 23 && idx != 13)
 		c->sbc = 0;
+	if (sim_cq_command(idx, arg, t, o, st))
+		return;
 
 	switch (idx) {
 	case 2:

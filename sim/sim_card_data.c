@@ -54,7 +54,7 @@ uint64_t sim_card_read_latency(uint32_t k)
 		return SIM_NEVER;
 	if (c->op_blocks && k >= c->op_blocks)
 		return SIM_NEVER;
-	if (!c->op_mem)
+	if (!c->op_mem || c->op_kind == OPK_EXT)
 		return c->p->read_first.min_ns;
 	a = c->op_addr + (uint64_t)k * (c->ccs ? 512 : c->blocklen);
 	if (a >= c->blocks_total * 512) {
@@ -72,6 +72,10 @@ uint64_t sim_card_read_latency(uint32_t k)
 			lat += sim_rng_draw(&c->p->read_cross_page);
 		return lat;
 	}
+	/* A queued read task's data was read from the flash before CMD46
+	 * (sim_card_cq.c): its first block follows like the next one. */
+	if (c->op_staged)
+		return sim_rng_draw(&c->p->read_next);
 	if (!c->p->page_blocks)
 		return sim_rng_draw(&c->p->read_first);
 	/* A read starting in the page the card read last comes from its
@@ -90,6 +94,10 @@ void sim_card_read_data(uint32_t k, uint8_t *buf, uint32_t len)
 
 	uint64_t a = c->op_addr + (uint64_t)k * len;
 
+	if (c->op_kind == OPK_EXT) {
+		sim_cq_ext_read(buf, len);
+		return;
+	}
 	read_bytes(a, buf, len);
 	if (c->p->page_blocks)
 		c->read_page = a / 512 / c->p->page_blocks;
@@ -178,15 +186,24 @@ uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
 {
 	struct sim_card *c = &sim_card;
 	const struct sim_profile *p = c->p;
-	uint64_t a = c->op_addr + (uint64_t)k * 512, busy;
+	uint64_t a = c->op_addr + (uint64_t)k * 512, busy, cached;
 
 	(void)last;
 	if (!c->present || c->state != ST_RCV || len != 512)
 		return SIM_NEVER;
+	if (c->op_kind == OPK_EXT) {
+		busy = sim_cq_ext_write(buf, t);
+		c->state = ST_PRG;
+		c->after_busy = ST_TRAN;
+		c->busy_until = t + busy;
+		return busy;
+	}
 	if (a >= c->blocks_total * 512) {
 		c->err_pending |= R1_OUT_OF_RANGE;
 		return SIM_NEVER;
 	}
+	/* The Performance Enhancement cache, when the host turned it on. */
+	cached = sim_cq_mem_write(phys_block(a / 512), t);
 	sim_store_write(phys_block(a / 512), buf);
 	if (c->p->page_blocks && a / 512 / c->p->page_blocks == c->read_page)
 		c->read_page = ~0ull; /* the buffered page changed */
@@ -212,15 +229,19 @@ uint64_t sim_card_write_block(uint32_t k, const uint8_t *buf, uint32_t len,
 			busy = sim_rng_draw(&p->write_slow);
 	}
 	busy += place_busy(c, k, a);
+	if (cached != SIM_NEVER)
+		busy = cached; /* the flash is programmed later (drain, flush) */
 	if (!c->op_multi) {
-		if (p->flash_page_bytes && (a + 512) % p->flash_page_bytes)
+		if (cached == SIM_NEVER && p->flash_page_bytes && (a + 512) % p->flash_page_bytes)
 			busy += sim_rng_draw(&p->write_unaligned);
-		busy += isolated_busy(c, a, 1);
+		if (cached == SIM_NEVER)
+			busy += isolated_busy(c, a, 1);
 		c->state = ST_PRG;
 		c->after_busy = ST_TRAN;
 	} else if (c->op_blocks && k + 1 == c->op_blocks) {
 		/* CMD23 count reached: the card programs and returns to tran. */
-		busy += sim_card_write_end_busy();
+		if (cached == SIM_NEVER)
+			busy += sim_card_write_end_busy();
 		c->state = ST_PRG;
 		c->after_busy = ST_TRAN;
 	}

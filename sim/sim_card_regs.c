@@ -133,6 +133,7 @@ static void build_scr(struct sim_card *c)
 	put_bits(r, 8, 47, 47, p->sd_spec3);
 	put_bits(r, 8, 42, 42, p->sd_spec4);
 	put_bits(r, 8, 41, 38, p->sd_specx);
+	put_bits(r, 8, 34, 34, p->ext_regs); /* CMD48/CMD49 (sim_card_cq.c) */
 	put_bits(r, 8, 33, 33, p->cmd23);
 	put_bits(r, 8, 32, 32, p->cmd20);
 }
@@ -154,6 +155,13 @@ static void build_ssr(struct sim_card *c)
 	put_bits(r, 64, 395, 392, p->uhs_grade ? p->au_size : 0);
 	put_bits(r, 64, 391, 384, p->video_class);
 	put_bits(r, 64, 339, 336, p->app_class);
+	/* PERFORMANCE_ENHANCE (SD 6.00 §4.10.2): [335:331] command queue
+	 * depth - 1 (0: none), [330] cache; what the extension register says
+	 * too (sim_card_cq.c). Only cards with the registers fill it. */
+	if (p->ext_regs) {
+		put_bits(r, 64, 335, 331, p->cq_depth >= 2 ? (uint64_t)p->cq_depth - 1 : 0);
+		put_bits(r, 64, 330, 330, p->perf_cache_blocks != 0);
+	}
 }
 
 void sim_card_build_regs(struct sim_card *c)

@@ -195,6 +195,43 @@ static void card_aus(struct rng *r, struct sim_profile *p)
 	p->erase_per_au_ns = logu(r, 50e3, 2e6);
 }
 
+/* SD 6.00 extension registers, the Performance Enhancement cache and
+ * command queue, and their broken implementations (sim_card_cq.c). From a
+ * stream of their own (seeded apart from the card's), so that the draws
+ * above stay what they were before these keys existed. Most A2 cards have
+ * them (the class asks for both, SD Physical Layer 6.00 §4.19); some A1
+ * cards have a cache. */
+static void card_perf(uint64_t seed, struct sim_profile *p)
+{
+	static const uint8_t depths[] = { 2, 8, 16, 32 };
+	struct rng r = { seed * 0x9e3779b97f4a7c15ull + 0xa2a2a2ull };
+
+	if (p->app_class == 0 || !chance(&r, p->app_class == 2 ? 0.85 : 0.3))
+		return;
+	p->sd_specx = 2; /* 6.xx */
+	p->sd_spec4 = 1;
+	p->ext_regs = true;
+	if (chance(&r, p->app_class == 2 ? 0.9 : 0.5)) {
+		p->perf_cache_blocks = (uint32_t)logu(&r, 256, 4096);
+		p->perf_cache_write = dist(&r, 20e3, 200e3, 1.0, 0, 0, 0);
+		p->perf_cache_drain_per_ms = (uint32_t)uni(&r, 1, 40);
+		p->perf_flush = dist(&r, 100e3, 2e6, 0.5, 0, 0, 0);
+		p->perf_flush_per_block_ns = logu(&r, 20e3, 300e3);
+	}
+	if (p->app_class == 2 && chance(&r, 0.85)) {
+		p->cq_depth = depths[uni(&r, 0, 3)];
+		p->cq_lanes = (uint8_t)uni(&r, 1, 8);
+		if (chance(&r, 0.08))
+			p->cq_timeout_depth = (uint8_t)uni(&r, 1, p->cq_depth - 1);
+		if (chance(&r, 0.05))
+			p->cq_rejects_cmd44 = true;
+	}
+	if (p->perf_cache_blocks && chance(&r, 0.06))
+		p->flush_reorders = true;
+	if (p->perf_cache_blocks && chance(&r, 0.06))
+		p->flush_ignored = true;
+}
+
 void sim_gen_card(uint64_t seed, struct sim_profile *p)
 {
 	struct rng r = { seed * 0x2545f4914f6cdd1dull + 0xc0ffee };
@@ -205,6 +242,7 @@ void sim_gen_card(uint64_t seed, struct sim_profile *p)
 	card_reads(&r, seed, p);
 	card_writes(&r, seed, p);
 	card_aus(&r, p);
+	card_perf(seed, p);
 	snprintf(p->desc, sizeof(p->desc), "generated %s %s%s%s: read gap %u clocks%s, busy "
 		 "min %u clocks, write_next %llu ns, %u open AUs of %llu KiB",
 		 p->kind == SIM_SDSC_V2 ? "SDSC" : p->kind == SIM_SDHC ? "SDHC" : "SDXC",

@@ -143,7 +143,14 @@ struct sim_card {
 	uint64_t clk_off_t;          /* the SD clock stopped during the switch */
 	uint8_t g1;                  /* CMD6 group 1 function in effect */
 	int8_t g1_next;              /* switched to after the CMD6 block, -1 none */
+	/* The data operation's kind: memory blocks, or an extension register
+	 * block (CMD48/CMD49, sim_card_cq.c); a queued read task's first
+	 * block was prepared before CMD46 (staged). */
+	uint8_t op_kind;
+	bool op_staged;
 };
+
+enum sim_op_kind { OPK_MEM = 0, OPK_EXT = 1 };
 
 extern struct sim_card sim_card;
 
@@ -181,6 +188,23 @@ void sim_card_switch_clock(bool on, uint64_t t);
 bool sim_card_dat_low(void);
 /* The highest SD clock the card's current mode runs at. */
 uint32_t sim_card_max_hz(void);
+/* R1 helpers of sim_card.c for the other command files. */
+void sim_card_r1(struct sim_cmd_out *o, uint8_t idx, enum sim_state st,
+		 uint32_t extra, uint64_t t);
+void sim_card_illegal(struct sim_cmd_out *o);
+bool sim_card_addressed(uint32_t arg);
+/* sim_card_cq.c: extension registers, cache and command queue.
+ * sim_cq_command: CMD43-49 and CMD13 with SEND_TASK_STATUS; true when it
+ * answered. The data hooks serve an OPK_EXT operation; the write hooks
+ * put a memory block through the cache when it is on (returns the busy
+ * to use, SIM_NEVER when the cache is off; called before the block is
+ * stored). */
+void sim_cq_reset(bool power);
+bool sim_cq_command(uint8_t idx, uint32_t arg, uint64_t t, struct sim_cmd_out *o,
+		    enum sim_state st);
+void sim_cq_ext_read(uint8_t *buf, uint32_t len);
+uint64_t sim_cq_ext_write(const uint8_t *buf, uint64_t t);
+uint64_t sim_cq_mem_write(uint64_t phys_blk, uint64_t t);
 /* The 64-byte 4-bit tuning block (SD Physical Layer §4.2.4.5). */
 extern const uint8_t sim_tuning_block[64];
 

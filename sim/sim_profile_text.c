@@ -137,6 +137,25 @@ static const struct field card_fields[] = {
 	  "busy added to a write block that starts an erase block" },
 	{ "write_isolated", F_DIST, P(write_isolated), 0, 0, 0,
 	  "busy added to a write of <= 8 blocks not continuing the last one" },
+	{ "ext_regs", F_BOOL, P(ext_regs), 0, 0, 0,
+	  "CMD48/CMD49 extension registers (SD 6.00): power management and performance enhancement" },
+	{ "perf_cache_blocks", F_U32, P(perf_cache_blocks), 0, 4096, 0,
+	  "performance enhancement: volatile cache in blocks (0 = no cache)" },
+	{ "perf_cache_write", F_DIST, P(perf_cache_write), 0, 0, 0, "busy per block taken into the cache" },
+	{ "perf_cache_drain_per_ms", F_U32, P(perf_cache_drain_per_ms), 0, 0xffffffffull, 0,
+	  "cached blocks the card commits per ms on its own" },
+	{ "perf_flush", F_DIST, P(perf_flush), 0, 0, 0, "busy of a Cache Flush" },
+	{ "perf_flush_per_block", F_NS, P(perf_flush_per_block_ns), 0, 0, 0,
+	  "Cache Flush (or cache off) busy per block still cached" },
+	{ "cq_depth", F_U8, P(cq_depth), 0, 32, 0, "command queue depth (0 or 1 = no queue)" },
+	{ "cq_lanes", F_U8, P(cq_lanes), 0, 16, 0, "read tasks the card prepares at once" },
+	{ "cq_timeout_depth", F_U8, P(cq_timeout_depth), 0, 32, 0,
+	  "broken: a task queued behind this many never becomes ready (0 = never)" },
+	{ "flush_reorders", F_BOOL, P(flush_reorders), 0, 0, 0,
+	  "broken: the last write before a flush lands again after the next writes" },
+	{ "flush_ignored", F_BOOL, P(flush_ignored), 0, 0, 0, "broken: Cache Flush commits nothing" },
+	{ "cq_rejects_cmd44", F_BOOL, P(cq_rejects_cmd44), 0, 0, 0,
+	  "broken: claims a command queue, CMD44 is illegal" },
 };
 
 /* Keys --dump-profile prints even at their default (0 unless said): every
@@ -152,7 +171,8 @@ static bool always_printed(const struct field *f)
 	unsigned i;
 
 	if (f->type == F_DIST)
-		return strcmp(f->key, "write_next_preerased") && strcmp(f->key, "write_last_preerased");
+		return strcmp(f->key, "write_next_preerased") && strcmp(f->key, "write_last_preerased") &&
+		       strncmp(f->key, "perf_", 5);
 	for (i = 0; keys[i]; i++)
 		if (!strcmp(f->key, keys[i]))
 			return true;

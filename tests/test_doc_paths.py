@@ -26,6 +26,7 @@ FOREIGN = {
     "hyp-stub.S": "Linux (arch/arm/kernel)",
     "sdhci-iproc.c": "Linux (drivers/mmc/host)",
     "sdhc.h": "Zephyr's SD host API",
+    "mmc.c": "Linux (drivers/mmc/core)",
     "string.h": "libc", "stdint.h": "libc", "stdbool.h": "libc", "stdio.h": "libc",
     "stdlib.h": "libc", "stddef.h": "libc", "math.h": "libc", "stdarg.h": "libc",
     "errno.h": "libc", "unistd.h": "libc", "time.h": "libc", "signal.h": "libc",
@@ -36,6 +37,7 @@ FOREIGN = {
 FOREIGN_PATHS = {
     "drivers/mmc/host/bcm2835.c": "Linux",
     "drivers/mmc/host/sdhci.c": "Linux",
+    "drivers/mmc/core/sd.c": "Linux (SD extension registers, cache, command queue)",
     "drivers/mmc/bcm2835_sdhci.c": "U-Boot",
 }
 # Placeholder components: "sim/hosts/NAME.txt", "drivers/<name>/" written as X.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/storage/write_guard.h"
+#include "drivers/sd/sd_cq.h"
 #include "lib/err.h"
 
 void write_guard_init(struct write_guard *g, struct sd_card *card,
@@ -19,11 +20,15 @@ void write_guard_rebuild(struct write_guard *g, struct sd_card *card,
 {
 	struct lba_range log[WRITE_GUARD_LOG_RUNS];
 	unsigned n = g->nlog;
+	bool cache_on = g->cache_on, cq_on = g->cq_on;
 
 	memcpy(log, g->log, sizeof(log));
 	write_guard_init(g, card, area, write_tests);
 	memcpy(g->log, log, sizeof(log));
 	g->nlog = n;
+	/* What it turned on stays to be turned off. */
+	g->cache_on = cache_on;
+	g->cq_on = cq_on;
 }
 
 const char *write_guard_why_not(const struct write_guard *g)
@@ -130,4 +135,84 @@ int write_guard_log_write(struct write_guard *g, uint32_t lba, uint32_t count, c
 		return -EPERM;
 	}
 	return noted(g, sd_write_blocks(g->card, lba, count, buf, SD_STOP_AUTO12, NULL));
+}
+
+/* ---- the card's cache and command queue (drivers/sd/sd_cq.h) ---------------- */
+
+/* Turning something on writes to the card: the same rule as a block. */
+static int perf_allowed(const struct write_guard *g)
+{
+	if (g->test != WRITE_GUARD_NORMAL)
+		return -EPERM;
+	if (!write_guard_writes_possible(g))
+		return g->card && g->card->write_protected ? -EROFS : -EPERM;
+	return 0;
+}
+
+int write_guard_cache(struct write_guard *g, bool on)
+{
+	int ret = on ? perf_allowed(g) : 0;
+
+	if (ret) {
+		g->refused++;
+		return ret;
+	}
+	ret = sd_cache_set(g->card, on);
+	if (on && !ret)
+		g->cache_on = true;
+	if (!on && !ret)
+		g->cache_on = false;
+	return ret;
+}
+
+int write_guard_cq(struct write_guard *g, bool on)
+{
+	int ret = on ? perf_allowed(g) : 0;
+
+	if (ret) {
+		g->refused++;
+		return ret;
+	}
+	ret = sd_cq_set(g->card, on);
+	if (on && !ret)
+		g->cq_on = true;
+	if (!on && !ret)
+		g->cq_on = false;
+	return ret;
+}
+
+int write_guard_flush(struct write_guard *g, uint32_t *us)
+{
+	if (!g->cache_on) {
+		g->refused++;
+		return -EPERM;
+	}
+	return sd_cache_flush(g->card, us);
+}
+
+int write_guard_cq_queue(struct write_guard *g, unsigned id, bool read, uint32_t lba,
+			 uint32_t count)
+{
+	int ret = read ? 0 : write_guard_check(g, lba, count);
+
+	if (ret)
+		return ret;
+	return sd_cq_queue(g->card, id, read, lba, count);
+}
+
+int write_guard_card_as_found(struct write_guard *g)
+{
+	int first = 0, r;
+
+	if (g->cq_on) {
+		r = write_guard_cq(g, false);
+		first = r;
+	}
+	if (g->cache_on) {
+		r = sd_cache_flush(g->card, NULL);
+		first = first ? first : r;
+		r = write_guard_cache(g, false);
+		first = first ? first : r;
+	}
+	return first;
 }

@@ -48,6 +48,9 @@ struct write_guard {
 	 * only write_guard_log_write() may write there. */
 	struct lba_range log[WRITE_GUARD_LOG_RUNS];
 	unsigned nlog;
+	/* What the guard turned on in the card's Performance Enhancement
+	 * function (write_guard_cache / write_guard_cq), to turn off again. */
+	bool cache_on, cq_on;
 };
 
 void write_guard_init(struct write_guard *g, struct sd_card *card,
@@ -76,6 +79,28 @@ int write_guard_write_single(struct write_guard *g, uint32_t lba, const void *bu
 			     struct sd_req_times *times);
 int write_guard_erase(struct write_guard *g, uint32_t lba, uint32_t count,
 		      struct sd_req_times *times);
+
+/*
+ * The card's cache and command queue (SD 6.00 Performance Enhancement,
+ * drivers/sd/sd_cq.h, CMD49 with read-back). Turning either on is a write:
+ * only when writes are possible (-EROFS / -EPERM otherwise, nothing sent;
+ * never in the test modes); turning off is always allowed. A flush
+ * commits what the card holds (only where the guard turned the cache on,
+ * else -EPERM). The guard remembers what it turned on.
+ */
+int write_guard_cache(struct write_guard *g, bool on);
+int write_guard_cq(struct write_guard *g, bool on);
+int write_guard_flush(struct write_guard *g, uint32_t *us);
+/* Queue a task (drivers/sd/sd_cq.h sd_cq_queue): a write only into the
+ * test area and when writes are possible (write_guard_check's answer,
+ * nothing sent otherwise); a read anywhere on the card. Running it
+ * (sd_cq_run) then moves the blocks the guard allowed. */
+int write_guard_cq_queue(struct write_guard *g, unsigned id, bool read, uint32_t lba,
+			 uint32_t count);
+/* Leave the card as it was found: the queue off, the cache flushed and off,
+ * where the guard turned them on (the end of every run, every stop, every
+ * error). 0, or the first error (the later steps are still tried). */
+int write_guard_card_as_found(struct write_guard *g);
 
 /*
  * The results file: allow writes to the runs ext[0..n) as well (the blocks

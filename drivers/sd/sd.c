@@ -37,6 +37,7 @@
 #include "drivers/sd/sd_regs.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
+#include "lib/fmt.h"
 
 /* Clocks (Hz). */
 #define SD_ID_CLOCK_HZ 400000u
@@ -624,6 +625,73 @@ static int switch_speed(struct sd_card *c)
 	return 0;
 }
 
+/* ---- SD 6.00 extension registers (§5.7; decoded in sd_ext_info.c) -------- */
+
+static int sd_cmd_data_(struct sd_card *c, uint8_t index, uint32_t arg, void *buf,
+			uint32_t blksz, uint32_t blocks, uint8_t dir, struct sd_req_times *t);
+
+/* Off the firmware's small stack, like the card report's decoded forms. */
+static uint8_t ext_blk[SD_EXT_BLOCK];
+
+int sd_ext_read(struct sd_card *card, unsigned fno, unsigned page, unsigned off,
+		unsigned len, uint8_t *blk)
+{
+	uint32_t arg = (fno & 0xFu) << 27 | (page & 0xFFu) << 18 | (off & 0x1FFu) << 9 |
+		       ((len - 1) & 0x1FFu);
+
+	if (len < 1 || len > SD_EXT_BLOCK)
+		return -EINVAL;
+	return sd_cmd_data_(card, SD_CMD_READ_EXTR_SINGLE, arg, blk, SD_EXT_BLOCK, 1,
+			    SD_DATA_READ, NULL);
+}
+
+/* Discovery stopped at 'what' with code; the note names the command and
+ * the status. */
+static void ext_failed(struct sd_card *c, int code, const char *what)
+{
+	c->ext.err = code;
+	fmt_snprintf(c->ext.note, sizeof(c->ext.note), "%s: CMD%u failed (%s), status 0x%08x",
+		     what, (unsigned)c->last_err.cmd, err_name(code), (unsigned)c->last_err.status);
+}
+
+/* The General Information and the functions it lists, when the SCR lists
+ * CMD48/CMD49 (QEMU's card never does: hw/sd/sd.c sd_set_scr leaves
+ * CMD_SUPPORT without bit 34, so nothing is sent there). */
+static void ext_discover(struct sd_card *c, const struct sd_scr *scr)
+{
+	struct sd_ext *e = &c->ext;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	e->supported = scr->cmd_support & SD_SCR_CMD48_49;
+	if (!e->supported)
+		return;
+	ret = sd_ext_read(c, 0, 0, 0, SD_EXT_BLOCK, ext_blk);
+	if (ret) {
+		ext_failed(c, ret, "general information");
+		return;
+	}
+	if (sd_ext_parse_gi(ext_blk, e))
+		return;
+	if (e->have_pm) {
+		ret = sd_ext_read(c, e->pm_fno, e->pm_page, e->pm_off, SD_EXT_BLOCK, ext_blk);
+		if (ret) {
+			ext_failed(c, ret, "power management function");
+			return;
+		}
+		sd_ext_decode_pm(ext_blk, e);
+	}
+	if (e->have_perf) {
+		ret = sd_ext_read(c, e->perf_fno, e->perf_page, e->perf_off, SD_EXT_BLOCK, ext_blk);
+		if (ret) {
+			ext_failed(c, ret, "performance enhancement function");
+			return;
+		}
+		sd_ext_decode_perf(ext_blk, e);
+	}
+	e->read = true;
+}
+
 static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 {
 	struct sd_host *h = c->host;
@@ -696,6 +764,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 		if (ret)
 			return ret;
 	}
+	/* SD 6.00 extension registers, when the SCR lists CMD48 (as Linux
+	 * mmc_sd_init_card reads them last): a failure is noted, not fatal. */
+	ext_discover(c, &scr);
 	return 0;
 }
 
@@ -1256,6 +1327,58 @@ int sd_send_status(struct sd_card *card, uint32_t *status)
 	return get_status(card, status);
 }
 
+/* ---- for the card layer's other files ------------------------------------ */
+
+int sd_cmd_r1(struct sd_card *card, uint8_t index, uint32_t arg, uint32_t *r1)
+{
+	if (!card->present)
+		return -ENOMEDIUM;
+	return cmd(card, index, arg, SD_RESP_R1, CHK_R1, r1);
+}
+
+int sd_cmd_status_arg(struct sd_card *card, uint32_t arg, uint32_t *resp)
+{
+	if (!card->present)
+		return -ENOMEDIUM;
+	return cmd(card, SD_CMD_SEND_STATUS, arg, SD_RESP_R1, CHK_NONE, resp);
+}
+
+int sd_cmd_data(struct sd_card *card, uint8_t index, uint32_t arg, void *buf, uint32_t blksz,
+		uint32_t blocks, uint8_t dir, struct sd_req_times *times)
+{
+	return sd_cmd_data_(card, index, arg, buf, blksz, blocks, dir, times);
+}
+
+static int sd_cmd_data_(struct sd_card *card, uint8_t index, uint32_t arg, void *buf,
+			uint32_t blksz, uint32_t blocks, uint8_t dir, struct sd_req_times *times)
+{
+	struct sd_request req;
+	struct sd_data data;
+	int ret;
+
+	if (!card->present)
+		return -ENOMEDIUM;
+	data.buf = buf;
+	data.blksz = blksz;
+	data.blocks = blocks;
+	data.dir = dir;
+	data.stop = SD_STOP_NONE;
+	data.sbc_arg = 0;
+	req_init(&req, index, arg, SD_RESP_R1);
+	req.data = &data;
+	ret = card->host->ops->request(card->host, &req);
+	ret = ret ? req_failed(card, &req, ret) :
+		    check_r1(card, req.cmd.index, req.cmd.arg, req.cmd.resp[0]);
+	if (times)
+		*times = req.t;
+	if (!ret && dir == SD_DATA_WRITE)
+		ret = wait_tran(card, index, arg, SD_TRAN_TIMEOUT_US,
+				times ? &times->extra_cmds : NULL);
+	if (ret)
+		recover(card);
+	return ret;
+}
+
 /* ---- names --------------------------------------------------------------- */
 
 const char *sd_state_name(unsigned state)
@@ -1363,6 +1486,13 @@ const char *sd_cmd_name(uint8_t index, bool app)
 	case SD_CMD_ERASE_WR_BLK_END: return "ERASE_WR_BLK_END";
 	case SD_CMD_ERASE: return "ERASE";
 	case SD_CMD_APP_CMD: return "APP_CMD";
+	case SD_CMD_READ_EXTR_SINGLE: return "READ_EXTR_SINGLE";
+	case SD_CMD_WRITE_EXTR_SINGLE: return "WRITE_EXTR_SINGLE";
+	case SD_CMD_Q_MANAGEMENT: return "Q_MANAGEMENT";
+	case SD_CMD_Q_TASK_INFO_A: return "Q_TASK_INFO_A";
+	case SD_CMD_Q_TASK_INFO_B: return "Q_TASK_INFO_B";
+	case SD_CMD_Q_RD_TASK: return "Q_RD_TASK";
+	case SD_CMD_Q_WR_TASK: return "Q_WR_TASK";
 	default: return "CMD?";
 	}
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/sd/sd_ext_info.h"
 #include "drivers/sd/sd_host.h"
 
 #define SD_BLOCK_SIZE 512u
@@ -61,6 +62,7 @@ struct sd_card {
 	/* Card layer bookkeeping. */
 	uint32_t r1_ignore;    /* R1 bits that refer to a failed previous command */
 	uint32_t au_size_bytes;/* from the SD Status, 0 unknown */
+	struct sd_ext ext;     /* extension registers (sd_ext_info.h), read by sd_init */
 };
 
 /* R1 card status (SD Physical Layer §4.10.1). */
@@ -146,6 +148,24 @@ int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
 	     struct sd_req_times *times);
 /* CMD13: the R1 card status. */
 int sd_send_status(struct sd_card *card, uint32_t *status);
+
+/* For the card layer's other files: one command with an R1
+ * response and no data, its status checked (*r1 may be NULL); CMD13 with
+ * the given argument, the 32-bit answer unchecked (SEND_TASK_STATUS
+ * answers a register, not a status); one data command of 'blocks' blocks
+ * of blksz bytes (no stop command: the count is the card's), a write
+ * followed by the bounded wait back to tran, a failure by the recovery
+ * back to tran. 0 or -errno with last_err naming the command. */
+int sd_cmd_r1(struct sd_card *card, uint8_t index, uint32_t arg, uint32_t *r1);
+int sd_cmd_status_arg(struct sd_card *card, uint32_t arg, uint32_t *resp);
+int sd_cmd_data(struct sd_card *card, uint8_t index, uint32_t arg, void *buf, uint32_t blksz,
+		uint32_t blocks, uint8_t dir, struct sd_req_times *times);
+/* CMD48 READ_EXTR_SINGLE: 'len' bytes (1..512) of extension function
+ * fno, page, offset 'off' at the start of blk (SD_EXT_BLOCK bytes). sd_init
+ * reads the General Information and the functions it lists with it into
+ * card->ext when the SCR lists CMD48/CMD49 (nothing is sent otherwise). */
+int sd_ext_read(struct sd_card *card, unsigned fno, unsigned page, unsigned off,
+		unsigned len, uint8_t *blk);
 
 /* Human names for R1 status bits that are set ("ILLEGAL_COMMAND|..."),
  * written into buf. */

@@ -10,8 +10,8 @@
  * the number ("CMD55"), as the spec and card data sheets do.
  *
  * Not listed: commands this stack never sends (SPI mode, I/O, lock/unlock,
- * write protection groups, extension registers, SDUC's CMD22, UHS-I's
- * CMD11/CMD19) except where sd_cmd_name() names them.
+ * write protection groups, SDUC's CMD22, UHS-I's CMD11/CMD19) except
+ * where sd_cmd_name() names them.
  */
 #ifndef SDB_DRIVERS_SD_CMDS_H
 #define SDB_DRIVERS_SD_CMDS_H
@@ -47,6 +47,25 @@
 
 /* Class 10, switch (§4.3.10). */
 #define SD_CMD_SWITCH_FUNC            6u
+
+/* Class 11, function extension (SD 6.00 §5.7.2; SCR CMD_SUPPORT bit 34).
+ * Argument [31] MIO, [30:27] FNO, [26] MW (CMD49), [25:18] page, [17:9]
+ * offset, [8:0] length - 1 (or the mask of a mask write); one 512-byte
+ * block. sd.c reads them (sd_ext_read), sd_ext_info.c decodes them. */
+#define SD_CMD_READ_EXTR_SINGLE      48u
+#define SD_CMD_WRITE_EXTR_SINGLE     49u
+
+/* Class 1, command queue (SD 6.00; the Performance Enhancement function
+ * enables it). CMD44 [30] direction (1 read), [20:16] task ID, [15:0]
+ * blocks; CMD45 the start block; CMD46/47 [20:16] the task to run; CMD43
+ * [3:0] 1 abort the queue, 2 abort task [20:16]; CMD13 [15] asks for the
+ * Task Status register. */
+#define SD_CMD_Q_MANAGEMENT          43u
+#define SD_CMD_Q_TASK_INFO_A         44u
+#define SD_CMD_Q_TASK_INFO_B         45u
+#define SD_CMD_Q_RD_TASK             46u
+#define SD_CMD_Q_WR_TASK             47u
+#define SD_CMD13_SEND_TASK_STATUS    (1u << 15)
 
 /* Class 8, application-specific (§4.3.9). */
 #define SD_CMD_APP_CMD               55u  /* the next command is an ACMD */
