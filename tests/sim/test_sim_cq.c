@@ -19,7 +19,7 @@
 #include "sim/sim.h"
 #include "sim/sim_gen.h"
 #include "drivers/sd/sd_cq.h"
-#include "sim/sim_harness.h"
+#include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
 #define A2CQ "sdxc-a2-cq-64g"
