@@ -299,6 +299,22 @@ TEST(the_prediction_and_the_judge)
 	stalls.write = false;
 	wl_check_predict_clock(&stalls, 1e5, 2.0, &lo, &hi);
 	CHECK(fabs(lo - 150000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
+	/* a 1-bit bus: a bus-bound read grows by the frames' growth exactly */
+	wl_check_predict_width(&bus, 1e5, 3e5, &lo, &hi);
+	CHECK(fabs(lo - 400000.0) < 1e-6 && fabs(hi - 400000.0) < 1e-6);
+	/* frames hidden behind the CPU: their critical share at least, up to
+	 * all of it and the hidden frames once more */
+	wl_check_predict_width(&hidden, 1e5, 4e4, &lo, &hi);
+	CHECK(fabs(lo - 110000.0) < 1e-6 && fabs(hi - 170000.0) < 1e-6);
+	/* a write's not-ready waits may be covered by the longer frames */
+	stalls.write = true;
+	wl_check_predict_width(&stalls, 1e5, 5e4, &lo, &hi);
+	CHECK(fabs(lo - 130000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
+	/* a read's idle clocks between blocks too, not its access latency */
+	stalls.write = false;
+	stalls.card_clock_pct = 5.0;
+	wl_check_predict_width(&stalls, 1e5, 5e4, &lo, &hi);
+	CHECK(fabs(lo - 145000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
 	/* a CPU delay between requests: the host grows by it, less at most
 	 * the host's time inside the requests, plus at most the CPU's work
 	 * in the pipeline (the critical path may change hands) */
