@@ -523,9 +523,14 @@ bench-au: $(BH)/tests/test_bench_au
 # The counterfactual checks of each verdict (bench/engine/confirm.c) on
 # the shipped pairs and N generated pairs (default 100, seeds 1..N): the
 # checks that ran, the contradictions of unbroken splits, and of splits
-# broken by hand (tests/sim/test_confirm.c; make test runs 12 pairs).
+# broken by hand (tests/sim/test_confirm.c; make test runs 12 pairs); then
+# the same test (make test's pairs) on each split broken in the code (the
+# bus model x1.1, the simulated SDHCI's divider off by one, its Block
+# Count stale: sim/mutations.py), its counts per mutation.
+CONFIRM_MUTATIONS = bus-model-x1.1,sdhci-divider-off-by-one,block-count-stale
 bench-confirm: $(BH)/tests/test_confirm
 	SIM_CONFIRM_GEN=$(or $(N),100) $(BH)/tests/test_confirm
+	$(PYTHON) sim/mutations.py --only $(CONFIRM_MUTATIONS) --tests test_confirm
 
 # Each mutation of sim/mutations.py (the bus model 10% too long, the
 # clock-paced booking removed, the overlap rule removed, the verdict rule

@@ -26,6 +26,8 @@ silently left unmutated.
   --list          print the mutations and the lines they touch, run nothing
   --only NAME     only these mutations (comma-separated; the baseline runs too)
   --keep          keep the temporary tree (its path is printed)
+  --tests NAMES   run only these of each mutation's tests (comma-separated;
+                  make bench-confirm: test_confirm on the split mutations)
 
 Environment: BENCH_MUTATIONS_JOBS = test programs run at once (default 2).
 Exit status: 0 when the baseline passes and every mutation is caught; 1
@@ -292,8 +294,10 @@ def print_result(test, rc, out, base):
     print("  %s: %s" % (test, verdict(rc, out)))
     if test == CONFIRM:
         for line in out.splitlines():
-            if line.startswith("CONFIRM_COUNTS"):
-                print("    " + line)
+            # the counts, and each kind of check's (clock, width, cpu_delay)
+            if line.startswith("CONFIRM_COUNTS") or \
+                    re.match(r"  (shipped|generated) pairs, \w+: ", line):
+                print("    " + line.strip())
         return
     if test != ACCURACY:
         for a, b in FAILED.findall(out)[:4]:
@@ -335,6 +339,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--tests")
     args = ap.parse_args()
     if args.list:
         return list_mutations(ROOT)
@@ -342,6 +347,13 @@ def main():
     if args.only and len(chosen) != len(args.only.split(",")):
         raise SystemExit("bench-mutations: no mutation named %s (--list names them)"
                          % args.only)
+    if args.tests:
+        keep = args.tests.split(",")
+        chosen = [Mutation(m.name, m.what, m.path, m.search, m.replace,
+                           [t for t in m.tests if t in keep]) for m in chosen]
+        if not all(m.tests for m in chosen):
+            raise SystemExit("bench-mutations: --tests %s leaves a mutation without a test"
+                             % args.tests)
     try:
         lines = {m.name: check_applies(m, ROOT) for m in chosen}
     except NotApplicable as e:

@@ -9,7 +9,7 @@
 
 const char *wl_check_kind_name(enum wl_check_kind k)
 {
-	return k == WL_CHECK_CLOCK ? "clock" : "cpu_delay";
+	return k == WL_CHECK_CLOCK ? "clock" : k == WL_CHECK_WIDTH ? "width" : "cpu_delay";
 }
 
 const char *wl_check_verdict_name(enum wl_check_verdict v)
@@ -38,17 +38,20 @@ static void record_check(const struct wl_check *k, bool emulated)
 		json_double(j, "measured_ns", k->measured_ns, 0);
 		json_double(j, "tolerance_ns", k->tolerance_ns, 0);
 		json_double(j, "baseline_ns", k->baseline_ns, 0);
+		json_double(j, "drift_ns", k->drift_ns, 0);
 	} else {
 		json_null(j, "predicted_ns");
 		json_null(j, "predicted_hi_ns");
 		json_null(j, "measured_ns");
 		json_null(j, "tolerance_ns");
 		json_null(j, "baseline_ns");
+		json_null(j, "drift_ns");
 	}
 	json_u64(j, "ops", k->ops);
 	json_u64(j, "clock_hz", k->clock_hz);
 	json_u64_if(j, "cf_clock_hz", k->kind == WL_CHECK_CLOCK && k->cf_clock_hz,
 		    k->cf_clock_hz);
+	json_u64_if(j, "cf_width", k->kind == WL_CHECK_WIDTH && k->cf_width, k->cf_width);
 	json_u64_if(j, "delay_ns_per_block", k->kind == WL_CHECK_CPU_DELAY && ran,
 		    k->delay_ns_per_block);
 	json_u64(j, "cost_us", k->cost_us);
@@ -67,6 +70,9 @@ static void print_check(const struct wl_check *k)
 	if (k->kind == WL_CHECK_CLOCK)
 		fmt_snprintf(what, sizeof(what), "clock %u -> %u kHz", (unsigned)(k->clock_hz / 1000),
 			     (unsigned)(k->cf_clock_hz / 1000));
+	else if (k->kind == WL_CHECK_WIDTH)
+		fmt_snprintf(what, sizeof(what), "bus %u -> %u bit", (unsigned)k->width,
+			     (unsigned)k->cf_width);
 	else
 		fmt_snprintf(what, sizeof(what), "CPU delay %u ns/block",
 			     (unsigned)k->delay_ns_per_block);
@@ -76,36 +82,55 @@ static void print_check(const struct wl_check *k)
 		return;
 	}
 	con_printf("  check %-22s %-24s %s %.1f us, predicted %.1f", k->workload, what,
-		   k->kind == WL_CHECK_CLOCK ? "median" : "host/op", k->measured_ns / 1e3,
+		   k->kind == WL_CHECK_CPU_DELAY ? "host/op" : "median", k->measured_ns / 1e3,
 		   k->predicted_ns / 1e3);
 	if (k->predicted_hi_ns > k->predicted_ns)
 		con_printf("-%.1f", k->predicted_hi_ns / 1e3);
 	con_printf(" +/- %.1f us: %s\n", k->tolerance_ns / 1e3, wl_check_verdict_name(k->verdict));
 }
 
-/* The summary's verdict after the checks: "..., confirmed by ..." or
- * "contradicted: ..." (and then no diagnosis); unchanged when neither ran. */
-void wl_confirm_verdict(struct wl_summary *s, const struct wl_check k[2])
+static const char *check_words(enum wl_check_kind k)
 {
-	char v[sizeof(s->verdict)];
-	const struct wl_check *bad = k[0].verdict == WL_CHECK_CONTRADICTED ? &k[0] :
-				     k[1].verdict == WL_CHECK_CONTRADICTED ? &k[1] : NULL;
-	bool c0 = k[0].verdict == WL_CHECK_CONFIRMED, c1 = k[1].verdict == WL_CHECK_CONFIRMED;
+	return k == WL_CHECK_CLOCK ? "half clock" : k == WL_CHECK_WIDTH ? "1-bit bus" : "CPU delay";
+}
 
+/* The summary's verdict after the checks: "..., confirmed by ..." or
+ * "contradicted: ..." (and then no diagnosis); unchanged when none ran. */
+void wl_confirm_verdict(struct wl_summary *s, const struct wl_check k[WL_CHECK_KINDS])
+{
+	static const enum wl_check_kind order[WL_CHECK_KINDS] = {
+		WL_CHECK_CLOCK, WL_CHECK_WIDTH, WL_CHECK_CPU_DELAY
+	};
+	char v[sizeof(s->verdict)], by[64] = "";
+	size_t blen = 0;
+	const struct wl_check *bad = NULL;
+	unsigned i, n = 0, nconf = 0;
+
+	for (i = 0; i < WL_CHECK_KINDS; i++) {
+		if (k[i].verdict == WL_CHECK_CONTRADICTED && !bad)
+			bad = &k[i];
+		nconf += k[i].verdict == WL_CHECK_CONFIRMED;
+	}
 	if (bad) {
 		fmt_snprintf(v, sizeof(v), "contradicted: %s took %.0f us, the split predicts %.0f us "
-			     "(%s)", bad->kind == WL_CHECK_CLOCK ? "half clock" : "CPU delay",
-			     bad->measured_ns / 1e3, bad->predicted_ns / 1e3, s->verdict);
+			     "(%s)", check_words(bad->kind), bad->measured_ns / 1e3,
+			     bad->predicted_ns / 1e3, s->verdict);
 		s->valid = false;
-	} else if (c0 || c1) {
-		fmt_snprintf(v, sizeof(v), "%s, confirmed by %s", s->verdict,
-			     c0 && c1 ? "half clock and CPU delay" : c0 ? "half clock" : "CPU delay");
+	} else if (nconf) {
+		/* "a", "a and b", "a, b and c" in the order above */
+		for (i = 0; i < WL_CHECK_KINDS; i++) {
+			if (k[order[i]].verdict != WL_CHECK_CONFIRMED)
+				continue;
+			n++;
+			fmt_append(by, sizeof(by), &blen, "%s%s", n == 1 ? "" : n == nconf ? " and " : ", ",
+				   check_words(order[i]));
+		}
+		fmt_snprintf(v, sizeof(v), "%s, confirmed by %s", s->verdict, by);
 	} else {
 		return;
 	}
 	fmt_snprintf(s->verdict, sizeof(s->verdict), "%s", v);
 }
-
 
 void wl_check_report(const struct wl_check *k, bool emulated)
 {
@@ -115,8 +140,8 @@ void wl_check_report(const struct wl_check *k, bool emulated)
 
 void wl_checks_heading(void)
 {
-	con_printf("\nchecks: each verdict against a run at half the clock and one with a CPU "
-		   "delay\n");
+	con_printf("\nchecks: each verdict against a run at half the clock, one on a 1-bit bus "
+		   "and one with a CPU delay\n");
 }
 
 void wl_checks_report(const unsigned count[3], uint64_t elapsed_us, bool emulated)

@@ -90,6 +90,8 @@ struct wl_cf_src {
 	double wall_per_op_ns;
 	double bus_pct, crit_bus_pct, card_clock_pct;
 	double card_access_pct;      /* the card's waits inside the transfer */
+	double host_xfer_pct;        /* the host's part inside the requests */
+	double cpu_work_pct;         /* the CPU's work in the pipeline, booked or hidden */
 };
 
 #define WL_MAX_SUMMARY 96
