@@ -49,22 +49,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from sdbhost import resultsfile  # noqa: E402
+import sdbhost  # noqa: E402
+from sdbhost import mkimage, resultsfile  # noqa: E402
 
 
-def _source_tree():
-    """The sdbench source tree: next to this file in the tree, else (an
-    installed command) the current directory when it is one, else $SDB_ROOT."""
-    here = os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(__file__)), ".."))
-    for d in (here, os.environ.get("SDB_ROOT", ""), os.getcwd()):
-        if d and os.path.exists(os.path.join(d, "qemu", "mkimage.py")):
-            return d
-    return here
-
-
-ROOT = _source_tree()
-MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
-SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
+# The sample sdbench.txt ships in the package, next to the image maker
+# (sdbhost/mkimage.py): an installed sdbcard needs no source tree.
+SAMPLE = os.path.join(os.path.dirname(os.path.abspath(sdbhost.__file__)), "sdbench-sample.txt")
 
 # The kernel images sdbench builds: file in the build directory, its name on
 # a card made by `image`, its name when installed next to another system
@@ -388,6 +379,16 @@ def firmware_message(missing, card_names=()):
 
 # ---- image ---------------------------------------------------------------
 
+def make_image(args):
+    """sdbhost/mkimage.py (qemu/mkimage.py's command line) in this process."""
+    try:
+        mkimage.main(args)
+    except SystemExit as e:
+        if e.code:
+            raise Fail("the card image: %s" % e.code)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise Fail("the card image: %s" % e)
+
 def cmd_image(a):
     kernels = built_kernels(a.build)
     fw = []
@@ -406,7 +407,7 @@ def cmd_image(a):
         cfg = os.path.join(td, "config.txt")
         with open(cfg, "w") as f:
             f.write(image_config_txt(kernels))
-        args = ["/usr/bin/python3", MKIMAGE, "-o", a.output, "--size", a.size,
+        args = ["-o", a.output, "--size", a.size,
                 "--boot-start", a.boot_start, "--boot-size", a.boot_size, "--label", "SDBENCH",
                 "--config-txt", cfg, "--file", "sdbench.txt=" + SAMPLE,
                 "--results-file", str(resultsfile.DEFAULT_SIZE)]
@@ -414,9 +415,7 @@ def cmd_image(a):
             args += ["--file", "%s=%s" % (card, path)]
         for name, path in fw:
             args += ["--file", "%s=%s" % (name, path)]
-        r = subprocess.run(args)
-        if r.returncode:
-            raise Fail("qemu/mkimage.py failed (status %d)" % r.returncode)
+        make_image(args)
     size = os.path.getsize(a.output)
     say("%s: %d MiB card image (MBR, FAT32 boot partition \"SDBENCH\" of %s at %s, "
         "the rest unpartitioned)" % (a.output, size >> 20, a.boot_size, a.boot_start))
