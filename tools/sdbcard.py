@@ -470,20 +470,8 @@ def looks_like_boot(boot):
     return any(glob.glob(os.path.join(boot, p)) for p in pats)
 
 
-def cmd_install(a):
-    boot = a.boot
-    if not os.path.isdir(boot):
-        raise Fail("BOOT=%s is not a directory (the mounted boot partition, e.g. "
-                   "/media/$USER/bootfs or /boot/firmware)" % boot)
-    if not looks_like_boot(boot):
-        raise Fail("%s does not look like a Raspberry Pi boot partition (no config.txt, "
-                   "start*.elf or kernel*.img); nothing done" % boot)
-    kernels = built_kernels(a.build)
-    m = load_manifest(boot) or {"version": 1, "files": {}}
-    files = m["files"]
-    changes = []
-
-    # 1. The kernels, under names no other system uses.
+def _install_kernels(boot, kernels, files, changes):
+    """The kernels, under names no other system uses."""
     for path, _, inst, _, _ in kernels:
         data = read_bytes(path)
         dest = os.path.join(boot, inst)
@@ -500,7 +488,9 @@ def cmd_install(a):
         files[inst] = sha256(data)
         changes.append("%s: copied from %s" % (inst, path))
 
-    # 2. sdbench.txt: the user's own is never replaced.
+
+def _install_sample(boot, files, changes):
+    """sdbench.txt: the user's own is never replaced."""
     sample = read_bytes(SAMPLE)
     have = existing_name(boot, SDBENCH_TXT)
     if have is None:
@@ -518,7 +508,9 @@ def cmd_install(a):
         files.pop(have, None)       # the user's file: never touched, never removed
         changes.append("%s: kept yours" % have)
 
-    # 3. SDBENCH.LOG: made once; a run's output in it is never replaced.
+
+def _install_results(boot, files, changes):
+    """SDBENCH.LOG: made once; a run's output in it is never replaced."""
     have = existing_name(boot, RESULTS)
     if have is None:
         data = resultsfile.pattern(resultsfile.DEFAULT_SIZE)
@@ -529,7 +521,9 @@ def cmd_install(a):
     else:
         changes.append("%s: kept (it is there already)" % have)
 
-    # 4. config.txt: a marked block at the end, after a backup.
+
+def _install_config(boot, kernels, m, changes):
+    """config.txt: a marked block at the end, after a backup."""
     cpath = os.path.join(boot, "config.txt")
     existed = os.path.exists(cpath)
     raw = read_bytes(cpath) if existed else b""
@@ -578,6 +572,24 @@ def cmd_install(a):
         changes.append("config.txt: already in effect there, not repeated: %s"
                        % ", ".join(skipped))
 
+
+def cmd_install(a):
+    boot = a.boot
+    if not os.path.isdir(boot):
+        raise Fail("BOOT=%s is not a directory (the mounted boot partition, e.g. "
+                   "/media/$USER/bootfs or /boot/firmware)" % boot)
+    if not looks_like_boot(boot):
+        raise Fail("%s does not look like a Raspberry Pi boot partition (no config.txt, "
+                   "start*.elf or kernel*.img); nothing done" % boot)
+    kernels = built_kernels(a.build)
+    m = load_manifest(boot) or {"version": 1, "files": {}}
+    files = m["files"]
+    changes = []
+
+    _install_kernels(boot, kernels, files, changes)
+    _install_sample(boot, files, changes)
+    _install_results(boot, files, changes)
+    _install_config(boot, kernels, m, changes)
     save_manifest(boot, m)
     fsync_dir(boot)
     for c in changes:

@@ -177,86 +177,30 @@ class Report:
     # --- sections ----------------------------------------------------------
     def overview(self):
         self.section("overview")
-
-        def board(run, key, f=F.text):
-            b = run.board() or {}
-            return f(b.get(key))
-
-        def timer(run):
-            t = (run.board() or {}).get("timer") or {}
-            return "%s, %s Hz measured (nominal %s), resolution %s ns, read cost %s ns, " \
-                   "calibration %s ppm" % (F.text(t.get("source")), F.intg(t.get("freq_hz")),
-                                           F.intg(t.get("nominal_hz")),
-                                           F.intg(t.get("resolution_ns")),
-                                           F.intg(t.get("read_cost_ns")),
-                                           F.intg(t.get("calib_ppm")))
-
-        def card(run, f):
-            c = run.one("card") or {}
-            return f(c)
-
-        def area(run):
-            ta = run.one("test_area")
-            if not ta:
-                return F.DASH
-            if not ta.get("usable"):
-                return "none: %s %s" % (F.text(ta.get("reason")), F.text(ta.get("hint") or ""))
-            first, count = ta.get("first_lba"), ta.get("count")
-            last = first + count - 1 if is_num(first) and is_num(count) else None
-            return "LBA %s-%s (%s), %s" % (F.intg(first), F.intg(last), F.size(ta.get("bytes")),
-                                           F.text(ta.get("reason")))
-
-        def cfg(run):
-            c = run.one("config")
-            if not c:
-                return F.DASH
-            s = ("sdbench.txt: " + ", ".join("%s = %s" % (k, F.text(c.get(k)))
-                                             for k in c.get("from_file") or []
-                                             if isinstance(k, str))) \
-                if c.get("file") else "defaults (no sdbench.txt)"
-            return "%s; suite %s" % (s, F.text(c.get("suite")))
-
-        def layout(run):
-            lay = run.one("layout")
-            if not lay:
-                return F.DASH
-            parts = ["%s %s LBA %s+%s" % (F.text(p.get("number")), F.text(p.get("type_name")),
-                                          F.intg(p.get("first_lba")), F.intg(p.get("count")))
-                     for p in lay.get("partitions") or []]
-            return "%s%s" % (F.text(lay.get("kind")), (": " + "; ".join(parts)) if parts else "")
-
-        def ended(run):
-            d = run.done()
-            if d:
-                return "%s error(s), %s" % (F.intg(d.get("errors")),
-                                            F.duration_us(d.get("elapsed_us")))
-            return "stopped by an exception" if run.ended_by == "exception" \
-                else "did not finish (no done record)"
-
         rows = [
             ("log", lambda r: "%s, %s" % (r.path, r.describe())),
             ("emulated", lambda r: "yes: QEMU, every time and rate is emulation speed"
              if r.emulated else "no: simulated (build/host/sdbsim), no real card"
              if r.simulated else "no (real hardware)"),
-            ("board", lambda r: "%s (%s), %s %s" % (board(r, "model"), board(r, "revision"),
-                                                    board(r, "soc"), board(r, "cpu"))),
+            ("board", lambda r: "%s (%s), %s %s" % (_ov_board(r, "model"), _ov_board(r, "revision"),
+                                                    _ov_board(r, "soc"), _ov_board(r, "cpu"))),
             ("clocks", lambda r: "ARM %s, core %s, EMMC %s" % (
-                board(r, "arm_clock_hz", F.hz), board(r, "core_clock_hz", F.hz),
-                board(r, "emmc_clock_hz", F.hz))),
-            ("memory", lambda r: "%s ARM + %s VideoCore" % (board(r, "arm_mem_bytes", F.size),
-                                                            board(r, "vc_mem_bytes", F.size))),
-            ("timer", timer),
-            ("card", lambda r: card(r, lambda c: "%s, %s (%s)" % (
+                _ov_board(r, "arm_clock_hz", F.hz), _ov_board(r, "core_clock_hz", F.hz),
+                _ov_board(r, "emmc_clock_hz", F.hz))),
+            ("memory", lambda r: "%s ARM + %s VideoCore" % (_ov_board(r, "arm_mem_bytes", F.size),
+                                                            _ov_board(r, "vc_mem_bytes", F.size))),
+            ("timer", _ov_timer),
+            ("card", lambda r: _ov_card(r, lambda c: "%s, %s (%s)" % (
                 _card_name(c), F.size(c.get("capacity_bytes")),
                 F.text((c.get("csd") or {}).get("card_type"))))),
-            ("bus", lambda r: card(r, lambda c: "%s-bit %s at %s (card max %s), CMD23 %s" % (
+            ("bus", lambda r: _ov_card(r, lambda c: "%s-bit %s at %s (card max %s), CMD23 %s" % (
                 F.intg(c.get("width")), F.text(c.get("timing")), F.hz(c.get("clock_hz")),
                 F.hz(c.get("max_clock_hz")), F.text(c.get("cmd23"))))),
-            ("claims", lambda r: card(r, _claims)),
-            ("layout", layout),
-            ("configuration", cfg),
-            ("test area", area),
-            ("run ended", ended),
+            ("claims", lambda r: _ov_card(r, _claims)),
+            ("layout", _ov_layout),
+            ("configuration", _ov_cfg),
+            ("test area", _ov_area),
+            ("run ended", _ov_ended),
         ]
         self.kv(rows)
         self.end()
@@ -786,6 +730,63 @@ class Report:
             title=title, several=len(self.runs) > 1, headlines=self.headlines(),
             emulated=[l for l, r in self.runs if r.emulated],
             simulated=[l for l, r in self.runs if r.simulated], sections=self.sections)
+
+
+# The overview's rows (Report.overview).
+def _ov_board(run, key, f=F.text):
+    b = run.board() or {}
+    return f(b.get(key))
+
+def _ov_timer(run):
+    t = (run.board() or {}).get("timer") or {}
+    return "%s, %s Hz measured (nominal %s), resolution %s ns, read cost %s ns, " \
+           "calibration %s ppm" % (F.text(t.get("source")), F.intg(t.get("freq_hz")),
+                                   F.intg(t.get("nominal_hz")),
+                                   F.intg(t.get("resolution_ns")),
+                                   F.intg(t.get("read_cost_ns")),
+                                   F.intg(t.get("calib_ppm")))
+
+def _ov_card(run, f):
+    c = run.one("card") or {}
+    return f(c)
+
+def _ov_area(run):
+    ta = run.one("test_area")
+    if not ta:
+        return F.DASH
+    if not ta.get("usable"):
+        return "none: %s %s" % (F.text(ta.get("reason")), F.text(ta.get("hint") or ""))
+    first, count = ta.get("first_lba"), ta.get("count")
+    last = first + count - 1 if is_num(first) and is_num(count) else None
+    return "LBA %s-%s (%s), %s" % (F.intg(first), F.intg(last), F.size(ta.get("bytes")),
+                                   F.text(ta.get("reason")))
+
+def _ov_cfg(run):
+    c = run.one("config")
+    if not c:
+        return F.DASH
+    s = ("sdbench.txt: " + ", ".join("%s = %s" % (k, F.text(c.get(k)))
+                                     for k in c.get("from_file") or []
+                                     if isinstance(k, str))) \
+        if c.get("file") else "defaults (no sdbench.txt)"
+    return "%s; suite %s" % (s, F.text(c.get("suite")))
+
+def _ov_layout(run):
+    lay = run.one("layout")
+    if not lay:
+        return F.DASH
+    parts = ["%s %s LBA %s+%s" % (F.text(p.get("number")), F.text(p.get("type_name")),
+                                  F.intg(p.get("first_lba")), F.intg(p.get("count")))
+             for p in lay.get("partitions") or []]
+    return "%s%s" % (F.text(lay.get("kind")), (": " + "; ".join(parts)) if parts else "")
+
+def _ov_ended(run):
+    d = run.done()
+    if d:
+        return "%s error(s), %s" % (F.intg(d.get("errors")),
+                                    F.duration_us(d.get("elapsed_us")))
+    return "stopped by an exception" if run.ended_by == "exception" \
+        else "did not finish (no done record)"
 
 
 def _clip(s, n):

@@ -95,7 +95,7 @@ def make_fat(path, size_bytes, files, sdbench_dat_bytes=0, label="BOOT", results
         subprocess.run(["mcopy", "-i", path, src, "::" + name], check=True, env=env)
 
 
-def main(argv=None):
+def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--output", required=True)
@@ -119,7 +119,11 @@ def main(argv=None):
                     help="START:SIZE[:TYPE]: another primary partition (TYPE hex, default 83)")
     ap.add_argument("--gpt", action="store_true", help="use a GPT partition table instead")
     ap.add_argument("--no-boot", action="store_true", help="no boot partition at all")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
 
     size = parse_size(a.size)
     if size <= 0 or size & (size - 1):
