@@ -141,7 +141,7 @@ HOSTLIB_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HOSTLIB_SRCS))
 SIM_HOBJS     := $(patsubst %.c,$(BH)/obj/%.o,$(SIM_SRCS))
 HARNESS_HOBJS := $(patsubst %.c,$(BH)/obj/%.o,$(HARNESS_SRCS))
 TEST_BINS     := $(patsubst %.c,$(BH)/tests/%,$(notdir $(TEST_SRCS)))
-HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py)
+HOSTPY_SRCS   := $(wildcard tools/sdbhost/*.py tools/sdbhost/db/*.py tools/sdbhost/templates/*)
 HOSTPY        := $(patsubst tools/%,$(BH)/%,$(HOSTPY_SRCS))
 TOOL_BINS     := $(patsubst tools/%.c,$(BH)/%,$(TOOL_SRCS)) $(BH)/sdbreport $(BH)/sdbcapture \
                  $(BH)/sdbdb \
@@ -322,8 +322,8 @@ $(BH)/sdbsim: tools/sdbsim.c $(BH)/libsdb.a $(BH)/libsim.a $(BH)/libharness.a $(
 	@$(HCC) $(HCFLAGS) $< -Wl,--wrap=wl_begin,--wrap=wl_do,--wrap=wl_end,--wrap=wl_report,--wrap=wl_untimed_begin,--wrap=wl_untimed_end -Wl,--start-group $(BH)/libharness.a $(BH)/libsim.a $(BH)/libsdb.a $(BH)/libhost.a -Wl,--end-group $(HLDFLAGS) $(HLIBS) -o $@
 
 # Python host tools: installed next to the C ones, with their package
-# (tools/sdbhost) beside them.
-$(BH)/sdbhost/%.py: tools/sdbhost/%.py
+# (tools/sdbhost, its HTML templates included) beside them.
+$(BH)/sdbhost/%: tools/sdbhost/%
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 

@@ -19,7 +19,7 @@ import results_file
 
 ROOT = harness.ROOT
 SDBCARD = os.path.join(ROOT, "tools", "sdbcard.py")
-SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
+SAMPLE = os.path.join(ROOT, "tools", "sdbhost", "sdbench-sample.txt")
 
 SDAREA = os.path.join(ROOT, "build", "host", "sdarea")
 MIB = 1 << 20

@@ -17,7 +17,7 @@ import harness
 
 ROOT = harness.ROOT
 SDBCARD = os.path.join(ROOT, "tools", "sdbcard.py")
-SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
+SAMPLE = os.path.join(ROOT, "tools", "sdbhost", "sdbench-sample.txt")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import sdbcard  # noqa: E402  (in_effect: what the firmware would apply)
 

@@ -1,6 +1,7 @@
 """sdbreport: the host tool that reads sdbench console logs (records only)."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -174,3 +175,25 @@ def test_compare_options_after_the_word_and_workloads_in_one_run_only(tmp_path):
     assert "B vs A: only in A\n" in out.split("seq-read-4m\n", 1)[1]
     assert "B vs A: only in B\n" in out.split("seq-read-1m\n", 1)[1]
     assert "too few samples" not in out
+
+
+def test_commands_are_argparse_subcommands(tmp_path):
+    """sdbreport's commands (report, the default, and compare) are
+    subcommands: --help lists both, `report LOG` is `LOG`, and options go
+    before the command, after it or between the logs."""
+    a = _cmp_log(tmp_path / "a.log", 4000000, 200000000)
+    b = _cmp_log(tmp_path / "b.log", 3000000, 100000000)
+    h = run("--help")
+    assert h.returncode == 0 and "COMMAND" in h.stdout, h.stderr
+    assert re.search(r"^ +report +the run", h.stdout, re.M) and \
+        re.search(r"^ +compare +per workload", h.stdout, re.M), h.stdout
+    assert run("report", "-q", a).stdout == run("-q", a).stdout != ""
+    want = run("-q", "--json", "compare", a, b)
+    assert want.returncode == 0, want.stderr
+    for args in (("compare", a, "--json", b, "-q"), ("-q", "compare", "--json", a, b)):
+        p = run(*args)
+        assert p.returncode == 0 and p.stdout == want.stdout, (args, p.stderr)
+    p = run("compare", "--html", str(tmp_path / "x.html"), a, b)
+    assert p.returncode == 2 and "unrecognized arguments: --html" in p.stderr
+    p = run("-q")
+    assert p.returncode == 2 and "the following arguments are required: LOG" in p.stderr

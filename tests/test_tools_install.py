@@ -1,7 +1,9 @@
 """The host tools install with pip from the source tree (pyproject.toml):
 into a fresh virtual environment (Debian's python3-venv, with the system's
-packages for matplotlib and pyserial), offline, the commands sdbreport,
-sdbcapture, sdbcard and sdbdb exist and work."""
+packages for Jinja2, matplotlib and pyserial), offline, the commands
+sdbreport, sdbcapture, sdbcard and sdbdb exist and work, and sdbcard makes
+a card image from another directory with only a build's kernels (its
+image maker and sample sdbench.txt ship in the package)."""
 import os
 import shutil
 import subprocess
@@ -61,3 +63,58 @@ def test_pip_install_in_the_tree_leaves_nothing_untracked():
     for path in ("tools/sdbench_tools.egg-info/PKG-INFO", "build/lib/sdbcard.py"):
         p = sh(["git", "check-ignore", "-q", path], cwd=ROOT)
         assert p.returncode == 0, path
+
+
+def git_status():
+    p = sh(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    return set(p.stdout.splitlines())
+
+
+def test_sdbcard_image_from_an_installed_package(tmp_path):
+    """pip install . in the source tree, then sdbcard image from another
+    directory: the image holds the kernels of --build, the package's sample
+    sdbench.txt and a config.txt; the tree has nothing new to commit."""
+    build = os.path.join(ROOT, "build")
+    if not os.path.isfile(os.path.join(build, "kernel.img")):
+        pytest.skip("no build/kernel.img: `make` builds the firmware this test puts on a card")
+    venv = tmp_path / "venv"
+    p = sh(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)])
+    assert p.returncode == 0, p.stderr
+    # what an earlier pip install . left (setuptools' build/lib and the
+    # egg-info's file list): a file named there would be packaged again even
+    # when pyproject.toml no longer ships it
+    for old in ["build/lib", "tools/sdbench_tools.egg-info"] + \
+            ["build/" + d for d in os.listdir(build) if d.startswith("bdist.")]:
+        shutil.rmtree(os.path.join(ROOT, old), ignore_errors=True)
+    before = git_status()
+    p = sh([str(venv / "bin" / "pip"), "install", "--no-build-isolation", "--no-index", "."],
+           cwd=ROOT)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert git_status() == before, "pip install . left files to commit"
+    # the installed command runs the installed package, never the tree's
+    where = sh([str(venv / "bin" / "python"), "-c",
+                "import sdbcard, sdbhost.mkimage; print(sdbcard.__file__); print(sdbcard.SAMPLE)"],
+               cwd=str(tmp_path))
+    assert where.returncode == 0, where.stderr
+    assert all(l.startswith(str(venv)) for l in where.stdout.split()), where.stdout
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    img = work / "card.img"
+    r = sh([str(venv / "bin" / "sdbcard"), "image", "-o", str(img), "--build", build],
+           cwd=str(work))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "card image" in r.stdout and img.stat().st_size == 512 << 20
+    out = work / "sdbench.txt"
+    r = sh([str(venv / "bin" / "sdbcard"), "extract", str(img), "sdbench.txt", str(out)],
+           cwd=str(work))
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(ROOT, "tools", "sdbhost", "sdbench-sample.txt"), "rb") as f:
+        assert out.read_bytes() == f.read()
+    for name in ("kernel.img", "config.txt"):
+        r = sh([str(venv / "bin" / "sdbcard"), "extract", str(img), name, str(work / name)],
+               cwd=str(work))
+        assert r.returncode == 0, (name, r.stderr)
+    with open(os.path.join(build, "kernel.img"), "rb") as f:
+        assert (work / "kernel.img").read_bytes() == f.read()
+    assert "kernel=kernel.img" in (work / "config.txt").read_text()

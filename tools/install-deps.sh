@@ -7,6 +7,7 @@
 # (fdtput): the device trees of the Linux boots under QEMU (qemu/linux/);
 # qemu-user: the armhf and arm64 sdblinux builds tested on the host.
 # python3-serial: sdbcapture; python3-matplotlib: sdbreport's charts;
+# python3-jinja2: the HTML pages of sdbreport and sdbdb (their templates);
 # python3-hypothesis: the host tools' property tests; python3-venv and
 # python3-setuptools, python3-wheel: the test that pip-installs the host tools;
 # python3-psycopg2: sdbdb on a PostgreSQL server; postgresql: the server the
@@ -25,6 +26,7 @@ apt-get install -y -qq --no-install-recommends \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu \
 	libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross device-tree-compiler qemu-user \
 	qemu-system-arm python3 python3-pytest python3-pytest-xdist python3-matplotlib python3-serial \
+	python3-jinja2 \
 	python3-hypothesis python3-venv python3-setuptools python3-wheel python3-psycopg2 postgresql \
 	mtools dosfstools \
 	fdisk coreutils chromium fonts-dejavu-core clang libclang-rt-dev \

@@ -49,22 +49,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from sdbhost import resultsfile  # noqa: E402
+import sdbhost  # noqa: E402
+from sdbhost import mkimage, resultsfile  # noqa: E402
 
 
-def _source_tree():
-    """The sdbench source tree: next to this file in the tree, else (an
-    installed command) the current directory when it is one, else $SDB_ROOT."""
-    here = os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(__file__)), ".."))
-    for d in (here, os.environ.get("SDB_ROOT", ""), os.getcwd()):
-        if d and os.path.exists(os.path.join(d, "qemu", "mkimage.py")):
-            return d
-    return here
-
-
-ROOT = _source_tree()
-MKIMAGE = os.path.join(ROOT, "qemu", "mkimage.py")
-SAMPLE = os.path.join(ROOT, "tools", "sdbench-sample.txt")
+# The sample sdbench.txt ships in the package, next to the image maker
+# (sdbhost/mkimage.py): an installed sdbcard needs no source tree.
+SAMPLE = os.path.join(os.path.dirname(os.path.abspath(sdbhost.__file__)), "sdbench-sample.txt")
 
 # The kernel images sdbench builds: file in the build directory, its name on
 # a card made by `image`, its name when installed next to another system
@@ -388,6 +379,16 @@ def firmware_message(missing, card_names=()):
 
 # ---- image ---------------------------------------------------------------
 
+def make_image(args):
+    """sdbhost/mkimage.py (qemu/mkimage.py's command line) in this process."""
+    try:
+        mkimage.main(args)
+    except SystemExit as e:
+        if e.code:
+            raise Fail("the card image: %s" % e.code)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise Fail("the card image: %s" % e)
+
 def cmd_image(a):
     kernels = built_kernels(a.build)
     fw = []
@@ -406,7 +407,7 @@ def cmd_image(a):
         cfg = os.path.join(td, "config.txt")
         with open(cfg, "w") as f:
             f.write(image_config_txt(kernels))
-        args = ["/usr/bin/python3", MKIMAGE, "-o", a.output, "--size", a.size,
+        args = ["-o", a.output, "--size", a.size,
                 "--boot-start", a.boot_start, "--boot-size", a.boot_size, "--label", "SDBENCH",
                 "--config-txt", cfg, "--file", "sdbench.txt=" + SAMPLE,
                 "--results-file", str(resultsfile.DEFAULT_SIZE)]
@@ -414,9 +415,7 @@ def cmd_image(a):
             args += ["--file", "%s=%s" % (card, path)]
         for name, path in fw:
             args += ["--file", "%s=%s" % (name, path)]
-        r = subprocess.run(args)
-        if r.returncode:
-            raise Fail("qemu/mkimage.py failed (status %d)" % r.returncode)
+        make_image(args)
     size = os.path.getsize(a.output)
     say("%s: %d MiB card image (MBR, FAT32 boot partition \"SDBENCH\" of %s at %s, "
         "the rest unpartitioned)" % (a.output, size >> 20, a.boot_size, a.boot_start))
@@ -471,20 +470,8 @@ def looks_like_boot(boot):
     return any(glob.glob(os.path.join(boot, p)) for p in pats)
 
 
-def cmd_install(a):
-    boot = a.boot
-    if not os.path.isdir(boot):
-        raise Fail("BOOT=%s is not a directory (the mounted boot partition, e.g. "
-                   "/media/$USER/bootfs or /boot/firmware)" % boot)
-    if not looks_like_boot(boot):
-        raise Fail("%s does not look like a Raspberry Pi boot partition (no config.txt, "
-                   "start*.elf or kernel*.img); nothing done" % boot)
-    kernels = built_kernels(a.build)
-    m = load_manifest(boot) or {"version": 1, "files": {}}
-    files = m["files"]
-    changes = []
-
-    # 1. The kernels, under names no other system uses.
+def _install_kernels(boot, kernels, files, changes):
+    """The kernels, under names no other system uses."""
     for path, _, inst, _, _ in kernels:
         data = read_bytes(path)
         dest = os.path.join(boot, inst)
@@ -501,7 +488,9 @@ def cmd_install(a):
         files[inst] = sha256(data)
         changes.append("%s: copied from %s" % (inst, path))
 
-    # 2. sdbench.txt: the user's own is never replaced.
+
+def _install_sample(boot, files, changes):
+    """sdbench.txt: the user's own is never replaced."""
     sample = read_bytes(SAMPLE)
     have = existing_name(boot, SDBENCH_TXT)
     if have is None:
@@ -519,7 +508,9 @@ def cmd_install(a):
         files.pop(have, None)       # the user's file: never touched, never removed
         changes.append("%s: kept yours" % have)
 
-    # 3. SDBENCH.LOG: made once; a run's output in it is never replaced.
+
+def _install_results(boot, files, changes):
+    """SDBENCH.LOG: made once; a run's output in it is never replaced."""
     have = existing_name(boot, RESULTS)
     if have is None:
         data = resultsfile.pattern(resultsfile.DEFAULT_SIZE)
@@ -530,7 +521,9 @@ def cmd_install(a):
     else:
         changes.append("%s: kept (it is there already)" % have)
 
-    # 4. config.txt: a marked block at the end, after a backup.
+
+def _install_config(boot, kernels, m, changes):
+    """config.txt: a marked block at the end, after a backup."""
     cpath = os.path.join(boot, "config.txt")
     existed = os.path.exists(cpath)
     raw = read_bytes(cpath) if existed else b""
@@ -579,6 +572,24 @@ def cmd_install(a):
         changes.append("config.txt: already in effect there, not repeated: %s"
                        % ", ".join(skipped))
 
+
+def cmd_install(a):
+    boot = a.boot
+    if not os.path.isdir(boot):
+        raise Fail("BOOT=%s is not a directory (the mounted boot partition, e.g. "
+                   "/media/$USER/bootfs or /boot/firmware)" % boot)
+    if not looks_like_boot(boot):
+        raise Fail("%s does not look like a Raspberry Pi boot partition (no config.txt, "
+                   "start*.elf or kernel*.img); nothing done" % boot)
+    kernels = built_kernels(a.build)
+    m = load_manifest(boot) or {"version": 1, "files": {}}
+    files = m["files"]
+    changes = []
+
+    _install_kernels(boot, kernels, files, changes)
+    _install_sample(boot, files, changes)
+    _install_results(boot, files, changes)
+    _install_config(boot, kernels, m, changes)
     save_manifest(boot, m)
     fsync_dir(boot)
     for c in changes:

@@ -13,6 +13,9 @@ as warnings with their line numbers and skipped.
                                          counts and spread, the difference, and whether it
                                          is larger than the runs' own spread (one log of
                                          several runs: its runs)
+  sdbreport report run.log ...           the same as sdbreport run.log ...: report is the
+                                         command when none is named (a log named
+                                         compare or report: ./compare)
   sdbreport --html report.html run.log   one self-contained HTML file with charts
   sdbreport --html cmp.html a.log b.log  the comparison as HTML
   sdbreport --csv DIR run.log ...        one CSV per record type (docs/host-tools.md)
@@ -91,42 +94,109 @@ def need_matplotlib(what):
     return True
 
 
-def main(argv=None):
+class _Intermixed(argparse.ArgumentParser):
+    """A command's parser: its options may come before, between or after
+    the logs (sdbreport compare A.log --json B.log), as
+    parse_intermixed_args allows; argparse's subcommands otherwise take the
+    logs only in one piece."""
+    _inner = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inner:
+            return super().parse_known_args(args, namespace)
+        self._inner = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inner = False
+
+
+def _common():
+    """The options of every command, also accepted before the command
+    (sdbreport --json compare A B). SUPPRESS: a command's default must not
+    undo the value given before it (defaults are set in parse())."""
+    c = argparse.ArgumentParser(add_help=False)
+    c.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                   help="print the run(s) as JSON")
+    c.add_argument("--run", type=int, metavar="N", default=argparse.SUPPRESS,
+                   help="the run to report from each file (1 = first, -1 = last; default last)")
+    c.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no warnings about log lines")
+    return c
+
+
+def _report_options(p):
+    p.add_argument("logs", nargs="+", metavar="LOG", help="console log(s) of sdbench runs")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
+    p.add_argument("--csv", metavar="DIR", help="write one CSV file per record type into DIR")
+    p.add_argument("--plot", metavar="DIR", help="write every chart as a PNG file into DIR")
+    p.add_argument("--text", action="store_true",
+                   help="print the text report also when writing files")
+    p.add_argument("--predict", action="store_true",
+                   help="add what the same card would do at --clock / --width / --bus-mode "
+                        "(one run; docs/prediction.md)")
+    p.add_argument("--clock", metavar="HZ", type=parse_hz,
+                   help="SD clock to predict for (50M, 25MHz, 400k; default the run's)")
+    p.add_argument("--width", type=int, choices=(1, 4), help="bus width to predict for")
+    p.add_argument("--bus-mode", choices=sorted(BUS_MODES),
+                   help="bus mode to predict for: its framing, and its clock unless --clock")
+    p.add_argument("--cpu-factor", type=float, metavar="X",
+                   help="the CPU's time moving data times X (another host; about 0 for DMA)")
+
+
+def parser():
+    """sdbreport [options] COMMAND ...: the commands report (the default:
+    sdbreport LOG... is sdbreport report LOG...) and compare."""
     doc = __doc__.split("\n")
+    common = _common()
     ap = argparse.ArgumentParser(
-        prog="sdbreport", description=doc[0].split(" - ", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="sdbreport", description=doc[0].split(" - ", 1)[1], parents=[common],
+        formatter_class=argparse.RawDescriptionHelpFormatter, exit_on_error=False,
+        epilog="\n".join(doc[2:]))
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Intermixed)
+    rep = sub.add_parser(
+        "report", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="the run(s) as text, HTML, CSV, JSON or charts (the default command: "
+             "sdbreport LOG... is sdbreport report LOG...)",
         epilog="\n".join(doc[doc.index("Exit status:"):]))
-    ap.add_argument("logs", nargs="+", help="console log(s) of sdbench runs")
-    ap.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
-    ap.add_argument("--csv", metavar="DIR", help="write one CSV file per record type into DIR")
-    ap.add_argument("--json", action="store_true", help="print the run(s) as JSON")
-    ap.add_argument("--plot", metavar="DIR", help="write every chart as a PNG file into DIR")
-    ap.add_argument("--text", action="store_true",
-                    help="print the text report also when writing files")
-    ap.add_argument("--run", type=int, metavar="N",
-                    help="the run to report from each file (1 = first, -1 = last; default last)")
-    ap.add_argument("--predict", action="store_true",
-                    help="add what the same card would do at --clock / --width / --bus-mode "
-                         "(one run; docs/prediction.md)")
-    ap.add_argument("--clock", metavar="HZ", type=parse_hz,
-                    help="SD clock to predict for (50M, 25MHz, 400k; default the run's)")
-    ap.add_argument("--width", type=int, choices=(1, 4), help="bus width to predict for")
-    ap.add_argument("--bus-mode", choices=sorted(BUS_MODES),
-                    help="bus mode to predict for: its framing, and its clock unless --clock")
-    ap.add_argument("--cpu-factor", type=float, metavar="X",
-                    help="the CPU's time moving data times X (another host; about 0 for DMA)")
-    ap.add_argument("-q", "--quiet", action="store_true", help="no warnings about log lines")
-    # options anywhere: sdbreport compare --json A B as well as --json compare A B
-    a = ap.parse_intermixed_args(argv)
+    _report_options(rep)
+    cmp = sub.add_parser(
+        "compare", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="per workload: median rates, sample counts, spread, the difference and "
+             "whether it exceeds the spread (one log of several runs: its runs)",
+        epilog="\n".join(doc[doc.index("Exit status:"):]))
+    cmp.add_argument("logs", nargs="+", metavar="LOG", help="two logs or more, or one log of "
+                     "several runs")
+    return ap
+
+
+def parse(argv):
+    """(parser, arguments): a command line without a command word is the
+    report command's (sdbreport --html r.html run.log)."""
+    ap = parser()
+    try:
+        a = ap.parse_args(argv)
+    except argparse.ArgumentError:
+        a = None            # the first word is a log, not a command
+    if a is None or a.command is None:
+        try:
+            a = ap.parse_args(["report"] + argv)
+        except argparse.ArgumentError as e:
+            ap.error(str(e))
+    for k, v in (("json", False), ("run", None), ("quiet", False)):
+        if not hasattr(a, k):
+            setattr(a, k, v)
     if a.run == 0:
         ap.error("--run counts from 1 (or from -1 for the last)")
-    compare = a.logs[0] == "compare" and not os.path.exists("compare")
-    if compare:
-        a.logs = a.logs[1:]
-        if not a.logs:
-            ap.error("compare takes logs: sdbreport compare A.log B.log ...")
+    if a.command == "report" and not a.predict and (
+            a.clock or a.width or a.bus_mode or a.cpu_factor is not None):
+        ap.error("--clock, --width, --bus-mode and --cpu-factor go with --predict")
+    return ap, a
 
+
+def load(a):
+    """(logs, runs) of the command line's logs, or the exit status when one
+    cannot be read."""
     logs, runs = [], []
     for p in a.logs:
         try:
@@ -146,40 +216,34 @@ def main(argv=None):
                 "" if a.run else " (--run N for another)"))
         logs.append(log)
         runs.append(run)
-    if compare:
-        from sdbhost import compare as cmp
-        if len(runs) == 1 and len(logs[0].runs) > 1 and a.run is None:
-            runs = list(logs[0].runs)    # one session of several runs
-        if len(runs) < 2:
-            return fail("compare needs two runs or more (two logs, or one log of several runs)")
-        labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)]
-        if a.json:
-            json.dump(cmp.as_json(runs, labels), sys.stdout, indent=1, sort_keys=True)
-            sys.stdout.write("\n")
-        else:
-            cmp.render_text(runs, labels, sys.stdout)
-        return 0 if all(r.ok() for r in runs) else 1
-    labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)] if len(runs) > 1 \
-        else [os.path.basename(runs[0].path)]
+    return logs, runs
 
-    files = a.html or a.csv or a.plot
-    pred = None
-    if a.predict:
-        if len(runs) != 1:
-            return fail("--predict takes one run")
-        try:
-            pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
-        except NoPrediction as e:
-            return fail("--predict: no prediction from %s: %s" % (runs[0].path, e))
-    elif a.clock or a.width or a.bus_mode or a.cpu_factor is not None:
-        ap.error("--clock, --width, --bus-mode and --cpu-factor go with --predict")
+
+def cmd_compare(a, logs, runs):
+    from sdbhost import compare as cmp
+    if len(runs) == 1 and len(logs[0].runs) > 1 and a.run is None:
+        runs = list(logs[0].runs)    # one session of several runs
+    if len(runs) < 2:
+        return fail("compare needs two runs or more (two logs, or one log of several runs)")
+    labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)]
+    if a.json:
+        json.dump(cmp.as_json(runs, labels), sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        cmp.render_text(runs, labels, sys.stdout)
+    return 0 if all(r.ok() for r in runs) else 1
+
+
+def print_report(a, logs, runs, labels, pred):
+    """The report on standard output: JSON, or text unless only files are
+    asked for."""
     if a.json:
         objs = [run_json(l, r) for l, r in zip(logs, runs)]
         if pred:
             objs[0]["prediction"] = pred.as_dict()
         json.dump(objs[0] if len(objs) == 1 else objs, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
-    elif a.text or not files:
+    elif a.text or not (a.html or a.csv or a.plot):
         if len(runs) == 1:
             text.render_run(runs[0], sys.stdout, logs[0])
             if pred:
@@ -187,6 +251,9 @@ def main(argv=None):
         else:
             text.render_compare(runs, labels, sys.stdout)
 
+
+def write_files(a, logs, runs, labels, pred):
+    """--csv, --html, --plot; the exit status when one cannot be written."""
     if a.csv:
         from sdbhost import csvout
         try:
@@ -217,7 +284,35 @@ def main(argv=None):
             return fail("%s: %s" % (a.plot, e.strerror or e))
         for p in made:
             print(p)
+    return None
+
+
+def cmd_report(a, logs, runs):
+    labels = [run_label(r, i, len(runs)) for i, r in enumerate(runs)] if len(runs) > 1 \
+        else [os.path.basename(runs[0].path)]
+    pred = None
+    if a.predict:
+        if len(runs) != 1:
+            return fail("--predict takes one run")
+        try:
+            pred = predict(runs[0], Target(a.clock, a.width, a.bus_mode, a.cpu_factor))
+        except NoPrediction as e:
+            return fail("--predict: no prediction from %s: %s" % (runs[0].path, e))
+    print_report(a, logs, runs, labels, pred)
+    code = write_files(a, logs, runs, labels, pred)
+    if code is not None:
+        return code
     return 0 if all(r.ok() for r in runs) else 1
+
+
+def main(argv=None):
+    _, a = parse(list(sys.argv[1:] if argv is None else argv))
+    loaded = load(a)
+    if isinstance(loaded, int):
+        return loaded
+    if a.command == "compare":
+        return cmd_compare(a, *loaded)
+    return cmd_report(a, *loaded)
 
 
 def entry():

@@ -112,7 +112,7 @@ PY
 pack "$tmp/card" 40960 "$out/fuzz_storage/seed-file-area"
 
 # ---- sdbench.txt (fuzz_config) ----
-cp "$here/../../tools/sdbench-sample.txt" "$out/fuzz_config/seed-sample"
+cp "$here/../../tools/sdbhost/sdbench-sample.txt" "$out/fuzz_config/seed-sample"
 printf 'suite = full\ntest_area = 8192+32768\nspan = 1GiB\nwrite_tests = no\nverify = 1\nmax_clock_hz = 25MHz\nseed = 42\nselftest_lbas = 0, 8:4 2048\nselftest_write = 16M-32M\n' >"$out/fuzz_config/seed-all-keys"
 printf 'SUITE=Quick\r\n  span=0x100000 # bytes\r\n"x" = 3\nunknown = 1\n=\n' >"$out/fuzz_config/seed-odd"
 

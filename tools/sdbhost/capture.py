@@ -357,17 +357,8 @@ def _loop(ser, f, con, prog, port, baud, wait, silence, clock, state):
                 con.message(silence_hint(port))
                 hinted_silence = True
             if wait and now - t0 >= wait:
-                if total == 0:
-                    con.message("gave up after %g s: nothing arrived. %s" % (
-                        wait, "" if hinted_silence else silence_hint(port)))
-                elif nontext_share(bytes(head)) > GARBAGE_SHARE:
-                    con.message("gave up after %g s: only garbage arrived (%d bytes). %s" % (
-                        wait, total, "" if hinted_garbage else garbage_hint(port, baud)))
-                else:
-                    con.message("gave up after %g s: %d bytes of text arrived, but no "
-                                "sdbench output (another program on this port, or the Pi "
-                                "booted Linux instead of sdbench: check config.txt's "
-                                "kernel= line)." % (wait, total))
+                con.message(_gave_up(port, baud, wait, total, bytes(head), hinted_silence,
+                                     hinted_garbage))
                 state["code"] = EXIT_NOTHING
                 return
         elif silence and now - last_rx >= silence:
@@ -383,16 +374,33 @@ def _loop(ser, f, con, prog, port, baud, wait, silence, clock, state):
     if partial:
         lineno += 1
         _line(partial, prog, con, lineno)
+    state["code"] = _ended(prog, con)
+
+
+def _gave_up(port, baud, wait, total, head, hinted_silence, hinted_garbage):
+    """Why the capture gave up waiting for sdbench after wait seconds."""
+    if total == 0:
+        return "gave up after %g s: nothing arrived. %s" % (
+            wait, "" if hinted_silence else silence_hint(port))
+    if nontext_share(head) > GARBAGE_SHARE:
+        return "gave up after %g s: only garbage arrived (%d bytes). %s" % (
+            wait, total, "" if hinted_garbage else garbage_hint(port, baud))
+    return ("gave up after %g s: %d bytes of text arrived, but no sdbench output (another "
+            "program on this port, or the Pi booted Linux instead of sdbench: check "
+            "config.txt's kernel= line)." % (wait, total))
+
+
+def _ended(prog, con):
+    """The closing message of a run that ended; its exit status."""
     if prog.exception:
         con.message("the run stopped with an exception (%s at pc %s)" % (
             prog.exception.get("exception"), prog.exception.get("pc")))
-        state["code"] = EXIT_RUN_ERRORS
-    else:
-        n = prog.done.get("errors")
-        what = ("%d workloads" % prog.workloads if prog.workloads else
-                "%d self-test records" % prog.selftests if prog.selftests else "no workloads")
-        con.message("the run ended: %s error(s), %s" % (n, what))
-        state["code"] = EXIT_OK if n == 0 else EXIT_RUN_ERRORS
+        return EXIT_RUN_ERRORS
+    n = prog.done.get("errors")
+    what = ("%d workloads" % prog.workloads if prog.workloads else
+            "%d self-test records" % prog.selftests if prog.selftests else "no workloads")
+    con.message("the run ended: %s error(s), %s" % (n, what))
+    return EXIT_OK if n == 0 else EXIT_RUN_ERRORS
 
 
 def _line(raw, prog, con, lineno):

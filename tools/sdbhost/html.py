@@ -4,9 +4,11 @@ side. An emulated run is marked in a banner that stays on screen and is
 repeated on every printed page, in every section heading and in every
 chart."""
 import base64
-import html
+import contextlib
 import json
 import os
+
+import markupsafe
 
 from . import charts as C
 from . import checks
@@ -15,43 +17,8 @@ from . import fmt as F
 from . import headline as HL
 from . import hosts as H
 from . import model
+from . import pages
 from .records import is_num
-
-CSS = """
-body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 14px; margin: 0; color: #222; }
-main { padding: 0 1.2em 2em 1.2em; }
-.banner { position: sticky; top: 0; z-index: 2; padding: 0.4em 1.2em; font-weight: bold;
-          background: #fde8ea; color: #9b0018; border-bottom: 2px solid #b00020; }
-.banner.real { background: #e8f3ea; color: #1b5e20; border-bottom-color: #2e7d32; }
-@media print { .banner { position: fixed; top: 0; left: 0; right: 0; }
-               main { padding-top: 2.5em; } section { break-inside: avoid-page; } }
-h1 { font-size: 1.5em; margin: 0.6em 0 0.2em 0; }
-h2 { font-size: 1.2em; border-bottom: 1px solid #bbb; margin-top: 1.6em; padding-bottom: 0.15em; }
-h3 { font-size: 1.0em; margin: 1em 0 0.3em 0; }
-.emu { font-size: 0.7em; font-weight: bold; color: #fff; background: #b00020;
-       border-radius: 3px; padding: 0.1em 0.4em; margin-left: 0.6em; vertical-align: middle; }
-table { border-collapse: collapse; margin: 0.4em 0 0.8em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.15em 0.5em; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-table.kv { width: 100%; } .kv th { width: 15em; font-weight: normal; }
-.kv td:first-child { width: 15em; color: #444; }
-details.wide > table { width: 100%; }
-.tag { border-radius: 3px; padding: 0 0.35em; color: #fff; font-size: 0.85em; }
-.tag.card-bound { background: #c25e1f; } .tag.bus-bound { background: #2e7d32; }
-.tag.host-bound { background: #b00020; } .tag.mixed { background: #555; }
-.bad { color: #b00020; font-weight: bold; } .ok { color: #1b5e20; }
-figure { margin: 0.6em 0 1.2em 0; }
-figure img { width: 100%; max-width: 1500px; height: auto; border: 1px solid #ddd; }
-figcaption { font-size: 0.85em; color: #555; }
-nav { font-size: 0.9em; margin: 0.4em 0; } nav a { margin-right: 0.8em; }
-details { margin: 0.3em 0; } summary { cursor: pointer; }
-.note { color: #555; font-size: 0.9em; }
-.headline { border: 2px solid #333; border-radius: 4px; padding: 0.5em 1em; margin: 0.6em 0;
-            background: #fafafa; font-size: 1.05em; }
-.headline h2 { border: none; margin: 0 0 0.3em 0; } .headline ul { margin: 0.2em 0; }
-pre { font-size: 0.85em; background: #f7f7f7; padding: 0.4em; overflow-x: auto; }
-"""
 
 # Section ids and titles, in the order of the report.
 SECTIONS = [
@@ -83,7 +50,48 @@ KEY_WORKLOADS = ["rand-read-4k", "rand-write-4k", "mix70-4k"]
 
 
 def esc(v):
-    return html.escape(F.text(v) if not isinstance(v, str) else v, quote=True)
+    """A value as the report's templates write it (autoescape)."""
+    return str(markupsafe.escape(v if isinstance(v, str) else F.text(v)))
+
+
+def _text(v):
+    return v if isinstance(v, str) else F.text(v)
+
+
+class Inline:
+    """Part of a paragraph or a table cell that is marked up: a span of a
+    class ("mark"), bold ("bold") or code ("code"); templates/blocks.html."""
+
+    def __init__(self, kind, text, cls=""):
+        self.kind, self.text, self.cls = kind, _text(text), cls
+
+
+def Mark(cls, text):
+    return Inline("mark", text, cls)
+
+
+def Bold(text):
+    return Inline("bold", text)
+
+
+def Code(text):
+    return Inline("code", text)
+
+
+def _parts(v):
+    """A cell or a paragraph as a list of text and Inline parts."""
+    if isinstance(v, list):
+        return [x if isinstance(x, Inline) else _text(x) for x in v]
+    return [v if isinstance(v, Inline) else _text(v)]
+
+
+class Block(dict):
+    """One piece of a section (kind p, h3, table, figure, details, pre) as
+    templates/blocks.html draws it; its fields are attributes too."""
+
+    def __init__(self, kind, **fields):
+        super().__init__(kind=kind, **fields)
+        self.__dict__ = self
 
 
 class Report:
@@ -93,7 +101,8 @@ class Report:
         self.emulated = any(r.emulated for r in runs)
         self.simulated = any(r.simulated for r in runs)
         self.dpi = dpi
-        self.parts = []
+        self.sections = []      # Block-like sections: id, title, blocks
+        self.open = []          # where blocks go: the open section, a details inside it
         self.present = []       # section ids written
         self.charts = []        # Chart objects embedded (name, series)
         self.png_dir = None     # also write every chart there as NAME.png
@@ -101,17 +110,33 @@ class Report:
         self.pred = None        # a predict.Prediction (sdbreport --predict)
 
     # --- building blocks -------------------------------------------------
-    def w(self, s):
-        self.parts.append(s)
+    def add(self, block):
+        self.open[-1].append(block)
 
     def section(self, sid):
         self.present.append(sid)
-        emu = '<span class="emu">emulated run</span>' if self.emulated else \
-            '<span class="emu">simulated run</span>' if self.simulated else ""
-        self.w('<section id="%s"><h2>%s%s</h2>\n' % (sid, esc(TITLE[sid]), emu))
+        sec = {"id": sid, "title": TITLE[sid], "blocks": []}
+        self.sections.append(sec)
+        self.open = [sec["blocks"]]
 
     def end(self):
-        self.w("</section>\n")
+        self.open = []
+
+    @contextlib.contextmanager
+    def folded(self, summary, cls=""):
+        d = Block("details", summary=_parts(summary), items=[], cls=cls)
+        self.add(d)
+        self.open.append(d.items)
+        try:
+            yield d
+        finally:
+            self.open.pop()
+
+    def h3(self, text):
+        self.add(Block("h3", text=_text(text)))
+
+    def pre(self, text):
+        self.add(Block("pre", text=text))
 
     def figure(self, chart, caption=""):
         if chart is None:
@@ -123,24 +148,13 @@ class Report:
             with open(path, "wb") as f:
                 f.write(png)
             self.png_files.append(path)
-        self.w('<figure id="chart-%s"><img alt="%s" src="data:image/png;base64,%s">'
-               '<figcaption>%s%s</figcaption></figure>\n' % (
-                   esc(chart.name), esc(chart.alt), base64.b64encode(png).decode("ascii"),
-                   esc(chart.title), (" - " + esc(caption)) if caption else ""))
+        self.add(Block("figure", name=chart.name, alt=chart.alt, title=chart.title,
+                       png=base64.b64encode(png).decode("ascii"), caption=caption))
 
     def table(self, head, rows, num_cols=(), cls=""):
-        out = ['<table%s>' % (' class="%s"' % cls if cls else "")]
-        if head:
-            out += ["<tr>"] + ["<th>%s</th>" % esc(h) for h in head] + ["</tr>\n"]
-        for row in rows:
-            out.append("<tr>")
-            for i, cell in enumerate(row):
-                raw = isinstance(cell, Raw)
-                val = cell.s if raw else esc(cell)
-                out.append('<td%s>%s</td>' % (' class="n"' if i in num_cols else "", val))
-            out.append("</tr>\n")
-        out.append("</table>\n")
-        self.w("".join(out))
+        self.add(Block("table", head=[_text(h) for h in head] if head else None,
+                       rows=[[_parts(c) for c in row] for row in rows],
+                       num_cols=tuple(num_cols), cls=cls))
 
     def kv(self, rows):
         """Rows of (label, function of run) with one column per run."""
@@ -151,7 +165,7 @@ class Report:
         self.table(head, body, cls="kv")
 
     def p(self, text, cls=""):
-        self.w('<p%s>%s</p>\n' % (' class="%s"' % cls if cls else "", esc(text)))
+        self.add(Block("p", parts=_parts(text), cls=cls))
 
     def each(self, t):
         """(label, run, record) for every run that has a record of type t."""
@@ -163,86 +177,30 @@ class Report:
     # --- sections ----------------------------------------------------------
     def overview(self):
         self.section("overview")
-
-        def board(run, key, f=F.text):
-            b = run.board() or {}
-            return f(b.get(key))
-
-        def timer(run):
-            t = (run.board() or {}).get("timer") or {}
-            return "%s, %s Hz measured (nominal %s), resolution %s ns, read cost %s ns, " \
-                   "calibration %s ppm" % (F.text(t.get("source")), F.intg(t.get("freq_hz")),
-                                           F.intg(t.get("nominal_hz")),
-                                           F.intg(t.get("resolution_ns")),
-                                           F.intg(t.get("read_cost_ns")),
-                                           F.intg(t.get("calib_ppm")))
-
-        def card(run, f):
-            c = run.one("card") or {}
-            return f(c)
-
-        def area(run):
-            ta = run.one("test_area")
-            if not ta:
-                return F.DASH
-            if not ta.get("usable"):
-                return "none: %s %s" % (F.text(ta.get("reason")), F.text(ta.get("hint") or ""))
-            first, count = ta.get("first_lba"), ta.get("count")
-            last = first + count - 1 if is_num(first) and is_num(count) else None
-            return "LBA %s-%s (%s), %s" % (F.intg(first), F.intg(last), F.size(ta.get("bytes")),
-                                           F.text(ta.get("reason")))
-
-        def cfg(run):
-            c = run.one("config")
-            if not c:
-                return F.DASH
-            s = ("sdbench.txt: " + ", ".join("%s = %s" % (k, F.text(c.get(k)))
-                                             for k in c.get("from_file") or []
-                                             if isinstance(k, str))) \
-                if c.get("file") else "defaults (no sdbench.txt)"
-            return "%s; suite %s" % (s, F.text(c.get("suite")))
-
-        def layout(run):
-            lay = run.one("layout")
-            if not lay:
-                return F.DASH
-            parts = ["%s %s LBA %s+%s" % (F.text(p.get("number")), F.text(p.get("type_name")),
-                                          F.intg(p.get("first_lba")), F.intg(p.get("count")))
-                     for p in lay.get("partitions") or []]
-            return "%s%s" % (F.text(lay.get("kind")), (": " + "; ".join(parts)) if parts else "")
-
-        def ended(run):
-            d = run.done()
-            if d:
-                return "%s error(s), %s" % (F.intg(d.get("errors")),
-                                            F.duration_us(d.get("elapsed_us")))
-            return "stopped by an exception" if run.ended_by == "exception" \
-                else "did not finish (no done record)"
-
         rows = [
             ("log", lambda r: "%s, %s" % (r.path, r.describe())),
             ("emulated", lambda r: "yes: QEMU, every time and rate is emulation speed"
              if r.emulated else "no: simulated (build/host/sdbsim), no real card"
              if r.simulated else "no (real hardware)"),
-            ("board", lambda r: "%s (%s), %s %s" % (board(r, "model"), board(r, "revision"),
-                                                    board(r, "soc"), board(r, "cpu"))),
+            ("board", lambda r: "%s (%s), %s %s" % (_ov_board(r, "model"), _ov_board(r, "revision"),
+                                                    _ov_board(r, "soc"), _ov_board(r, "cpu"))),
             ("clocks", lambda r: "ARM %s, core %s, EMMC %s" % (
-                board(r, "arm_clock_hz", F.hz), board(r, "core_clock_hz", F.hz),
-                board(r, "emmc_clock_hz", F.hz))),
-            ("memory", lambda r: "%s ARM + %s VideoCore" % (board(r, "arm_mem_bytes", F.size),
-                                                            board(r, "vc_mem_bytes", F.size))),
-            ("timer", timer),
-            ("card", lambda r: card(r, lambda c: "%s, %s (%s)" % (
+                _ov_board(r, "arm_clock_hz", F.hz), _ov_board(r, "core_clock_hz", F.hz),
+                _ov_board(r, "emmc_clock_hz", F.hz))),
+            ("memory", lambda r: "%s ARM + %s VideoCore" % (_ov_board(r, "arm_mem_bytes", F.size),
+                                                            _ov_board(r, "vc_mem_bytes", F.size))),
+            ("timer", _ov_timer),
+            ("card", lambda r: _ov_card(r, lambda c: "%s, %s (%s)" % (
                 _card_name(c), F.size(c.get("capacity_bytes")),
                 F.text((c.get("csd") or {}).get("card_type"))))),
-            ("bus", lambda r: card(r, lambda c: "%s-bit %s at %s (card max %s), CMD23 %s" % (
+            ("bus", lambda r: _ov_card(r, lambda c: "%s-bit %s at %s (card max %s), CMD23 %s" % (
                 F.intg(c.get("width")), F.text(c.get("timing")), F.hz(c.get("clock_hz")),
                 F.hz(c.get("max_clock_hz")), F.text(c.get("cmd23"))))),
-            ("claims", lambda r: card(r, _claims)),
-            ("layout", layout),
-            ("configuration", cfg),
-            ("test area", area),
-            ("run ended", ended),
+            ("claims", lambda r: _ov_card(r, _claims)),
+            ("layout", _ov_layout),
+            ("configuration", _ov_cfg),
+            ("test area", _ov_area),
+            ("run ended", _ov_ended),
         ]
         self.kv(rows)
         self.end()
@@ -278,7 +236,7 @@ class Report:
             if not run.result_workloads():
                 continue
             if len(self.runs) > 1:
-                self.w("<h3>%s</h3>\n" % esc("%s: %s" % (lab, run.path)))
+                self.h3("%s: %s" % (lab, run.path))
             counts = {}
             body = []
             for key, title, names in model.groups(run):
@@ -292,13 +250,12 @@ class Report:
                                  F.us_from_ns(lat.get("p99_ns")),
                                  checks.cell(run, n) or "-",
                                  _verdict_cell(v.get("text"), b)])
-            self.w('<details class="wide"><summary>every workload\'s result and verdict: '
-                   '%d workloads, %s</summary>\n' % (len(body), esc(", ".join(
-                       "%s %d" % (F.text(k), n) for k, n in sorted(counts.items(),
-                                                                   key=lambda kv: -kv[1])))))
-            self.table(["workload", "transfer", "MB/s", "IOPS", "p50 us", "p99 us", "check",
-                        "verdict"], body, num_cols=(2, 3, 4, 5))
-            self.w("</details>\n")
+            with self.folded("every workload's result and verdict: %d workloads, %s" % (
+                    len(body), ", ".join("%s %d" % (F.text(k), n) for k, n in
+                                         sorted(counts.items(), key=lambda kv: -kv[1]))),
+                    "wide"):
+                self.table(["workload", "transfer", "MB/s", "IOPS", "p50 us", "p99 us",
+                            "check", "verdict"], body, num_cols=(2, 3, 4, 5))
         self.end()
 
     def registers(self):
@@ -310,9 +267,8 @@ class Report:
                "Simplified Specification); field names are the specification's.", "note")
         top = [k for k in (have[0][2] or {}) if not isinstance(have[0][2].get(k), dict)
                and k != "type"]
-        self.w("<details><summary>card layer state</summary>\n")
-        self.kv([(k, (lambda r, k=k: F.text((r.one("card") or {}).get(k)))) for k in top])
-        self.w("</details>\n")
+        with self.folded("card layer state"):
+            self.kv([(k, (lambda r, k=k: F.text((r.one("card") or {}).get(k)))) for k in top])
         for reg, name in (("ocr", "OCR"), ("cid", "CID"), ("csd", "CSD"), ("scr", "SCR"),
                           ("ssr", "SD Status"), ("switch", "CMD6 switch status")):
             keys = []
@@ -325,10 +281,9 @@ class Report:
             raws = ", ".join("%s%s" % (self.prefix(lab), _clip(F.text((c.get(reg) or {})
                                                                       .get("raw")), 34))
                              for lab, _, c in have)
-            self.w("<details><summary>%s <code>%s</code></summary>\n" % (esc(name), esc(raws)))
-            self.kv([(k, (lambda r, k=k, reg=reg: _cell(((r.one("card") or {}).get(reg)
-                                                         or {}).get(k)))) for k in keys])
-            self.w("</details>\n")
+            with self.folded([name + " ", Code(raws)]):
+                self.kv([(k, (lambda r, k=k, reg=reg: _cell(((r.one("card") or {}).get(reg)
+                                                             or {}).get(k)))) for k in keys])
         self.end()
 
     def sequential(self):
@@ -342,7 +297,7 @@ class Report:
             for _, run in self.runs:
                 names += [p[3] for p in model.seq_curve(run, op) if p[3] not in names]
             if names:
-                self.w("<h3>sequential %s</h3>\n" % op)
+                self.h3("sequential %s" % op)
                 self.workload_table(names)
         self.end()
 
@@ -431,7 +386,7 @@ class Report:
                "point at a bucket's upper edge); dots are the p50, p90 and p99 the firmware "
                "computed from every operation.", "note")
         for key, title, names in groups:
-            self.w("<h3>%s</h3>\n" % esc(title))
+            self.h3(title)
             self.figure(C.latency_cdf(self.runs, names, "cdf-" + key, "Latency CDF: " + title))
             self.figure(C.latency_histograms(self.runs, names, "hist-" + key,
                                              "Latency histograms: " + title))
@@ -447,7 +402,7 @@ class Report:
                "at least %g times the median worst latency of the workload is a stall "
                "(red: garbage collection, a cache flush, ...)." % model.STALL_FACTOR, "note")
         for key, title, names in groups:
-            self.w("<h3>%s</h3>\n" % esc(title))
+            self.h3(title)
             self.figure(C.time_series(self.runs, names, "series-" + key, "Time series: " + title))
         self.end()
 
@@ -462,7 +417,7 @@ class Report:
                "the CPU moving the data), busy (programming, CMD12), and host time between "
                "requests. Right: the card / bus / host split the verdict is based on.", "note")
         for key, title, names in groups:
-            self.w("<h3>%s</h3>\n" % esc(title))
+            self.h3(title)
             self.figure(C.phase_bars(self.runs, names, "phases-" + key, "Phases: " + title))
         self.end()
 
@@ -511,10 +466,10 @@ class Report:
         self.section("class")
         for lab, run, c in have:
             ok = c.get("app_meets_claim")
-            self.w('<p><b>%sapplication class:</b> %s %s</p>\n' % (
-                esc(self.prefix(lab)), esc(c.get("app_text")), _yesno(ok)))
-            self.w('<p><b>%sspeed class:</b> %s %s</p>\n' % (
-                esc(self.prefix(lab)), esc(c.get("speed_text")), _yesno(c.get("speed_meets_claim"))))
+            self.p([Bold(self.prefix(lab) + "application class:"),
+                    " %s " % _text(c.get("app_text")), _yesno(ok)])
+            self.p([Bold(self.prefix(lab) + "speed class:"),
+                    " %s " % _text(c.get("speed_text")), _yesno(c.get("speed_meets_claim"))])
 
         def g(key, f=F.text):
             return lambda r: f((r.one("class") or {}).get(key))
@@ -556,11 +511,9 @@ class Report:
             return
         self.section("au")
         for lab, run, a in have:
-            self.w("<p><b>%s%s</b> %s</p>\n" % (
-                esc(self.prefix(lab)), esc("erase block %s:" % (F.size(a.get("measured_bytes"))
-                                                               if a.get("measured_bytes")
-                                                               else "not found")),
-                esc(a.get("text"))))
+            self.p([Bold(self.prefix(lab) + "erase block %s:" % (
+                F.size(a.get("measured_bytes")) if a.get("measured_bytes") else "not found")),
+                    " " + _text(a.get("text"))])
         self.figure(C.au_alignment(self.runs), "4 KiB reads ending at, centred on and starting "
                                                "at boundaries of each alignment")
         self.kv([(k, (lambda r, k=k: F.text((r.one("au") or {}).get(k)))) for k in
@@ -667,9 +620,8 @@ class Report:
                     F.text(r.get("workload")), F.intg(r.get("blocks")), F.intg(r.get("ok")),
                     F.intg(r.get("changed")), F.intg(r.get("overwritten")), F.intg(r.get("stale")),
                     F.intg(r.get("corrupted")), F.intg(r.get("read_errors")),
-                    Raw('<span class="bad">%d bad, first LBA %s</span>' % (
-                        bad, esc(F.intg(r.get("first_bad_lba")))) if bad
-                        else '<span class="ok">all read back as written</span>')]
+                    Mark("bad", "%d bad, first LBA %s" % (bad, F.intg(r.get("first_bad_lba"))))
+                    if bad else Mark("ok", "all read back as written")]
                 body.append(row)
         off = 1 if len(self.runs) > 1 else 0
         self.table((["run"] if off else []) + ["workload", "blocks", "ok", "changed",
@@ -708,8 +660,7 @@ class Report:
                     detail, ok = json.dumps(r), False
                 body.append(pre + [F.text(r.get("test")), "%s+%s" % (F.intg(r.get("lba")),
                                                                      F.intg(r.get("count"))),
-                                   Raw('<span class="%s">%s</span>' % (
-                                       "ok" if ok else "bad", "ok" if ok else "FAILED")), detail])
+                                   Mark("ok", "ok") if ok else Mark("bad", "FAILED"), detail])
         self.table((["run"] if len(self.runs) > 1 else []) + ["test", "LBA+count", "result",
                                                               "modes"], body)
         self.end()
@@ -721,7 +672,7 @@ class Report:
         self.section("details")
         for lab, run, parts in have:
             for title, head, rows in parts:
-                self.w("<h3>%s</h3>\n" % esc(self.prefix(lab) + title))
+                self.h3(self.prefix(lab) + title)
                 self.table(head, rows)
         self.end()
 
@@ -731,17 +682,17 @@ class Report:
         for lab, run in self.runs:
             for e in run.all("error"):
                 any_ = True
-                self.w('<p class="bad">%serror [%s] %s: %s</p>\n' % (
-                    esc(self.prefix(lab)), esc(e.get("context")), esc(e.get("code")),
-                    esc(e.get("message"))))
+                self.p("%serror [%s] %s: %s" % (
+                    self.prefix(lab), _text(e.get("context")), _text(e.get("code")),
+                    _text(e.get("message"))), "bad")
             for e in run.all("exception"):
                 any_ = True
-                self.w('<p class="bad">%sexception: %s at pc %s: the run stopped</p>\n' % (
-                    esc(self.prefix(lab)), esc(e.get("exception")), esc(e.get("pc"))))
+                self.p("%sexception: %s at pc %s: the run stopped" % (
+                    self.prefix(lab), _text(e.get("exception")), _text(e.get("pc"))), "bad")
             if not run.ended_by:
                 any_ = True
-                self.w('<p class="bad">%sthe run did not finish (no done record): the log '
-                       'was cut short</p>\n' % esc(self.prefix(lab)))
+                self.p("%sthe run did not finish (no done record): the log was cut short"
+                       % self.prefix(lab), "bad")
             for r in run.all("skipped"):
                 any_ = True
                 self.p("%sskipped %s: %s" % (self.prefix(lab), F.text(r.get("workload")),
@@ -752,69 +703,90 @@ class Report:
         for log in self.logs:
             if log.warnings:
                 any_ = True
-                self.w("<details><summary>%s: %d warning(s) while reading the log</summary>"
-                       "<pre>%s</pre></details>\n" % (
-                           esc(log.path), len(log.warnings),
-                           esc("\n".join("line %d: %s" % w for w in log.warnings[:500]))))
+                with self.folded("%s: %d warning(s) while reading the log"
+                                  % (log.path, len(log.warnings))):
+                    self.pre("\n".join("line %d: %s" % w for w in log.warnings[:500]))
         if not any_:
             self.p("none: no errors, nothing skipped, every log line read cleanly.")
         self.end()
 
     def headlines(self):
         """The headline of every run, first on the page."""
-        out = []
-        for lab, run in self.runs:
-            lines = HL.headline(run)["lines"]
-            out.append('<div class="headline" id="headline%s"><h2>%s</h2><p><b>%s</b></p><ul>%s'
-                       '</ul></div>\n' % (
-                           "" if len(self.runs) == 1 else "-" + esc(lab),
-                           esc("Headline" + ("" if len(self.runs) == 1 else " " + lab)),
-                           esc(lines[0]), "".join("<li>%s</li>" % esc(l) for l in lines[1:])))
-        return "".join(out)
+        return [{"label": lab, "lines": HL.headline(run)["lines"]} for lab, run in self.runs]
 
     # --- the page ----------------------------------------------------------
     def build(self):
-        body_start = len(self.parts)
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
-                   self.latency, self.series, self.phases, self.sweep, self.prediction, self.card_class, self.au,
-                   self.open_au, self.erase, self.sustained, self.hosts, self.integrity, self.selftest,
-                   self.details, self.problems):
+                   self.latency, self.series, self.phases, self.sweep, self.prediction,
+                   self.card_class, self.au, self.open_au, self.erase, self.sustained,
+                   self.hosts, self.integrity, self.selftest, self.details, self.problems):
             fn()
-        body = self.parts[body_start:]
         if len(self.runs) == 1:
-            lab, run = self.runs[0]
-            title = "sdbench report: %s" % run.path
+            title = "sdbench report: %s" % self.runs[0][1].path
         else:
-            title = "sdbench comparison: " + ", ".join("%s = %s" % (l, r.path) for l, r in self.runs)
-        if self.emulated:
-            banner = '<div class="banner" id="emulated">EMULATED RUN%s (QEMU): every time and ' \
-                     'rate in this report is emulation speed, not a card\'s</div>\n' % (
-                         "" if len(self.runs) == 1 else
-                         " in " + ", ".join(l for l, r in self.runs if r.emulated))
-        elif self.simulated:
-            banner = '<div class="banner" id="simulated">SIMULATED RUN%s (build/host/sdbsim): ' \
-                     'every time and rate in this report is the simulator\'s model of a card ' \
-                     'and host, not a measurement</div>\n' % (
-                         "" if len(self.runs) == 1 else
-                         " in " + ", ".join(l for l, r in self.runs if r.simulated))
-        else:
-            banner = '<div class="banner real">Measured on real hardware</div>\n'
-        nav = "<nav>%s</nav>\n" % "".join('<a href="#%s">%s</a>' % (s, esc(TITLE[s]))
-                                          for s in self.present)
-        head = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
-                '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-                'img-src data:; style-src \'unsafe-inline\'">\n'
-                '<meta name="generator" content="sdbreport">\n'
-                '<title>%s</title>\n<style>%s</style></head>\n<body>\n%s<main>\n<h1>%s</h1>\n%s%s'
-                % (esc(title), CSS, banner, esc(title), self.headlines(), nav))
-        return head + "".join(body) + "</main>\n</body></html>\n"
+            title = "sdbench comparison: " + ", ".join("%s = %s" % (l, r.path)
+                                                       for l, r in self.runs)
+        return pages.render("report.html",
+            title=title, several=len(self.runs) > 1, headlines=self.headlines(),
+            emulated=[l for l, r in self.runs if r.emulated],
+            simulated=[l for l, r in self.runs if r.simulated], sections=self.sections)
 
 
-class Raw:
-    """A table cell that is already HTML."""
+# The overview's rows (Report.overview).
+def _ov_board(run, key, f=F.text):
+    b = run.board() or {}
+    return f(b.get(key))
 
-    def __init__(self, s):
-        self.s = s
+def _ov_timer(run):
+    t = (run.board() or {}).get("timer") or {}
+    return "%s, %s Hz measured (nominal %s), resolution %s ns, read cost %s ns, " \
+           "calibration %s ppm" % (F.text(t.get("source")), F.intg(t.get("freq_hz")),
+                                   F.intg(t.get("nominal_hz")),
+                                   F.intg(t.get("resolution_ns")),
+                                   F.intg(t.get("read_cost_ns")),
+                                   F.intg(t.get("calib_ppm")))
+
+def _ov_card(run, f):
+    c = run.one("card") or {}
+    return f(c)
+
+def _ov_area(run):
+    ta = run.one("test_area")
+    if not ta:
+        return F.DASH
+    if not ta.get("usable"):
+        return "none: %s %s" % (F.text(ta.get("reason")), F.text(ta.get("hint") or ""))
+    first, count = ta.get("first_lba"), ta.get("count")
+    last = first + count - 1 if is_num(first) and is_num(count) else None
+    return "LBA %s-%s (%s), %s" % (F.intg(first), F.intg(last), F.size(ta.get("bytes")),
+                                   F.text(ta.get("reason")))
+
+def _ov_cfg(run):
+    c = run.one("config")
+    if not c:
+        return F.DASH
+    s = ("sdbench.txt: " + ", ".join("%s = %s" % (k, F.text(c.get(k)))
+                                     for k in c.get("from_file") or []
+                                     if isinstance(k, str))) \
+        if c.get("file") else "defaults (no sdbench.txt)"
+    return "%s; suite %s" % (s, F.text(c.get("suite")))
+
+def _ov_layout(run):
+    lay = run.one("layout")
+    if not lay:
+        return F.DASH
+    parts = ["%s %s LBA %s+%s" % (F.text(p.get("number")), F.text(p.get("type_name")),
+                                  F.intg(p.get("first_lba")), F.intg(p.get("count")))
+             for p in lay.get("partitions") or []]
+    return "%s%s" % (F.text(lay.get("kind")), (": " + "; ".join(parts)) if parts else "")
+
+def _ov_ended(run):
+    d = run.done()
+    if d:
+        return "%s error(s), %s" % (F.intg(d.get("errors")),
+                                    F.duration_us(d.get("elapsed_us")))
+    return "stopped by an exception" if run.ended_by == "exception" \
+        else "did not finish (no done record)"
 
 
 def _clip(s, n):
@@ -852,16 +824,16 @@ def _verdict_cell(text, bottleneck=None):
     cls = bottleneck if bottleneck in ("card-bound", "bus-bound", "host-bound", "mixed") else ""
     if not cls:
         return F.text(text)
-    return Raw('<span class="tag %s">%s</span> %s' % (cls, esc(cls), esc(
+    return [Mark("tag " + cls, cls), " " + _text(
         text[len(cls):].lstrip(" -") if isinstance(text, str) and text.startswith(cls)
-        else text)))
+        else text)]
 
 
 def _yesno(v):
     if v is True:
-        return '<span class="ok">(meets the claim)</span>'
+        return Mark("ok", "(meets the claim)")
     if v is False:
-        return '<span class="bad">(does not meet the claim)</span>'
+        return Mark("bad", "(does not meet the claim)")
     return ""
 
 

@@ -244,6 +244,44 @@ def _fifo_host(run):
     return h.get("name") == "sdhost"
 
 
+def _later_blocks(run, m, bp, bp2, extra, extra2, f, f2, cpu_work, cpu, pipe):
+    """(time before, time at the target, pace before, pace after, card time
+    hidden) of the m blocks after the first of each request (_pipeline)."""
+    before = after = 0.0
+    pace = pace2 = "-"
+    hidden = False
+    if m > 0:
+        # per block after the first of a request: the frames (a calibration
+        # below the model shortens them), the card's clock-counted idle (a
+        # calibration above it), the CPU, and the card's own time fitted to
+        # what the run measured (docs/prediction.md)
+        bf, bf2 = bp / m, bp2 / m
+        cc, cc2 = max(extra, 0.0) * 1e9 / f, max(extra2, 0.0) * 1e9 / f2
+        bf -= cc
+        bf2 -= cc2
+        c1, c2 = cpu_work / m, cpu_work * cpu / m
+        fifo = _fifo_host(run)
+        cover, cover2 = (cc, cc2) if fifo else (max(c1 - bf, cc), max(c2 - bf2, cc2))
+        shows = pipe / m - _block(bf, c1, cc, 0.0, fifo)
+        if cover2 < 0.99 * cover and shows < HIDDEN_SHOWS * cover:
+            # The card's own time showed past the wait that covered it
+            # (the CPU's or the clock-counted one) by less than a tenth of
+            # that wait, or not at all, and the wait is shorter at the
+            # target: the run cannot tell a steady time mostly hidden from
+            # rare stalls that add the same at any pace. Taken as the
+            # latter, the fastest: an upper bound.
+            mu, hidden = 0.0, True
+            before = m * _block(bf, c1, cc, 0.0, fifo) + max(shows, 0.0) * m
+            after = m * _block(bf2, c2, cc2, 0.0, fifo) + max(shows, 0.0) * m
+        else:
+            mu, hidden = _card_mean(bf, c1, cc, pipe / m, fifo), False
+            before = m * _block(bf, c1, cc, mu, fifo)
+            after = m * _block(bf2, c2, cc2, mu, fifo)
+        pace = "cpu" if c1 - bf >= (0.0 if fifo else max(cc, mu)) else "bus"
+        pace2 = "cpu" if c2 - bf2 >= (0.0 if fifo else max(cc2, mu)) else "bus"
+    return before, after, pace, pace2, hidden
+
+
 def _pipeline(run, res, ph, tgt):
     """Predicted (total_ns, per-op latency change ns, pace before, pace after)
     of a read or write workload from its phases; None if it does not fit."""
@@ -286,38 +324,8 @@ def _pipeline(run, res, ph, tgt):
         stop = min(stop, busy)
     cpu_work = min(max(host - hs, 0.0), pipe)
     m = nblk - nreq
-    before = after = 0.0
-    pace = pace2 = "-"
-    hidden = False
-    if m > 0:
-        # per block after the first of a request: the frames (a calibration
-        # below the model shortens them), the card's clock-counted idle (a
-        # calibration above it), the CPU, and the card's own time fitted to
-        # what the run measured (docs/prediction.md)
-        bf, bf2 = bp / m, bp2 / m
-        cc, cc2 = max(extra, 0.0) * 1e9 / f, max(extra2, 0.0) * 1e9 / f2
-        bf -= cc
-        bf2 -= cc2
-        c1, c2 = cpu_work / m, cpu_work * cpu / m
-        fifo = _fifo_host(run)
-        cover, cover2 = (cc, cc2) if fifo else (max(c1 - bf, cc), max(c2 - bf2, cc2))
-        shows = pipe / m - _block(bf, c1, cc, 0.0, fifo)
-        if cover2 < 0.99 * cover and shows < HIDDEN_SHOWS * cover:
-            # The card's own time showed past the wait that covered it
-            # (the CPU's or the clock-counted one) by less than a tenth of
-            # that wait, or not at all, and the wait is shorter at the
-            # target: the run cannot tell a steady time mostly hidden from
-            # rare stalls that add the same at any pace. Taken as the
-            # latter, the fastest: an upper bound.
-            mu, hidden = 0.0, True
-            before = m * _block(bf, c1, cc, 0.0, fifo) + max(shows, 0.0) * m
-            after = m * _block(bf2, c2, cc2, 0.0, fifo) + max(shows, 0.0) * m
-        else:
-            mu, hidden = _card_mean(bf, c1, cc, pipe / m, fifo), False
-            before = m * _block(bf, c1, cc, mu, fifo)
-            after = m * _block(bf2, c2, cc2, mu, fifo)
-        pace = "cpu" if c1 - bf >= (0.0 if fifo else max(cc, mu)) else "bus"
-        pace2 = "cpu" if c2 - bf2 >= (0.0 if fifo else max(cc2, mu)) else "bus"
+    before, after, pace, pace2, hidden = _later_blocks(run, m, bp, bp2, extra, extra2, f, f2,
+                                                       cpu_work, cpu, pipe)
     x = acc + data + busy
     x2 = x - before + after - first + first2 - stop + stop2 - host_ser + host_ser * cpu
     cmd2 = cmd - cmd_bus + cmd_bus2
@@ -411,32 +419,9 @@ def mode_not_offered(run, card, mode):
     return "; ".join(out) or None
 
 
-def predict(run, target):
-    """A Prediction for every workload of run that printed result and phases.
-    Raises NoPrediction when the run is emulated and its figures break the
-    model; in a run from a card, a workload whose model does not hold gets
-    no prediction (its row says why)."""
-    p = Prediction()
-    bad = dict(_impossible(run))
-    if bad and run.emulated:
-        name, why = next(iter(bad.items()))
-        raise NoPrediction("an emulated run whose figures the model cannot explain "
-                           "(%d workloads, e.g. %s: %s): its times are the emulator's, "
-                           "not a card's and a bus's" % (len(bad), name, why))
-    card = run.one("card") or {}
-    names = run.result_workloads()
-    if not names:
-        p.notes.append("no workload results in this run")
-        return p
-    r0 = run.workloads[names[0]]["result"]
-    f0, w0 = r0.get("clock_hz"), r0.get("width")
-    if not is_num(f0) or not is_num(w0) or f0 <= 0:
-        p.notes.append("the run's results carry no clock and width")
-        return p
-    tgt = target.resolve(f0, w0)
-    p.clock_hz, p.width = tgt[0], tgt[1]
-    p.from_setting = "%s %d-bit" % (fmt_hz(f0), w0)
-    p.to_setting = target.describe(f0, w0)
+def _setting_notes(p, run, card, target, tgt, w0):
+    """Notes on the run and the target setting: emulated, a mode, width or
+    clock the card or host does not offer, no calibration at the width."""
     if run.emulated:
         p.notes.append("emulated run: its times are emulation speed, and so is the prediction")
     if target.bus_mode:
@@ -454,6 +439,11 @@ def predict(run, target):
     if tgt[1] != w0 and not any(b.get("width") == tgt[1] for b in run.all("bus")):
         p.notes.append("no bus calibration at %d-bit: the controller's extra clocks per "
                        "block are taken from %d-bit" % (tgt[1], w0))
+
+
+def _rows(p, run, names, bad, tgt):
+    """A Row per workload with result and phases: the pipeline model for
+    reads and writes, then the others from them (_later_rows)."""
     deltas = {}   # (op, xfer_bytes) of random workloads: change of time per operation
     later = []
     for name in names:
@@ -492,6 +482,12 @@ def predict(run, target):
             deltas.setdefault((res.get("op"), res.get("xfer_bytes")),
                               (total2 - ph["total_ns"]) / res["ops"])
         _finish(row, res, ph, total2, dlat)
+    _later_rows(later, deltas, tgt)
+
+
+def _later_rows(later, deltas, tgt):
+    """Workloads the pipeline model does not describe: mixed ones from the
+    random reads and writes of their size, the rest by their shares."""
     for row, res, ph in later:
         dr = deltas.get(("read", res.get("xfer_bytes")))
         dw = deltas.get(("write", res.get("xfer_bytes")))
@@ -507,6 +503,11 @@ def predict(run, target):
             total2, dlat = _shares(res, ph, tgt)
             row.method = "shares"
         _finish(row, res, ph, total2, dlat)
+
+
+def _closing_notes(p, run, bad, tgt):
+    """Notes on the rows: workloads without a prediction, predictions cut to
+    the bus's ceiling, upper bounds."""
     if bad:
         if len(bad) == len(p.rows):
             raise NoPrediction("no workload's figures fit the model (e.g. %s: %s)"
@@ -524,7 +525,11 @@ def predict(run, target):
         p.notes.append("%d workload(s) whose card delays between blocks hid in this run (behind "
                        "the CPU or the card's clock-counted wait, both shorter at the target): "
                        "their predictions are upper bounds" % nb)
-    # the clock sweep's fit T(f) = a + b/f, where it was made at the target width
+
+
+def _sweep_fits(p, run, tgt):
+    """The clock sweep's fit T(f) = a + b/f, where it was made at the target
+    width, at the target clock."""
     for s in run.all("sweep"):
         if "fit" in s and s.get("width") == tgt[1] and is_num(s.get("a_ns")) \
                 and is_num(s.get("b_clocks")) and is_num(s.get("fmax_hz")):
@@ -533,6 +538,38 @@ def predict(run, target):
             t2 = s["a_ns"] + s["b_clocks"] * 1e9 / tgt[0]
             p.fits.append((s.get("op"), s["width"], n, s["fmax_hz"], n / t_max * 1e3,
                            tgt[0], n / t2 * 1e3))
+
+
+def predict(run, target):
+    """A Prediction for every workload of run that printed result and phases.
+    Raises NoPrediction when the run is emulated and its figures break the
+    model; in a run from a card, a workload whose model does not hold gets
+    no prediction (its row says why)."""
+    p = Prediction()
+    bad = dict(_impossible(run))
+    if bad and run.emulated:
+        name, why = next(iter(bad.items()))
+        raise NoPrediction("an emulated run whose figures the model cannot explain "
+                           "(%d workloads, e.g. %s: %s): its times are the emulator's, "
+                           "not a card's and a bus's" % (len(bad), name, why))
+    card = run.one("card") or {}
+    names = run.result_workloads()
+    if not names:
+        p.notes.append("no workload results in this run")
+        return p
+    r0 = run.workloads[names[0]]["result"]
+    f0, w0 = r0.get("clock_hz"), r0.get("width")
+    if not is_num(f0) or not is_num(w0) or f0 <= 0:
+        p.notes.append("the run's results carry no clock and width")
+        return p
+    tgt = target.resolve(f0, w0)
+    p.clock_hz, p.width = tgt[0], tgt[1]
+    p.from_setting = "%s %d-bit" % (fmt_hz(f0), w0)
+    p.to_setting = target.describe(f0, w0)
+    _setting_notes(p, run, card, target, tgt, w0)
+    _rows(p, run, names, bad, tgt)
+    _closing_notes(p, run, bad, tgt)
+    _sweep_fits(p, run, tgt)
     return p
 
 

@@ -475,15 +475,81 @@ def _printable_prefix(s):
     return s.strip() == "" or s.endswith("\r")
 
 
+def _new_run(log, path):
+    r = Run(path, len(log.runs) + 1)
+    log.runs.append(r)
+    return r
+
+
+def _line_records(log, n, line):
+    """The records of log line n that can be used; what is wrong with the
+    line is warned about and counted."""
+    after_cut = False
+    for col, obj, problem in _records_in_line(line):
+        if obj is None:
+            log.bad_lines += 1
+            after_cut = True
+            if problem == "cut-by-next":
+                log.warn(n, "record cut short by the next record (a lost line end) "
+                            "skipped: %s" % _short(line[col:], 60))
+            else:
+                log.warn(n, "garbled or truncated record skipped: %s"
+                         % _short(line[col:], 60))
+            continue
+        if col > 0 and not after_cut and not _printable_prefix(line[:col]):
+            log.warn(n, "noise before the record ignored: %s" % _short(line[:col]))
+        if problem == "trailing":
+            log.warn(n, "text after the record ignored")
+        if not isinstance(obj, dict):
+            log.bad_lines += 1
+            log.warn(n, "record is not a JSON object, skipped")
+            continue
+        try:
+            obj = sanitize(obj, "record", lambda msg, n=n: log.warn(n, msg))
+        except ValueError as e:
+            log.bad_lines += 1
+            log.warn(n, "record %s, skipped" % e)
+            continue
+        if not validate(obj, lambda msg, n=n: log.warn(n, msg)):
+            log.bad_lines += 1
+            continue
+        yield obj
+
+
+def _run_of(log, cur, t, n, path):
+    """The run a record of type t on line n belongs to: the current one, or
+    a new one when this record starts another run (warned about when the
+    current one did not end)."""
+    if t == "run_start" and cur is not None and not cur.ended_by and cur.measured():
+        # the next run of the same session (console, end = repeat)
+        prev = cur
+        prev.ended_by = "session"
+        cur = _new_run(log, path)
+        cur.inherited = {k: prev.one(k) for k in SESSION_TYPES if prev.one(k)}
+    if cur is None:
+        cur = _new_run(log, path)
+        if t != "board":
+            log.warn(n, "the log starts in the middle of a run (no board record "
+                        "before this %s record)" % t)
+    elif t == "board" and cur.records:
+        if not cur.ended_by:
+            log.warn(n, "a new run starts here (board record) but %s never ended: "
+                        "the board restarted" % cur.describe())
+        cur = _new_run(log, path)
+    elif cur.ended_by:
+        log.warn(n, "%s record after the end of %s: a new run whose first lines "
+                    "are missing" % (t, cur.describe()))
+        cur = _new_run(log, path)
+    elif t in ONCE_TYPES and t in cur.by_type:
+        log.warn(n, "second %s record in %s: the board restarted (its board record "
+                    "is missing)" % (t, cur.describe()))
+        cur = _new_run(log, path)
+    return cur
+
+
 def read_text(text, path="<log>"):
     log = LogFile(path)
     cur = None
-
-    def new_run():
-        r = Run(path, len(log.runs) + 1)
-        log.runs.append(r)
-        return r
-
     lines = split_lines(text)
     log.lines = len(lines)
     for n, raw in enumerate(lines, 1):
@@ -496,60 +562,8 @@ def read_text(text, path="<log>"):
                 log.warn(n, "record line without a JSON object skipped: %s" % _short(line))
                 log.bad_lines += 1
             continue
-        after_cut = False
-        for col, obj, problem in _records_in_line(line):
-            if obj is None:
-                log.bad_lines += 1
-                after_cut = True
-                if problem == "cut-by-next":
-                    log.warn(n, "record cut short by the next record (a lost line end) "
-                                "skipped: %s" % _short(line[col:], 60))
-                else:
-                    log.warn(n, "garbled or truncated record skipped: %s"
-                             % _short(line[col:], 60))
-                continue
-            if col > 0 and not after_cut and not _printable_prefix(line[:col]):
-                log.warn(n, "noise before the record ignored: %s" % _short(line[:col]))
-            if problem == "trailing":
-                log.warn(n, "text after the record ignored")
-            if not isinstance(obj, dict):
-                log.bad_lines += 1
-                log.warn(n, "record is not a JSON object, skipped")
-                continue
-            try:
-                obj = sanitize(obj, "record", lambda msg, n=n: log.warn(n, msg))
-            except ValueError as e:
-                log.bad_lines += 1
-                log.warn(n, "record %s, skipped" % e)
-                continue
-            if not validate(obj, lambda msg, n=n: log.warn(n, msg)):
-                log.bad_lines += 1
-                continue
-            t = obj["type"]
-            if t == "run_start" and cur is not None and not cur.ended_by and cur.measured():
-                # the next run of the same session (console, end = repeat)
-                prev = cur
-                prev.ended_by = "session"
-                cur = new_run()
-                cur.inherited = {k: prev.one(k) for k in SESSION_TYPES if prev.one(k)}
-            if cur is None:
-                cur = new_run()
-                if t != "board":
-                    log.warn(n, "the log starts in the middle of a run (no board record "
-                                "before this %s record)" % t)
-            elif t == "board" and cur.records:
-                if not cur.ended_by:
-                    log.warn(n, "a new run starts here (board record) but %s never ended: "
-                                "the board restarted" % cur.describe())
-                cur = new_run()
-            elif cur.ended_by:
-                log.warn(n, "%s record after the end of %s: a new run whose first lines "
-                            "are missing" % (t, cur.describe()))
-                cur = new_run()
-            elif t in ONCE_TYPES and t in cur.by_type:
-                log.warn(n, "second %s record in %s: the board restarted (its board record "
-                            "is missing)" % (t, cur.describe()))
-                cur = new_run()
+        for obj in _line_records(log, n, line):
+            cur = _run_of(log, cur, obj["type"], n, path)
             cur.add(obj, n)
     for r in log.runs:
         if not r.ended_by:

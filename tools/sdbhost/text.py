@@ -331,20 +331,9 @@ def selftest_lines(recs):
     return out
 
 
-def render_run(run, out, log=None):
-    """The report of one run."""
-    if log is not None and len(log.runs) > 1:
-        _w(out, "%s holds %d runs; this is %s" % (log.path, len(log.runs), run.describe()))
-    _w(out, "HEADLINE")
-    for line in HL.headline(run)["lines"]:
-        _w(out, "  " + line)
-    _w(out)
-    if run.emulated:
-        _w(out, "EMULATED RUN (QEMU): every time and rate below is emulation speed, "
-                "not a card's")
-    if run.simulated:
-        _w(out, "SIMULATED RUN (build/host/sdbsim): every time and rate below is the "
-                "simulator's model of a card and host, not a measurement")
+def _setup_lines(run, out):
+    """The run's set-up: board, card, layout, configuration, test area and
+    measurement overhead (render_run)."""
     _w(out, board_line(run.board()))
     b = run.board() or {}
     if b and b.get("source") != "linux":
@@ -367,6 +356,51 @@ def render_run(run, out, log=None):
         _w(out, "overhead: %s ns per timestamp (%s), %s ns of bookkeeping per operation" % (
             F.intg(ov.get("timestamp_ns")), F.text(ov.get("timer")),
             F.intg(ov.get("bookkeeping_ns_per_op"))))
+
+
+def _closing_lines(run, out):
+    """The run's problems (checks, skipped workloads, errors, exceptions)
+    and how it ended (render_run)."""
+    for line in details.text_lines(run):
+        _w(out, line)
+    for line in checks.lines(run):
+        _w(out, line)
+    for r in run.all("skipped"):
+        _w(out, "skipped: %s - %s" % (F.text(r.get("workload")), F.text(r.get("reason"))))
+    for e in run.all("error"):
+        _w(out, "error [%s]: %s (%s)" % (F.text(e.get("context")), F.text(e.get("message")),
+                                        F.text(e.get("code"))))
+    for e in run.all("exception"):
+        _w(out, "EXCEPTION: %s at pc %s (spsr %s): the run stopped" % (
+            F.text(e.get("exception")), F.text(e.get("pc")), F.text(e.get("spsr"))))
+    d = run.done()
+    suite = run.one("suite")
+    if suite and suite.get("aborted"):
+        _w(out, "the card stopped answering: the suite was aborted")
+    if d:
+        _w(out, "\nrun ended: %s error(s), %s" % (F.intg(d.get("errors")),
+                                                  F.duration_us(d.get("elapsed_us"))))
+    elif run.ended_by == "exception":
+        _w(out, "\nrun stopped by an exception (no done record)")
+    else:
+        _w(out, "\nrun did not finish (no done record)")
+
+
+def render_run(run, out, log=None):
+    """The report of one run."""
+    if log is not None and len(log.runs) > 1:
+        _w(out, "%s holds %d runs; this is %s" % (log.path, len(log.runs), run.describe()))
+    _w(out, "HEADLINE")
+    for line in HL.headline(run)["lines"]:
+        _w(out, "  " + line)
+    _w(out)
+    if run.emulated:
+        _w(out, "EMULATED RUN (QEMU): every time and rate below is emulation speed, "
+                "not a card's")
+    if run.simulated:
+        _w(out, "SIMULATED RUN (build/host/sdbsim): every time and rate below is the "
+                "simulator's model of a card and host, not a measurement")
+    _setup_lines(run, out)
     s = run.one("summary")
     if s:
         _w(out, "\nsummary (MB = 10^6 B)")
@@ -402,29 +436,7 @@ def render_run(run, out, log=None):
         _w(out, "\nSD stack self-test")
         for line in selftest_lines(run.all("selftest")):
             _w(out, line)
-    for line in details.text_lines(run):
-        _w(out, line)
-    for line in checks.lines(run):
-        _w(out, line)
-    for r in run.all("skipped"):
-        _w(out, "skipped: %s - %s" % (F.text(r.get("workload")), F.text(r.get("reason"))))
-    for e in run.all("error"):
-        _w(out, "error [%s]: %s (%s)" % (F.text(e.get("context")), F.text(e.get("message")),
-                                        F.text(e.get("code"))))
-    for e in run.all("exception"):
-        _w(out, "EXCEPTION: %s at pc %s (spsr %s): the run stopped" % (
-            F.text(e.get("exception")), F.text(e.get("pc")), F.text(e.get("spsr"))))
-    d = run.done()
-    suite = run.one("suite")
-    if suite and suite.get("aborted"):
-        _w(out, "the card stopped answering: the suite was aborted")
-    if d:
-        _w(out, "\nrun ended: %s error(s), %s" % (F.intg(d.get("errors")),
-                                                  F.duration_us(d.get("elapsed_us"))))
-    elif run.ended_by == "exception":
-        _w(out, "\nrun stopped by an exception (no done record)")
-    else:
-        _w(out, "\nrun did not finish (no done record)")
+    _closing_lines(run, out)
 
 
 def render_compare(runs, labels, out):

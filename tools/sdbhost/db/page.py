@@ -2,9 +2,9 @@
 headline figures (the median of each card's runs) and bar charts of
 them (python3-matplotlib, embedded as PNG)."""
 import base64
-import html
 import io
 
+from .. import pages
 from . import queries as Q
 from .text import claims, flags
 
@@ -13,8 +13,8 @@ FIGURES = [("seq_read_mbs", "sequential read, MB/s"), ("seq_write_mbs", "sequent
            ("rand_write_iops", "random 4 KiB write, IOPS")]
 
 
-def _e(v):
-    return html.escape("" if v is None else str(v))
+def _t(v):
+    return "" if v is None else str(v)
 
 
 def _num(v, fmt):
@@ -55,42 +55,24 @@ def chart_png(rows):
     return buf.getvalue()
 
 
+def _row(r):
+    """A card's row as the page shows it (every value text; None as empty)."""
+    cells = {k: _t(r[k]) for k in ("manufacturer", "oid", "pnm", "prv", "psn_hex", "mdt",
+                                   "source")}
+    cells.update(id="%d" % r["id"], runs="%d" % r["runs"], claims=_t(claims(r)), flags=_t(flags(r)),
+                 emulated=r["source"] in Q.EMULATED_SOURCES,
+                 size=_num(r["capacity_bytes"] and r["capacity_bytes"] / 1e9, "%.1f GB"),
+                 figures=[_num(r[k], "%.2f" if "mbs" in k else "%.0f") for k, _ in FIGURES])
+    return cells
+
+
 def render(db, include_emulated=False):
     """(page, number of cards, chart drawn)."""
     rows = Q.cards(db, include_emulated)
     png = chart_png(rows) if rows else None
-    body = ["<h1>SD cards tested</h1>",
-            "<p>%d card(s) and source(s) from %s; headline figures are the median of each "
-            "card's runs. %s</p>" % (len(rows), _e(db.target if not db.target.startswith(
-                "postgres") else "a PostgreSQL database"),
-                "Runs under QEMU and on the simulator are included and marked: their figures "
-                "are not a card's speed." if include_emulated else
-                "Only runs measured on a board (--include-emulated adds QEMU and simulator "
-                "runs).")]
-    body.append("<table><tr><th>card</th><th>manufacturer</th><th>OEM</th><th>product</th>"
-                "<th>rev</th><th>serial</th><th>made</th><th>size</th><th>claims</th>"
-                "<th>source</th><th>runs</th>" +
-                "".join("<th>%s</th>" % _e(t) for _, t in FIGURES) + "<th>flags</th></tr>")
-    for r in rows:
-        body.append("<tr%s><td>#%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                    "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td>%s"
-                    "</tr>" % (
-                        ' class="emulated"' if r["source"] in Q.EMULATED_SOURCES else "", r["id"],
-                        _e(r["manufacturer"]), _e(r["oid"]), _e(r["pnm"]), _e(r["prv"]),
-                        _e(r["psn_hex"]), _e(r["mdt"]),
-                        _num(r["capacity_bytes"] and r["capacity_bytes"] / 1e9, "%.1f GB"),
-                        _e(claims(r)), _e(r["source"]), r["runs"],
-                        "".join("<td class=n>%s</td>" % _num(r[k], "%.2f" if "mbs" in k
-                                                              else "%.0f")
-                                for k, _ in FIGURES) + "<td>%s</td>" % _e(flags(r))))
-    body.append("</table>")
-    if png:
-        body.append('<p><img alt="%s" src="data:image/png;base64,%s"></p>' % (
-            _e("headline figures per card: " + ", ".join(label(r) for r in rows)),
-            base64.b64encode(png).decode()))
-    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>sdbench cards"
-            "</title><style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:"
-            "collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}td.n{text-"
-            "align:right}tr.emulated{color:#b00020}</style></head><body>\n%s\n</body></html>\n"
-            % "\n".join(body))
+    page = pages.render(
+        "cards.html", cards=[_row(r) for r in rows], include_emulated=include_emulated,
+        target=db.target if not db.target.startswith("postgres") else "a PostgreSQL database",
+        figures=[t for _, t in FIGURES], png=base64.b64encode(png).decode() if png else None,
+        alt="headline figures per card: " + ", ".join(label(r) for r in rows))
     return page, len(rows), png is not None
