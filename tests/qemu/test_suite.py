@@ -86,6 +86,11 @@ def test_quick_suite_records(tmp_path):
     assert sil["blkcnt"] != "bus" and sil["blkcnt_look_used"] is False, sil
     assert sil["cnt_full"] == sil["blocks"], sil  # nothing moved before a drain
     assert "silicon: emmc Block Count during a read" in run.console
+    # Its card takes a written block at once and is never busy: the write
+    # probe cannot see DAT[0] show a busy, so the write looks are not used
+    # (docs/silicon.md, dat0-level, buf-write-enable).
+    assert sil["dat0"] in ("short", "none") and sil["write_looks_used"] is False, sil
+    assert "silicon: emmc Buffer Write Enable" in run.console
 
     ov = run.one("overhead")
     assert ov["timestamp_ns"] > 0 and ov["bookkeeping_ns_per_op"] > 0
