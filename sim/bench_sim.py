@@ -24,9 +24,11 @@ and docs/ comes from this output.
      takes in simulated time (what a Pi would take with that card and
      host) and in host time.
   5. (below, printed after 1) Controller variants: the generated pairs
-     again under each SDHCI Block Count behaviour the authorities allow
-     (docs/silicon.md; sim.h enum sim_blkcnt: bus, drain, stale, and
-     drawn per host): per variant the workloads, those marked "no
+     again under each SDHCI behaviour the authorities allow
+     (docs/silicon.md; sim.h enum sim_blkcnt: bus, drain, stale; enum
+     sim_bwe: bwe-empty; enum sim_dat0: dat0-lag, dat0-none; the write
+     looks' variants on the SDHCI PIO pairs alone, the only ones they
+     touch; and all drawn per host): per variant the workloads, those marked "no
      diagnosis", the confidently wrong ones (diagnosed and off by more
      than 5 points; the check fails on any) and the share diagnosed on
      hosts whose probe confirmed the look (the check wants 90%).
@@ -42,7 +44,7 @@ BENCH_SIM_JOBS = parallel sdbsim runs (default 2),
 BENCH_SIM_GEN = generated pairs in part 1 (default 200),
 BENCH_SIM_QUICK_GEN = generated pairs in part 2b (default 70; 0 skips it).
 BENCH_SIM_VARIANTS = comma-separated variants for part 5 (default
-"bus,drain,stale,drawn"; "none" skips it), BENCH_SIM_VARIANT_GEN = its
+"bus,drain,stale,bwe-empty,dat0-lag,dat0-none,drawn"; "none" skips it), BENCH_SIM_VARIANT_GEN = its
 generated pairs (default BENCH_SIM_GEN).
 `sim/bench_sim.py --variants` runs part 5 alone (make bench-silicon).
 """
@@ -89,7 +91,8 @@ def part1():
 
 
 def variant_run(v, n):
-    env = dict(os.environ, SIM_ACCURACY_GEN=str(n), SIM_ACCURACY_ONLY="gen-host",
+    only = ":sdhci" if v.startswith(("bwe-", "dat0-")) else "gen-host"
+    env = dict(os.environ, SIM_ACCURACY_GEN=str(n), SIM_ACCURACY_ONLY=only,
                SIM_ACCURACY_VARIANT=v)
     t0 = time.time()
     p = subprocess.run([ACCURACY], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
@@ -97,17 +100,22 @@ def variant_run(v, n):
     probe = {}
     for m in re.finditer(r"^  silicon: Block Count (\w+)$", out, re.M):
         probe[m.group(1)] = probe.get(m.group(1), 0) + 1
+    for m in re.finditer(r"^  silicon: Buffer Write Enable (\w+), DAT0 (\w+)$", out, re.M):
+        if m.group(1) != "unprobed":
+            k = "writes %s/%s" % (m.group(1), m.group(2))
+            probe[k] = probe.get(k, 0) + 1
     lines = [line for line in out.splitlines()
              if re.match(r"\s+generated pairs(:|, Block Count)", line)]
     return p.returncode, lines, probe, time.time() - t0
 
 
 def part5():
-    variants = os.environ.get("BENCH_SIM_VARIANTS", "bus,drain,stale,drawn")
+    variants = os.environ.get("BENCH_SIM_VARIANTS",
+                              "bus,drain,stale,bwe-empty,dat0-lag,dat0-none,drawn")
     if variants == "none":
         return
     n = int(os.environ.get("BENCH_SIM_VARIANT_GEN", os.environ.get("BENCH_SIM_GEN", "200")))
-    print("== 5. the generated pairs under each SDHCI Block Count behaviour (%d pairs, seeds "
+    print("== 5. the generated pairs under each SDHCI controller behaviour (%d pairs, seeds "
           "1-%d; tests/sim/test_bench_accuracy, SIM_ACCURACY_VARIANT)" % (n, n))
     vs = variants.split(",")
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:

@@ -276,6 +276,16 @@ struct sim_config {
 	 * choice), true = the words still in the FIFO (as QEMU shows the
 	 * level, 0 there since its card takes each word at once). */
 	bool sdhost_end_fill_level;
+	/* When SDHCI Present State's Buffer Write Enable is set during a PIO
+	 * write (host key buf_write_enable; docs/silicon.md, belief
+	 * buf-write-enable): enum sim_bwe. */
+	uint8_t bwe;
+	/* What Present State's DAT[0] line level shows while the card holds
+	 * DAT0 low after a write block (host key dat0_level; docs/silicon.md,
+	 * belief dat0-level): enum sim_dat0; with SIM_DAT0_LAG the level goes
+	 * high dat0_lag_ns after the line (host key dat0_lag). */
+	uint8_t dat0;
+	uint32_t dat0_lag_ns;
 	uint64_t seed;
 	/* The controller at 'base' is the BCM2835 SDHOST (sim_sdhost.c)
 	 * instead of the SDHCI; its input clock is base_clock_hz. */
@@ -293,6 +303,27 @@ struct sim_config {
  * transfer is ongoing). */
 enum sim_blkcnt { SIM_BLKCNT_BUS = 0, SIM_BLKCNT_DRAIN, SIM_BLKCNT_STALE, SIM_BLKCNT_N };
 const char *sim_blkcnt_name(unsigned v);
+
+/* SDHCI Buffer Write Enable during a PIO write (struct sim_config .bwe).
+ * SLOT: set while a block's space is free in the buffer (SDHCI §2.2.9:
+ * "space for one block"; the model's first choice: the CPU fills one
+ * block while the bus carries the one before). EMPTY: set only when the
+ * buffer holds no block, as QEMU's hw/sd/sdhci.c shows it
+ * (sdhci_write_dataport clears it once a block is filled, and it is set
+ * again when the block has gone to the card): the CPU sees one block of
+ * buffer whatever the depth. Buffer Write Ready follows (0 to 1). */
+enum sim_bwe { SIM_BWE_SLOT = 0, SIM_BWE_EMPTY, SIM_BWE_N };
+const char *sim_bwe_name(unsigned v);
+
+/* SDHCI Present State DAT[0] line level while the card is busy after a
+ * write block (struct sim_config .dat0). LIVE: low exactly while the card
+ * holds the line (SDHCI §2.2.9: the level of the line, "to check the busy
+ * status"). LAG: low from the busy's start to dat0_lag_ns after its end
+ * (a slow synchroniser; the controller's own busy detection, Transfer
+ * Complete, stays live). NONE: reads high whatever the card does (a level
+ * that does not reflect the busy). */
+enum sim_dat0 { SIM_DAT0_LIVE = 0, SIM_DAT0_LAG, SIM_DAT0_NONE, SIM_DAT0_N };
+const char *sim_dat0_name(unsigned v);
 
 void sim_config_default(struct sim_config *c);
 /* The controller as QEMU 7.2's raspi machines show it: 52 MHz base clock

@@ -258,6 +258,8 @@ static const uint16_t word_bucket[4][2] = { { 30, 80 }, { 80, 200 }, { 200, 350 
 					    { 350, 500 } };
 
 unsigned sim_gen_blkcnt = SIM_BLKCNT_BUS;
+unsigned sim_gen_bwe = SIM_BWE_SLOT;
+unsigned sim_gen_dat0 = SIM_DAT0_LIVE;
 
 const char *sim_gen_path_name(enum sim_gen_path p)
 {
@@ -307,6 +309,23 @@ static void host_controller(struct rng *r, struct sim_gen_host *h)
 	}
 }
 
+/* Buffer Write Enable and the DAT[0] level (enum sim_bwe, enum
+ * sim_dat0): as sim_gen_bwe / sim_gen_dat0 say, or drawn with the Block
+ * Count behaviour (sim_gen_blkcnt = SIM_GEN_DRAWN); a lag's length drawn
+ * from a stream of its own either way, so the host's other draws stay. */
+static void gen_write_looks(uint64_t seed, struct sim_config *c)
+{
+	struct rng v = { seed * 0x94d049bb133111ebull + 0xda70ull };
+
+	c->bwe = (uint8_t)(sim_gen_bwe < SIM_BWE_N ? sim_gen_bwe : 0);
+	c->dat0 = (uint8_t)(sim_gen_dat0 < SIM_DAT0_N ? sim_gen_dat0 : 0);
+	if (sim_gen_blkcnt == SIM_GEN_DRAWN || sim_gen_bwe == SIM_GEN_DRAWN)
+		c->bwe = (uint8_t)uni(&v, 0, SIM_BWE_N - 1);
+	if (sim_gen_blkcnt == SIM_GEN_DRAWN || sim_gen_dat0 == SIM_GEN_DRAWN)
+		c->dat0 = (uint8_t)uni(&v, 0, SIM_DAT0_N - 1);
+	c->dat0_lag_ns = c->dat0 == SIM_DAT0_LAG ? (uint32_t)uni(&v, 2000, 50000) : 0;
+}
+
 void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 {
 	struct rng r = { seed * 0x9e3779b97f4a7c15ull + 0x5eedull };
@@ -336,6 +355,7 @@ void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 		c->blkcnt = (uint8_t)uni(&v, 0, SIM_BLKCNT_N - 1);
 		c->sdhost_end_fill_level = chance(&v, 0.5);
 	}
+	gen_write_looks(seed, c);
 	c->seed = seed;
 	snprintf(h->desc, sizeof(h->desc), "generated host: %s, data port %u/%u ns per word "
 		 "read/write, controller gap %u clocks, base clock %u MHz",
@@ -346,17 +366,23 @@ void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 int sim_gen_host_format(const struct sim_gen_host *h, char *buf, unsigned cap)
 {
 	const struct sim_config *c = &h->c;
+	char lag[32] = "";
 
+	if (c->dat0 == SIM_DAT0_LAG)
+		snprintf(lag, sizeof(lag), "dat0_lag = %uns\n", c->dat0_lag_ns);
 	return snprintf(buf, cap,
 			"# %s\n# data path: %s\nname = %s\nmmio_read = %uns\nmmio_write = %uns\n"
 			"data_read = %uns\ndata_write = %uns\ntimer_read = %uns\ntick = %uns\n"
 			"buffer_blocks = %u\ncmd_latency = %uns\ncmd_gap_clocks = %u\n"
 			"read_gap_clocks = %u\nwrite_nwr_clocks = %u\nbase_clock = %u\n"
 			"caps_hi = 0x%08x\ncontroller = %s\nadma2 = %s\ndma_word = %uns\n"
-			"dma_desc = %uns\nblkcnt = %s\n", h->desc, sim_gen_path_name(h->path), c->host_name,
+			"dma_desc = %uns\nblkcnt = %s\n%s%s%s", h->desc, sim_gen_path_name(h->path), c->host_name,
 			c->mmio_read_ns, c->mmio_write_ns, c->data_read_ns, c->data_write_ns,
 			c->timer_read_ns, c->tick_ns, c->buf_blocks, c->cmd_latency_ns,
 			c->cmd_gap_clocks, c->read_gap_clocks, c->write_nwr_clocks,
 			c->base_clock_hz, c->caps_hi, c->controller, c->adma2 ? "yes" : "no",
-			c->dma_word_ns, c->dma_desc_ns, sim_blkcnt_name(c->blkcnt));
+			c->dma_word_ns, c->dma_desc_ns, sim_blkcnt_name(c->blkcnt),
+			c->bwe ? "buf_write_enable = empty\n" : "",
+			c->dat0 ? (c->dat0 == SIM_DAT0_LAG ? "dat0_level = lag\n" :
+				   "dat0_level = none\n") : "", lag);
 }

@@ -41,6 +41,11 @@ struct sim_gen_host {
  * as they were before the variants existed. */
 #define SIM_GEN_DRAWN 0xffu
 extern unsigned sim_gen_blkcnt;
+/* The same for SDHCI Buffer Write Enable (enum sim_bwe) and the DAT[0]
+ * level (enum sim_dat0): that behaviour for every generated host, or
+ * SIM_GEN_DRAWN; both are also drawn when sim_gen_blkcnt is. Default
+ * SIM_BWE_SLOT, SIM_DAT0_LIVE. */
+extern unsigned sim_gen_bwe, sim_gen_dat0;
 
 /* The card of seed 'seed' (name "gen-card-SEED"; desc says its regime). */
 void sim_gen_card(uint64_t seed, struct sim_profile *p);

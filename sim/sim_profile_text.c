@@ -41,6 +41,8 @@ enum ftype {
 	F_MDT,    /* year-month into mdt_year / mdt_month */
 	F_PLATFORM, /* enum sim_platform (a host's) */
 	F_BLKCNT,   /* enum sim_blkcnt (a host's) */
+	F_BWE,      /* enum sim_bwe (a host's) */
+	F_DAT0,     /* enum sim_dat0 (a host's) */
 };
 
 struct field {
@@ -219,6 +221,13 @@ static const struct field host_fields[] = {
 	{ "blkcnt", F_BLKCNT, C(blkcnt), 0, 0, 0,
 	  "SDHCI Block Count during a transfer: bus (falls as each block crosses the bus, "
 	  "default), drain (as the CPU or DMA moves each block, QEMU), stale (until the end)" },
+	{ "buf_write_enable", F_BWE, C(bwe), 0, 0, 0,
+	  "SDHCI Buffer Write Enable: slot (while a block's space is free, default), "
+	  "empty (only when the buffer is empty, QEMU)" },
+	{ "dat0_level", F_DAT0, C(dat0), 0, 0, 0,
+	  "SDHCI DAT[0] level during the card's busy: live (default), lag (high dat0_lag "
+	  "after the line), none (reads high)" },
+	{ "dat0_lag", F_NS32, C(dat0_lag_ns), 0, 0, 0, "dat0_level = lag: how late the level rises" },
 };
 
 const char *sim_blkcnt_name(unsigned v)
@@ -226,6 +235,20 @@ const char *sim_blkcnt_name(unsigned v)
 	static const char *const n[SIM_BLKCNT_N] = { "bus", "drain", "stale" };
 
 	return v < SIM_BLKCNT_N ? n[v] : "?";
+}
+
+const char *sim_bwe_name(unsigned v)
+{
+	static const char *const n[SIM_BWE_N] = { "slot", "empty" };
+
+	return v < SIM_BWE_N ? n[v] : "?";
+}
+
+const char *sim_dat0_name(unsigned v)
+{
+	static const char *const n[SIM_DAT0_N] = { "live", "lag", "none" };
+
+	return v < SIM_DAT0_N ? n[v] : "?";
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -259,6 +282,21 @@ static int fail(struct ctx *x, const char *fmt, ...)
 			snprintf(x->err, x->errlen, "%s: %s", x->origin, msg);
 	}
 	return -1;
+}
+
+/* An enum host key by its names (name(i) for i < n). */
+static int parse_named(struct ctx *x, const char *v, uint8_t *out, unsigned n,
+		       const char *(*name)(unsigned))
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v, name(i))) {
+			*out = (uint8_t)i;
+			return 0;
+		}
+	return fail(x, "'%s' is not one of its values (%s, %s%s)", v, name(0), name(1),
+		    n > 2 ? ", ..." : "");
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -571,6 +609,10 @@ static int set_field(struct ctx *x, const struct field *f, void *base, char *v,
 			}
 		return fail(x, "'%s' is not bus, drain or stale", v);
 	}
+	case F_BWE:
+		return parse_named(x, v, (uint8_t *)base + f->off, SIM_BWE_N, sim_bwe_name);
+	case F_DAT0:
+		return parse_named(x, v, (uint8_t *)base + f->off, SIM_DAT0_N, sim_dat0_name);
 	case F_PLATFORM: {
 		struct sim_config *c = base;
 
@@ -895,6 +937,8 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 			break;
 		case F_PLATFORM: /* a host's, never in a card profile */
 		case F_BLKCNT:
+		case F_BWE:
+		case F_DAT0:
 			break;
 		}
 	}

@@ -92,6 +92,29 @@ unsigned sim_io_voltage_mv(void)
 	return sim_hc.io_mv;
 }
 
+/* The blocks the buffer may hold before Buffer Write Enable clears: the
+ * host's depth, or one where it is set only when the buffer is empty
+ * (enum sim_bwe). */
+unsigned sim_hc_write_slots(void)
+{
+	return cfg()->bwe == SIM_BWE_EMPTY ? 1u : cfg()->buf_blocks;
+}
+
+/* What Present State's DAT[0] level shows of the card's busy (enum
+ * sim_dat0): the line, the line released dat0_lag_ns late, or nothing. */
+static bool dat0_level_busy(bool busy)
+{
+	switch (cfg()->dat0) {
+	case SIM_DAT0_LAG:
+		return busy || (sim_clk_now >= cfg()->dat0_lag_ns &&
+				sim_card_busy_at(sim_clk_now - cfg()->dat0_lag_ns));
+	case SIM_DAT0_NONE:
+		return false;
+	default:
+		return busy;
+	}
+}
+
 static uint32_t status_reg(void)
 {
 	struct xfer *x = &sim_hc.x;
@@ -109,7 +132,7 @@ static uint32_t status_reg(void)
 	if (x->active && x->dir == XK_WRITE) {
 		s |= ST_WRITE_TRANSFER;
 		if (!sim_hc.cmd_active && x->host_k < x->total && !x->dma &&
-		    x->buf_count < cfg()->buf_blocks)
+		    x->buf_count < sim_hc_write_slots())
 			s |= ST_BUF_WR_EN;
 	}
 	if (x->active && x->dir == XK_READ) {
@@ -126,7 +149,7 @@ static uint32_t status_reg(void)
 	if (sim_card_dat_low())
 		s |= 0u << ST_DAT_LEVEL0_SHIFT;
 	else
-		s |= (busy ? 0xeu : 0xfu) << ST_DAT_LEVEL0_SHIFT;
+		s |= (dat0_level_busy(busy) ? 0xeu : 0xfu) << ST_DAT_LEVEL0_SHIFT;
 	s |= ST_CMD_LEVEL;
 	return s;
 }
@@ -199,7 +222,7 @@ static void data_write(uint32_t v)
 		sim_hc_blkcnt_step(SIM_BLKCNT_DRAIN);
 		x->host_k++;
 		x->buf_count++;
-		if (x->host_k < x->total && x->buf_count < cfg()->buf_blocks)
+		if (x->host_k < x->total && x->buf_count < sim_hc_write_slots())
 			sim_hc_irq_raise(INT_WRITE_RDY);
 	}
 }

@@ -321,5 +321,7 @@ void sim_hc_r1b_step(uint64_t e, int what);
 
 /* Block Count after a block moved (sim_sdhci_data.c). */
 void sim_hc_blkcnt_step(unsigned when);
+/* The blocks a PIO write may have in the buffer (enum sim_bwe). */
+unsigned sim_hc_write_slots(void);
 
 #endif

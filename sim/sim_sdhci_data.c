@@ -276,7 +276,9 @@ static void write_block_done(void)
 	}
 	x->buf_count--;
 	x->slot_free_t = t;
-	if (x->host_k < x->total && !x->dma)
+	/* Buffer Write Ready: Buffer Write Enable went from 0 to 1 (with
+	 * buf_write_enable = empty, only once the buffer is empty). */
+	if (x->host_k < x->total && !x->dma && x->buf_count < sim_hc_write_slots())
 		sim_hc_irq_raise(INT_WRITE_RDY);
 	if (data_fault(SIM_FAULT_DATA_CRC, k) || dat_garbled()) {
 		/* Negative CRC status: the card drops the block. */

@@ -29,8 +29,10 @@ def test_the_log_is_a_whole_make_run_of_today():
     assert dp["path"] == "pio" and dp.get("auto_note"), dp
     # At least 90% of the verdicts a diagnosis (issue 30), every silent one
     # with its reason. QEMU's SDHCI counts Block Count at the CPU's drain, so
-    # the look is not used; but its reads take no time on the wire, which
-    # the probe sees (docs/silicon.md, read-wire), so no read needs the look.
+    # the look is not used, and its card never holds DAT0, so the write looks
+    # are not confirmed; but its data takes no time on the wire, which the
+    # probe sees (docs/silicon.md, read-wire), so neither a read nor a write
+    # needs a look.
     v = [r for r in recs if r["type"] == "verdict"]
     sil = [r for r in recs if r["type"] == "silicon"][0]
     assert sil["blkcnt"] == "drain" and not sil["blkcnt_look_used"], sil
@@ -38,7 +40,8 @@ def test_the_log_is_a_whole_make_run_of_today():
     silent = [r for r in v if not r["valid"]]
     assert all(r["text"].startswith("no diagnosis: ") and len(r["text"]) > 30
                for r in silent), silent
-    assert not [r for r in silent if "Block Count was not seen to count" in r["text"]], silent
+    assert not [r for r in silent if "Block Count was not seen to count" in r["text"] or
+                "write looks (DAT[0] level, Buffer Write Enable)" in r["text"]], silent
     assert len(v) >= 30 and sum(r["valid"] for r in v) >= 0.9 * len(v), silent
 
 

@@ -1,7 +1,8 @@
 """The controller's probed behaviour (`silicon` record, docs/silicon.md) in
 sdbreport's details: the Block Count column and whether a read's block took
 its frame on the wire (`read_wire`), so that a reader of a report sees why
-the reads of an emulated run are diagnosed without the Block Count look."""
+the reads of an emulated run are diagnosed without the Block Count look,
+and its writes without the write looks."""
 import json
 
 from sdbhost import details, records
@@ -32,3 +33,15 @@ def test_a_log_from_before_the_wire_probe_shows_a_dash_not_a_guess():
     head, rows = details.silicon_table(_run(_silicon()))
     col = head.index("a read's block on the wire")
     assert "emulated" not in rows[0][col] and "frame" not in rows[0][col]
+
+
+def test_the_write_looks_column_says_not_needed_only_where_the_wire_takes_no_time():
+    w = dict(bwe="slot", dat0="short", write_looks_used=False, write_probe_us=4955.1)
+    head, rows = details.silicon_table(_run(_silicon(read_wire="instant", **w)))
+    col = head.index("write looks: Buffer Write Enable / DAT[0]")
+    assert rows[0][col] == "slot / short, not needed (no time on the wire)", rows
+    head, rows = details.silicon_table(_run(_silicon(read_wire="timed", **w)))
+    assert rows[0][col] == "slot / short, not used", rows
+    w.update(dat0="live", write_looks_used=True)
+    head, rows = details.silicon_table(_run(_silicon(read_wire="timed", **w)))
+    assert rows[0][col] == "slot / live, used", rows

@@ -73,6 +73,7 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->stood_ns += src->stood_ns;
 	dst->stood_blocks += src->stood_blocks;
 	dst->undecided_blocks += src->undecided_blocks;
+	dst->undecided_looks |= src->undecided_looks;
 }
 
 static double pct(uint64_t part, uint64_t whole)

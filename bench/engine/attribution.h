@@ -64,6 +64,7 @@ struct phase_acc {
 	/* Blocks whose wait the driver could not decide (sd_host.h
 	 * undecided_blocks: a look the probe did not confirm). */
 	uint64_t undecided_blocks;
+	uint32_t undecided_looks; /* SD_UNDECIDED_* of those blocks */
 };
 
 /* Phase durations of one request in ns (the tick-free form of sd_req_times).

@@ -48,6 +48,7 @@ static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint3
 			uint64_t wait_ns)
 {
 	a->undecided_blocks += t->undecided_blocks;
+	a->undecided_looks |= t->undecided_looks;
 	if (!t->waits_counted || blocks < 2)
 		return;
 	a->counted_blocks += blocks - 1u;
@@ -133,6 +134,7 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->stood_ns += p->stood_ns;
 	a->stood_blocks += p->stood_blocks;
 	a->undecided_blocks += p->undecided_blocks;
+	a->undecided_looks |= p->undecided_looks;
 	*p = (struct phase_pend){ 0 };
 }
 
@@ -266,6 +268,7 @@ void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_r
 	p->gap_ns += q.gap;
 	p->extra_cmds += t->extra_cmds;
 	p->undecided_blocks += t->undecided_blocks; /* at most 0xffff a request */
+	p->undecided_looks |= t->undecided_looks;
 	pend_add_counted(p, t, &q, blocks);
 }
 

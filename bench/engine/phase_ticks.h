@@ -32,7 +32,7 @@ struct phase_pend {
 	uint32_t wait_blocks, wait_ns, counted_blocks, stood_ns, stood_blocks;
 	uint32_t fifo_reqs, fifo_words, seam_ns, seam_words, seams;
 	uint32_t seam_full_ns, seam_full_words, seams_full;
-	uint32_t undecided_blocks;
+	uint32_t undecided_blocks, undecided_looks;
 };
 
 void phase_pend_add(struct phase_pend *p, struct phase_acc *a, const struct sd_req_times *t,

@@ -141,8 +141,14 @@ static void check_looks(const struct wl_validity_in *in, struct wl_validity *v)
 {
 	uint64_t n = in->rd->undecided_blocks + (in->wr ? in->wr->undecided_blocks : 0);
 	uint64_t all = in->rd->blocks + (in->wr ? in->wr->blocks : 0);
+	uint32_t looks = in->rd->undecided_looks | (in->wr ? in->wr->undecided_looks : 0);
 
-	if (n)
+	if (n && looks == SD_UNDECIDED_WRITE)
+		fail(v, WL_INVALID_LOOK,
+		     "who the bus waited for is unknown on %llu of %llu blocks: this controller's "
+		     "write looks (DAT[0] level, Buffer Write Enable) were not confirmed (silicon record)",
+		     (unsigned long long)n, (unsigned long long)all);
+	else if (n)
 		fail(v, WL_INVALID_LOOK,
 		     "who the bus waited for is unknown on %llu of %llu blocks: this controller's "
 		     "Block Count was not seen to count blocks on the bus (silicon record)",

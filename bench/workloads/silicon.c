@@ -6,6 +6,7 @@
  * workloads whose split would need it get no diagnosis instead.
  */
 #include "bench/engine/record.h"
+#include "bench/storage/write_guard.h"
 #include "bench/workloads/silicon.h"
 #include "drivers/sd/sd.h"
 #include "drivers/timer.h"
@@ -60,8 +61,51 @@ static const char *blkcnt_words(unsigned look)
 	}
 }
 
+const char *wl_bwe_name(unsigned look)
+{
+	static const char *const n[SD_BWE_COUNT] = { "unprobed", "slot", "empty", "failed" };
+
+	return look < SD_BWE_COUNT ? n[look] : "?";
+}
+
+const char *wl_dat0_name(unsigned look)
+{
+	static const char *const n[SD_DAT0_COUNT] = {
+		"unprobed", "live", "lag", "none", "short", "failed",
+	};
+
+	return look < SD_DAT0_COUNT ? n[look] : "?";
+}
+
+/* Whether a PIO write's wait decision may use the looks as they stand. */
+static bool write_looks_used(const struct sd_host *h)
+{
+	return h->bwe_look == SD_BWE_SLOT && h->dat0_look == SD_DAT0_LIVE;
+}
+
+/* The write probe's fields of the silicon record. */
+static void write_fields(struct json *j, const struct sd_host *h, const struct sd_silicon *s,
+			 int wr)
+{
+	if (!sd_host_can_probe_write(h))
+		return;
+	json_str(j, "bwe", wl_bwe_name(h->bwe_look));
+	json_str(j, "dat0", wl_dat0_name(h->dat0_look));
+	json_bool(j, "write_looks_used", write_looks_used(h));
+	if (wr)
+		json_i64(j, "write_probe_error", wr);
+	if (!s->wprobed)
+		return;
+	json_bool(j, "bwe_first", s->bwe_first);
+	json_bool(j, "dat0_low", s->dat0_low);
+	json_u64(j, "busy_us", s->busy_us);
+	json_u64(j, "dat0_late_us", s->dat0_late_us);
+	json_u64(j, "tol_us", s->tol_us);
+	json_double(j, "write_probe_us", (double)timer_ticks_to_ns(s->wticks) / 1e3, 1);
+}
+
 static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, int r,
-			   uint64_t probe_ns)
+			   uint64_t probe_ns, int wr)
 {
 	struct json *j = record_begin("silicon");
 
@@ -83,7 +127,60 @@ static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, 
 		json_u64(j, "wait_us", s->wait_us);
 	}
 	json_double(j, "probe_us", (double)probe_ns / 1e3, 1);
+	write_fields(j, h, s, wr);
 	record_end();
+}
+
+/* The write probe (sd_host_ops.probe_write): one write of SILICON_WBLOCKS
+ * blocks at the start of the test area, through the write guard like
+ * every write; refused (read-only run, no test area) it does not run and
+ * the write looks stay unconfirmed. 0 or the write's error. */
+#define SILICON_WBLOCKS 4u
+
+static int write_probe(struct wl_ctx *c, struct sd_silicon *s)
+{
+	struct sd_host *h = c->card->host;
+	int r;
+
+	if (!sd_host_can_probe_write(h))
+		return 0;
+	if (!c->ta || !c->buf || c->buf_bytes < SILICON_WBLOCKS * 512u) {
+		sd_host_probe_write(h, s);
+		sd_host_probe_write(h, NULL);
+		return -EPERM;
+	}
+	sd_host_probe_write(h, s);
+	r = write_guard_write(c->guard, c->ta->first_lba, SILICON_WBLOCKS, c->buf,
+			      SD_STOP_AUTO12, NULL);
+	sd_host_probe_write(h, NULL);
+	if (!r && !s->wprobed)
+		r = -EIO; /* the write went another way (not PIO) */
+	return r;
+}
+
+/* The console's words about the write looks. */
+static void write_line(const struct sd_host *h, const struct sd_silicon *s, int wr)
+{
+	const char *name = h->name ? h->name : "?";
+
+	if (!sd_host_can_probe_write(h))
+		return;
+	if (!s->wprobed) {
+		con_printf("silicon: %s: no write probe (%s): a PIO write's wait for the card "
+			   "is not decided, writes that need it get no diagnosis\n", name,
+			   wr == -EPERM || wr == -EROFS ? "writes are not allowed" : "it failed");
+		return;
+	}
+	con_printf("silicon: %s Buffer Write Enable %s; DAT[0] level %s (busy %u us, low %s, "
+		   "high %u us after Transfer Complete): %s; probe %.1f us\n", name,
+		   s->bwe == SD_BWE_SLOT ? "set with a block waiting" :
+		   "set only when the buffer is empty", wl_dat0_name(s->dat0),
+		   (unsigned)s->busy_us, s->dat0_low ? "seen" : "never seen",
+		   (unsigned)s->dat0_late_us, write_looks_used(h) ?
+		   "the write split uses them" : h->read_wire == SD_WIRE_INSTANT ?
+		   "the write split needs neither (no time on the wire: every wait is the CPU's)" :
+		   "PIO writes that need them get no diagnosis",
+		   (double)timer_ticks_to_ns(s->wticks) / 1e3);
 }
 
 int wl_silicon_probe(struct wl_ctx *c)
@@ -91,7 +188,7 @@ int wl_silicon_probe(struct wl_ctx *c)
 	struct sd_host *h = c->card->host;
 	struct sd_silicon s = { 0 };
 	uint64_t t0 = timer_now_us();
-	int r = sd_host_characterise(h, &s);
+	int r = sd_host_characterise(h, &s), wr;
 	uint64_t ns = r == -ENOTSUP ? 0 : r ? (timer_now_us() - t0) * 1000u :
 		      timer_ticks_to_ns(s.ticks);
 
@@ -113,6 +210,8 @@ int wl_silicon_probe(struct wl_ctx *c)
 			   (double)ns / 1e3);
 	if (r == 0)
 		wire_line(h, &s);
-	silicon_record(h, &s, r, ns);
+	wr = write_probe(c, &s);
+	write_line(h, &s, wr);
+	silicon_record(h, &s, r, ns, wr);
 	return r;
 }

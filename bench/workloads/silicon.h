@@ -19,5 +19,8 @@ int wl_silicon_probe(struct wl_ctx *c);
 const char *wl_blkcnt_name(unsigned look);
 /* What enum sd_read_wire means, one word ("timed", "instant", ...). */
 const char *wl_wire_name(unsigned wire);
+/* enum sd_bwe_look, enum sd_dat0_look in one word. */
+const char *wl_bwe_name(unsigned look);
+const char *wl_dat0_name(unsigned look);
 
 #endif

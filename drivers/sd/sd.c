@@ -226,6 +226,7 @@ static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
 	t->wait_blocks = t->wait_ticks = t->stood_ticks = 0;
 	t->waits_counted = 0;
 	t->undecided_blocks = 0;
+	t->undecided_looks = 0;
 	t->fifo_counted = 0;
 	t->fifo_words = t->seam_ticks = t->seam_words = t->seams = 0;
 	t->seam_full_ticks = t->seam_full_words = t->seams_full = 0;

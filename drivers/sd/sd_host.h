@@ -116,6 +116,9 @@ struct sd_req_times {
 	 * this controller did not confirm (struct sd_silicon). A split built
 	 * on them would be a guess: the workload gets no diagnosis. */
 	uint32_t undecided_blocks;
+	/* Which looks left them undecided: SD_UNDECIDED_* bits (0 with
+	 * undecided blocks: the Block Count look). */
+	uint8_t undecided_looks;
 	/* Optional, set by a driver whose FIFO holds less than a block
 	 * (SDHOST's 16 words; docs/attribution.md, "A FIFO smaller than a
 	 * block"): fifo_counted = 1, fifo_words = the words in the FIFO when
@@ -218,6 +221,35 @@ enum sd_read_wire {
 	SD_WIRE_COUNT
 };
 
+/* sd_req_times.undecided_looks */
+#define SD_UNDECIDED_BLKCNT 1u /* a read's Block Count look (blkcnt-bus) */
+#define SD_UNDECIDED_WRITE 2u  /* a write's DAT[0] / Buffer Write Enable look */
+
+/* What Buffer Write Enable shows during a PIO write (docs/silicon.md,
+ * belief buf-write-enable), as the write probe found it. */
+enum sd_bwe_look {
+	SD_BWE_UNPROBED = 0, /* never probed: the authority's reading (SDHCI
+				§2.2.9, space for a block) is used */
+	SD_BWE_SLOT,         /* set with a block waiting: the CPU fills one
+				while the bus carries the other */
+	SD_BWE_EMPTY,        /* set only when the buffer is empty (QEMU) */
+	SD_BWE_FAILED,       /* the probe could not run or saw neither */
+	SD_BWE_COUNT
+};
+
+/* What Present State's DAT[0] level shows of the card's write busy
+ * (docs/silicon.md, belief dat0-level), as the write probe found it. */
+enum sd_dat0_look {
+	SD_DAT0_UNPROBED = 0, /* never probed: the authority's reading (SDHCI
+				 §2.2.9, the line's level) is used */
+	SD_DAT0_LIVE,         /* low while busy, high by Transfer Complete */
+	SD_DAT0_LAG,          /* still low well after Transfer Complete */
+	SD_DAT0_NONE,         /* never low through a long busy */
+	SD_DAT0_SHORT,        /* the busy was too short to tell */
+	SD_DAT0_FAILED,       /* the probe could not run */
+	SD_DAT0_COUNT
+};
+
 /* The probe of a controller's behaviour (sd_host_ops.characterise): a
  * multi-block read of 'blocks' blocks, Block Count read after the first
  * block was ready and the bus had time for the rest while the CPU moved
@@ -237,6 +269,17 @@ struct sd_silicon {
 	uint32_t cnt_drained;    /* ... after the CPU drained one block */
 	uint32_t wait_us;        /* how long the probe let the bus run each time */
 	uint32_t ticks;          /* the probe's duration, timer ticks */
+	/* The write probe (sd_host_ops.probe_write): a multi-block write of
+	 * 'blocks' blocks. */
+	bool wprobed;            /* it ran to its end */
+	uint8_t bwe;             /* enum sd_bwe_look */
+	uint8_t dat0;            /* enum sd_dat0_look */
+	bool bwe_first;          /* Buffer Write Enable right after block 0 was filled */
+	bool dat0_low;           /* DAT[0] read low after the last word */
+	uint32_t busy_us;        /* the last word to Transfer Complete */
+	uint32_t dat0_late_us;   /* DAT[0] still low after Transfer Complete */
+	uint32_t tol_us;         /* what counts as "at Transfer Complete" */
+	uint32_t wticks;         /* the write probe's duration, timer ticks */
 };
 
 struct sd_host_ops {
@@ -275,6 +318,11 @@ struct sd_host_ops {
 	 * h->blkcnt_look. 0, or -errno (the look stays unconfirmed). Bounded
 	 * by the driver's read timeouts. */
 	int (*characterise)(struct sd_host *h, struct sd_silicon *out);
+	/* Optional: the next write request (sent by the caller, through its
+	 * write guard, to where it may write: 512-byte blocks, at least 2,
+	 * PIO) is the probe of the write looks: fills out's write fields and
+	 * h->bwe_look / h->dat0_look. NULL disarms. */
+	void (*probe_write)(struct sd_host *h, struct sd_silicon *out);
 };
 
 /* The BCM2835 DMA engine's hosts: requests of at most this many blocks
@@ -330,6 +378,11 @@ struct sd_host {
 	 * lets a PIO read book every wait between blocks to the CPU without
 	 * the look (docs/silicon.md, read-wire). */
 	uint8_t read_wire;
+	/* enum sd_bwe_look, enum sd_dat0_look: what the write probe found; a
+	 * PIO write's wait decision uses Buffer Write Enable and DAT[0] only
+	 * as confirmed (docs/silicon.md, buf-write-enable, dat0-level). */
+	uint8_t bwe_look;
+	uint8_t dat0_look;
 	void *priv;
 };
 
@@ -364,6 +417,17 @@ static inline bool sd_host_can_power_cycle(const struct sd_host *h)
 static inline int sd_host_power_cycle(struct sd_host *h)
 {
 	return h->ops->power_cycle ? h->ops->power_cycle(h) : -ENOTSUP;
+}
+
+static inline bool sd_host_can_probe_write(const struct sd_host *h)
+{
+	return h->ops->probe_write != 0;
+}
+
+static inline void sd_host_probe_write(struct sd_host *h, struct sd_silicon *out)
+{
+	if (h->ops->probe_write)
+		h->ops->probe_write(h, out);
 }
 
 static inline int sd_host_characterise(struct sd_host *h, struct sd_silicon *out)

@@ -338,14 +338,38 @@ static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_t
  * even when the CPU never waited: with two buffer blocks the CPU fills
  * one while the card programs the other (docs/attribution.md, "CPU and
  * card overlap"). The last block finds no space whatever the bus does,
- * so only DAT0 tells there. [silicon:dat0-level] [silicon:buf-write-enable] */
-static uint32_t write_behind(struct sdhci_priv *e, bool last)
+ * so only DAT0 tells there. Each look is used as the write probe
+ * confirmed it (sd_host.bwe_look, dat0_look; never probed: as SDHCI
+ * §2.2.9 says); a decision that needs an unconfirmed one is left
+ * undecided (*undecided). Where Buffer Write Enable is set only when the
+ * buffer is empty, the CPU never fills a block while the bus carries
+ * another: the overlap this split is built on does not happen, and every
+ * block is undecided. [silicon:dat0-level] [silicon:buf-write-enable]
+ * Where the probe found that a block takes no time on the wire (an
+ * emulator; [silicon:read-wire]) neither look is needed: the CPU's write
+ * of a block's last word hands the block to the card inside that write
+ * and makes space for the next at once, the card never busy (QEMU
+ * hw/sd/sdhci.c, sdhci_write_dataport and sdhci_write_block_to_card), so
+ * every wait before a write block is the CPU's. */
+static uint32_t write_behind(const struct sd_host *h, struct sdhci_priv *e, bool last,
+			     uint32_t *undecided)
 {
-	uint32_t st = rd(e, SDHCI_STATUS);
+	uint32_t st;
 
-	if (!(st & SDHCI_STATUS_DAT0_LEVEL))
+	if (h->read_wire == SD_WIRE_INSTANT)
+		return 0;
+	st = rd(e, SDHCI_STATUS);
+	if (h->bwe_look != SD_BWE_SLOT && h->bwe_look != SD_BWE_UNPROBED) {
+		(*undecided)++;
+		return 0;
+	}
+	if (!last && !(st & SDHCI_STATUS_BUF_WRITE_EN))
 		return 1;
-	return !last && !(st & SDHCI_STATUS_BUF_WRITE_EN);
+	if (h->dat0_look != SD_DAT0_LIVE && h->dat0_look != SD_DAT0_UNPROBED) {
+		(*undecided)++;
+		return 0;
+	}
+	return !(st & SDHCI_STATUS_DAT0_LEVEL);
 }
 
 /* Who the bus waits for before the next block of a read (docs/
@@ -482,6 +506,57 @@ static void read_block_after(struct read_pace *rp, uint32_t t0, uint32_t t1)
 	rp->arr = lo + (t1 - lo) / 2u;
 }
 
+/* Move write block p through the data port. */
+static void write_block(struct sdhci_priv *e, const struct sd_data *data, const uint8_t *p)
+{
+	const uint32_t words = data->blksz / 4;
+
+	if (((uintptr_t)data->buf & 3) == 0)
+		pio_write_aligned(e->base + SDHCI_DATA, (const uint32_t *)(const void *)p, words);
+	else
+		pio_write_bytes(e->base + SDHCI_DATA, p, words);
+}
+
+/* A request on a host whose data path is DMA: a large one by DMA (then
+ * the data phase's result, 0 or an error), a small one by PIO (1: go on
+ * with the PIO loop; h->dma_pio_blocks). */
+static int xfer_by_dma(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req,
+		       uint32_t blk_to)
+{
+	int r = req->data->blocks > h->dma_pio_blocks ? sdhci_dma_xfer(e, req, blk_to) : 1;
+
+	if (r <= 0)
+		return r ? r : xfer_end(e, req, blk_to, req->data->blocks);
+	h->dma_pio_reqs++;
+	return 1;
+}
+
+/* What a PIO data phase measured and decided, summed over its blocks
+ * (sums of tick differences: 64-bit, sd_host.h struct sd_req_times). */
+struct pio_sums {
+	uint64_t host, wait;
+	uint32_t waited;   /* blocks the bus waited for the card before */
+	uint32_t wund;     /* write blocks whose wait was not decided */
+};
+
+/* The request's times once the last block was moved (at t1). */
+static void pio_times(struct sd_req_times *t, bool rd_dir, bool first, uint32_t t1,
+		      const struct pio_sums *m, struct read_pace *rp)
+{
+	/* the last block, once arrived, waited for the CPU alone */
+	if (rd_dir && first)
+		rp->idle += rp->stood;
+	t->t_data_done = t1;
+	t->host_ticks = m->host;
+	t->wait_blocks = m->waited;
+	t->wait_ticks = m->wait;
+	t->waits_counted = rd_dir ? 2 : 1;
+	t->stood_ticks = rp->idle;
+	t->undecided_blocks = rp->undecided + m->wund;
+	t->undecided_looks = (uint8_t)((rp->undecided ? SD_UNDECIDED_BLKCNT : 0u) |
+				       (m->wund ? SD_UNDECIDED_WRITE : 0u));
+}
+
 /* The data phase of a request, after the command completed. */
 static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
 {
@@ -492,26 +567,15 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	const uint32_t blk_to = rd_dir ? SDHCI_READ_TIMEOUT_US :
 		(req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
 		 SDHCI_BUSY_TIMEOUT_US);
-	const uint32_t words = data->blksz / 4;
-	const bool aligned = ((uintptr_t)data->buf & 3) == 0;
 	uint8_t *p = data->buf;
-	uint32_t blk, irq, t0, t1 = 0, waited = 0;
-	/* sums of tick differences: 64-bit (sd_host.h, struct sd_req_times) */
-	uint64_t host = 0, wait = 0;
+	uint32_t blk, irq, t0, t1 = 0;
+	struct pio_sums m = { 0 };
 	struct read_pace rp = { .next = 1, .instant = h->read_wire == SD_WIRE_INSTANT };
 	bool first = false;
+	int r;
 
-	if (e->dma_on) {
-		/* A small request moves by PIO (h->dma_pio_blocks). */
-		int r = data->blocks > h->dma_pio_blocks ? sdhci_dma_xfer(e, req, blk_to) : 1;
-
-		if (r <= 0) {
-			if (r)
-				return r;
-			return xfer_end(e, req, blk_to, data->blocks);
-		}
-		h->dma_pio_reqs++;
-	}
+	if (e->dma_on && (r = xfer_by_dma(h, e, req, blk_to)) <= 0)
+		return r;
 	for (blk = 0; blk < data->blocks; blk++) {
 		/* [silicon:buf-read-ready] A block that is ready at the first
 		 * look, a few instructions after the previous one was moved: the previous end stamp t1
@@ -528,13 +592,13 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 				irq = wait_irq_more(e, ready, blk_to);
 			t0 = timer_ticks();
 			if (blk)
-				wait += t0 - t1;
+				m.wait += t0 - t1;
 		}
 		/* a read's wait before this block: decided while moving the
 		 * last one, or the CPU came before it (the card or the bus set
 		 * its pace) */
 		if (rd_dir && blk)
-			waited += read_wait(&rp, first);
+			m.waited += read_wait(&rp, first);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
 			recover(e, true);
 			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
@@ -550,34 +614,23 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		mmio_write32(e->base + SDHCI_INTERRUPT, ready);
 		if (rd_dir)
 			read_block(e, data, p, blk, first, &rp);
-		else if (aligned)
-			pio_write_aligned(e->base + SDHCI_DATA, (const uint32_t *)(void *)p, words);
 		else
-			pio_write_bytes(e->base + SDHCI_DATA, p, words);
+			write_block(e, data, p);
 		p += data->blksz;
 		t1 = timer_ticks();
-		host += t1 - t0;
+		m.host += t1 - t0;
 		if (t->blk_done)
 			t->blk_done[blk] = t1;
 		/* after the stamp: the last block's look falls in the busy
 		 * wait, the others' in the next block's work */
 		if (!rd_dir && blk)
-			waited += write_behind(e, blk + 1 == data->blocks);
+			m.waited += write_behind(h, e, blk + 1 == data->blocks, &m.wund);
 		if (rd_dir && blk == 0 && data->blocks > 2)
 			read_look_words(h, data->blksz, t1 - t0, &rp);
 		if (rd_dir)
 			read_block_after(&rp, t0, t1);
 	}
-	/* the last block, once arrived, waited for the CPU alone */
-	if (rd_dir && first)
-		rp.idle += rp.stood;
-	t->t_data_done = t1;
-	t->host_ticks = host;
-	t->wait_blocks = waited;
-	t->wait_ticks = wait;
-	t->waits_counted = rd_dir ? 2 : 1;
-	t->stood_ticks = rp.idle;
-	t->undecided_blocks = rp.undecided;
+	pio_times(t, rd_dir, first, t1, &m, &rp);
 	return xfer_end(e, req, blk_to, blk);
 }
 
@@ -1063,6 +1116,120 @@ static int sdhci_characterise(struct sd_host *h, struct sd_silicon *out)
 	return 0;
 }
 
+/* The write probe's tail (probe_wxfer): from the last word to Transfer
+ * Complete, DAT[0] and the interrupt status read in turn; then DAT[0]
+ * again, and if it still reads low, until it reads high (at most
+ * PROBE_WAIT_MAX_US): how long after Transfer Complete it did. A level
+ * high within PROBE_DAT0_TOL_US of it is the line's (a few SD clocks of
+ * synchroniser, harmless to the decisions of write_behind). */
+#define PROBE_DAT0_TOL_US 4u
+
+static void probe_busy(struct sdhci_priv *e, struct sd_silicon *out, uint32_t busy_to_us)
+{
+	timer_deadline_t d = timer_deadline_us(busy_to_us);
+	uint32_t t0 = timer_ticks(), t;
+
+	for (;;) {
+		if (!(rd(e, SDHCI_STATUS) & SDHCI_STATUS_DAT0_LEVEL))
+			out->dat0_low = true;
+		if ((rd(e, SDHCI_INTERRUPT) & (SDHCI_INT_DATA_DONE | SDHCI_INT_ERR_MASK)) ||
+		    timer_expired(d))
+			break;
+	}
+	t = timer_ticks();
+	out->busy_us = (uint32_t)(timer_ticks_to_ns(t - t0) / 1000u);
+	out->tol_us = PROBE_DAT0_TOL_US;
+	d = timer_deadline_us(PROBE_WAIT_MAX_US);
+	while (!(rd(e, SDHCI_STATUS) & SDHCI_STATUS_DAT0_LEVEL) && !timer_expired(d))
+		out->dat0_low = true;
+	out->dat0_late_us = (uint32_t)(timer_ticks_to_ns(timer_ticks() - t) / 1000u);
+}
+
+/* The write probe's data phase: Buffer Write Enable right after the
+ * first block was filled (the bus cannot have sent it yet: it needs a
+ * whole frame after N_WR), the blocks as Buffer Write Ready allows, then
+ * the busy (probe_busy). */
+static int probe_wxfer(struct sdhci_priv *e, struct sd_request *req, struct sd_silicon *out)
+{
+	const struct sd_data *data = req->data;
+	const uint32_t words = data->blksz / 4u;
+	const uint32_t to = req->cmd.busy_timeout_us ? req->cmd.busy_timeout_us :
+			    SDHCI_BUSY_TIMEOUT_US;
+	uint32_t blk, irq;
+
+	for (blk = 0; blk < data->blocks; blk++) {
+		irq = wait_irq(e, SDHCI_INT_WRITE_RDY, to);
+		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
+			recover(e, true);
+			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+				    "probe write data", blk);
+		}
+		mmio_write32(e->base + SDHCI_INTERRUPT, SDHCI_INT_WRITE_RDY);
+		pio_write_aligned(e->base + SDHCI_DATA, (const uint32_t *)data->buf + blk * words,
+				  words);
+		if (blk == 0)
+			out->bwe_first = (rd(e, SDHCI_STATUS) & SDHCI_STATUS_BUF_WRITE_EN) != 0;
+	}
+	probe_busy(e, out, to);
+	return xfer_end(e, req, to, blk);
+}
+
+/* What the write probe saw (struct sd_silicon): Buffer Write Enable with
+ * one block in the buffer (set: a slot; clear: only when empty), and the
+ * DAT[0] level against Transfer Complete. Never low through a busy (last
+ * word to Transfer Complete) more than twice two frames (what may still
+ * wait in the buffer) and the tolerance: the level does not show it;
+ * never low through a shorter one: nothing to tell by. */
+static void probe_wclassify(const struct sd_host *h, struct sd_silicon *s)
+{
+	const uint32_t w = h->width ? h->width : 1u;
+	uint64_t frame_us = h->actual_clock_hz ?
+		((uint64_t)(8u * 512u / w + 18u) * 1000000u + h->actual_clock_hz - 1u) /
+		h->actual_clock_hz : 1000u;
+
+	s->bwe = s->bwe_first ? SD_BWE_SLOT : SD_BWE_EMPTY;
+	if (s->dat0_low)
+		s->dat0 = s->dat0_late_us > s->tol_us ? SD_DAT0_LAG : SD_DAT0_LIVE;
+	else
+		s->dat0 = s->busy_us > 2u * (2u * frame_us + s->tol_us) + 20u ? SD_DAT0_NONE :
+			  SD_DAT0_SHORT;
+}
+
+/* sd_host_ops.probe_write: arm (out) or disarm (NULL). */
+static void sdhci_probe_write(struct sd_host *h, struct sd_silicon *out)
+{
+	struct sdhci_priv *e = h->priv;
+
+	e->wprobe = out;
+	if (!out)
+		return;
+	out->wprobed = false;
+	h->bwe_look = SD_BWE_FAILED;
+	h->dat0_look = SD_DAT0_FAILED;
+}
+
+/* The armed write probe's request: the data phase of probe_wxfer, then
+ * the looks from what it saw (only a request that ended well counts). */
+static int probe_write_req(struct sd_host *h, struct sdhci_priv *e, struct sd_request *req)
+{
+	struct sd_silicon *s = e->wprobe;
+	uint32_t t0 = timer_ticks();
+	int r;
+
+	s->bwe_first = s->dat0_low = false;
+	s->busy_us = s->dat0_late_us = 0;
+	r = probe_wxfer(e, req, s);
+	s->wticks = timer_ticks() - t0;
+	if (r)
+		return r;
+	probe_wclassify(h, s);
+	s->wprobed = true;
+	h->bwe_look = s->bwe;
+	h->dat0_look = s->dat0;
+	e->wprobe = NULL; /* one request */
+	return 0;
+}
+
 static int sdhci_request(struct sd_host *h, struct sd_request *req)
 {
 	/* restrict: nothing but e changes the host's state during a request,
@@ -1106,7 +1273,7 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		if (data->stop == SD_STOP_AUTO23)
 			wr(e, SDHCI_ARG2, data->sbc_arg);
 	}
-	if (data && h->data_path == SD_PATH_DMA && !e->dma && !e->probe) {
+	if (data && h->data_path == SD_PATH_DMA && !e->dma && !e->probe && !e->wprobe) {
 		adma_n = sdhci_adma_prepare(e, data, &adma_tbl);
 		if (adma_n > 0)
 			cmdtm |= SDHCI_TM_DMA_EN;
@@ -1133,6 +1300,9 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 				       h->blkcnt_look == SD_BLKCNT_BUS);
 	if (data && e->probe)
 		return probe_xfer(h, e, req, e->probe);
+	if (data && e->wprobe && data->dir == SD_DATA_WRITE && data->blocks >= 2 &&
+	    data->blksz == 512u && ((uintptr_t)data->buf & 3u) == 0)
+		return probe_write_req(h, e, req);
 	if (data)
 		return sdhci_xfer(h, e, req);
 	return end_without_data(e, req);
@@ -1614,6 +1784,7 @@ static const struct sd_host_ops sdhci_ops = {
 	.execute_tuning = sdhci_execute_tuning,
 	.set_data_path = sdhci_set_data_path,
 	.characterise = sdhci_characterise,
+	.probe_write = sdhci_probe_write,
 };
 
 /* What the capabilities say (caps: CAPABILITIES0), or the integration's
@@ -1715,6 +1886,9 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	e->probe = NULL;
 	h->blkcnt_look = SD_BLKCNT_UNPROBED;
 	h->read_wire = SD_WIRE_UNPROBED;
+	e->wprobe = NULL;
+	h->bwe_look = SD_BWE_UNPROBED;
+	h->dat0_look = SD_DAT0_UNPROBED;
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;

@@ -122,6 +122,7 @@ struct sdhci_priv {
 	uint64_t dma_window;  /* ARM memory the DMA master sees */
 	bool adma64;          /* 64-bit ADMA2 descriptors (q->adma64 and caps) */
 	struct sd_silicon *probe; /* during sdhci_characterise: its result */
+	struct sd_silicon *wprobe; /* armed by probe_write: the next write's */
 	/* The ADMA2 descriptor table (8-byte aligned as SDHCI recommends;
 	 * a whole number of cache lines so maintenance touches nothing else). */
 	uint32_t adma_tbl[3 * SDHCI_ADMA_MAX_DESC] __attribute__((aligned(64)));

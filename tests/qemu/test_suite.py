@@ -92,6 +92,14 @@ def test_quick_suite_records(tmp_path):
     assert not [v for v in run.of_type("verdict")
                 if "Block Count was not seen to count" in v["text"]]
     assert "silicon: emmc Block Count during a read" in run.console
+    # Its card takes a written block at once and is never busy: the write
+    # probe cannot see DAT[0] show a busy, so the write looks are not used
+    # (docs/silicon.md, dat0-level, buf-write-enable); nor are they needed,
+    # a written block takes no time on the wire either (read-wire).
+    assert sil["dat0"] in ("short", "none") and sil["write_looks_used"] is False, sil
+    assert "silicon: emmc Buffer Write Enable" in run.console
+    assert not [v for v in run.of_type("verdict")
+                if "write looks (DAT[0] level, Buffer Write Enable)" in v["text"]]
 
     ov = run.one("overhead")
     assert ov["timestamp_ns"] > 0 and ov["bookkeeping_ns_per_op"] > 0

@@ -493,6 +493,16 @@ static void print_phases(const struct wl_meas *m, const struct sim_wire_sum *w)
 	printf("\n");
 }
 
+/* The probe confirmed every look the SDHCI driver's split uses: Block
+ * Count on the bus, and (where it probed writes) the DAT[0] level live
+ * and Buffer Write Enable set with a block waiting. */
+static bool looks_confirmed(const struct sd_host *h)
+{
+	return h->blkcnt_look == SD_BLKCNT_BUS &&
+	       (h->dat0_look == SD_DAT0_UNPROBED || h->dat0_look == SD_DAT0_LIVE) &&
+	       (h->bwe_look == SD_BWE_UNPROBED || h->bwe_look == SD_BWE_SLOT);
+}
+
 static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct pair_ctx *pc)
 {
 	struct wl_meas m;
@@ -506,11 +516,11 @@ static void run_case(struct wl_ctx *c, const struct wl_case *k, const struct pai
 
 	snprintf(id, sizeof(id), "%s/%s/%s", pc->label, pc->card, k->name);
 	measure_case(c, k, &m, tr, cr, &w);
-	f->look_all += c->card->host->blkcnt_look == SD_BLKCNT_BUS;
+	f->look_all += looks_confirmed(c->card->host);
 	if (!m.validity.valid) {
 		/* Silent, not wrong: counted apart. */
 		f->nodiag++;
-		f->look_nodiag += c->card->host->blkcnt_look == SD_BLKCNT_BUS;
+		f->look_nodiag += looks_confirmed(c->card->host);
 		printf("  %-52s no diagnosis: %s\n", id, m.validity.why);
 		return;
 	}
@@ -583,6 +593,8 @@ static void run_cases(struct simh *s, const struct pair_ctx *pc)
 	 * (bench/workloads/clock_sweep.c). */
 	wl_silicon_probe(&c);
 	printf("  silicon: Block Count %s\n", wl_blkcnt_name(s->host->blkcnt_look));
+	printf("  silicon: Buffer Write Enable %s, DAT0 %s\n", wl_bwe_name(s->host->bwe_look),
+	       wl_dat0_name(s->host->dat0_look));
 	wl_bus_calibrate(&c);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		if ((cases[k].write || cases[k].pat == MIX70) && s->card.write_protected)
@@ -618,6 +630,32 @@ static void check_dma_moved(const char *label, const char *card)
 			    label, card, ds.words_from_port, ds.words_to_port);
 }
 
+/* The write looks' variants by name (SIM_ACCURACY_VARIANT=bwe-empty,
+ * dat0-lag, dat0-none): Block Count as on the bus, that behaviour for
+ * every host. */
+static const struct {
+	const char *name;
+	uint8_t bwe, dat0;
+} write_variants[] = {
+	{ "bwe-empty", SIM_BWE_EMPTY, SIM_DAT0_LIVE },
+	{ "dat0-lag", SIM_BWE_SLOT, SIM_DAT0_LAG },
+	{ "dat0-none", SIM_BWE_SLOT, SIM_DAT0_NONE },
+};
+static int write_variant = -1;
+
+/* A shipped host under the variant asked for (the generated ones:
+ * sim_gen_*). */
+static void variant_config(struct sim_config *cfg)
+{
+	if (variant >= 0 && variant < SIM_BLKCNT_N)
+		cfg->blkcnt = (uint8_t)variant;
+	if (write_variant >= 0) {
+		cfg->bwe = write_variants[write_variant].bwe;
+		cfg->dat0 = write_variants[write_variant].dat0;
+		cfg->dat0_lag_ns = 20000;
+	}
+}
+
 static void run_combo(const struct combo *cb)
 {
 	struct simh s;
@@ -637,8 +675,7 @@ static void run_combo(const struct combo *cb)
 	}
 	if (cb->dma)
 		cfg.dma_mem_alias = DMA_MEM_ALIAS_BCM2835;
-	if (variant >= 0 && variant < SIM_BLKCNT_N)
-		cfg.blkcnt = (uint8_t)variant; /* the UHS hosts below keep theirs */
+	variant_config(&cfg); /* the UHS hosts below keep theirs */
 	if (cfg.caps_hi)
 		CHECK_EQ_I(simh_start_uhs(&s, cb->card, cb->host, cb->mode), 0);
 	else
@@ -688,6 +725,8 @@ static void run_generated(uint64_t i)
 
 static const char *variant_name(void)
 {
+	if (write_variant >= 0)
+		return write_variants[write_variant].name;
 	return variant < 0 ? "as profiled" : variant == (int)SIM_GEN_DRAWN ? "drawn" :
 	       sim_blkcnt_name((unsigned)variant);
 }
@@ -704,6 +743,13 @@ static void variant_from_env(void)
 	for (i = 0; i < SIM_BLKCNT_N; i++)
 		if (!strcmp(v, sim_blkcnt_name(i)))
 			variant = (int)i;
+	for (i = 0; i < sizeof(write_variants) / sizeof(write_variants[0]); i++)
+		if (!strcmp(v, write_variants[i].name)) {
+			write_variant = (int)i;
+			variant = SIM_BLKCNT_BUS;
+			sim_gen_bwe = write_variants[i].bwe;
+			sim_gen_dat0 = write_variants[i].dat0;
+		}
 	CHECK(variant >= 0);
 	sim_gen_blkcnt = (unsigned)variant;
 }

@@ -275,3 +275,255 @@ TEST(the_sdhost_write_does_not_depend_on_the_fill_after_its_last_word)
 	CHECK((int32_t)((a.t_end - a.t_issue) - (b.t_end - b.t_issue)) < 1000);
 	CHECK((int32_t)((b.t_end - b.t_issue) - (a.t_end - a.t_issue)) < 1000);
 }
+
+/* ---- the write probe: Buffer Write Enable and the DAT[0] level ------------------- */
+
+/* The write looks the probe must find for a host: Buffer Write Enable
+ * (with a one-block buffer "slot" is seen as "empty": the CPU sees one
+ * block either way), and the DAT[0] level where the card's busy is long
+ * enough to see; a lag within the probe's tolerance is "live". */
+static uint8_t want_bwe(const struct sim_config *c)
+{
+	return c->bwe == SIM_BWE_SLOT && c->buf_blocks >= 2 ? SD_BWE_SLOT : SD_BWE_EMPTY;
+}
+
+/* The answers that are right (1 << enum sd_dat0_look). */
+static unsigned want_dat0(const struct sim_config *c, const struct sd_silicon *o, bool busy)
+{
+	unsigned lag_us = c->dat0_lag_ns / 1000u;
+
+	if (c->dat0 == SIM_DAT0_LAG) {
+		/* at the tolerance's edge either is right; without a busy
+		 * to see, a lag may still show a card's few clocks of busy */
+		if (lag_us + 2u >= o->tol_us && lag_us <= o->tol_us + 2u)
+			return 1u << SD_DAT0_LAG | 1u << SD_DAT0_LIVE |
+			       (busy ? 0u : 1u << SD_DAT0_SHORT);
+		if (lag_us > o->tol_us)
+			return 1u << SD_DAT0_LAG | (busy ? 0u : 1u << SD_DAT0_SHORT);
+	}
+	if (!busy)
+		return 1u << SD_DAT0_SHORT;
+	return 1u << (c->dat0 == SIM_DAT0_NONE ? SD_DAT0_NONE : SD_DAT0_LIVE);
+}
+
+static double worst_wus;
+
+/* Arm the write probe, write 4 blocks (as bench/workloads/silicon.c does,
+ * here without a guard), check what it says. busy: the card holds DAT0
+ * long enough after a write to be seen. */
+static void wprobe_one(struct simh *s, const struct sim_config *c, const char *what, bool busy)
+{
+	static uint8_t buf[4 * 512] __attribute__((aligned(64)));
+	struct sd_silicon out = { 0 };
+	unsigned wd;
+	uint8_t wb;
+	double us;
+
+	sd_host_probe_write(s->host, &out);
+	CHECK_EQ_I(sd_write_blocks(&s->card, 1u << 16, 4, buf, SD_STOP_AUTO12, NULL), 0);
+	sd_host_probe_write(s->host, NULL);
+	CHECK(out.wprobed);
+	us = (double)timer_ticks_to_ns(out.wticks) / 1e3;
+	wb = want_bwe(c);
+	wd = want_dat0(c, &out, busy);
+	if (out.bwe != wb || !(wd & 1u << out.dat0))
+		CHECK_FAIL_("%s, buf_write_enable %s, dat0_level %s (lag %u ns): the probe says "
+			    "bwe %u dat0 %u, want %u and one of 0x%x (busy %u us, low %d, late %u us, "
+			    "tol %u us)",
+			    what, sim_bwe_name(c->bwe), sim_dat0_name(c->dat0), c->dat0_lag_ns,
+			    out.bwe, out.dat0, wb, wd, out.busy_us, out.dat0_low, out.dat0_late_us,
+			    out.tol_us);
+	CHECK_EQ_U(s->host->bwe_look, out.bwe);
+	CHECK_EQ_U(s->host->dat0_look, out.dat0);
+	if (us > worst_wus)
+		worst_wus = us;
+	printf("  %-34s %-5s %-4s -> bwe %u dat0 %u (busy %u us, late %u, tol %u), %.1f us\n",
+	       what, sim_bwe_name(c->bwe), sim_dat0_name(c->dat0), out.bwe, out.dat0,
+	       out.busy_us, out.dat0_late_us, out.tol_us, us);
+	CHECK_EQ_U(sim_violation_count(), 0);
+}
+
+TEST(the_write_probe_names_every_write_look_on_the_shipped_hosts)
+{
+	static const char *const hosts[] = { "sim", "pi0", "pi1", "pi2", "pi3", "pi4",
+					     "test-gaps", "pi4-emmc2" };
+	/* the instant and the fixed-800us cards program at once: their probe
+	 * cannot tell */
+	static const char *const cards[] = { "sdhc-c10-16g", "instant-4g", "fixed-800us-8g",
+					     "sdsc-v1-128m" };
+	static const uint32_t lags[] = { 20000, 3000 };
+	unsigned h, c, b, d, l;
+
+	worst_wus = 0;
+	for (h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++)
+		for (c = 0; c < sizeof(cards) / sizeof(cards[0]); c++)
+			for (b = 0; b < SIM_BWE_N; b++)
+				for (d = 0; d < SIM_DAT0_N; d++)
+					for (l = 0; l < (d == SIM_DAT0_LAG ? 2u : 1u); l++) {
+						struct sim_config cfg;
+						struct simh s;
+						char err[200], what[80];
+
+						sim_config_default(&cfg);
+						CHECK_EQ_I(sim_host_load(hosts[h], &cfg, err,
+									 sizeof(err)), 0);
+						cfg.bwe = (uint8_t)b;
+						cfg.dat0 = (uint8_t)d;
+						cfg.dat0_lag_ns = lags[l];
+						CHECK_EQ_I(simh_start(&s, cards[c], &cfg), 0);
+						snprintf(what, sizeof(what), "%s/%s", hosts[h], cards[c]);
+						wprobe_one(&s, &cfg, what, c == 0 || c == 3);
+					}
+	printf("  the write probe's cost: at most %.1f us per boot\n", worst_wus);
+}
+
+TEST(the_write_probe_names_them_with_any_buffer_and_width)
+{
+	unsigned buf, b, d, w;
+
+	for (buf = 1; buf <= 4; buf++)
+		for (w = 1; w <= 4; w += 3)
+			for (b = 0; b < SIM_BWE_N; b++)
+				for (d = 0; d < SIM_DAT0_N; d++) {
+					struct sim_config cfg;
+					struct simh s;
+					char err[200], what[80];
+
+					sim_config_default(&cfg);
+					CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+					cfg.bwe = (uint8_t)b;
+					cfg.dat0 = (uint8_t)d;
+					cfg.dat0_lag_ns = 30000;
+					cfg.buf_blocks = buf;
+					CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+					if (w == 1)
+						CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
+					snprintf(what, sizeof(what), "pi1, %u-block buffer, %u-bit",
+						 buf, w);
+					wprobe_one(&s, &cfg, what, true);
+				}
+}
+
+TEST(the_write_probe_names_them_on_generated_hosts)
+{
+	uint64_t i;
+	unsigned n = 0;
+
+	sim_gen_blkcnt = SIM_GEN_DRAWN;
+	for (i = 1; i <= 60; i++) {
+		static struct sim_profile p;
+		static struct sim_gen_host h;
+		struct simh s;
+		char what[80];
+
+		sim_gen_card(i, &p);
+		sim_gen_host(i, &h);
+		if (h.path != SIM_GEN_SDHCI_PIO && h.path != SIM_GEN_SDHCI_UHS &&
+		    h.path != SIM_GEN_ADMA2)
+			continue;
+		if (h.path == SIM_GEN_SDHCI_UHS)
+			CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
+		else
+			CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
+		if (s.init_ret)
+			continue;
+		snprintf(what, sizeof(what), "gen %llu (%s)", (unsigned long long)i,
+			 sim_gen_path_name(h.path));
+		/* generated cards hold DAT0 at least 50 us after a write's
+		 * last block (sim_gen.c write_last) */
+		wprobe_one(&s, &h.c, what, true);
+		n++;
+	}
+	sim_gen_blkcnt = SIM_BLKCNT_BUS;
+	CHECK(n >= 20);
+}
+
+/* A 32-block PIO write on the CPU-paced Pi 1 after the write probe (or
+ * none), read_wire forced to wire (-1: as the host has it): the blocks
+ * whose wait was left undecided, and the request's times (tp). */
+static uint32_t write_undecided_after_t(unsigned bwe, unsigned dat0, bool probe, int wire,
+					uint8_t *looks, struct sd_req_times *tp)
+{
+	static uint8_t buf[32 * 512] __attribute__((aligned(64)));
+	struct sim_config cfg;
+	struct sd_req_times t;
+	struct sd_silicon out = { 0 };
+	struct simh s;
+	char err[200];
+
+	sim_config_default(&cfg);
+	CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+	cfg.bwe = (uint8_t)bwe;
+	cfg.dat0 = (uint8_t)dat0;
+	cfg.dat0_lag_ns = 30000;
+	CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
+	if (probe) {
+		sd_host_probe_write(s.host, &out);
+		CHECK_EQ_I(sd_write_blocks(&s.card, 1u << 16, 4, buf, SD_STOP_AUTO12, NULL), 0);
+		sd_host_probe_write(s.host, NULL);
+	}
+	if (wire >= 0)
+		s.host->read_wire = (uint8_t)wire;
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_I(sd_write_blocks(&s.card, (1u << 16) + 64u, 32, buf, SD_STOP_AUTO12, &t), 0);
+	CHECK_EQ_U(t.waits_counted, 1);
+	*looks = t.undecided_looks;
+	if (tp)
+		*tp = t;
+	return t.undecided_blocks;
+}
+
+static uint32_t write_undecided_after(unsigned bwe, unsigned dat0, bool probe, uint8_t *looks)
+{
+	return write_undecided_after_t(bwe, dat0, probe, -1, looks, NULL);
+}
+
+/* Where the read probe found the data takes no time on the wire (only an
+ * emulator, QEMU: its card takes a written block inside the CPU's last
+ * word and is never busy; forced here, on a simulated bus that does take
+ * it): a PIO write needs neither look whatever the write probe found, and
+ * books every wait before a block to the CPU. */
+TEST(an_instant_wire_needs_no_write_look_and_books_the_waits_to_the_cpu)
+{
+	static const unsigned bwe[] = { SIM_BWE_SLOT, SIM_BWE_EMPTY };
+	static const unsigned dat0[] = { SIM_DAT0_LIVE, SIM_DAT0_LAG, SIM_DAT0_NONE };
+	struct sd_req_times t;
+	uint8_t looks;
+	unsigned i, j;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 3; j++) {
+			CHECK_EQ_U(write_undecided_after_t(bwe[i], dat0[j], true, SD_WIRE_INSTANT,
+							   &looks, &t), 0);
+			CHECK_EQ_U(looks, 0);
+			CHECK_EQ_U(t.wait_blocks, 0);
+		}
+	}
+	/* timed (what the probe says on every simulated bus): as before */
+	CHECK_EQ_U(write_undecided_after_t(SIM_BWE_EMPTY, SIM_DAT0_LIVE, true, SD_WIRE_TIMED,
+					   &looks, NULL), 31);
+	/* the card's waits are seen where the looks are confirmed */
+	write_undecided_after_t(SIM_BWE_SLOT, SIM_DAT0_LIVE, true, SD_WIRE_TIMED, &looks, &t);
+	CHECK(t.wait_blocks > 0);
+}
+
+TEST(the_write_looks_are_used_only_where_the_probe_confirmed_them)
+{
+	uint8_t looks;
+
+	/* confirmed (a slot free with a block waiting, a live level):
+	 * every wait decided */
+	CHECK_EQ_U(write_undecided_after(SIM_BWE_SLOT, SIM_DAT0_LIVE, true, &looks), 0);
+	/* Buffer Write Enable only when empty: no overlap to split, every
+	 * block after the first undecided */
+	CHECK_EQ_U(write_undecided_after(SIM_BWE_EMPTY, SIM_DAT0_LIVE, true, &looks), 31);
+	CHECK_EQ_U(looks, SD_UNDECIDED_WRITE);
+	/* a level that lags or does not show the busy: the decisions that
+	 * need it are undecided, and say which look */
+	CHECK(write_undecided_after(SIM_BWE_SLOT, SIM_DAT0_NONE, true, &looks) > 0);
+	CHECK_EQ_U(looks, SD_UNDECIDED_WRITE);
+	CHECK(write_undecided_after(SIM_BWE_EMPTY, SIM_DAT0_LAG, true, &looks) == 31);
+	CHECK_EQ_U(looks, SD_UNDECIDED_WRITE);
+	/* never probed (drivers' unit tests): the authority's reading */
+	CHECK_EQ_U(write_undecided_after(SIM_BWE_SLOT, SIM_DAT0_LIVE, false, &looks), 0);
+}

@@ -72,13 +72,21 @@ def silicon_table(run):
             counts = "%s: %s / %s / %s" % (F.intg(s.get("blocks")), F.intg(s.get("cnt_ready")),
                                            F.intg(s.get("cnt_full")),
                                            F.intg(s.get("cnt_drained")))
+        writes = F.DASH
+        if s.get("bwe") is not None:
+            writes = "%s / %s, %s" % (F.text(s.get("bwe")), F.text(s.get("dat0")),
+                                      "used" if s.get("write_looks_used") is True
+                                      else "not needed (no time on the wire)"
+                                      if s.get("read_wire") == "instant" else "not used")
         rows.append([F.text(s.get("host")),
                      F.text(BLKCNT_WORDS.get(s.get("blkcnt"), s.get("blkcnt"))), counts,
                      "used" if s.get("blkcnt_look_used") is True else "not used",
                      F.text(WIRE_WORDS.get(s.get("read_wire"), s.get("read_wire"))),
-                     F.num(s.get("probe_us"), "%.1f")])
+                     F.num(s.get("probe_us"), "%.1f"), writes,
+                     F.num(s.get("write_probe_us"), "%.1f")])
     return ["controller", "Block Count during a read", "written: ready / full / drained",
-            "the split's look", "a read's block on the wire", "probe us"], rows
+            "the split's look", "a read's block on the wire", "probe us",
+            "write looks: Buffer Write Enable / DAT[0]", "write probe us"], rows
 
 
 def overhead_table(run):
