@@ -11,6 +11,7 @@ the end, "..." where blocks are left out.
 `make readme-sample` runs --write; tests/test_readme_sample.py runs --check.
 """
 import argparse
+import json
 import os
 import sys
 
@@ -69,6 +70,12 @@ def replace(readme, block):
     return readme[:i] + block + readme[j + len(END):]
 
 
+def diagnosed(text):
+    """How many of the log's verdict records are a diagnosis (issue 30's figure)."""
+    v = [json.loads(l[2:]) for l in text.splitlines() if l.startswith('@ {"type":"verdict"')]
+    return "%d of %d verdicts a diagnosis" % (sum(1 for r in v if r.get("valid")), len(v))
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--log", default=LOG)
@@ -77,7 +84,10 @@ def main(argv):
     g.add_argument("--check", metavar="README")
     a = p.parse_args(argv)
     with open(a.log, errors="replace") as f:
-        block = readme_block(sample(f.read()))
+        text = f.read()
+    block = readme_block(sample(text))
+    sys.stderr.write("readme_sample.py: %s: %s\n" % (os.path.relpath(a.log, ROOT),
+                                                       diagnosed(text)))
     if not a.write and not a.check:
         sys.stdout.write(block + "\n")
         return 0
