@@ -55,10 +55,13 @@ static uint32_t file_lba(uint32_t fb, uint32_t *run_left)
 }
 
 /* Write the buffer's blocks (the last one NUL-padded); keep its last
- * partial block. Silent: errors are kept in lg.err. */
+ * partial block. Output that ends on a block boundary gets one more block
+ * of NULs: the reader's end mark is the first NUL, and the file's old
+ * bytes there are not NUL (log_putc leaves room for it). Silent: errors
+ * are kept in lg.err. */
 static void write_out(void)
 {
-	uint32_t nblocks = (lg.len + BLKDEV_BLOCK_SIZE - 1) / BLKDEV_BLOCK_SIZE, done = 0;
+	uint32_t nblocks = lg.len / BLKDEV_BLOCK_SIZE + 1, done = 0;
 	uint32_t keep;
 
 	if (lg.state != LOG_WRITING || !lg.dirty)
