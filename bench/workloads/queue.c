@@ -222,12 +222,30 @@ static void q_point_report(unsigned depth, bool write, bool cache, uint32_t task
 	record_end();
 }
 
+/* Between batches: a Ctrl-C from the console stops every workload (as
+ * wl_do's poll, bench/engine/workload.c); returns the time it took, left
+ * out of the depth's time. */
+static uint64_t q_poll(struct wl_ctx *c)
+{
+	uint64_t t0;
+	int k, n = 0;
+
+	if (!c->poll_key || timer_now_us() < c->poll_due_us)
+		return 0;
+	t0 = wl_now_ns(c);
+	while ((k = c->poll_key()) >= 0 && n++ < 64)
+		if (k == WL_KEY_INTERRUPT)
+			c->interrupted = c->abort_all = true;
+	c->poll_due_us = timer_now_us() + WL_POLL_EVERY_US;
+	return wl_now_ns(c) - t0;
+}
+
 /* One depth: 'total' tasks in batches of depth. 0 or -errno. */
 static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool write, bool cache,
 		   uint32_t total)
 {
 	struct q_task t[Q_MAX];
-	uint64_t t0, ns;
+	uint64_t t0, ns, excl = 0;
 	uint32_t done = 0;
 	unsigned i, n;
 	int ret = 0;
@@ -244,8 +262,9 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool wri
 		ret = q_batch(c, q, t, n, c->lat + done);
 		if (!ret)
 			done += n;
+		excl += q_poll(c);
 	}
-	ns = wl_now_ns(c) - t0;
+	ns = wl_now_ns(c) - t0 - excl;
 	q_point_report(depth, write, cache, done, ns, c->lat, ret);
 	return ret;
 }
@@ -418,7 +437,7 @@ static void q_measure(struct wl_ctx *c, struct q_state *q, bool writes)
 		if (writes && q->cmd44 != 0)
 			q_sweep(c, q, true, pass == 1);
 	}
-	if (writes && q->cmd44 != 0) {
+	if (writes && q->cmd44 != 0 && !c->abort_all) {
 		q_check_raw(c, q, q->max_depth / 2 < 8 ? (q->max_depth / 2 ? q->max_depth / 2 : 1) : 8);
 		if (cache && write_guard_cache(c->guard, true) == 0)
 			q_check_flush(c, q, q->max_depth < 16 ? q->max_depth : 16);

@@ -66,6 +66,8 @@ static void seed_outside(void)
 	sum_before = sim_card_sum_outside(TA_FIRST, TA_COUNT);
 }
 
+static int (*key_fn)(void);
+
 /* The A2 queue card, changed by tweak (NULL: as built), run through the
  * workload; writes when 'writes'. */
 static void run(void (*tweak)(struct sim_profile *), bool writes)
@@ -91,6 +93,7 @@ static void run(void (*tweak)(struct sim_profile *), bool writes)
 	outlen = 0;
 	out[0] = 0;
 	host_console_hook = hook;
+	ctx.poll_key = key_fn;
 	seed_outside();
 	sim_truth_reset();
 	wl_queue(&ctx);
@@ -182,4 +185,27 @@ TEST(reads_only_without_writes)
 	queued_writes_outside(&n44);
 	CHECK_EQ_U(n44, 0);
 	CHECK(strstr(out, "command queue not measured") != NULL);
+}
+
+static int ctrl_c(void)
+{
+	static int n;
+
+	return n++ % 2 ? -1 : 0x03;
+}
+
+/* Ctrl-C on the console: the first depth ends, nothing more is queued,
+ * the card is left as found (run() checks the cache and queue are off). */
+TEST(ctrl_c_stops_the_queue)
+{
+	unsigned n44;
+
+	key_fn = ctrl_c;
+	run(NULL, true);
+	key_fn = NULL;
+	CHECK(ctx.interrupted);
+	CHECK(iops(1, false, false) > 0);
+	CHECK(iops(2, false, false) < 0);
+	CHECK(strstr(out, "\"read_after_write\":null") != NULL);
+	CHECK_EQ_U(queued_writes_outside(&n44), 0);
 }
