@@ -641,39 +641,40 @@ static void ext_failed(struct sd_card *c, int code, const char *what)
 		     what, (unsigned)c->last_err.cmd, err_name(code), (unsigned)c->last_err.status);
 }
 
+/* One register page of an extension function into ext_blk; on a failure
+ * discovery stops there (ext_failed). 0 or the error. */
+static int ext_page(struct sd_card *c, unsigned fno, unsigned page, unsigned off,
+		    const char *what)
+{
+	int ret = sd_ext_read(c, fno, page, off, SD_EXT_BLOCK, ext_blk);
+
+	if (ret)
+		ext_failed(c, ret, what);
+	return ret;
+}
+
 /* The General Information and the functions it lists, when the SCR lists
  * CMD48/CMD49 (QEMU's card never does: hw/sd/sd.c sd_set_scr leaves
  * CMD_SUPPORT without bit 34, so nothing is sent there). */
 static void ext_discover(struct sd_card *c, const struct sd_scr *scr)
 {
 	struct sd_ext *e = &c->ext;
-	int ret;
 
 	memset(e, 0, sizeof(*e));
 	e->supported = scr->cmd_support & SD_SCR_CMD48_49;
 	if (!e->supported)
 		return;
-	ret = sd_ext_read(c, 0, 0, 0, SD_EXT_BLOCK, ext_blk);
-	if (ret) {
-		ext_failed(c, ret, "general information");
-		return;
-	}
-	if (sd_ext_parse_gi(ext_blk, e))
+	if (ext_page(c, 0, 0, 0, "general information") || sd_ext_parse_gi(ext_blk, e))
 		return;
 	if (e->have_pm) {
-		ret = sd_ext_read(c, e->pm_fno, e->pm_page, e->pm_off, SD_EXT_BLOCK, ext_blk);
-		if (ret) {
-			ext_failed(c, ret, "power management function");
+		if (ext_page(c, e->pm_fno, e->pm_page, e->pm_off, "power management function"))
 			return;
-		}
 		sd_ext_decode_pm(ext_blk, e);
 	}
 	if (e->have_perf) {
-		ret = sd_ext_read(c, e->perf_fno, e->perf_page, e->perf_off, SD_EXT_BLOCK, ext_blk);
-		if (ret) {
-			ext_failed(c, ret, "performance enhancement function");
+		if (ext_page(c, e->perf_fno, e->perf_page, e->perf_off,
+			     "performance enhancement function"))
 			return;
-		}
 		sd_ext_decode_perf(ext_blk, e);
 	}
 	e->read = true;
