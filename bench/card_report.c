@@ -590,17 +590,28 @@ static void print_ext(const struct sd_card *card)
 		con_printf("       claims A2 (SD Status) but has %s\n", lacks);
 }
 
+/* Opens one extension's sub-object with where its register set is
+ * (function number, page, offset, revision); null when the card lists none. */
+static bool json_ext_where(struct json *j, const char *name, bool have, unsigned fno,
+			   unsigned page, unsigned off, unsigned rev)
+{
+	if (!have) {
+		json_null(j, name);
+		return false;
+	}
+	json_obj_begin(j, name);
+	json_u64(j, "fno", fno);
+	json_u64(j, "page", page);
+	json_u64(j, "offset", off);
+	json_u64(j, "rev", rev);
+	return true;
+}
+
 static void json_ext_pm(struct json *j, const struct sd_ext *e)
 {
-	if (!e->have_pm) {
-		json_null(j, "power");
+	if (!json_ext_where(j, "power", e->have_pm, e->pm_fno, e->pm_page, e->pm_off,
+			    e->pm_rev))
 		return;
-	}
-	json_obj_begin(j, "power");
-	json_u64(j, "fno", e->pm_fno);
-	json_u64(j, "page", e->pm_page);
-	json_u64(j, "offset", e->pm_off);
-	json_u64(j, "rev", e->pm_rev);
 	json_bool(j, "off_notify", e->pm_off_notify);
 	json_bool(j, "sustenance", e->pm_sustenance);
 	json_bool(j, "power_down", e->pm_down_mode);
@@ -609,15 +620,9 @@ static void json_ext_pm(struct json *j, const struct sd_ext *e)
 
 static void json_ext_perf(struct json *j, const struct sd_ext *e)
 {
-	if (!e->have_perf) {
-		json_null(j, "perf");
+	if (!json_ext_where(j, "perf", e->have_perf, e->perf_fno, e->perf_page,
+			    e->perf_off, e->perf_rev))
 		return;
-	}
-	json_obj_begin(j, "perf");
-	json_u64(j, "fno", e->perf_fno);
-	json_u64(j, "page", e->perf_page);
-	json_u64(j, "offset", e->perf_off);
-	json_u64(j, "rev", e->perf_rev);
 	json_bool(j, "fx_event", e->fx_event);
 	json_bool(j, "card_maintenance", e->card_maint);
 	json_bool(j, "host_maintenance", e->host_maint);

@@ -389,6 +389,9 @@ void sim_advance_ns(uint64_t ns);
 
 /* Byte offset in the card's physical flash (after any fake-capacity wrap). */
 void sim_card_peek(uint64_t byte_off, void *buf, size_t len);
+/* A sum over every stored block outside [first, first + count) (its
+ * number and bytes): equal before and after = nothing written there. */
+uint64_t sim_card_sum_outside(uint64_t first, uint64_t count);
 void sim_card_poke(uint64_t byte_off, const void *buf, size_t len);
 /* Remove (false) or insert (true) the card now. Re-insertion powers it up
  * in the idle state. */

@@ -149,7 +149,11 @@ static int perf_allowed(const struct write_guard *g)
 	return 0;
 }
 
-int write_guard_cache(struct write_guard *g, bool on)
+/* One setting of the Performance Enhancement function switched through
+ * set (turning it on only where perf_allowed lets it); *state follows what
+ * the card accepted. */
+static int perf_switch(struct write_guard *g, bool on, int (*set)(struct sd_card *, bool),
+		       bool *state)
 {
 	int ret = on ? perf_allowed(g) : 0;
 
@@ -157,28 +161,20 @@ int write_guard_cache(struct write_guard *g, bool on)
 		g->refused++;
 		return ret;
 	}
-	ret = sd_cache_set(g->card, on);
-	if (on && !ret)
-		g->cache_on = true;
-	if (!on && !ret)
-		g->cache_on = false;
+	ret = set(g->card, on);
+	if (!ret)
+		*state = on;
 	return ret;
+}
+
+int write_guard_cache(struct write_guard *g, bool on)
+{
+	return perf_switch(g, on, sd_cache_set, &g->cache_on);
 }
 
 int write_guard_cq(struct write_guard *g, bool on)
 {
-	int ret = on ? perf_allowed(g) : 0;
-
-	if (ret) {
-		g->refused++;
-		return ret;
-	}
-	ret = sd_cq_set(g->card, on);
-	if (on && !ret)
-		g->cq_on = true;
-	if (!on && !ret)
-		g->cq_on = false;
-	return ret;
+	return perf_switch(g, on, sd_cq_set, &g->cq_on);
 }
 
 int write_guard_flush(struct write_guard *g, uint32_t *us)

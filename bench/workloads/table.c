@@ -6,6 +6,7 @@
 #include "bench/workloads/basic.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/modes.h"
+#include "bench/workloads/queue.h"
 #include "bench/workloads/sustained.h"
 #include "bench/workloads/table.h"
 
@@ -41,6 +42,7 @@ PLAIN(wl_open_au)
 PLAIN(wl_erase_per_au)
 PLAIN(wl_sustained)
 PLAIN(wl_modes)
+PLAIN(wl_queue)
 
 #define KEYS "profile seed"
 #define WKEYS KEYS " verify write_tests"
@@ -67,6 +69,8 @@ const struct wl_entry wl_table[] = {
 	  run_wl_erase_per_au },
 	{ "sustained", "sustained writes until the rate settles", true, WKEYS, false,
 	  WL_SUITE_BOTH, run_wl_sustained },
+	{ "queue", "the command queue: IOPS and latency at depth 1..max, its checks", false,
+	  WKEYS, false, WL_SUITE_FULL, run_wl_queue },
 	/* Last: it initialises the card again in every mode. */
 	{ "modes", "every bus mode both sides accept", false, KEYS, true, WL_SUITE_BOTH,
 	  run_wl_modes },

@@ -105,8 +105,8 @@ static bool retry_safe(uint8_t index, unsigned chk)
 	}
 }
 
-static void set_err(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
-		    uint32_t status, const char *phase)
+int sd_card_fail(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
+		 uint32_t status, const char *phase)
 {
 	c->last_err.code = code;
 	c->last_err.cmd = cmd;
@@ -114,6 +114,7 @@ static void set_err(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
 	c->last_err.status = status;
 	c->last_err.block = 0;
 	c->last_err.phase = phase;
+	return code;
 }
 
 static int r1_code(uint32_t errs)
@@ -141,8 +142,7 @@ static int check_r1(struct sd_card *c, uint8_t cmd, uint32_t arg, uint32_t r1)
 	c->r1_last = r1;
 	if (!errs)
 		return 0;
-	set_err(c, r1_code(errs), cmd, arg, r1, "card status");
-	return c->last_err.code;
+	return sd_card_fail(c, r1_code(errs), cmd, arg, r1, "card status");
 }
 
 /* A request the host failed (ret): last_err, and the card's own reason
@@ -172,6 +172,19 @@ static int req_failed(struct sd_card *c, struct sd_request *req, int ret)
 
 static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
 		     uint8_t resp_type);
+
+/* Every field of a data phase (no memset, as req_init): blocks of blksz
+ * bytes at buf in dir, no stop command of the host's, no CMD23 argument. */
+static void data_init(struct sd_data *d, void *buf, uint32_t blksz, uint32_t blocks,
+		      uint8_t dir)
+{
+	d->buf = buf;
+	d->blksz = blksz;
+	d->blocks = blocks;
+	d->dir = dir;
+	d->stop = SD_STOP_NONE;
+	d->sbc_arg = 0;
+}
 
 /* Issue one request and check what came back. */
 static int do_req(struct sd_card *c, struct sd_request *req, unsigned chk)
@@ -261,11 +274,9 @@ static int app_prefix(struct sd_card *c)
 
 	if (ret)
 		return ret;
-	if (!(r1 & SD_R1_APP_CMD)) {
-		set_err(c, -EIO, SD_CMD_APP_CMD, (uint32_t)c->rca << 16, r1,
+	if (!(r1 & SD_R1_APP_CMD))
+		return sd_card_fail(c, -EIO, SD_CMD_APP_CMD, (uint32_t)c->rca << 16, r1,
 			"APP_CMD not accepted");
-		return -EIO;
-	}
 	return 0;
 }
 
@@ -282,11 +293,7 @@ static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
 		return ret;
 	req_init(&req, index, arg, resp_type);
 	if (buf) {
-		memset(&data, 0, sizeof(data));
-		data.buf = buf;
-		data.blksz = len;
-		data.blocks = 1;
-		data.dir = SD_DATA_READ;
+		data_init(&data, buf, len, 1, SD_DATA_READ);
 		req.data = &data;
 	}
 	ret = do_req(c, &req, chk | CHK_APP);
@@ -326,19 +333,15 @@ static int wait_tran(struct sd_card *c, uint8_t for_cmd, uint32_t for_arg,
 		ret = get_status(c, &st);
 		if (ret)
 			return ret;
-		if (st & SD_R1_ERRORS) {
-			set_err(c, r1_code(st & SD_R1_ERRORS), for_cmd, for_arg,
+		if (st & SD_R1_ERRORS)
+			return sd_card_fail(c, r1_code(st & SD_R1_ERRORS), for_cmd, for_arg,
 				st, "card status after transfer");
-			return c->last_err.code;
-		}
 		if (((st >> SD_R1_STATE_SHIFT) & SD_R1_STATE_MASK) ==
 		    SD_STATE_TRAN && (st & SD_R1_READY_FOR_DATA))
 			return 0;
-		if (timer_expired(d)) {
-			set_err(c, -ETIMEDOUT, for_cmd, for_arg, st,
+		if (timer_expired(d))
+			return sd_card_fail(c, -ETIMEDOUT, for_cmd, for_arg, st,
 				"waiting for tran state");
-			return -ETIMEDOUT;
-		}
 		timer_udelay(SD_TRAN_POLL_US);
 	}
 }
@@ -404,10 +407,8 @@ static int set_ios(struct sd_card *c, uint32_t clock_hz, uint8_t width,
 	ios.width = width;
 	ios.timing = timing;
 	ret = h->ops->set_ios(h, &ios);
-	if (ret) {
-		set_err(c, ret, NO_CMD, clock_hz, width, "set_ios");
-		return ret;
-	}
+	if (ret)
+		return sd_card_fail(c, ret, NO_CMD, clock_hz, width, "set_ios");
 	c->width = width;
 	c->timing = timing;
 	c->clock_hz = h->actual_clock_hz;
@@ -436,9 +437,8 @@ static int wait_ready(struct sd_card *c, uint32_t arg, uint32_t *ocr)
 		ret = app_prefix(c);
 		if (ret == -ETIMEDOUT && first && !c->v2) {
 			/* Nothing answered CMD8 nor CMD55. */
-			set_err(c, -ENOMEDIUM, SD_CMD_APP_CMD, 0, c->last_err.status,
+			return sd_card_fail(c, -ENOMEDIUM, SD_CMD_APP_CMD, 0, c->last_err.status,
 				"no response to CMD8 and CMD55");
-			return -ENOMEDIUM;
 		}
 		if (ret)
 			return ret;
@@ -450,11 +450,9 @@ static int wait_ready(struct sd_card *c, uint32_t arg, uint32_t *ocr)
 		*ocr = r;
 		if (r & SD_OCR_BUSY)
 			return 0;
-		if (timer_expired(d)) {
-			set_err(c, -ETIMEDOUT, SD_ACMD_SD_SEND_OP_COND, arg, r,
+		if (timer_expired(d))
+			return sd_card_fail(c, -ETIMEDOUT, SD_ACMD_SD_SEND_OP_COND, arg, r,
 				"card not ready after ACMD41 for 1 s");
-			return -ETIMEDOUT;
-		}
 		timer_udelay(SD_ACMD41_POLL_US);
 	}
 }
@@ -481,10 +479,9 @@ static int read_cid_rca_csd(struct sd_card *c)
 		if (c->rca)
 			break;
 	}
-	if (!c->rca) {
-		set_err(c, -EIO, SD_CMD_SEND_RELATIVE_ADDR, 0, r, "card published RCA 0");
-		return -EIO;
-	}
+	if (!c->rca)
+		return sd_card_fail(c, -EIO, SD_CMD_SEND_RELATIVE_ADDR, 0, r,
+				    "card published RCA 0");
 
 	req_init(&req, SD_CMD_SEND_CSD, (uint32_t)c->rca << 16, SD_RESP_R2);
 	ret = do_req(c, &req, CHK_NONE);
@@ -501,15 +498,11 @@ static int init_identify(struct sd_card *c)
 	int ret, cd;
 
 	ret = h->ops->reset(h);
-	if (ret) {
-		set_err(c, ret, NO_CMD, 0, 0, "host reset");
-		return ret;
-	}
+	if (ret)
+		return sd_card_fail(c, ret, NO_CMD, 0, 0, "host reset");
 	cd = h->ops->get_cd ? h->ops->get_cd(h) : -ENOTSUP;
-	if (cd == 0) {
-		set_err(c, -ENOMEDIUM, NO_CMD, 0, 0, "card detect");
-		return -ENOMEDIUM;
-	}
+	if (cd == 0)
+		return sd_card_fail(c, -ENOMEDIUM, NO_CMD, 0, 0, "card detect");
 
 	ret = cmd(c, SD_CMD_GO_IDLE_STATE, 0, SD_RESP_NONE, CHK_NONE, NULL);
 	if (ret)
@@ -519,11 +512,9 @@ static int init_identify(struct sd_card *c)
 	 * (the host driver resets its CMD line after the timeout). */
 	ret = cmd(c, SD_CMD_SEND_IF_COND, SD_CMD8_ARG, SD_RESP_R1, CHK_NONE, &r);
 	if (ret == 0) {
-		if ((r & 0xFFFu) != SD_CMD8_ARG) {
-			set_err(c, -EIO, SD_CMD_SEND_IF_COND, SD_CMD8_ARG, r,
+		if ((r & 0xFFFu) != SD_CMD8_ARG)
+			return sd_card_fail(c, -EIO, SD_CMD_SEND_IF_COND, SD_CMD8_ARG, r,
 				"CMD8 echo mismatch (unusable voltage)");
-			return -EIO;
-		}
 		c->v2 = true;
 	} else if (ret == -ETIMEDOUT) {
 		c->v2 = false;
@@ -566,11 +557,7 @@ static int switch_speed(struct sd_card *c)
 	struct sd_switch sw;
 	int ret;
 
-	memset(&data, 0, sizeof(data));
-	data.buf = c->sw_status;
-	data.blksz = sizeof(c->sw_status);
-	data.blocks = 1;
-	data.dir = SD_DATA_READ;
+	data_init(&data, c->sw_status, sizeof(c->sw_status), 1, SD_DATA_READ);
 	req_init(&req, SD_CMD_SWITCH_FUNC, SD_CMD6_QUERY_HS, SD_RESP_R1);
 	req.data = &data;
 	ret = do_req(c, &req, CHK_R1);
@@ -655,39 +642,40 @@ static void ext_failed(struct sd_card *c, int code, const char *what)
 		     what, (unsigned)c->last_err.cmd, err_name(code), (unsigned)c->last_err.status);
 }
 
+/* One register page of an extension function into ext_blk; on a failure
+ * discovery stops there (ext_failed). 0 or the error. */
+static int ext_page(struct sd_card *c, unsigned fno, unsigned page, unsigned off,
+		    const char *what)
+{
+	int ret = sd_ext_read(c, fno, page, off, SD_EXT_BLOCK, ext_blk);
+
+	if (ret)
+		ext_failed(c, ret, what);
+	return ret;
+}
+
 /* The General Information and the functions it lists, when the SCR lists
  * CMD48/CMD49 (QEMU's card never does: hw/sd/sd.c sd_set_scr leaves
  * CMD_SUPPORT without bit 34, so nothing is sent there). */
 static void ext_discover(struct sd_card *c, const struct sd_scr *scr)
 {
 	struct sd_ext *e = &c->ext;
-	int ret;
 
 	memset(e, 0, sizeof(*e));
 	e->supported = scr->cmd_support & SD_SCR_CMD48_49;
 	if (!e->supported)
 		return;
-	ret = sd_ext_read(c, 0, 0, 0, SD_EXT_BLOCK, ext_blk);
-	if (ret) {
-		ext_failed(c, ret, "general information");
-		return;
-	}
-	if (sd_ext_parse_gi(ext_blk, e))
+	if (ext_page(c, 0, 0, 0, "general information") || sd_ext_parse_gi(ext_blk, e))
 		return;
 	if (e->have_pm) {
-		ret = sd_ext_read(c, e->pm_fno, e->pm_page, e->pm_off, SD_EXT_BLOCK, ext_blk);
-		if (ret) {
-			ext_failed(c, ret, "power management function");
+		if (ext_page(c, e->pm_fno, e->pm_page, e->pm_off, "power management function"))
 			return;
-		}
 		sd_ext_decode_pm(ext_blk, e);
 	}
 	if (e->have_perf) {
-		ret = sd_ext_read(c, e->perf_fno, e->perf_page, e->perf_off, SD_EXT_BLOCK, ext_blk);
-		if (ret) {
-			ext_failed(c, ret, "performance enhancement function");
+		if (ext_page(c, e->perf_fno, e->perf_page, e->perf_off,
+			     "performance enhancement function"))
 			return;
-		}
 		sd_ext_decode_perf(ext_blk, e);
 	}
 	e->read = true;
@@ -809,7 +797,7 @@ int sd_init_mode(struct sd_card *card, struct sd_host *host, unsigned want)
 		sd_csd_decode(card->csd, &csd);
 		if (!csd.known || !csd.capacity_valid || csd.sectors == 0 ||
 		    csd.sectors > 0xFFFFFFFFull) {
-			set_err(card, -ENOTSUP, SD_CMD_SEND_CSD, (uint32_t)card->rca << 16,
+			sd_card_fail(card, -ENOTSUP, SD_CMD_SEND_CSD, (uint32_t)card->rca << 16,
 				card->csd[0], "CSD structure or capacity not usable");
 			ret = -ENOTSUP;
 		} else {
@@ -848,7 +836,7 @@ int sd_set_bus(struct sd_card *card, uint32_t clock_hz, uint8_t width)
 	if (!ret && needs_tuning(card, card->timing)) {
 		ret = tune(card);
 		if (ret)
-			set_err(card, ret, SD_CMD_SEND_TUNING_BLOCK, 0, clock_hz,
+			sd_card_fail(card, ret, SD_CMD_SEND_TUNING_BLOCK, 0, clock_hz,
 				"tuning after a clock change");
 	}
 	return ret;
@@ -911,17 +899,13 @@ static int uhs_voltage_switch(struct sd_card *c)
 		      "the 1.8 V switch failed (DAT lines did not follow)";
 	}
 	mode_note(c, why, SD_TIMING_COUNT);
-	if (!sd_host_can_power_cycle(h)) {
-		set_err(c, ret ? ret : -EIO, SD_CMD_VOLTAGE_SWITCH, 0, 0,
+	if (!sd_host_can_power_cycle(h))
+		return sd_card_fail(c, ret ? ret : -EIO, SD_CMD_VOLTAGE_SWITCH, 0, 0,
 			"1.8 V switch failed and the host cannot power-cycle the card");
-		return c->last_err.code;
-	}
 	ret = sd_host_power_cycle(h);
-	if (ret) {
-		set_err(c, ret, SD_CMD_VOLTAGE_SWITCH, 0, 0,
+	if (ret)
+		return sd_card_fail(c, ret, SD_CMD_VOLTAGE_SWITCH, 0, 0,
 			"card power cycle after a failed 1.8 V switch");
-		return ret;
-	}
 	{
 		/* Keep the note across the re-identification. */
 		unsigned n = 0;
@@ -952,11 +936,7 @@ static int cmd6(struct sd_card *c, uint32_t arg, uint8_t st[64])
 	struct sd_request req;
 	struct sd_data data;
 
-	memset(&data, 0, sizeof(data));
-	data.buf = st;
-	data.blksz = 64;
-	data.blocks = 1;
-	data.dir = SD_DATA_READ;
+	data_init(&data, st, 64, 1, SD_DATA_READ);
 	req_init(&req, SD_CMD_SWITCH_FUNC, arg, SD_RESP_R1);
 	req.data = &data;
 	return do_req(c, &req, CHK_R1);
@@ -1048,8 +1028,7 @@ static int uhs_select(struct sd_card *c, const struct sd_switch *q)
 		return 0;
 	}
 	/* Not reached: SDR12 needs no switch the card could refuse. */
-	set_err(c, -EIO, SD_CMD_SWITCH_FUNC, 0, 0, "no UHS-I mode could be selected");
-	return -EIO;
+	return sd_card_fail(c, -EIO, SD_CMD_SWITCH_FUNC, 0, 0, "no UHS-I mode could be selected");
 }
 
 /* ---- data ---------------------------------------------------------------- */
@@ -1060,18 +1039,12 @@ static int uhs_select(struct sd_card *c, const struct sd_switch *q)
 static int check_range(struct sd_card *c, uint32_t lba, uint32_t count,
 		       const void *buf, uint8_t cmd_index, uint32_t max_count)
 {
-	if (!c->initialised) {
-		set_err(c, -EINVAL, cmd_index, lba, 0, "card not initialised");
-		return -EINVAL;
-	}
-	if (!buf || count == 0 || count > max_count) {
-		set_err(c, -EINVAL, cmd_index, lba, count, "bad buffer or count");
-		return -EINVAL;
-	}
-	if ((uint64_t)lba + count > c->blocks) {
-		set_err(c, -ERANGE, cmd_index, lba, count, "beyond the card");
-		return -ERANGE;
-	}
+	if (!c->initialised)
+		return sd_card_fail(c, -EINVAL, cmd_index, lba, 0, "card not initialised");
+	if (!buf || count == 0 || count > max_count)
+		return sd_card_fail(c, -EINVAL, cmd_index, lba, count, "bad buffer or count");
+	if ((uint64_t)lba + count > c->blocks)
+		return sd_card_fail(c, -ERANGE, cmd_index, lba, count, "beyond the card");
 	return 0;
 }
 
@@ -1095,19 +1068,15 @@ static inline __attribute__((always_inline)) int stop_mode(struct sd_card *c, st
 		*manual12 = true;
 		break;
 	case SD_STOP_AUTO12:
-		if (!h->cap_auto12) {
-			set_err(c, -ENOTSUP, index, lba, 0,
+		if (!h->cap_auto12)
+			return sd_card_fail(c, -ENOTSUP, index, lba, 0,
 				"host has no Auto-CMD12");
-			return -ENOTSUP;
-		}
 		data->stop = SD_STOP_AUTO12;
 		break;
 	case SD_STOP_AUTO23:
-		if (!c->cmd23) {
-			set_err(c, -ENOTSUP, SD_CMD_SET_BLOCK_COUNT, data->blocks, 0,
+		if (!c->cmd23)
+			return sd_card_fail(c, -ENOTSUP, SD_CMD_SET_BLOCK_COUNT, data->blocks, 0,
 				"card does not support CMD23 (SCR)");
-			return -ENOTSUP;
-		}
 		if (h->cap_auto23) {
 			data->stop = SD_STOP_AUTO23;
 			data->sbc_arg = data->blocks;
@@ -1120,8 +1089,7 @@ static inline __attribute__((always_inline)) int stop_mode(struct sd_card *c, st
 		}
 		break;
 	default:
-		set_err(c, -EINVAL, index, lba, stop, "bad stop mode");
-		return -EINVAL;
+		return sd_card_fail(c, -EINVAL, index, lba, stop, "bad stop mode");
 	}
 	return 0;
 }
@@ -1172,18 +1140,10 @@ static inline __attribute__((always_inline)) int transfer(struct sd_card *c, uin
 	ret = check_range(c, lba, count, buf, index, 0xFFFFu);
 	if (ret)
 		return ret;
-	if (dir == SD_DATA_WRITE && c->write_protected) {
-		set_err(c, -EROFS, index, lba, 0, "card is write-protected");
-		return -EROFS;
-	}
+	if (dir == SD_DATA_WRITE && c->write_protected)
+		return sd_card_fail(c, -EROFS, index, lba, 0, "card is write-protected");
 
-	/* Every field (no memset: see req_init). */
-	data.buf = buf;
-	data.blksz = SD_BLOCK_SIZE;
-	data.blocks = count;
-	data.dir = dir;
-	data.stop = SD_STOP_NONE;
-	data.sbc_arg = 0;
+	data_init(&data, buf, SD_BLOCK_SIZE, count, dir);
 
 	if (multi) {
 		ret = stop_mode(c, &data, stop, index, lba, &manual12, &extra);
@@ -1294,10 +1254,8 @@ int sd_erase(struct sd_card *card, uint32_t lba, uint32_t count,
 			  UINT32_MAX);
 	if (ret)
 		return ret;
-	if (card->write_protected) {
-		set_err(card, -EROFS, SD_CMD_ERASE, lba, 0, "card is write-protected");
-		return -EROFS;
-	}
+	if (card->write_protected)
+		return sd_card_fail(card, -EROFS, SD_CMD_ERASE, lba, 0, "card is write-protected");
 	ret = cmd(card, SD_CMD_ERASE_WR_BLK_START, card_addr(card, lba), SD_RESP_R1,
 		  CHK_R1, NULL);
 	if (!ret)
@@ -1359,12 +1317,7 @@ static int sd_cmd_data_(struct sd_card *card, uint8_t index, uint32_t arg, void 
 
 	if (!card->present)
 		return -ENOMEDIUM;
-	data.buf = buf;
-	data.blksz = blksz;
-	data.blocks = blocks;
-	data.dir = dir;
-	data.stop = SD_STOP_NONE;
-	data.sbc_arg = 0;
+	data_init(&data, buf, blksz, blocks, dir);
 	req_init(&req, index, arg, SD_RESP_R1);
 	req.data = &data;
 	ret = card->host->ops->request(card->host, &req);

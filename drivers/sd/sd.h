@@ -101,6 +101,12 @@ enum sd_state {
 
 const char *sd_state_name(unsigned state);
 
+/* A check of the card layer failed: card->last_err names the command, its
+ * argument, the status that came back and which check (phase; block 0);
+ * returns code (a negative errno). */
+int sd_card_fail(struct sd_card *c, int code, uint8_t cmd, uint32_t arg,
+		 uint32_t status, const char *phase);
+
 #include "drivers/sd/sd_modes.h"
 
 /* Identify and initialise the card (the whole §4.2 sequence, up to 4-bit

@@ -54,14 +54,9 @@ static int perf_set(struct sd_card *card, unsigned byte, bool on)
 
 	if (ret)
 		return ret;
-	if ((got & 1) != (on ? 1 : 0)) {
-		card->last_err.code = -EIO;
-		card->last_err.cmd = SD_CMD_WRITE_EXTR_SINGLE;
-		card->last_err.arg = byte;
-		card->last_err.status = got;
-		card->last_err.phase = "performance register read back";
-		return -EIO;
-	}
+	if ((got & 1) != (on ? 1 : 0))
+		return sd_card_fail(card, -EIO, SD_CMD_WRITE_EXTR_SINGLE, byte, got,
+				    "performance register read back");
 	return 0;
 }
 
@@ -92,14 +87,9 @@ int sd_cache_flush(struct sd_card *card, uint32_t *us)
 		*us = (uint32_t)(timer_now_us() - t0);
 	if (ret)
 		return ret;
-	if (got & 1) {
-		card->last_err.code = -ETIMEDOUT;
-		card->last_err.cmd = SD_CMD_WRITE_EXTR_SINGLE;
-		card->last_err.arg = PERF_CACHE_FLUSH;
-		card->last_err.status = got;
-		card->last_err.phase = "Cache Flush still set after the card's busy";
-		return -ETIMEDOUT;
-	}
+	if (got & 1)
+		return sd_card_fail(card, -ETIMEDOUT, SD_CMD_WRITE_EXTR_SINGLE,
+				    PERF_CACHE_FLUSH, got, "Cache Flush still set after the card's busy");
 	return 0;
 }
 
@@ -142,14 +132,9 @@ int sd_cq_wait(struct sd_card *card, uint32_t mask, uint32_t timeout_us, uint32_
 			return ret;
 		if ((st & mask) == mask)
 			return 0;
-		if (timer_expired(d)) {
-			card->last_err.code = -ETIMEDOUT;
-			card->last_err.cmd = SD_CMD_SEND_STATUS;
-			card->last_err.arg = mask;
-			card->last_err.status = st;
-			card->last_err.phase = "command queue: tasks not ready";
-			return -ETIMEDOUT;
-		}
+		if (timer_expired(d))
+			return sd_card_fail(card, -ETIMEDOUT, SD_CMD_SEND_STATUS, mask, st,
+					    "command queue: tasks not ready");
 		timer_udelay(CQ_POLL_US);
 	}
 }

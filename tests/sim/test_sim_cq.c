@@ -533,6 +533,8 @@ TEST(cache_enable_read_back_errors)
 	CHECK_EQ_I(sd_cache_set(&s.card, true), -EIO);
 	CHECK_EQ_U(s.card.last_err.cmd, 49);
 	CHECK_EQ_U(s.card.last_err.arg, 260);
+	CHECK(s.card.last_err.phase &&
+	      !strcmp(s.card.last_err.phase, "performance register read back"));
 }
 
 /* ---- the firmware's queue (drivers/sd/sd_cq.c) through the guard ------- */
@@ -613,6 +615,8 @@ TEST(firmware_queue_timeout_abort_reject_and_guard)
 	CHECK_EQ_U(ready, 0x0f);
 	CHECK_EQ_U(s.card.last_err.cmd, 13);
 	CHECK_EQ_U(s.card.last_err.status, 0x0f);
+	CHECK(s.card.last_err.phase &&
+	      !strcmp(s.card.last_err.phase, "command queue: tasks not ready"));
 	CHECK_EQ_I(sd_cq_abort(&s.card, -1), 0);
 	CHECK_EQ_U(sim_card_cq_queued(), 0);
 	CHECK_EQ_U(fw_queue(&g, 4, 8, true, 3), 0); /* usable again at depth 4 */

@@ -37,6 +37,7 @@ SECTIONS = [
     ("open-au", "Open AUs"),
     ("erase", "Erase time per AU"),
     ("sustained", "Sustained write"),
+    ("queue", "Command queue"),
     ("hosts", "Host comparison"),
     ("integrity", "Integrity"),
     ("selftest", "SD stack self-test"),
@@ -570,6 +571,28 @@ class Report:
         ])
         self.end()
 
+    def queue(self):
+        have = [(lab, run) for lab, run in self.runs if run.all("queue") or run.all("queue_check")]
+        if not have:
+            return
+        self.section("queue")
+        off = 1 if len(self.runs) > 1 else 0
+        body = []
+        for lab, run in have:
+            for c in run.all("queue_check"):
+                self.p("%s%s" % (self.prefix(lab), F.text(c.get("text"))))
+            for q in run.all("queue"):
+                body.append(([lab] if off else []) + [
+                    "write" if q.get("write") else "read", "on" if q.get("cache") else "off",
+                    F.intg(q.get("depth")), F.num(q.get("iops"), "%.0f"),
+                    F.num(q["p50_ns"] / 1e3, "%.1f") if is_num(q.get("p50_ns")) else "-",
+                    F.num(q["p99_ns"] / 1e3, "%.1f") if is_num(q.get("p99_ns")) else "-"])
+        if body:
+            self.table((["run"] if off else []) + ["direction", "cache", "depth", "IOPS",
+                                                   "p50 us", "p99 us"], body,
+                       num_cols=(off + 2, off + 3, off + 4, off + 5))
+        self.end()
+
     def sustained(self):
         have = self.each("sustained")
         if not have:
@@ -719,7 +742,7 @@ class Report:
         for fn in (self.overview, self.summary, self.registers, self.sequential, self.random,
                    self.latency, self.series, self.phases, self.sweep, self.prediction,
                    self.card_class, self.au, self.open_au, self.erase, self.sustained,
-                   self.hosts, self.integrity, self.selftest, self.details, self.problems):
+                   self.queue, self.hosts, self.integrity, self.selftest, self.details, self.problems):
             fn()
         if len(self.runs) == 1:
             title = "sdbench report: %s" % self.runs[0][1].path

@@ -260,6 +260,21 @@ def erase_lines(e):
     return out
 
 
+def queue_lines(run):
+    """The command queue's depth table and its checks' verdict."""
+    out = []
+    for q in run.all("queue"):
+        out.append("  %-5s cache %-3s depth %2s: %s IOPS, p50 %s us, p99 %s us%s" % (
+            "write" if q.get("write") else "read", "on" if q.get("cache") else "off",
+            F.intg(q.get("depth")), F.num(q.get("iops"), "%.0f"),
+            F.num((q.get("p50_ns") or 0) / 1e3, "%.1f") if is_num(q.get("p50_ns")) else "-",
+            F.num((q.get("p99_ns") or 0) / 1e3, "%.1f") if is_num(q.get("p99_ns")) else "-",
+            " (stopped by an error)" if q.get("error") else ""))
+    for c in run.all("queue_check"):
+        out.append("  %s" % F.text(c.get("text")))
+    return out
+
+
 def sustained_lines(s):
     out = ["  %s written in %s transfers (%s operations, stopped by %s): %s MB/s overall" % (
         F.size(s.get("bytes")), F.size(s.get("xfer_bytes")), F.intg(s.get("ops")),
@@ -423,6 +438,10 @@ def render_run(run, out, log=None):
             _w(out, "\n%s" % title)
             for line in fn(r):
                 _w(out, line)
+    if run.all("queue") or run.all("queue_check"):
+        _w(out, "\ncommand queue (random 4 KiB tasks by queue depth)")
+        for line in queue_lines(run):
+            _w(out, line)
     for rec in run.all("hosts"):
         _w(out, "\nhost comparison (the same workloads on every host configuration%s)"
            % (": emulation speed" if rec.get("emulated") else ""))

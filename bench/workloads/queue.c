@@ -1,0 +1,473 @@
+/*
+ * queue.c - see queue.h. The commands and the Task Status register are
+ * the SD Physical Layer's (6.00 and later, command queue: CMD44 Q_TASK_
+ * INFO_A/CMD45 Q_TASK_INFO_B queue, CMD13 with SEND_TASK_STATUS answers
+ * which tasks are ready, CMD46/CMD47 run one, CMD43 Q_MANAGEMENT aborts);
+ * the card layer sends them (drivers/sd/sd_cq.c). Tasks here run in task
+ * ID order, each once the card says it is ready: the host keeps the
+ * order, as the spec leaves ordering between tasks to the host in
+ * voluntary mode (the mode A2 performance is stated for), so a read
+ * queued behind a write of the same blocks must return the written data.
+ */
+#include <string.h>
+
+#include "bench/engine/record.h"
+#include "bench/engine/stats.h"
+#include "bench/engine/workload_report.h"
+#include "bench/workloads/queue.h"
+#include "drivers/sd/sd_cq.h"
+#include "drivers/timer.h"
+#include "lib/console.h"
+#include "lib/err.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+
+#define Q_BLOCKS   8u          /* 4 KiB tasks */
+#define Q_BYTES    (Q_BLOCKS * SD_BLOCK_SIZE)
+#define Q_MAX      32u         /* task IDs are 5 bits (CMD44 [20:16]) */
+/* How long a queued task may take to become ready: a read is ready in
+ * well under 1 ms on an A2 card (the spec's 4000 IOPS = 250 us a task),
+ * a write may wait for flash programming (the SD spec's 250 ms write
+ * timeout, Physical Layer §4.6.2.2). */
+#define Q_READY_US 250000u
+#define Q_POLL_US  10u
+
+/* A failed check: its name and the evidence. */
+struct q_state {
+	const char *broken;          /* NULL while every check passed */
+	char evidence[200];
+	int raw, status, timeout, flush_commits, flush_order, cmd44; /* 1 ok, 0 failed, -1 not run */
+	unsigned max_depth;          /* depths above a timeout are not tried */
+	uint32_t seed;
+};
+
+struct q_task {
+	uint32_t lba;
+	bool write;
+};
+
+static void q_fail(struct q_state *q, int *check, const char *name, const char *ev)
+{
+	*check = 0;
+	if (!q->broken) {
+		q->broken = name;
+		fmt_snprintf(q->evidence, sizeof(q->evidence), "%s", ev);
+	}
+}
+
+static void q_fill(uint8_t *b, uint32_t lba, uint32_t seed)
+{
+	uint32_t x = lba * 2654435761u ^ seed, i;
+
+	for (i = 0; i < Q_BYTES; i += 4) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		memcpy(b + i, &x, 4);
+	}
+}
+
+/* The whole queue aborted (CMD43), then one plain read to show whether
+ * the card still answers; the outcome goes into ev. */
+static void q_abort(struct wl_ctx *c, char *ev, size_t cap)
+{
+	size_t n = strlen(ev);
+	int a = sd_cq_abort(c->card, -1);
+	int r = sd_read_blocks(c->card, c->read_base, Q_BLOCKS, c->buf, SD_STOP_AUTO12, NULL);
+
+	fmt_snprintf(ev + n, cap - n, "; CMD43 abort %s, a plain read after it %s",
+		 a ? "failed" : "done", r ? "failed: the card is not usable" : "worked");
+}
+
+/* Wait for task i; the Task Status register must show no task that is
+ * not queued. 0, or -errno with the check failed in q. */
+static int q_wait(struct wl_ctx *c, struct q_state *q, unsigned i, uint32_t pending,
+		  unsigned depth)
+{
+	timer_deadline_t d = timer_deadline_us(Q_READY_US);
+	uint32_t st = 0;
+	char ev[200];
+	int ret;
+
+	for (;;) {
+		ret = sd_cq_status(c->card, &st);
+		if (ret)
+			return ret;
+		if (st & ~pending) {
+			fmt_snprintf(ev, sizeof(ev), "task status 0x%08x shows ready tasks 0x%08x "
+				 "that are not queued (queued 0x%08x, depth %u)", (unsigned)st,
+				 (unsigned)(st & ~pending), (unsigned)pending, depth);
+			q_abort(c, ev, sizeof(ev));
+			q_fail(q, &q->status, "task status", ev);
+			return -EIO;
+		}
+		if (st & 1u << i)
+			return 0;
+		if (timer_expired(d))
+			break;
+		timer_udelay(Q_POLL_US);
+	}
+	fmt_snprintf(ev, sizeof(ev), "task %u not ready after %u ms at depth %u (task status "
+		 "0x%08x)", i, Q_READY_US / 1000, depth, (unsigned)st);
+	q_abort(c, ev, sizeof(ev));
+	q_fail(q, &q->timeout, "timeout at depth", ev);
+	return -ETIMEDOUT;
+}
+
+/* Every task run: the Task Status register shows none ready. */
+static int q_idle(struct wl_ctx *c, struct q_state *q, unsigned depth)
+{
+	uint32_t st = 0;
+	char ev[200];
+	int ret = sd_cq_status(c->card, &st);
+
+	if (ret || !st)
+		return ret;
+	fmt_snprintf(ev, sizeof(ev), "task status 0x%08x after all %u tasks ran (expected 0)",
+		 (unsigned)st, depth);
+	q_abort(c, ev, sizeof(ev));
+	q_fail(q, &q->status, "task status", ev);
+	return -EIO;
+}
+
+/* Queue n tasks (IDs 0..n-1), run each in ID order once ready; lat[i]:
+ * from the first CMD44 to task i's last block. Writes carry q_fill's
+ * pattern; reads land in c->buf + i * Q_BYTES. 0 or -errno. */
+static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, unsigned n,
+		   uint32_t *lat)
+{
+	uint32_t pending = 0;
+	uint64_t t0 = wl_now_ns(c);
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = write_guard_cq_queue(c->guard, i, !t[i].write, t[i].lba, Q_BLOCKS);
+		if (ret) {
+			char ev[200];
+
+			fmt_snprintf(ev, sizeof(ev), "queueing task %u answered %d (CMD%u status "
+				 "0x%08x)", i, ret, (unsigned)c->card->last_err.cmd,
+				 (unsigned)c->card->last_err.status);
+			if (ret != -EPERM && ret != -EROFS)
+				q_fail(q, &q->cmd44, "CMD44/45 rejected", ev);
+			sd_cq_abort(c->card, -1);
+			return ret;
+		}
+		pending |= 1u << i;
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *b = c->buf + i * Q_BYTES;
+
+		ret = q_wait(c, q, i, pending, n);
+		if (ret)
+			return ret;
+		if (t[i].write)
+			q_fill(b, t[i].lba, q->seed);
+		ret = sd_cq_run(c->card, i, !t[i].write, b, Q_BLOCKS, NULL);
+		if (ret) {
+			sd_cq_abort(c->card, -1);
+			return ret;
+		}
+		pending &= ~(1u << i);
+		if (lat)
+			lat[i] = (uint32_t)(wl_now_ns(c) - t0);
+	}
+	q->cmd44 = q->cmd44 < 0 ? 1 : q->cmd44;
+	return q_idle(c, q, n);
+}
+
+/* ---- the depth table ----------------------------------------------------- */
+
+/* A random 4 KiB-aligned block: reads over the read span, writes over the
+ * test area (at most its first 64 MiB). */
+static uint32_t q_lba(struct wl_ctx *c, bool write)
+{
+	uint32_t first = write ? c->ta->first_lba : c->read_base;
+	uint32_t span = write ? c->ta->count : c->read_span_blocks;
+
+	if (span > (64u << 11))
+		span = 64u << 11;
+	if (span < Q_BLOCKS)
+		span = Q_BLOCKS;
+	return first + wl_rand(c) % (span / Q_BLOCKS) * Q_BLOCKS;
+}
+
+static void q_point_report(unsigned depth, bool write, bool cache, uint32_t tasks,
+			   uint64_t ns, uint32_t *lat, int err)
+{
+	double iops = ns ? tasks * 1e9 / (double)ns : 0;
+	uint32_t p50 = 0, p99 = 0;
+	struct json *j;
+
+	if (tasks) {
+		stats_sort_u32(lat, tasks);
+		p50 = stats_percentile_sorted(lat, tasks, 50);
+		p99 = stats_percentile_sorted(lat, tasks, 99);
+	}
+	con_printf("  %-5s cache %-3s depth %2u: %7.0f IOPS, p50 %7.1f us, p99 %7.1f us%s\n",
+		   write ? "write" : "read", cache ? "on" : "off", depth, iops, p50 / 1e3,
+		   p99 / 1e3, err ? " (stopped by an error)" : "");
+	j = record_begin("queue");
+	json_u64(j, "depth", depth);
+	json_bool(j, "write", write);
+	json_bool(j, "cache", cache);
+	json_u64(j, "xfer_bytes", Q_BYTES);
+	json_u64(j, "tasks", tasks);
+	json_u64(j, "elapsed_ns", ns);
+	json_double(j, "iops", iops, 1);
+	json_u64_if(j, "p50_ns", tasks, p50);
+	json_u64_if(j, "p99_ns", tasks, p99);
+	json_i64(j, "error", err);
+	record_end();
+}
+
+/* Between batches: a Ctrl-C from the console stops every workload (as
+ * wl_do's poll, bench/engine/workload.c); returns the time it took, left
+ * out of the depth's time. */
+static uint64_t q_poll(struct wl_ctx *c)
+{
+	uint64_t t0;
+	int k, n = 0;
+
+	if (!c->poll_key || timer_now_us() < c->poll_due_us)
+		return 0;
+	t0 = wl_now_ns(c);
+	while ((k = c->poll_key()) >= 0 && n++ < 64)
+		if (k == WL_KEY_INTERRUPT)
+			c->interrupted = c->abort_all = true;
+	c->poll_due_us = timer_now_us() + WL_POLL_EVERY_US;
+	return wl_now_ns(c) - t0;
+}
+
+/* One depth: 'total' tasks in batches of depth. 0 or -errno. */
+static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool write, bool cache,
+		   uint32_t total)
+{
+	struct q_task t[Q_MAX];
+	uint64_t t0, ns, excl = 0;
+	uint32_t done = 0;
+	unsigned i, n;
+	int ret = 0;
+
+	if (total > c->lat_max)
+		total = c->lat_max - c->lat_max % depth;
+	t0 = wl_now_ns(c);
+	while (done < total && !c->abort_all && !ret) {
+		n = total - done < depth ? total - done : depth;
+		for (i = 0; i < n; i++) {
+			t[i].lba = q_lba(c, write);
+			t[i].write = write;
+		}
+		ret = q_batch(c, q, t, n, c->lat + done);
+		if (!ret)
+			done += n;
+		excl += q_poll(c);
+	}
+	ns = wl_now_ns(c) - t0 - excl;
+	q_point_report(depth, write, cache, done, ns, c->lat, ret);
+	return ret;
+}
+
+/* Depths 1, 2, 4, 8, 16 and the card's maximum, one direction. */
+static void q_sweep(struct wl_ctx *c, struct q_state *q, bool write, bool cache)
+{
+	static const unsigned depths[] = { 1, 2, 4, 8, 16, Q_MAX };
+	uint32_t total = c->quick ? 64 : 512;
+	unsigned k, d;
+
+	for (k = 0; k < sizeof(depths) / sizeof(depths[0]) && !c->abort_all; k++) {
+		d = depths[k] < q->max_depth ? depths[k] : q->max_depth;
+		if (k && d <= depths[k - 1])
+			break;
+		if (q_point(c, q, d, write, cache, total) == -ETIMEDOUT)
+			q->max_depth = d / 2 ? d / 2 : 1;
+		if (q->cmd44 == 0)
+			return;
+	}
+}
+
+/* ---- the checks ---------------------------------------------------------- */
+
+/* Tasks 0..n-1 write, tasks n..2n-1 read the same blocks back in the same
+ * queue: each read must return what its write carried. */
+static void q_check_raw(struct wl_ctx *c, struct q_state *q, unsigned n)
+{
+	static uint8_t want[Q_BYTES];
+	struct q_task t[Q_MAX];
+	unsigned i;
+	char ev[200];
+
+	for (i = 0; i < n; i++) {
+		t[i].lba = q_lba(c, true) ;
+		t[i].write = true;
+		t[n + i].lba = t[i].lba;
+		t[n + i].write = false;
+	}
+	if (q_batch(c, q, t, 2 * n, NULL))
+		return;
+	for (i = 0; i < n; i++) {
+		q_fill(want, t[i].lba, q->seed);
+		if (memcmp(want, c->buf + (n + i) * Q_BYTES, Q_BYTES)) {
+			fmt_snprintf(ev, sizeof(ev), "task %u read block %u back after task %u wrote it "
+				 "in the same queue: the data differs", n + i, (unsigned)t[i].lba, i);
+			q_fail(q, &q->raw, "read-after-write", ev);
+			return;
+		}
+	}
+	q->raw = 1;
+}
+
+/* n tasks writing pattern seed at lba[]; then a flush; its time in *us. */
+static int q_write_flush(struct wl_ctx *c, struct q_state *q, const uint32_t *lba, unsigned n,
+			 uint32_t seed, uint32_t *us)
+{
+	struct q_task t[Q_MAX];
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		t[i].lba = lba[i];
+		t[i].write = true;
+	}
+	q->seed = seed;
+	ret = n ? q_batch(c, q, t, n, NULL) : 0;
+	return ret ? ret : write_guard_flush(c->guard, us);
+}
+
+/* With the cache on: a flush of 16 cached tasks (128 blocks) must take the
+ * card longer than a flush of nothing (it programs them: flash page
+ * programming is hundreds of us, so a flush that commits 64 KiB cannot be
+ * as fast as an empty one - the empty flush is measured first, on this
+ * card); then the same blocks written again and flushed must read back
+ * as the second write (a card that reorders across a flush lands an
+ * older write last). */
+static void q_check_flush(struct wl_ctx *c, struct q_state *q, unsigned n)
+{
+	uint32_t lba[Q_MAX], e_us = 0, d_us = 0, x_us = 0, seed = q->seed;
+	unsigned i;
+	char ev[200];
+
+	for (i = 0; i < n; i++)
+		lba[i] = c->ta->first_lba + i * Q_BLOCKS;
+	if (q_write_flush(c, q, lba, 0, seed, &e_us) || q_write_flush(c, q, lba, 0, seed, &e_us) ||
+	    q_write_flush(c, q, lba, n, seed + 1, &d_us) ||
+	    q_write_flush(c, q, lba, n, seed + 2, &x_us))
+		return;
+	if (d_us < 2 * e_us) {
+		fmt_snprintf(ev, sizeof(ev), "a flush of %u cached blocks took %u us, an empty one %u us: "
+			 "nothing was committed", n * Q_BLOCKS, (unsigned)d_us, (unsigned)e_us);
+		q_fail(q, &q->flush_commits, "flush commits nothing", ev);
+	} else {
+		q->flush_commits = 1;
+	}
+	write_guard_cache(c->guard, false);
+	for (i = 0; i < n; i++) {
+		if (sd_read_blocks(c->card, lba[i], Q_BLOCKS, c->buf, SD_STOP_AUTO12, NULL))
+			return;
+		q_fill(c->buf + Q_BYTES, lba[i], seed + 2);
+		if (memcmp(c->buf, c->buf + Q_BYTES, Q_BYTES)) {
+			fmt_snprintf(ev, sizeof(ev), "block %u, written twice with a flush after each, "
+				 "reads back as the first write", (unsigned)lba[i]);
+			q_fail(q, &q->flush_order, "writes reordered across a flush", ev);
+			return;
+		}
+	}
+	q->flush_order = 1;
+}
+
+/* ---- the workload -------------------------------------------------------- */
+
+/* Why this card's queue is not measured, or NULL. */
+static const char *q_none_why(const struct wl_ctx *c)
+{
+	const struct sd_ext *e = &c->card->ext;
+
+	if (c->emulated)
+		return "QEMU's card has none (its SCR lists no CMD48/49)";
+	if (!e->supported)
+		return "the SCR lists no CMD48/49 (no extension registers)";
+	if (!e->read)
+		return "the extension registers could not be read";
+	if (!e->have_perf || e->cq_depth < 2)
+		return "the Performance Enhancement register lists none";
+	return NULL;
+}
+
+static void q_verdict(const struct wl_ctx *c, const struct q_state *q, const char *why)
+{
+	char text[300];
+	struct json *j;
+
+	if (why)
+		fmt_snprintf(text, sizeof(text), "%s: %s",
+			 c->card->ext.cq_depth >= 2 && !c->emulated ? "command queue not measured"
+			 : "no command queue", why);
+	else if (q->broken)
+		fmt_snprintf(text, sizeof(text), "command queue BROKEN: %s: %s", q->broken, q->evidence);
+	else
+		fmt_snprintf(text, sizeof(text), "command queue OK (depth %u)",
+			 (unsigned)c->card->ext.cq_depth);
+	con_printf("  %s\n", text);
+	j = record_begin("queue_check");
+	json_bool(j, "queue", !why);
+	json_u64(j, "cq_depth", c->card->ext.cq_depth);
+	json_bool_if(j, "read_after_write", q->raw);
+	json_bool_if(j, "task_status", q->status);
+	json_bool_if(j, "no_timeout", q->timeout);
+	json_bool_if(j, "flush_commits", q->flush_commits);
+	json_bool_if(j, "flush_order", q->flush_order);
+	json_bool_if(j, "cmd44", q->cmd44);
+	json_str_if(j, "broken", why ? NULL : q->broken);
+	json_str_if(j, "evidence", why || !q->broken ? NULL : q->evidence);
+	json_str(j, "text", text);
+	record_end();
+}
+
+/* The depth tables and the checks, with the queue on. */
+static void q_measure(struct wl_ctx *c, struct q_state *q, bool writes)
+{
+	bool cache = c->card->ext.cache && writes;
+	unsigned pass;
+
+	for (pass = 0; pass < (cache ? 2u : 1u) && q->cmd44 != 0; pass++) {
+		if (c->card->ext.cache && write_guard_cache(c->guard, pass == 1))
+			break;
+		q_sweep(c, q, false, pass == 1);
+		if (writes && q->cmd44 != 0)
+			q_sweep(c, q, true, pass == 1);
+	}
+	if (writes && q->cmd44 != 0 && !c->abort_all) {
+		q_check_raw(c, q, q->max_depth / 2 < 8 ? (q->max_depth / 2 ? q->max_depth / 2 : 1) : 8);
+		if (cache && write_guard_cache(c->guard, true) == 0)
+			q_check_flush(c, q, q->max_depth < 16 ? q->max_depth : 16);
+	}
+	if (q->status < 0 && q->cmd44 > 0)
+		q->status = 1;
+	if (q->timeout < 0 && q->cmd44 > 0)
+		q->timeout = 1;
+}
+
+void wl_queue(struct wl_ctx *c)
+{
+	struct q_state q;
+	const char *why = q_none_why(c);
+	bool writes = wl_writes_possible(c);
+
+	memset(&q, 0, sizeof(q));
+	q.raw = q.status = q.timeout = q.flush_commits = q.flush_order = q.cmd44 = -1;
+	q.seed = c->run_id ^ 0x51u;
+	con_printf("\ncommand queue: random 4 KiB tasks (CMD44/45, CMD46/47) at depth 1..%u\n",
+		   (unsigned)(why ? 1 : c->card->ext.cq_depth));
+	if (!why && write_guard_cq(c->guard, true))
+		why = writes ? "turning it on (CMD49) failed" :
+			"turning it on is a register write (CMD49), and writes are off";
+	if (!why) {
+		q.max_depth = c->card->ext.cq_depth < Q_MAX ? c->card->ext.cq_depth : Q_MAX;
+		if (!writes)
+			con_printf("  reads only: %s\n", write_guard_why_not(c->guard));
+		q_measure(c, &q, writes);
+		write_guard_card_as_found(c->guard);
+	}
+	q_verdict(c, &q, why);
+}
