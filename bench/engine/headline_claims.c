@@ -6,7 +6,9 @@
  * Vn need n MB/s, UHS Speed Grade U1 10 MB/s and U3 30 MB/s), fails when
  * it does not and the bus in force could carry it, and is unknown when Pw
  * was not measured or the bus cannot carry the claim. The application
- * class (4.16) is the class check's own verdict. The capacity fails when
+ * class (4.16) is the class check's own verdict, and for A2 the command
+ * queue's when the queue workload ran (A2 is stated with the queue and
+ * the cache on: its IOPS at the card's depth). The capacity fails when
  * the test area's wrap check (bench/storage/test_area.c) read LBA 0 back
  * below the reported size: a counterfeit card.
  */
@@ -67,7 +69,13 @@ static void app_claim(struct hl_claims *h, const struct wl_claims *k)
 
 	if (!c)
 		return;
-	if (!k->checked)
+	if (k->app == 2 && k->queue_judged) {
+		/* A2 judged on the command queue's figures (bench/workloads/
+		 * app_class.c wl_app_class_queued): PASS / FAIL, or unknown */
+		c->result = k->queue_app_ok == 1 ? HL_PASS : k->queue_app_ok == 0 ? HL_FAIL
+			    : HL_UNKNOWN;
+		fmt_snprintf(c->detail, sizeof(c->detail), "%s", k->queue_detail);
+	} else if (!k->checked)
 		fmt_snprintf(c->detail, sizeof(c->detail), "the class check did not run");
 	else if (k->app_ok == 1 || k->app_ok == 0) {
 		c->result = k->app_ok ? HL_PASS : HL_FAIL;
@@ -124,8 +132,12 @@ void headline_claims(const struct wl_ctx *c, struct hl_claims *out)
 	struct wl_claims k = c->claims;
 
 	memset(out, 0, sizeof(*out));
-	if (!k.checked)
+	if (!k.checked) {
 		claims_from_card(c->card, &k);
+		k.queue_judged = c->claims.queue_judged;
+		k.queue_app_ok = c->claims.queue_app_ok;
+		memcpy(k.queue_detail, c->claims.queue_detail, sizeof(k.queue_detail));
+	}
 	if (k.speed_class > 0)
 		speed_claim(out, &k, "C%u", (unsigned)k.speed_class, (unsigned)k.speed_class,
 			    k.speed_class_met >= (unsigned)k.speed_class);

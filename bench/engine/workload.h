@@ -77,6 +77,13 @@ struct wl_claims {
 	bool writes;                 /* the write parts ran */
 	/* the classes Pw reaches (the class check's own thresholds) */
 	unsigned speed_class_met, uhs_grade_met, video_class_met;
+	double seq_mbs;              /* sequential write, < 0 when not measured */
+	/* The A2 verdict on the command queue's figures (the queue workload,
+	 * bench/workloads/app_class.c wl_app_class_queued): it replaces the
+	 * class check's depth-1 verdict for an A2 claim. */
+	bool queue_judged;
+	int queue_app_ok;            /* 1 met, 0 not met, -1 cannot tell */
+	char queue_detail[80];
 };
 
 /* What a counterfactual needs of one finished workload (kept by

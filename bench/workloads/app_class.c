@@ -242,6 +242,80 @@ static void keep_claims(struct wl_ctx *c, const struct app_class_result *r)
 	k->speed_class_met = r->verdict.speed_class_met;
 	k->uhs_grade_met = r->verdict.uhs_grade_met;
 	k->video_class_met = r->verdict.video_class_met;
+	k->seq_mbs = r->app.seq_mbs;
+}
+
+/* The queued figures judged against A2 (SD Physical Layer 6.00 §4.16: A2 =
+ * 4000 read / 2000 write IOPS of random 4 KiB, 10 MB/s sustained, with
+ * the command queue and cache enabled - analysis.c's thresholds). */
+static void queued_measured(struct app_class_queued *a)
+{
+	struct wla_app_meas m = { a->read_iops, a->write_iops, a->seq_mbs };
+	char v[300];
+	size_t n;
+	int ok = wla_app_verdict(WLA_APP_A2, &m, true, v, sizeof(v));
+
+	n = (size_t)fmt_snprintf(a->text, sizeof(a->text), "A2 at queue depth %u, command queue "
+				 "%s: %s", a->depth, a->cache ? "and cache on" :
+				 "on, no cache", v);
+	if (n < sizeof(a->text))
+		fmt_snprintf(a->text + n, sizeof(a->text) - n, "; at depth 1, cache off: %.0f read, "
+			     "%.0f write IOPS", a->read_iops_d1, a->write_iops_d1);
+	/* A2 asks for the cache as well as the queue (§4.16) */
+	a->app_ok = !a->card_cache ? 0 : ok;
+	fmt_snprintf(a->detail, sizeof(a->detail), "depth %u%s: %.0f read, %.0f write IOPS%s",
+		     a->depth, a->cache ? " with cache" : "", a->read_iops, a->write_iops,
+		     !a->card_cache ? ", no cache" : m.seq_mbs < 0 ? ", no sequential write" : "");
+}
+
+static void queued_decide(struct app_class_queued *a)
+{
+	const char *why = a->why ? a->why : "";
+
+	a->app_ok = -1;
+	switch (a->state) {
+	case ACQ_BROKEN:
+		a->app_ok = 0;
+		fmt_snprintf(a->text, sizeof(a->text), "A2: command queue BROKEN: %s: %s",
+			     a->broken, a->evidence);
+		fmt_snprintf(a->detail, sizeof(a->detail), "command queue BROKEN: %s", a->broken);
+		break;
+	case ACQ_NO_QUEUE:
+		/* A2 cards support the command queue (§4.16) */
+		a->app_ok = 0;
+		fmt_snprintf(a->text, sizeof(a->text), "A2: no command queue (%s); the class needs "
+			     "one", why);
+		fmt_snprintf(a->detail, sizeof(a->detail), "no command queue");
+		break;
+	case ACQ_NOT_MEASURED:
+	case ACQ_UNKNOWN:
+		fmt_snprintf(a->text, sizeof(a->text), "A2 not checked: queue not measured: %s", why);
+		fmt_snprintf(a->detail, sizeof(a->detail), "queue not measured: %.50s", why);
+		break;
+	default:
+		queued_measured(a);
+	}
+}
+
+void wl_app_class_queued(struct wl_ctx *c, struct app_class_queued *a)
+{
+	struct sd_ssr ssr;
+	struct wl_claims *k = &c->claims;
+
+	a->have_ssr = c->card->have_ssr;
+	a->claim = 0;
+	if (a->have_ssr) {
+		sd_ssr_decode(c->card->ssr, &ssr);
+		a->claim = ssr.app_perf_class;
+	}
+	a->seq_mbs = k->checked ? k->seq_mbs : -1.0;
+	queued_decide(a);
+	app_class_report_queued(a);
+	if (a->claim != WLA_APP_A2)
+		return;
+	k->queue_judged = true;
+	k->queue_app_ok = a->app_ok;
+	fmt_snprintf(k->queue_detail, sizeof(k->queue_detail), "%s", a->detail);
 }
 
 void wl_app_class(struct wl_ctx *c)

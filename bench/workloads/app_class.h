@@ -11,4 +11,10 @@
 
 void wl_app_class(struct wl_ctx *c);
 
+struct app_class_queued;
+/* The A2 verdict on the queue workload's figures (a: its figures and
+ * state, see app_class_report.h), with the class check's sequential write
+ * when it ran: prints it and keeps it for the headline (c->claims). */
+void wl_app_class_queued(struct wl_ctx *c, struct app_class_queued *a);
+
 #endif

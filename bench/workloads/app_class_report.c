@@ -120,3 +120,30 @@ void app_class_report(const struct app_class_result *r)
 	json_bool(j, "emulated", r->emulated);
 	record_end();
 }
+
+void app_class_report_queued(const struct app_class_queued *a)
+{
+	static const char *const state[] = { "measured", "broken", "no queue", "not measured",
+					     "unknown" };
+	struct json *j;
+
+	if (a->claim == WLA_APP_A2)
+		con_printf("  %s\n", a->text);
+	else
+		con_printf("  (the card claims no A2: the queued figures are not a class verdict)\n");
+	j = record_begin("class_queue");
+	json_str(j, "app_claim", a->have_ssr ? sd_ssr_app_perf_name(a->claim) : NULL);
+	json_str(j, "queue", state[a->state]);
+	json_u64_if(j, "depth", a->state == ACQ_MEASURED, a->depth);
+	json_bool(j, "cache", a->cache);
+	json_double_if(j, "read_iops", a->read_iops, 1);
+	json_double_if(j, "write_iops", a->write_iops, 1);
+	json_double_if(j, "mixed_iops", a->mixed_iops, 1);
+	json_double_if(j, "read_iops_d1", a->read_iops_d1, 1);
+	json_double_if(j, "write_iops_d1", a->write_iops_d1, 1);
+	json_double_if(j, "seq_write_mbs", a->seq_mbs, 3);
+	json_bool_if(j, "app_meets_claim", a->claim == WLA_APP_A2 ? a->app_ok : -1);
+	json_str_if(j, "app_text", a->claim == WLA_APP_A2 ? a->text : NULL);
+	json_str_if(j, "detail", a->claim == WLA_APP_A2 ? a->detail : NULL);
+	record_end();
+}

@@ -46,6 +46,39 @@ struct app_class_result {
 	struct wla_class_verdict verdict;
 };
 
+/*
+ * The A2 verdict on the queued figures (the queue workload, bench/
+ * workloads/queue.c, measures; app_class.c wl_app_class_queued decides):
+ * A2 is stated with the command queue and the cache on (SD Physical Layer
+ * 6.00 §4.16), so it is judged on the IOPS at the card's full queue depth
+ * with the cache on, next to depth 1's with the cache off.
+ */
+enum acq_state {
+	ACQ_MEASURED,       /* the queue ran and every check passed */
+	ACQ_BROKEN,         /* a check failed: broken, evidence */
+	ACQ_NO_QUEUE,       /* the card has none (why) */
+	ACQ_NOT_MEASURED,   /* it has one, not turned on (why: writes off, CMD49 failed) */
+	ACQ_UNKNOWN,        /* its extension registers could not be read (why) */
+};
+
+struct app_class_queued {
+	/* from the queue workload */
+	enum acq_state state;
+	const char *why, *broken, *evidence;
+	unsigned depth;              /* the depth judged (the sweep's deepest) */
+	bool cache, card_cache;      /* figures with the cache on; the card has one */
+	double read_iops, write_iops, mixed_iops;  /* at depth; -1 none */
+	double read_iops_d1, write_iops_d1;        /* depth 1, cache off; -1 none */
+	/* from the class check (-1 when it did not run) and the SD Status */
+	double seq_mbs;
+	unsigned claim;              /* 0 none, 1 A1, 2 A2, 3 reserved */
+	bool have_ssr;
+	/* decided */
+	int app_ok;                  /* 1 meets A2, 0 does not, -1 cannot tell / no A2 claim */
+	char text[400];              /* the console line */
+	char detail[80];             /* the headline's detail for the A2 claim */
+};
+
 /* The heading and the card's claims, before anything is measured. */
 void app_class_report_heading(const struct app_class_result *r);
 /* After the Pw writes: the AU and RU sizes used. */
@@ -54,5 +87,8 @@ void app_class_report_pw(const struct app_class_result *r);
 void app_class_report_area_cut(const struct app_class_result *r);
 /* The verdict lines and the "class" record. */
 void app_class_report(const struct app_class_result *r);
+/* The A2 verdict on the queued figures: its line and the "class_queue"
+ * record. */
+void app_class_report_queued(const struct app_class_queued *a);
 
 #endif

@@ -14,6 +14,8 @@
 #include "bench/engine/record.h"
 #include "bench/engine/stats.h"
 #include "bench/engine/workload_report.h"
+#include "bench/workloads/app_class.h"
+#include "bench/workloads/app_class_report.h"
 #include "bench/workloads/queue.h"
 #include "drivers/sd/sd_cq.h"
 #include "drivers/timer.h"
@@ -39,7 +41,16 @@ struct q_state {
 	int raw, status, timeout, flush_commits, flush_order, cmd44; /* 1 ok, 0 failed, -1 not run */
 	unsigned max_depth;          /* depths above a timeout are not tried */
 	uint32_t seed;
+	/* For the A2 verdict (app_class.c): IOPS at depth 1 with the cache off
+	 * and at the deepest depth of each sweep, by [mode][cache]; -1 none. */
+	double d1[3], top[3][2];
+	unsigned top_depth[3][2];
 };
+
+/* What one sweep queues: reads, writes, or both mixed 70/30 (70 % reads,
+ * as the "random" workload's mix, bench/workloads/basic.c). */
+enum q_mode { Q_READS, Q_WRITES, Q_MIXED };
+static const char *const q_mode_name[] = { "read", "write", "mixed" };
 
 struct q_task {
 	uint32_t lba;
@@ -193,33 +204,46 @@ static uint32_t q_lba(struct wl_ctx *c, bool write)
 	return first + wl_rand(c) % (span / Q_BLOCKS) * Q_BLOCKS;
 }
 
-static void q_point_report(unsigned depth, bool write, bool cache, uint32_t tasks,
-			   uint64_t ns, uint32_t *lat, int err)
+/* One depth's figures: the console line and the "queue" record. */
+struct q_point_res {
+	unsigned depth;
+	enum q_mode mode;
+	bool cache;
+	uint32_t tasks, writes;      /* tasks done, of them writes */
+	uint64_t ns;
+	int err;
+};
+
+static double q_point_report(const struct q_point_res *r, uint32_t *lat)
 {
-	double iops = ns ? tasks * 1e9 / (double)ns : 0;
+	double iops = r->ns ? r->tasks * 1e9 / (double)r->ns : 0;
 	uint32_t p50 = 0, p99 = 0;
 	struct json *j;
 
-	if (tasks) {
-		stats_sort_u32(lat, tasks);
-		p50 = stats_percentile_sorted(lat, tasks, 50);
-		p99 = stats_percentile_sorted(lat, tasks, 99);
+	if (r->tasks) {
+		stats_sort_u32(lat, r->tasks);
+		p50 = stats_percentile_sorted(lat, r->tasks, 50);
+		p99 = stats_percentile_sorted(lat, r->tasks, 99);
 	}
 	con_printf("  %-5s cache %-3s depth %2u: %7.0f IOPS, p50 %7.1f us, p99 %7.1f us%s\n",
-		   write ? "write" : "read", cache ? "on" : "off", depth, iops, p50 / 1e3,
-		   p99 / 1e3, err ? " (stopped by an error)" : "");
+		   q_mode_name[r->mode], r->cache ? "on" : "off", r->depth, iops, p50 / 1e3,
+		   p99 / 1e3, r->err ? " (stopped by an error)" : "");
 	j = record_begin("queue");
-	json_u64(j, "depth", depth);
-	json_bool(j, "write", write);
-	json_bool(j, "cache", cache);
+	json_u64(j, "depth", r->depth);
+	json_bool(j, "write", r->mode == Q_WRITES);
+	json_bool(j, "cache", r->cache);
+	json_bool(j, "mix", r->mode == Q_MIXED);
+	json_u64(j, "reads", r->tasks - r->writes);
+	json_u64(j, "writes", r->writes);
 	json_u64(j, "xfer_bytes", Q_BYTES);
-	json_u64(j, "tasks", tasks);
-	json_u64(j, "elapsed_ns", ns);
+	json_u64(j, "tasks", r->tasks);
+	json_u64(j, "elapsed_ns", r->ns);
 	json_double(j, "iops", iops, 1);
-	json_u64_if(j, "p50_ns", tasks, p50);
-	json_u64_if(j, "p99_ns", tasks, p99);
-	json_i64(j, "error", err);
+	json_u64_if(j, "p50_ns", r->tasks, p50);
+	json_u64_if(j, "p99_ns", r->tasks, p99);
+	json_i64(j, "error", r->err);
 	record_end();
+	return r->tasks && !r->err ? iops : -1;
 }
 
 /* Between batches: a Ctrl-C from the console stops every workload (as
@@ -240,47 +264,59 @@ static uint64_t q_poll(struct wl_ctx *c)
 	return wl_now_ns(c) - t0;
 }
 
-/* One depth: 'total' tasks in batches of depth. 0 or -errno. */
-static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool write, bool cache,
-		   uint32_t total)
+/* One depth: 'total' tasks in batches of depth; the IOPS (-1: none or an
+ * error) into *iops. 0 or -errno. */
+static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, enum q_mode mode,
+		   bool cache, uint32_t total, double *iops)
 {
 	struct q_task t[Q_MAX];
-	uint64_t t0, ns, excl = 0;
-	uint32_t done = 0;
+	struct q_point_res r = { depth, mode, cache, 0, 0, 0, 0 };
+	uint64_t t0, excl = 0;
+	uint32_t w;
 	unsigned i, n;
-	int ret = 0;
 
 	if (total > c->lat_max)
 		total = c->lat_max - c->lat_max % depth;
 	t0 = wl_now_ns(c);
-	while (done < total && !c->abort_all && !ret) {
-		n = total - done < depth ? total - done : depth;
-		for (i = 0; i < n; i++) {
-			t[i].lba = q_lba(c, write);
-			t[i].write = write;
+	while (r.tasks < total && !c->abort_all && !r.err) {
+		n = total - r.tasks < depth ? total - r.tasks : depth;
+		for (i = w = 0; i < n; i++) {
+			t[i].write = mode == Q_WRITES || (mode == Q_MIXED && wl_rand(c) % 10u < 3u);
+			t[i].lba = q_lba(c, t[i].write);
+			w += t[i].write;
 		}
-		ret = q_batch(c, q, t, n, c->lat + done);
-		if (!ret)
-			done += n;
+		r.err = q_batch(c, q, t, n, c->lat + r.tasks);
+		if (!r.err) {
+			r.tasks += n;
+			r.writes += w;
+		}
 		excl += q_poll(c);
 	}
-	ns = wl_now_ns(c) - t0 - excl;
-	q_point_report(depth, write, cache, done, ns, c->lat, ret);
-	return ret;
+	r.ns = wl_now_ns(c) - t0 - excl;
+	*iops = q_point_report(&r, c->lat);
+	return r.err;
 }
 
-/* Depths 1, 2, 4, 8, 16 and the card's maximum, one direction. */
-static void q_sweep(struct wl_ctx *c, struct q_state *q, bool write, bool cache)
+/* Depths 1, 2, 4, 8, 16 and the card's maximum, one mode; keeps depth 1's
+ * and the deepest depth's IOPS for the A2 verdict. */
+static void q_sweep(struct wl_ctx *c, struct q_state *q, enum q_mode mode, bool cache)
 {
 	static const unsigned depths[] = { 1, 2, 4, 8, 16, Q_MAX };
 	uint32_t total = c->quick ? 64 : 512;
 	unsigned k, d;
+	double iops;
+	int ret;
 
 	for (k = 0; k < sizeof(depths) / sizeof(depths[0]) && !c->abort_all; k++) {
 		d = depths[k] < q->max_depth ? depths[k] : q->max_depth;
 		if (k && d <= depths[k - 1])
 			break;
-		if (q_point(c, q, d, write, cache, total) == -ETIMEDOUT)
+		ret = q_point(c, q, d, mode, cache, total, &iops);
+		if (d == 1 && !cache)
+			q->d1[mode] = iops;
+		q->top[mode][cache] = iops;
+		q->top_depth[mode][cache] = d;
+		if (ret == -ETIMEDOUT)
 			q->max_depth = d / 2 ? d / 2 : 1;
 		if (q->cmd44 == 0)
 			return;
@@ -424,6 +460,35 @@ static void q_verdict(const struct wl_ctx *c, const struct q_state *q, const cha
 	record_end();
 }
 
+/* The A2 verdict on the queued figures (app_class.c decides and prints):
+ * the reads and writes at the deepest depth, with the cache on where the
+ * card has one, next to depth 1's with the cache off. */
+static void q_app_class(struct wl_ctx *c, const struct q_state *q, const char *why)
+{
+	struct app_class_queued a;
+	bool cache = c->card->ext.cache;
+
+	memset(&a, 0, sizeof(a));
+	if (why)
+		a.state = c->card->ext.cq_depth >= 2 && !c->emulated ? ACQ_NOT_MEASURED :
+			  !c->emulated && c->card->ext.supported && !c->card->ext.read ?
+			  ACQ_UNKNOWN : ACQ_NO_QUEUE;
+	else
+		a.state = q->broken ? ACQ_BROKEN : ACQ_MEASURED;
+	a.why = why;
+	a.broken = q->broken;
+	a.evidence = q->evidence;
+	a.cache = cache && q->top[Q_READS][1] >= 0;
+	a.depth = q->top_depth[Q_READS][a.cache];
+	a.read_iops = q->top[Q_READS][a.cache];
+	a.write_iops = q->top[Q_WRITES][a.cache];
+	a.mixed_iops = q->top[Q_MIXED][a.cache];
+	a.read_iops_d1 = q->d1[Q_READS];
+	a.write_iops_d1 = q->d1[Q_WRITES];
+	a.card_cache = cache;
+	wl_app_class_queued(c, &a);
+}
+
 /* The depth tables and the checks, with the queue on. */
 static void q_measure(struct wl_ctx *c, struct q_state *q, bool writes)
 {
@@ -433,9 +498,12 @@ static void q_measure(struct wl_ctx *c, struct q_state *q, bool writes)
 	for (pass = 0; pass < (cache ? 2u : 1u) && q->cmd44 != 0; pass++) {
 		if (c->card->ext.cache && write_guard_cache(c->guard, pass == 1))
 			break;
-		q_sweep(c, q, false, pass == 1);
+		q_sweep(c, q, Q_READS, pass == 1);
 		if (writes && q->cmd44 != 0)
-			q_sweep(c, q, true, pass == 1);
+			q_sweep(c, q, Q_WRITES, pass == 1);
+		/* mixed 70/30: once, with the cache on where the card has one */
+		if (writes && q->cmd44 != 0 && pass == (cache ? 1u : 0u))
+			q_sweep(c, q, Q_MIXED, pass == 1);
 	}
 	if (writes && q->cmd44 != 0 && !c->abort_all) {
 		q_check_raw(c, q, q->max_depth / 2 < 8 ? (q->max_depth / 2 ? q->max_depth / 2 : 1) : 8);
@@ -453,21 +521,30 @@ void wl_queue(struct wl_ctx *c)
 	struct q_state q;
 	const char *why = q_none_why(c);
 	bool writes = wl_writes_possible(c);
+	static char off[160];
+	unsigned m;
 
 	memset(&q, 0, sizeof(q));
 	q.raw = q.status = q.timeout = q.flush_commits = q.flush_order = q.cmd44 = -1;
+	for (m = 0; m < 3; m++)
+		q.d1[m] = q.top[m][0] = q.top[m][1] = -1;
 	q.seed = c->run_id ^ 0x51u;
 	con_printf("\ncommand queue: random 4 KiB tasks (CMD44/45, CMD46/47) at depth 1..%u\n",
 		   (unsigned)(why ? 1 : c->card->ext.cq_depth));
+	/* Turning the queue on is a register write (CMD49): the write guard
+	 * refuses it when writes are off, so such a card is not measured. */
+	if (!why && !writes) {
+		fmt_snprintf(off, sizeof(off), "writes are off (%s; turning the queue on is a CMD49 "
+			     "register write)", write_guard_why_not(c->guard));
+		why = off;
+	}
 	if (!why && write_guard_cq(c->guard, true))
-		why = writes ? "turning it on (CMD49) failed" :
-			"turning it on is a register write (CMD49), and writes are off";
+		why = "turning it on (CMD49) failed";
 	if (!why) {
 		q.max_depth = c->card->ext.cq_depth < Q_MAX ? c->card->ext.cq_depth : Q_MAX;
-		if (!writes)
-			con_printf("  reads only: %s\n", write_guard_why_not(c->guard));
 		q_measure(c, &q, writes);
 		write_guard_card_as_found(c->guard);
 	}
 	q_verdict(c, &q, why);
+	q_app_class(c, &q, why);
 }

@@ -6,12 +6,16 @@
  * read lanes allow; each broken card is named with its check; a card
  * without a queue queues nothing and says so; every queued write (CMD44
  * with bit 30 clear, its block in the CMD45 that follows) stays inside the
- * test area; the card is left with its cache and queue off.
+ * test area; the card is left with its cache and queue off. Mixed 70/30
+ * tasks run at every depth with the cache on; the A2 verdict is taken on
+ * the queued figures (the "class_queue" record and the headline's claim
+ * line); a card with writes off says so and sends no CMD49.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/engine/headline_claims.h"
 #include "bench/engine/workload.h"
 #include "bench/workloads/queue.h"
 #include "harness/sim_harness.h"
@@ -67,6 +71,9 @@ static void seed_outside(void)
 }
 
 static int (*key_fn)(void);
+static bool class_ran;          /* the class check ran before, with this sequential write: */
+static double class_seq_mbs;
+static unsigned n49_seen;
 
 /* The A2 queue card, changed by tweak (NULL: as built), run through the
  * workload; writes when 'writes'. */
@@ -96,8 +103,18 @@ static void run(void (*tweak)(struct sim_profile *), bool writes)
 	ctx.poll_key = key_fn;
 	seed_outside();
 	sim_truth_reset();
+	if (class_ran) {
+		/* what the class check keeps (app_class.c keep_claims) */
+		ctx.claims.checked = true;
+		ctx.claims.have_ssr = true;
+		ctx.claims.app = 2;
+		ctx.claims.app_ok = -1;
+		ctx.claims.writes = writes;
+		ctx.claims.pw_mbs = ctx.claims.seq_mbs = class_seq_mbs;
+	}
 	wl_queue(&ctx);
 	n44_seen = sim_truth_find_last(44) != NULL;
+	n49_seen = sim_truth_find_last(49) != NULL;
 	host_console_hook = NULL;
 	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
 }
@@ -208,4 +225,166 @@ TEST(ctrl_c_stops_the_queue)
 	CHECK(iops(2, false, false) < 0);
 	CHECK(strstr(out, "\"read_after_write\":null") != NULL);
 	CHECK_EQ_U(queued_writes_outside(&n44), 0);
+}
+
+/* The field after key in the record of type rtype (its first match), as a
+ * string up to the next ',' or '}', into v; "" when absent. */
+static const char *field(const char *rtype, const char *key, char *v, size_t cap)
+{
+	char k[64];
+	const char *p = strstr(out, rtype), *e;
+	size_t n;
+
+	v[0] = 0;
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = p ? strstr(p, k) : NULL;
+	if (!p)
+		return v;
+	p += strlen(k);
+	for (e = p; *e && *e != ',' && *e != '}'; e++)
+		if (*e == '"')
+			while (*++e && *e != '"')
+				;
+	n = (size_t)(e - p) < cap - 1 ? (size_t)(e - p) : cap - 1;
+	memcpy(v, p, n);
+	v[n] = 0;
+	return v;
+}
+
+/* The mixed record of that depth: iops (-1 when absent), *reads, *writes. */
+static double mixed(unsigned depth, unsigned *reads, unsigned *writes)
+{
+	char key[96];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\"type\":\"queue\",\"depth\":%u,\"write\":false,"
+		 "\"cache\":true,\"mix\":true,\"reads\":", depth);
+	p = strstr(out, key);
+	if (!p)
+		return -1;
+	*reads = (unsigned)atoi(p + strlen(key));
+	p = strstr(p, "\"writes\":");
+	*writes = p ? (unsigned)atoi(p + 9) : 0;
+	p = p ? strstr(p, "\"iops\":") : NULL;
+	return p ? atof(p + 7) : -1;
+}
+
+/* Mixed 70/30 at every depth with the cache on; about 30 % writes; the
+ * percentiles there; the writes inside the test area. */
+TEST(mixed_70_30_at_every_depth)
+{
+	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32 };
+	unsigned i, r, w, tr = 0, tw = 0, n44;
+
+	run(NULL, true);
+	for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		CHECK(mixed(depths[i], &r, &w) > 0);
+		CHECK(w > 0 && r > w);
+		tr += r;
+		tw += w;
+	}
+	/* 6 depths x 64 tasks, 30 % writes: 115 expected, sd ~9 */
+	CHECK(tw * 100 > (tr + tw) * 22 && tw * 100 < (tr + tw) * 38);
+	CHECK(strstr(out, "mixed cache on  depth 32:") != NULL);
+	CHECK(strstr(out, "\"mix\":true") != NULL && strstr(out, "\"mix\":false") != NULL);
+	CHECK_EQ_U(queued_writes_outside(&n44), 0);
+	if (tw * 100 <= (tr + tw) * 22 || tw * 100 >= (tr + tw) * 38)
+		printf("mixed: %u reads, %u writes\n", tr, tw);
+}
+
+/* The headline's claim line, from what the run kept. */
+static const char *claim_line(void)
+{
+	static char line[600];
+	struct hl_claims h;
+
+	headline_claims(&ctx, &h);
+	headline_verdict_line(&h, line, sizeof(line));
+	return line;
+}
+
+/* A 2 MiB cache (sdxc-a2-cq-64g's: 1 MiB): the quick sweep's queued writes
+ * (6 depths of 64 tasks, 3 MiB less what it commits on its own) never
+ * fill it. */
+static void big_cache(struct sim_profile *p) { p->perf_cache_blocks = 4096; }
+
+/* A2 on the queued figures: at the card's full depth with the cache on,
+ * next to depth 1's. A card whose cache keeps up passes; the profile as
+ * built (its 1 MiB cache fills during the shallower depths' writes and
+ * then commits 1 block a ms) writes about 1000 IOPS at depth 32 and fails;
+ * a sequential write below 10 MB/s fails; without the class check's
+ * sequential write the verdict is incomplete. */
+TEST(a2_verdict_on_the_queued_figures)
+{
+	char v[400], ri[32], wi[32];
+
+	class_ran = true;
+	class_seq_mbs = 20;
+	run(big_cache, true);
+	CHECK(strstr(out, "A2 at queue depth 32, command queue and cache on: card claims A2: "
+		      "measured ") != NULL);
+	CHECK(strstr(out, "-> meets A2; at depth 1, cache off: ") != NULL);
+	CHECK(strcmp(field("\"type\":\"class_queue\"", "app_meets_claim", v, sizeof(v)),
+		     "true") == 0);
+	CHECK(strcmp(field("\"type\":\"class_queue\"", "depth", v, sizeof(v)), "32") == 0);
+	CHECK(atof(field("\"type\":\"class_queue\"", "read_iops", ri, sizeof(ri))) >= 4000);
+	CHECK(atof(field("\"type\":\"class_queue\"", "write_iops", wi, sizeof(wi))) >= 2000);
+	CHECK(atof(field("\"type\":\"class_queue\"", "read_iops_d1", v, sizeof(v))) <
+	      0.8 * atof(ri));
+	CHECK(strstr(claim_line(), "A2 PASS (depth 32 with cache: ") != NULL);
+	if (!strstr(claim_line(), "A2 PASS"))
+		printf("%s\n%s\n", claim_line(), out);
+
+	run(NULL, true);
+	CHECK(atof(field("\"type\":\"class_queue\"", "write_iops", wi, sizeof(wi))) < 2000);
+	CHECK(strstr(out, "write IOPS (needs 2000), 20.00 MB/s sequential write (needs 10) -> "
+		      "does not meet A2") != NULL);
+	CHECK(strstr(claim_line(), "A2 FAIL (depth 32 with cache: ") != NULL);
+
+	class_seq_mbs = 8;
+	run(big_cache, true);
+	CHECK(strstr(out, "8.00 MB/s sequential write (needs 10) -> does not meet A2") != NULL);
+	CHECK(strstr(claim_line(), "A2 FAIL (depth 32") != NULL);
+
+	class_ran = false;
+	memset(&ctx.claims, 0, sizeof(ctx.claims));
+	run(big_cache, true);
+	CHECK(strstr(out, "sequential write not measured (needs 10) -> incomplete") != NULL);
+	CHECK(strstr(claim_line(), "A2 not checked (depth 32") != NULL);
+}
+
+/* A broken queue fails the A2 claim with its evidence; a card without a
+ * queue fails it too (A2 needs one). */
+TEST(a2_broken_queue_fails_the_claim)
+{
+	class_ran = true;
+	class_seq_mbs = 20;
+	run(times_out_at_4, true);
+	CHECK(strstr(out, "A2: command queue BROKEN: timeout at depth: task 4 not ready") != NULL);
+	CHECK(strstr(out, "\"app_meets_claim\":false") != NULL);
+	CHECK(strstr(claim_line(), "A2 FAIL (command queue BROKEN: timeout at depth)") != NULL);
+	run(no_queue, true);
+	CHECK(strstr(out, "A2: no command queue (the Performance Enhancement register lists "
+		      "none); the class needs one") != NULL);
+	CHECK(strstr(claim_line(), "A2 FAIL (no command queue)") != NULL);
+	class_ran = false;
+}
+
+/* Writes off: the queue is not turned on (no CMD49 reaches the card), not
+ * measured, and it says why; A2 is not checked. */
+TEST(writes_off_says_queue_not_measured)
+{
+	unsigned n44;
+
+	class_ran = true;
+	class_seq_mbs = 20;
+	run(NULL, false);
+	class_ran = false;
+	queued_writes_outside(&n44);
+	CHECK_EQ_U(n44, 0);
+	CHECK_EQ_U(n49_seen, 0);
+	CHECK(strstr(out, "command queue not measured: writes are off (") != NULL);
+	CHECK(strstr(out, "A2 not checked: queue not measured: writes are off") != NULL);
+	CHECK(strstr(out, "\"type\":\"queue\",") == NULL);
+	CHECK(strstr(claim_line(), "A2 not checked (queue not measured: writes are off") != NULL);
 }

@@ -223,7 +223,8 @@ def _claimed(run, cls):
 def claims(run):
     """[Claim]: speed class, UHS grade, video class (the class check's Pw
     against SD Physical Layer 4.13's thresholds: Cn and Vn n MB/s, U1 10,
-    U3 30), application class (the class record's app_meets_claim), and
+    U3 30), application class (the class record's app_meets_claim; for A2
+    the class_queue record's, when the queue workload ran), and
     the capacity (the test area's wrap check)."""
     cls = run.one("class") or {}
     sc, uhs, vc, app = _claimed(run, cls)
@@ -234,7 +235,14 @@ def claims(run):
         out.append(_speed("U%d" % uhs, 30 if uhs == 3 else 10, cls.get("uhs_grade_met"), cls))
     if is_num(vc) and vc > 0:
         out.append(_speed("V%d" % vc, vc, cls.get("video_class_met"), cls))
-    if app:
+    cq = run.one("class_queue") or {}
+    if app == "A2" and cq and isinstance(cq.get("detail"), str):
+        # A2 on the command queue's figures (the class_queue record: the
+        # depth the card offers, cache on; SD Physical Layer 6.00 4.16)
+        ok = cq.get("app_meets_claim")
+        out.append(Claim(app, "PASS" if ok is True else "FAIL" if ok is False else
+                         "not checked", cq["detail"]))
+    elif app:
         ok = cls.get("app_meets_claim")
         out.append(Claim(app, "PASS" if ok is True else "FAIL" if ok is False else
                          "not checked", "the class check's verdict" if isinstance(ok, bool)

@@ -572,7 +572,8 @@ class Report:
         self.end()
 
     def queue(self):
-        have = [(lab, run) for lab, run in self.runs if run.all("queue") or run.all("queue_check")]
+        have = [(lab, run) for lab, run in self.runs
+                if run.all("queue") or run.all("queue_check") or run.all("class_queue")]
         if not have:
             return
         self.section("queue")
@@ -581,9 +582,15 @@ class Report:
         for lab, run in have:
             for c in run.all("queue_check"):
                 self.p("%s%s" % (self.prefix(lab), F.text(c.get("text"))))
+            for c in run.all("class_queue"):
+                self.p("%s%s" % (self.prefix(lab), F.text(
+                    c.get("app_text") if isinstance(c.get("app_text"), str) else
+                    "the card claims %s: the queued figures are not a class verdict"
+                    % (c.get("app_claim") or "no class"))))
             for q in run.all("queue"):
                 body.append(([lab] if off else []) + [
-                    "write" if q.get("write") else "read", "on" if q.get("cache") else "off",
+                    "mixed" if q.get("mix") else "write" if q.get("write") else "read",
+                    "on" if q.get("cache") else "off",
                     F.intg(q.get("depth")), F.num(q.get("iops"), "%.0f"),
                     F.num(q["p50_ns"] / 1e3, "%.1f") if is_num(q.get("p50_ns")) else "-",
                     F.num(q["p99_ns"] / 1e3, "%.1f") if is_num(q.get("p99_ns")) else "-"])

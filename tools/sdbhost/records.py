@@ -147,11 +147,16 @@ SCHEMA = {
                   "steady_mbs": _N, "median_op_ns": _N, "worst_ns": _N,
                   "worst_at_bytes": _N, "rate_step_bytes": _N, "rate_mbs": _LN,
                   "emulated": _B},
-    "queue": {"depth": _N, "write": _B, "cache": _B, "xfer_bytes": _N, "tasks": _N,
-              "elapsed_ns": _N, "iops": _N, "p50_ns": _N, "p99_ns": _N, "error": _N},
+    "queue": {"depth": _N, "write": _B, "cache": _B, "mix": _B, "reads": _N, "writes": _N,
+              "xfer_bytes": _N, "tasks": _N, "elapsed_ns": _N, "iops": _N, "p50_ns": _N,
+              "p99_ns": _N, "error": _N},
     "queue_check": {"queue": _B, "cq_depth": _N, "read_after_write": _B, "task_status": _B,
                     "no_timeout": _B, "flush_commits": _B, "flush_order": _B, "cmd44": _B,
                     "broken": _S, "evidence": _S, "text": _S},
+    "class_queue": {"app_claim": _S, "queue": _S, "depth": _N, "cache": _B, "read_iops": _N,
+                    "write_iops": _N, "mixed_iops": _N, "read_iops_d1": _N,
+                    "write_iops_d1": _N, "seq_write_mbs": _N, "app_meets_claim": _B,
+                    "app_text": _S, "detail": _S},
     "summary": {"emulated": _B, "seq_read": _SUMMARY_PART, "seq_write": _SUMMARY_PART,
                 "rand_read_4k": _SUMMARY_PART, "rand_write_4k": _SUMMARY_PART,
                 "mix70_4k": _SUMMARY_PART},
@@ -191,7 +196,8 @@ SESSION_TYPES = ("board", "card", "layout", "config", "test_area", "host", "data
 MEASURE_TYPES = WORKLOAD_TYPES + ("sweep", "class", "au", "open_au", "erase", "sustained",
                                   "integrity", "skipped", "summary", "suite", "hosts",
                                   "hostcost", "selftest", "modes", "headline", "truth", "bus",
-                                  "silicon", "check", "checks", "queue", "queue_check")
+                                  "silicon", "check", "checks", "queue", "queue_check",
+                                  "class_queue")
 
 
 def is_num(v):

@@ -260,18 +260,30 @@ def erase_lines(e):
     return out
 
 
+def queue_dir(q):
+    """read, write or mixed (70/30) of a queue record."""
+    return "mixed" if q.get("mix") else "write" if q.get("write") else "read"
+
+
 def queue_lines(run):
-    """The command queue's depth table and its checks' verdict."""
+    """The command queue's depth table, its checks' verdict and the A2
+    verdict on its figures (class_queue)."""
     out = []
     for q in run.all("queue"):
         out.append("  %-5s cache %-3s depth %2s: %s IOPS, p50 %s us, p99 %s us%s" % (
-            "write" if q.get("write") else "read", "on" if q.get("cache") else "off",
+            queue_dir(q), "on" if q.get("cache") else "off",
             F.intg(q.get("depth")), F.num(q.get("iops"), "%.0f"),
             F.num((q.get("p50_ns") or 0) / 1e3, "%.1f") if is_num(q.get("p50_ns")) else "-",
             F.num((q.get("p99_ns") or 0) / 1e3, "%.1f") if is_num(q.get("p99_ns")) else "-",
             " (stopped by an error)" if q.get("error") else ""))
     for c in run.all("queue_check"):
         out.append("  %s" % F.text(c.get("text")))
+    for c in run.all("class_queue"):
+        if isinstance(c.get("app_text"), str):
+            out.append("  %s" % F.text(c.get("app_text")))
+        else:
+            out.append("  (the card claims %s: the queued figures are not a class verdict)"
+                       % F.text(c.get("app_claim") or "no class"))
     return out
 
 
@@ -438,7 +450,7 @@ def render_run(run, out, log=None):
             _w(out, "\n%s" % title)
             for line in fn(r):
                 _w(out, line)
-    if run.all("queue") or run.all("queue_check"):
+    if run.all("queue") or run.all("queue_check") or run.all("class_queue"):
         _w(out, "\ncommand queue (random 4 KiB tasks by queue depth)")
         for line in queue_lines(run):
             _w(out, line)
