@@ -16,6 +16,10 @@ workload (docs/database.md).
                                  and the same model's batches
   sdbdb export --format csv      everything as CSV (or json) on stdout or -o FILE
   sdbdb html -o cards.html       a page with the cards' headline figures and charts
+  sdbdb queue-ok                 the cards (CIDs) whose SD command queue passed every
+                                 check on a board, as the kernel's sysfs shows them
+                                 (manfid, oemid, name, hwrev, fwrev, date): a list for
+                                 a quirk table of cards with a known-good queue
 
 Runs under QEMU or on the simulator are stored as such and ranked only
 among their own kind; --include-emulated ranks them with board runs.
@@ -99,6 +103,63 @@ def cmd_export(st, a):
     return 0
 
 
+def _date(mdt):
+    """CID date "2022-07" as Linux's sysfs date "07/2022"."""
+    if isinstance(mdt, str) and len(mdt) == 7 and mdt[4] == "-":
+        return "%s/%s" % (mdt[5:], mdt[:4])
+    return mdt or "-"
+
+
+def _hexf(v, fmt):
+    return fmt % v if isinstance(v, int) else "-"
+
+
+def queue_ok_rows(cards):
+    """The cards of Q.queue_passed as flat rows, the CID fields as Linux's
+    sysfs prints them (drivers/mmc/core/sd.c: manfid 0x%06x, oemid 0x%04x,
+    hwrev and fwrev 0x%x, date MM/YYYY)."""
+    return [{"manfid": _hexf(c["mid"], "0x%06x"), "oemid": _hexf(c["oemid"], "0x%04x"),
+             "name": c["pnm"] or "-", "hwrev": _hexf(c["hwrev"], "0x%x"),
+             "fwrev": _hexf(c["fwrev"], "0x%x"), "date": _date(c["mdt"]),
+             "manufacturer": c["manufacturer"] or "-", "serial": c["psn_hex"] or "-",
+             "depth": c["depth"], "runs": c["runs_ok"], "a2": " ".join(c["a2"]) or "-",
+             "cid": c["cid_raw"] or "-"} for c in cards]
+
+
+def cmd_queue_ok(st, a):
+    import csv
+    import json
+    rows = queue_ok_rows(Q.queue_passed(st.db, a.include_emulated))
+    out = _output(a.output)
+    try:
+        if a.format == "json":
+            json.dump(rows, out, indent=1)
+            out.write("\n")
+        elif a.format == "csv":
+            w = csv.writer(out, lineterminator="\n")
+            cols = list(rows[0]) if rows else list(queue_ok_rows([_EMPTY])[0])
+            w.writerow(cols)
+            for r in rows:
+                w.writerow([r[k] for k in cols])
+        else:
+            out.write("# cards whose SD command queue passed every sdbench check (%s runs): "
+                      "manfid oemid name hwrev fwrev date, then what sdbench saw\n"
+                      % ("all" if a.include_emulated else "board"))
+            for r in rows:
+                out.write("%(manfid)s %(oemid)s %(name)s %(hwrev)s %(fwrev)s %(date)s  "
+                          "# %(manufacturer)s serial %(serial)s, queue depth %(depth)s, "
+                          "%(runs)s run(s), A2 on the queue: %(a2)s, CID %(cid)s\n" % r)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+_EMPTY = {"mid": None, "oemid": None, "pnm": None, "hwrev": None, "fwrev": None, "mdt": None,
+          "manufacturer": None, "psn_hex": None, "depth": None, "runs_ok": 0, "a2": [],
+          "cid_raw": None}
+
+
 def cmd_html(st, a):
     try:
         import matplotlib  # noqa: F401
@@ -160,6 +221,13 @@ def parser():
     p.add_argument("--include-emulated", action="store_true",
                    help="add QEMU and simulator runs (marked)")
     p.set_defaults(fn=cmd_html)
+    p = sub.add_parser("queue-ok", parents=[common],
+                       help="the cards whose command queue passed every check")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    p.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    p.add_argument("--include-emulated", action="store_true",
+                   help="also the simulator's cards (not for a kernel's table)")
+    p.set_defaults(fn=cmd_queue_ok)
     return ap
 
 

@@ -187,7 +187,34 @@ def run_row(run, card):
     row.update(_summary_figures(run.one("summary")) if run.one("summary")
                else _result_figures(run))
     row.update(_claims(run))
+    row.update(queue_of(run))
     return row
+
+
+def queue_of(run):
+    """The command queue's verdict (the queue_check record, docs/records.md):
+    queue_verdict "ok", "broken", "none" (the card has no queue) or "not
+    measured" (writes off, CMD49 failed), None when the queue workload did
+    not run; the depth the card lists; the failed check; the line; and the
+    A2 verdict on the queued figures (class_queue): PASS, FAIL, not checked,
+    None without an A2 claim."""
+    qc = run.one("queue_check")
+    if not qc:
+        return {"queue_verdict": None, "queue_depth": None, "queue_broken": None,
+                "queue_text": None, "a2_queued": None}
+    text = _str(qc.get("text")) or ""
+    if qc.get("queue") is not True:
+        verdict = "none" if text.startswith("no command queue") else "not measured"
+    else:
+        verdict = "broken" if _str(qc.get("broken")) else "ok"
+    cq = run.one("class_queue") or {}
+    ok = cq.get("app_meets_claim")
+    a2 = None
+    if isinstance(cq.get("app_text"), str):
+        a2 = "PASS" if ok is True else "FAIL" if ok is False else "not checked"
+    return {"queue_verdict": verdict, "queue_depth": _num(qc.get("cq_depth"), int),
+            "queue_broken": _str(qc.get("broken")), "queue_text": text or None,
+            "a2_queued": a2}
 
 
 def _claims(run):

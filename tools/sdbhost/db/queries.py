@@ -13,7 +13,9 @@ RUN_COLS = ("id", "card_id", "source", "measured", "board_model", "board_revisio
             "width", "signal_mv", "suite", "ended_by", "errors", "elapsed_us",
             "workload_count") + HEADLINE + ("headline", "verdict", "counterfeit",
                                             "failed_claims", "log_name", "run_in_log", "log_mtime",
-                                            "added_at", "run_hash")
+                                            "added_at", "run_hash", "queue_verdict",
+                                            "queue_depth", "queue_broken", "queue_text",
+                                            "a2_queued")
 WORKLOAD_COLS = ("name", "kind", "op", "cmd", "xfer_bytes", "ops", "bytes", "elapsed_ns",
                  "mbs", "iops", "errors", "data_path", "lat_count", "lat_mean_ns",
                  "lat_p50_ns", "lat_p99_ns", "lat_max_ns", "lat_stddev_ns", "card_pct",
@@ -233,3 +235,50 @@ def stats(db):
                "AS runs, (SELECT count(*) FROM workloads) AS workloads, (SELECT max(version) "
                "FROM schema_version) AS schema_version")
     return r
+
+
+def oemid(c):
+    """The CID's OEM/application ID as the 16-bit number Linux shows
+    (sysfs oemid): from the raw CID (bits 119:104), else the two ASCII
+    characters of oid; None when neither is there."""
+    raw = c.get("cid_raw")
+    if isinstance(raw, str) and len(raw) >= 6:
+        try:
+            return int(raw[2:6], 16)
+        except ValueError:
+            pass
+    oid = c.get("oid")
+    if isinstance(oid, str) and len(oid) == 2:
+        return ord(oid[0]) << 8 | ord(oid[1])
+    return None
+
+
+def queue_passed(db, include_emulated=False):
+    """The cards whose command queue passed every check: at least one run
+    with queue_verdict "ok" and none "broken" (a card that failed once is
+    never listed). One dict per card: its CID fields, oemid (number),
+    hwrev/fwrev (prv's two digits), depth (the queue depth its runs list),
+    runs_ok, and a2 (the A2 verdicts on the queued figures, e.g. "PASS").
+    Board runs only unless include_emulated."""
+    where = "" if include_emulated else " AND r.measured = 1"
+    rows = db.rows("SELECT %s, r.queue_verdict, r.queue_depth, r.a2_queued FROM cards c "
+                   "JOIN runs r ON r.card_id = c.id WHERE r.queue_verdict IS NOT NULL%s "
+                   "ORDER BY c.id, r.id" % (_cols("c", CARD_COLS), where))
+    out = {}
+    for r in rows:
+        e = out.setdefault(r["id"], dict({c: r[c] for c in CARD_COLS}, runs_ok=0,
+                                         broken=False, depth=None, a2=[]))
+        e["broken"] = e["broken"] or r["queue_verdict"] == "broken"
+        if r["queue_verdict"] == "ok":
+            e["runs_ok"] += 1
+            e["depth"] = r["queue_depth"]
+            if r["a2_queued"] and r["a2_queued"] not in e["a2"]:
+                e["a2"].append(r["a2_queued"])
+    keep = [e for e in out.values() if e["runs_ok"] and not e["broken"]]
+    for e in keep:
+        del e["broken"]
+        e["oemid"] = oemid(e)
+        prv = (e.get("prv") or "").split(".")
+        e["hwrev"], e["fwrev"] = (int(prv[0]), int(prv[1])) if len(prv) == 2 and \
+            all(x.isdigit() for x in prv) else (None, None)
+    return keep

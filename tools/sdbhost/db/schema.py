@@ -64,6 +64,13 @@ MIGRATIONS = [
         "ALTER TABLE runs ADD COLUMN counterfeit INTEGER",
         "ALTER TABLE runs ADD COLUMN failed_claims TEXT",
     ]),
+    (4, "the command queue's verdict per run (queue_check and class_queue records)", [
+        "ALTER TABLE runs ADD COLUMN queue_verdict TEXT",
+        "ALTER TABLE runs ADD COLUMN queue_depth INTEGER",
+        "ALTER TABLE runs ADD COLUMN queue_broken TEXT",
+        "ALTER TABLE runs ADD COLUMN queue_text TEXT",
+        "ALTER TABLE runs ADD COLUMN a2_queued TEXT",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]
