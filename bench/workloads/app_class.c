@@ -263,9 +263,11 @@ static void queued_measured(struct app_class_queued *a)
 			     "%.0f write IOPS", a->read_iops_d1, a->write_iops_d1);
 	/* A2 asks for the cache as well as the queue (§4.16) */
 	a->app_ok = !a->card_cache ? 0 : ok;
-	fmt_snprintf(a->detail, sizeof(a->detail), "depth %u%s: %.0f read, %.0f write IOPS%s",
-		     a->depth, a->cache ? " with cache" : "", a->read_iops, a->write_iops,
-		     !a->card_cache ? ", no cache" : m.seq_mbs < 0 ? ", no sequential write" : "");
+	fmt_snprintf(a->detail, sizeof(a->detail), "depth %u%s: %.0f read, %.0f write IOPS, "
+		     "needs %.0f, %.0f%s", a->depth, a->cache ? " with cache" : "", a->read_iops,
+		     a->write_iops, wla_app_threshold(WLA_APP_A2)->read_iops,
+		     wla_app_threshold(WLA_APP_A2)->write_iops,
+		     !a->card_cache ? "; no cache" : m.seq_mbs < 0 ? "; no sequential write" : "");
 }
 
 static void queued_decide(struct app_class_queued *a)
