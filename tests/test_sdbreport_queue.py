@@ -70,6 +70,15 @@ def test_text_shows_the_depth_table_the_mix_and_the_a2_verdict(tmp_path):
     assert "A2 PASS (depth 32 with cache: 4043 read, 2310 write IOPS)" in out
     out = run(write_log(tmp_path / "b.log", False))
     assert "A2 FAIL (depth 32 with cache: 4043 read, 969 write IOPS)" in out
+    # side by side: the A2 verdict on the queue and the queue's own
+    out = run(tmp_path / "a.log", tmp_path / "b.log")
+    lines = out.splitlines()
+    i = [n for n, l in enumerate(lines) if l.startswith("A2 on the queue ")]
+    assert len(i) == 1
+    assert lines[i[0]].endswith("A: depth 32 with cache: 4043 read, 2310 write IOPS")
+    assert lines[i[0] + 1].endswith("B: depth 32 with cache: 4043 read, 969 write IOPS")
+    assert lines[i[0] + 2].startswith("command queue ")
+    assert lines[i[0] + 2].endswith("A: command queue OK (depth 32)")
 
 
 def test_html_shows_the_depth_table_the_mix_and_the_a2_verdict(tmp_path):
@@ -77,6 +86,8 @@ def test_html_shows_the_depth_table_the_mix_and_the_a2_verdict(tmp_path):
     run("--html", html, write_log(tmp_path / "a.log", False))
     doc = html.read_text()
     assert "<td>mixed</td>" in doc
+    # the class check's table names it too
+    assert "A2 on the command queue" in doc
     assert "A2 at queue depth 32, command queue and cache on" in doc
     assert "A2 FAIL (depth 32 with cache: 4043 read, 969 write IOPS)" in doc
 

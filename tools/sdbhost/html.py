@@ -503,6 +503,9 @@ class Report:
             ("commands, queue", lambda r: "%s, queue depth %s, command queue %s, cache %s" % tuple(
                 F.text((r.one("class") or {}).get(k)) for k in
                 ("rand_cmd", "queue_depth", "cq_enabled", "cache_enabled"))),
+            ("A2 on the command queue", lambda r: F.text(
+                (r.one("class_queue") or {}).get("app_text")
+                or "not measured (the full suite's queue workload did not run)")),
         ])
         self.end()
 

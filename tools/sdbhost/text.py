@@ -502,6 +502,8 @@ def render_compare(runs, labels, out):
     rows = [
         ("application class", lambda r: _get(r, "class", "app_text")),
         ("speed class", lambda r: _get(r, "class", "speed_text")),
+        ("A2 on the queue", lambda r: _get(r, "class_queue", "detail")),
+        ("command queue", lambda r: _get(r, "queue_check", "text")),
         ("erase block", lambda r: _get(r, "au", "text")),
         ("open AUs handled", lambda r: F.intg(_get(r, "open_au", "handled", raw=True))),
         ("erase ms per AU", lambda r: F.ms_from_us(_get(r, "erase", "median_us", raw=True))),
