@@ -353,6 +353,26 @@ TEST(a2_verdict_on_the_queued_figures)
 	CHECK(strstr(claim_line(), "A2 not checked (depth 32") != NULL);
 }
 
+/* A cache that commits 40 blocks a ms on its own (sdxc-a2-cq-64g's: 1):
+ * a flush right after 16 writes finds nothing left to commit. Not a
+ * broken flush (the writes ran at cached speed): not judged, said so. A
+ * card that ignores flushes (its cache left full by the sweeps, the
+ * writes before the flush as slow as uncached ones) is still named. */
+static void fast_drain(struct sim_profile *p) { p->perf_cache_drain_per_ms = 40; }
+
+TEST(a_cache_that_drains_itself_is_not_called_broken)
+{
+	run(fast_drain, true);
+	CHECK(strstr(out, "command queue OK (depth 32) (flush not judged: the card committed "
+		      "its cache on its own)") != NULL);
+	CHECK(strstr(out, "\"flush_commits\":null,\"flush_order\":true") != NULL);
+	CHECK(strstr(out, "BROKEN") == NULL);
+	run(ignores_flush, true);
+	CHECK(strstr(out, "command queue BROKEN: flush commits nothing: a flush of 128 cached "
+		      "blocks took ") != NULL);
+	CHECK(strstr(out, "as with the cache off") != NULL);
+}
+
 /* A broken queue fails the A2 claim with its evidence; a card without a
  * queue fails it too (A2 needs one). */
 TEST(a2_broken_queue_fails_the_claim)
