@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "bench/engine/queue_split.h"
 #include "bench/engine/record.h"
 #include "bench/engine/stats.h"
 #include "bench/engine/workload_report.h"
@@ -39,6 +40,7 @@ struct q_state {
 	int raw, status, timeout, flush_commits, flush_order, cmd44; /* 1 ok, 0 failed, -1 not run */
 	unsigned max_depth;          /* depths above a timeout are not tried */
 	uint32_t seed;
+	struct q_split *split;       /* the depth being measured (NULL: a check) */
 };
 
 struct q_task {
@@ -88,11 +90,18 @@ static int q_wait(struct wl_ctx *c, struct q_state *q, unsigned i, uint32_t pend
 	uint32_t st = 0;
 	char ev[200];
 	int ret;
+	struct q_wait_track w;
+	struct q_poll p;
 
+	q_wait_begin(&w);
 	for (;;) {
+		p.t0 = wl_now_ns(c);
 		ret = sd_cq_status(c->card, &st);
 		if (ret)
 			return ret;
+		p.t1 = wl_now_ns(c);
+		p.any = (st & pending) != 0;
+		q_wait_poll(&w, &p);
 		if (st & ~pending) {
 			fmt_snprintf(ev, sizeof(ev), "task status 0x%08x shows ready tasks 0x%08x "
 				 "that are not queued (queued 0x%08x, depth %u)", (unsigned)st,
@@ -101,8 +110,11 @@ static int q_wait(struct wl_ctx *c, struct q_state *q, unsigned i, uint32_t pend
 			q_fail(q, &q->status, "task status", ev);
 			return -EIO;
 		}
-		if (st & 1u << i)
+		if (st & 1u << i) {
+			if (q->split)
+				q_split_wait_end(q->split, &w);
 			return 0;
+		}
 		if (timer_expired(d))
 			break;
 		timer_udelay(Q_POLL_US);
@@ -138,6 +150,7 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 {
 	uint32_t pending = 0;
 	uint64_t t0 = wl_now_ns(c);
+	struct sd_req_times rt;
 	unsigned i;
 	int ret;
 
@@ -156,6 +169,8 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 		}
 		pending |= 1u << i;
 	}
+	if (q->split)
+		q->split->cmds += 2 * n; /* CMD44 and CMD45 each */
 	for (i = 0; i < n; i++) {
 		uint8_t *b = c->buf + i * Q_BYTES;
 
@@ -164,11 +179,13 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 			return ret;
 		if (t[i].write)
 			q_fill(b, t[i].lba, q->seed);
-		ret = sd_cq_run(c->card, i, !t[i].write, b, Q_BLOCKS, NULL);
+		ret = sd_cq_run(c->card, i, !t[i].write, b, Q_BLOCKS, &rt);
 		if (ret) {
 			sd_cq_abort(c->card, -1);
 			return ret;
 		}
+		if (q->split)
+			q_split_run(q->split, &rt, Q_BLOCKS);
 		pending &= ~(1u << i);
 		if (lat)
 			lat[i] = (uint32_t)(wl_now_ns(c) - t0);
@@ -194,7 +211,7 @@ static uint32_t q_lba(struct wl_ctx *c, bool write)
 }
 
 static void q_point_report(unsigned depth, bool write, bool cache, uint32_t tasks,
-			   uint64_t ns, uint32_t *lat, int err)
+			   uint64_t ns, uint32_t *lat, int err, const struct q_shares *sh)
 {
 	double iops = ns ? tasks * 1e9 / (double)ns : 0;
 	uint32_t p50 = 0, p99 = 0;
@@ -219,6 +236,7 @@ static void q_point_report(unsigned depth, bool write, bool cache, uint32_t task
 	json_u64_if(j, "p50_ns", tasks, p50);
 	json_u64_if(j, "p99_ns", tasks, p99);
 	json_i64(j, "error", err);
+	q_split_json(j, sh);
 	record_end();
 }
 
@@ -245,10 +263,15 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool wri
 		   uint32_t total)
 {
 	struct q_task t[Q_MAX];
+	struct q_split split;
+	struct q_shares sh;
 	uint64_t t0, ns, excl = 0;
 	uint32_t done = 0;
 	unsigned i, n;
 	int ret = 0;
+
+	q_split_init(&split, write);
+	q->split = &split;
 
 	if (total > c->lat_max)
 		total = c->lat_max - c->lat_max % depth;
@@ -265,7 +288,10 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool wri
 		excl += q_poll(c);
 	}
 	ns = wl_now_ns(c) - t0 - excl;
-	q_point_report(depth, write, cache, done, ns, c->lat, ret);
+	q->split = NULL;
+	split.errors += ret != 0;
+	q_split_shares(&split, c, ns, &sh);
+	q_point_report(depth, write, cache, done, ns, c->lat, ret, &sh);
 	return ret;
 }
 
