@@ -218,7 +218,11 @@ static void card_perf(uint64_t seed, struct sim_profile *p)
 	static const uint8_t depths[] = { 2, 8, 16, 32 };
 	struct rng r = { seed * 0x9e3779b97f4a7c15ull + 0xa2a2a2ull };
 
-	if (p->app_class == 0 || !chance(&r, p->app_class == 2 ? 0.85 : 0.3))
+	/* The class applies to SDHC/SDXC only (sdcard.org, Application
+	 * Performance Class: "can be applied to UHS SDHC/SDXC Memory Card
+	 * product family"); an SDSC card gets no extension registers. */
+	if (p->kind == SIM_SDSC_V2 || p->app_class == 0 ||
+	    !chance(&r, p->app_class == 2 ? 0.85 : 0.3))
 		return;
 	p->sd_specx = 2; /* 6.xx */
 	p->sd_spec4 = 1;

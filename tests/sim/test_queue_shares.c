@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/engine/queue_split.h"
 #include "bench/engine/workload.h"
 #include "bench/workloads/clock_sweep.h"
 #include "bench/workloads/queue.h"
@@ -228,3 +229,33 @@ TEST(queue_shares_against_the_truth)
 		CHECK_FAIL_("%.1f%% of depths diagnosed, floor %.1f%%", diag, FLOOR_DIAG);
 }
 
+
+/* A wait whose end the polls date only within a wide bracket gets no
+ * split; the same wait dated closely is the card's, halfway in the
+ * bracket (bench/engine/queue_split.c, on made-up stamps). */
+TEST(a_wait_dated_loosely_is_no_diagnosis)
+{
+	struct q_split s;
+	struct q_wait_track w;
+	struct q_shares sh;
+	struct q_poll p = { 0, 0, false };
+	uint64_t t;
+
+	q_split_init(&s, false);
+	q_wait_begin(&w);
+	for (t = 1000; t < 100000; t += 20000) {
+		p.t0 = t;
+		p.t1 = t + 2000;
+		p.any = t >= 81000;
+		q_wait_poll(&w, &p);
+	}
+	q_split_wait_end(&s, &w);
+	/* none at 61000-63000 (middle 62000), one at 81000-83000 (82000) */
+	CHECK_EQ_U(s.card_wait_ns, 72000 - 1000);
+	CHECK_EQ_U(s.unsure_ns, 10000);
+	s.run.ops = 1;
+	s.run.total_ns = 10000;
+	q_split_shares(&s, NULL, 300000, &sh);
+	CHECK(!sh.diagnosed);
+	CHECK(strstr(sh.why, "too far apart") != NULL);
+}
