@@ -17,7 +17,8 @@
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
 #   make fuzz       the bounded fuzz run of every parser (part of make test;
 #                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
-#   make soak-long  the quick suite under random injected faults, more seeds than make test
+#   make soak-long  the quick suite and the command queue workload under random injected
+#                   faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make readme-sample  the README's sample output from tests/data/qemu-raspi2b-run.log
 #   make screenshot regenerate docs/report-screenshot.png (chromium)

@@ -16,11 +16,13 @@
  * judged by (docs/attribution.md). */
 #define Q_UNSURE_PCT 2.5
 
-void q_split_init(struct q_split *s, bool write)
+void q_split_init(struct q_split *s, const struct wl_ctx *c, bool write)
 {
 	memset(s, 0, sizeof(*s));
 	phase_acc_init(&s->run);
 	s->write = write;
+	if (c && c->card)
+		s->dma_pio0 = c->card->host->dma_pio_reqs;
 }
 
 void q_wait_begin(struct q_wait_track *w)
@@ -87,7 +89,9 @@ static const char *runs_split(const struct q_split *s, const struct wl_ctx *c,
 		.split = sp, .rd = &s->run, .elapsed_ns = s->run.total_ns,
 		.ops = (uint32_t)s->run.ops, .errors = 0,
 		.timer_res_ns = ti ? ti->resolution_ns : 0,
-		.dma_moved = c->card->host->data_path == SD_PATH_DMA,
+		/* as wl_check_validity: no run sent back to PIO */
+		.dma_moved = c->card->host->data_path == SD_PATH_DMA &&
+			     c->card->host->dma_pio_reqs == s->dma_pio0,
 		.emulated = c->emulated, .bus_flags = ddr,
 	};
 

@@ -26,6 +26,7 @@ struct q_split {
 	uint64_t unsure_ns;       /* how far off card_wait_ns may be (poll spacing) */
 	uint32_t cmds;            /* CMD44/45 and status polls outside those waits */
 	uint32_t errors;
+	uint32_t dma_pio0;        /* the host's dma_pio_reqs when the depth began */
 	bool write;
 };
 
@@ -50,7 +51,7 @@ struct q_shares {
 	char why[160];            /* when not diagnosed */
 };
 
-void q_split_init(struct q_split *s, bool write);
+void q_split_init(struct q_split *s, const struct wl_ctx *c, bool write);
 /* A wait: q_wait_begin, one q_wait_poll per status poll, q_split_wait_end
  * once the task waited for is ready. */
 void q_wait_begin(struct q_wait_track *w);

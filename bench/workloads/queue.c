@@ -270,7 +270,7 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, bool wri
 	unsigned i, n;
 	int ret = 0;
 
-	q_split_init(&split, write);
+	q_split_init(&split, c, write);
 	q->split = &split;
 
 	if (total > c->lat_max)

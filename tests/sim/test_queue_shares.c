@@ -241,7 +241,7 @@ TEST(a_wait_dated_loosely_is_no_diagnosis)
 	struct q_poll p = { 0, 0, false };
 	uint64_t t;
 
-	q_split_init(&s, false);
+	q_split_init(&s, NULL, false);
 	q_wait_begin(&w);
 	for (t = 1000; t < 100000; t += 20000) {
 		p.t0 = t;
