@@ -17,7 +17,8 @@
 #   make test-hw PORT=/dev/ttyUSB0   the hardware checks against a Pi on a serial port
 #   make fuzz       the bounded fuzz run of every parser (part of make test;
 #                   FUZZ_SECONDS per target, default 20); make fuzz-long runs longer
-#   make soak-long  the quick suite under random injected faults, more seeds than make test
+#   make soak-long  the quick suite and the command queue workload under random injected
+#                   faults, more seeds than make test
 #   make fixtures   regenerate the QEMU console logs in tests/data/
 #   make readme-sample  the README's sample output from tests/data/qemu-raspi2b-run.log
 #   make screenshot regenerate docs/report-screenshot.png (chromium)
@@ -27,6 +28,8 @@
 #   make bench-silicon the generated pairs under each controller behaviour docs/silicon.md
 #                   lists (bench-sim part 5): no diagnosis, confidently wrong, per variant
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
+#   make bench-queue the card / bus / host shares of the command queue's depths against
+#                   the simulator's truth on generated pairs with a queue (N=<pairs>, default 60)
 #   make bench-confirm  each verdict's counterfactual checks (half clock, CPU delay) on
 #                   simulated pairs: contradictions of right and of broken splits
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):
@@ -153,7 +156,7 @@ SDBLINUX_SRCS := $(wildcard tools/sdblinux/*.c) \
                  lib/fmt.c lib/json.c lib/err.c lib/host/fd_read.c
 SDBLINUX_BINS := $(B)/sdblinux/sdblinux-arm64 $(B)/sdblinux/sdblinux-armhf $(BH)/sdblinux
 
-.PHONY: readme-sample screen-png bench-captures bench-qemu bench-holdout bench-predict bench-au bench-confirm bench-mutations bench-linux bench-linux-commands sdblinux bench-sim bench-silicon all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
+.PHONY: readme-sample screen-png bench-captures bench-qemu bench-queue bench-holdout bench-predict bench-au bench-confirm bench-mutations bench-linux bench-linux-commands sdblinux bench-sim bench-silicon all run test test-qemu test-qemu10 test-hw fixtures screenshot unit clean qemu-image \
         golden image run-image install uninstall fuzz fuzz-long fuzz-build soak-long
 all: $(B)/gen/font8x16.bin $(B)/kernel.img $(B)/kernel.lst $(B)/kernel8.img $(B)/kernel8.lst $(B)/shim64.bin \
      $(B)/kernel_2712.img $(SDBLINUX_BINS) \
@@ -513,6 +516,14 @@ bench-holdout: $(BH)/tests/test_bench_accuracy
 	@test -n "$(FIRST)" || { echo "bench-holdout: give FIRST=<first seed> (and N=<pairs>)"; exit 2; }
 	SIM_ACCURACY_ONLY=gen-host SIM_ACCURACY_GEN_FIRST=$(FIRST) \
 		SIM_ACCURACY_GEN=$(or $(N),100) $(BH)/tests/test_bench_accuracy
+
+# The shares of the command queue's workload at every depth against the
+# simulator's truth, on the first N generated pairs (from seed FIRST,
+# default 1) whose card has a command queue (tests/sim/test_queue_shares.c;
+# make test runs 3). Seeds from 9000 are held out: the test refuses them.
+bench-queue: $(BH)/tests/test_queue_shares
+	SIM_QSHARES_FIRST=$(or $(FIRST),1) SIM_QSHARES_PAIRS=$(or $(N),60) \
+		$(BH)/tests/test_queue_shares
 
 # The erase-block size the alignment test finds and the open AUs the
 # open-AU step finds, on 200 generated cards against the cards' own

@@ -176,6 +176,8 @@ struct sim_profile {
 	uint64_t perf_flush_per_block_ns;  /* ... this per block still cached */
 	uint8_t cq_depth;                  /* command queue depth; 0 (or 1) = no queue */
 	uint8_t cq_lanes;                  /* read tasks the card prepares at once (0 = 1) */
+	struct sim_dist cq_task;           /* scheduling a queued task: from its CMD45
+					    * until the card can start on it (0 = none) */
 	/* Broken implementations (the failure modes a kernel meets): */
 	uint8_t cq_timeout_depth;          /* a task queued behind this many never
 					    * becomes ready (0 = never happens) */
@@ -524,6 +526,11 @@ struct sim_sdhost_stats {
 };
 void sim_sdhost_get_stats(struct sim_sdhost_stats *s);
 
+/* Called with every command the card receives, before it acts on it
+ * (tests: what reached the card, e.g. the soak's check that every write
+ * lands in the test area). */
+extern void (*sim_card_cmd_hook)(uint8_t idx, uint32_t arg, bool app);
+
 /* Called with every CPU write to a DMA register (tests: ordering logs). */
 extern void (*sim_dma_write_hook)(uintptr_t addr, uint32_t val);
 
@@ -714,6 +721,17 @@ struct sim_truth_sum {
 	uint64_t host_port_ns;
 };
 void sim_truth_sum(unsigned from, unsigned to, struct sim_truth_sum *out);
+
+/* The card / bus / host truth of [a, b] with several tasks in flight
+ * (docs/attribution.md, "Several tasks in flight"): the wire truth
+ * (sim_wire_window: bus = CMD+DATA+GAP+CTRL_GAP, card = CARD+BUSY, host =
+ * HOST_*), except that a stretch in which the host was asking for the
+ * Task Status (CMD13 with SEND_TASK_STATUS, from the first such poll to
+ * the next other command) while tasks were queued and none of them ready
+ * is the card's whole, CMD13 frames and idle bus alike. 0, or -1 when the
+ * wire history no longer holds the window. */
+int sim_truth_queue(uint64_t a, uint64_t b, uint64_t *card_ns, uint64_t *bus_ns,
+		    uint64_t *host_ns);
 
 /* SD clocks a data block occupies on the DAT lines, counted from the bits
  * each line carries (start bit, its share of the data, its CRC16, end

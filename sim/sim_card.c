@@ -27,6 +27,8 @@
 
 #include "sim/sim_internal.h"
 
+void (*sim_card_cmd_hook)(uint8_t idx, uint32_t arg, bool app);
+
 /* R1 card status bits (§4.10.1). */
 #define R1_OUT_OF_RANGE     (1u << 31)
 #define R1_ADDRESS_ERROR    (1u << 30)
@@ -613,6 +615,9 @@ void sim_card_command(uint8_t idx, uint32_t arg, uint64_t t,
 	app = c->app_next;
 	c->app_next = false;
 	o->app = app;
+	sim_truth_queue_cmd(idx, arg, app, t);
+	if (sim_card_cmd_hook)
+		sim_card_cmd_hook(idx, arg, app);
 
 	if (idx == 0) {
 		go_idle();

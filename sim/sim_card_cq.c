@@ -39,7 +39,8 @@
  * The model's own choices (no authority says otherwise): a task is ready
  * when the card has read its data (a read: one of cq_lanes flash units,
  * the earliest free, takes read_first) or at once (a write: the data goes
- * to the card when the host runs it); CMD44/45 only in tran; a wrong task
+ * to the card when the host runs it), both after the task's scheduling
+ * cost cq_task (the card's firmware taking the task in; 0 by default); CMD44/45 only in tran; a wrong task
  * (not ready, wrong direction, an ID in use or beyond the depth) answers
  * R1 with ERROR and moves no data; CMD43 answers R1 (the spec's table says
  * R1b) with no busy. The cache: a block written while the cache is on
@@ -283,6 +284,17 @@ unsigned sim_card_cq_queued(void)
 	return n;
 }
 
+uint64_t sim_cq_first_ready(void)
+{
+	uint64_t r = SIM_NEVER;
+	unsigned i;
+
+	for (i = 0; i < CQ_MAX; i++)
+		if (q.task[i].state == T_QUEUED && q.task[i].ready_at < r)
+			r = q.task[i].ready_at;
+	return r;
+}
+
 void sim_card_power_loss(void)
 {
 	while (q.n) {
@@ -420,6 +432,10 @@ static uint64_t schedule(bool rd, uint64_t t)
 
 	if (p->cq_timeout_depth && sim_card_cq_queued() >= p->cq_timeout_depth)
 		return SIM_NEVER;
+	/* Only a card with a scheduling cost draws one: the other profiles'
+	 * random streams stay as they were. */
+	if (p->cq_task.min_ns || p->cq_task.mean_extra_ns)
+		t += sim_rng_draw(&p->cq_task);
 	if (!rd)
 		return t;
 	for (i = 1; i < lanes; i++)

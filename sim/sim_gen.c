@@ -195,6 +195,18 @@ static void card_aus(struct rng *r, struct sim_profile *p)
 	p->erase_per_au_ns = logu(r, 50e3, 2e6);
 }
 
+/* A queue's task scheduling cost (the card's firmware taking a task in
+ * before it starts on it, reads and writes: sim_card_cq.c cq_task) on 70%
+ * of the queues, 5-200 us: from a stream of its own, so that the queue
+ * keys drawn below stay those of the cards generated before it existed. */
+static void card_task_cost(uint64_t seed, struct sim_profile *p)
+{
+	struct rng r = { seed * 0xd1b54a32d192ed03ull + 0x7a5cull };
+
+	if (p->cq_depth >= 2 && chance(&r, 0.7))
+		p->cq_task = dist(&r, 5e3, 200e3, 1.0, 0, 0, 0);
+}
+
 /* SD 6.00 extension registers, the Performance Enhancement cache and
  * command queue, and their broken implementations (sim_card_cq.c). From a
  * stream of their own (seeded apart from the card's), so that the draws
@@ -206,7 +218,11 @@ static void card_perf(uint64_t seed, struct sim_profile *p)
 	static const uint8_t depths[] = { 2, 8, 16, 32 };
 	struct rng r = { seed * 0x9e3779b97f4a7c15ull + 0xa2a2a2ull };
 
-	if (p->app_class == 0 || !chance(&r, p->app_class == 2 ? 0.85 : 0.3))
+	/* The class applies to SDHC/SDXC only (sdcard.org, Application
+	 * Performance Class: "can be applied to UHS SDHC/SDXC Memory Card
+	 * product family"); an SDSC card gets no extension registers. */
+	if (p->kind == SIM_SDSC_V2 || p->app_class == 0 ||
+	    !chance(&r, p->app_class == 2 ? 0.85 : 0.3))
 		return;
 	p->sd_specx = 2; /* 6.xx */
 	p->sd_spec4 = 1;
@@ -230,6 +246,7 @@ static void card_perf(uint64_t seed, struct sim_profile *p)
 		p->flush_reorders = true;
 	if (p->perf_cache_blocks && chance(&r, 0.06))
 		p->flush_ignored = true;
+	card_task_cost(seed, p);
 }
 
 void sim_gen_card(uint64_t seed, struct sim_profile *p)

@@ -205,6 +205,12 @@ bool sim_cq_command(uint8_t idx, uint32_t arg, uint64_t t, struct sim_cmd_out *o
 void sim_cq_ext_read(uint8_t *buf, uint32_t len);
 uint64_t sim_cq_ext_write(const uint8_t *buf, uint64_t t);
 uint64_t sim_cq_mem_write(uint64_t phys_blk, uint64_t t);
+/* When the first queued task is (or was) ready: SIM_NEVER with none queued
+ * or none that will be (the truth's queue stretches, sim_truth.c). */
+uint64_t sim_cq_first_ready(void);
+/* Every command the card receives, at t, before it acts on it: the
+ * truth's stretches of task-status polls (sim_truth.c). */
+void sim_truth_queue_cmd(uint8_t cmd, uint32_t arg, bool app, uint64_t t);
 /* The 64-byte 4-bit tuning block (SD Physical Layer §4.2.4.5). */
 extern const uint8_t sim_tuning_block[64];
 

@@ -151,6 +151,8 @@ static const struct field card_fields[] = {
 	  "Cache Flush (or cache off) busy per block still cached" },
 	{ "cq_depth", F_U8, P(cq_depth), 0, 32, 0, "command queue depth (0 or 1 = no queue)" },
 	{ "cq_lanes", F_U8, P(cq_lanes), 0, 16, 0, "read tasks the card prepares at once" },
+	{ "cq_task", F_DIST, P(cq_task), 0, 0, 0,
+	  "scheduling a queued task: from its CMD45 until the card starts on it (reads and writes)" },
 	{ "cq_timeout_depth", F_U8, P(cq_timeout_depth), 0, 32, 0,
 	  "broken: a task queued behind this many never becomes ready (0 = never)" },
 	{ "flush_reorders", F_BOOL, P(flush_reorders), 0, 0, 0,

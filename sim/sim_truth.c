@@ -22,8 +22,79 @@ static unsigned count;
 static struct sim_block_truth blocks[SIM_BLOCK_RING];
 static uint32_t blk_head;  /* next free entry (monotonic) */
 
+/* The queue's waits for the card (sim_truth_queue): stretches of status
+ * polls while tasks were queued and none ready, the last SIM_QWAIT_RING,
+ * dated as the card received the commands (sim_truth_queue_cmd). */
+#define SIM_QWAIT_RING 16384u
+
+static struct {
+	bool polling;            /* the last command was a task-status CMD13 */
+	uint64_t since;          /* the first of those polls */
+	uint64_t s[SIM_QWAIT_RING], e[SIM_QWAIT_RING];
+	uint32_t n;
+} qw;
+
+void sim_truth_queue_cmd(uint8_t cmd, uint32_t arg, bool app, uint64_t now)
+{
+	bool status = cmd == 13 && !app && (arg & (1u << 15)) && sim_card_cq_on();
+	uint64_t ready;
+
+	if (status) {
+		if (!qw.polling)
+			qw.since = now;
+		qw.polling = true;
+		return;
+	}
+	if (!qw.polling)
+		return;
+	qw.polling = false;
+	/* Nothing but status polls since 'since': the queue is as it was. */
+	if (!sim_card_cq_queued())
+		return;
+	ready = sim_cq_first_ready();
+	if (ready <= qw.since)
+		return;
+	qw.s[qw.n % SIM_QWAIT_RING] = qw.since;
+	qw.e[qw.n % SIM_QWAIT_RING] = ready < now ? ready : now;
+	qw.n++;
+}
+
+int sim_truth_queue(uint64_t a, uint64_t b, uint64_t *card_ns, uint64_t *bus_ns,
+		    uint64_t *host_ns)
+{
+	struct sim_wire_sum w, x;
+	uint32_t i = qw.n > SIM_QWAIT_RING ? qw.n - SIM_QWAIT_RING : 0;
+	uint64_t card_extra = 0;
+	unsigned k;
+
+	sim_wire_totals(&w); /* decides the truth up to now */
+	if (b > w.t_to)
+		b = w.t_to;
+	if (sim_wire_window(a, b, &w))
+		return -1;
+	for (; i < qw.n; i++) {
+		uint64_t s = qw.s[i % SIM_QWAIT_RING], e = qw.e[i % SIM_QWAIT_RING];
+
+		s = s < a ? a : s;
+		e = e > b ? b : e;
+		if (e <= s)
+			continue;
+		if (sim_wire_window(s, e, &x))
+			return -1;
+		for (k = 0; k < SIM_W_NCAT; k++)
+			w.ns[k] -= x.ns[k] < w.ns[k] ? x.ns[k] : w.ns[k];
+		card_extra += e - s;
+	}
+	*card_ns = sim_wire_card_ns(&w) + card_extra;
+	*bus_ns = sim_wire_bus_ns(&w);
+	*host_ns = sim_wire_host_ns(&w);
+	return 0;
+}
+
 void sim_truth_reset(void)
 {
+	qw.polling = false;
+	qw.n = 0;
 	memset(ring, 0, sizeof(ring));
 	count = 0;
 	memset(blocks, 0, sizeof(blocks));

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "bench/engine/queue_split.h"
 #include "bench/engine/record.h"
 #include "bench/engine/stats.h"
 #include "bench/engine/workload_report.h"
@@ -46,6 +47,7 @@ struct q_state {
 	 * and at the deepest depth of each sweep, by [mode][cache]; -1 none. */
 	double d1[3], top[3][2];
 	unsigned top_depth[3][2];
+	struct q_split *split;       /* the depth being measured (NULL: a check) */
 };
 
 /* What one sweep queues: reads, writes, or both mixed 70/30 (70 % reads,
@@ -100,11 +102,18 @@ static int q_wait(struct wl_ctx *c, struct q_state *q, unsigned i, uint32_t pend
 	uint32_t st = 0;
 	char ev[200];
 	int ret;
+	struct q_wait_track w;
+	struct q_poll p;
 
+	q_wait_begin(&w);
 	for (;;) {
+		p.t0 = wl_now_ns(c);
 		ret = sd_cq_status(c->card, &st);
 		if (ret)
 			return ret;
+		p.t1 = wl_now_ns(c);
+		p.any = (st & pending) != 0;
+		q_wait_poll(&w, &p);
 		if (st & ~pending) {
 			fmt_snprintf(ev, sizeof(ev), "task status 0x%08x shows ready tasks 0x%08x "
 				 "that are not queued (queued 0x%08x, depth %u)", (unsigned)st,
@@ -113,8 +122,11 @@ static int q_wait(struct wl_ctx *c, struct q_state *q, unsigned i, uint32_t pend
 			q_fail(q, &q->status, "task status", ev);
 			return -EIO;
 		}
-		if (st & 1u << i)
+		if (st & 1u << i) {
+			if (q->split)
+				q_split_wait_end(q->split, &w);
 			return 0;
+		}
 		if (timer_expired(d))
 			break;
 		timer_udelay(Q_POLL_US);
@@ -150,6 +162,7 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 {
 	uint32_t pending = 0;
 	uint64_t t0 = wl_now_ns(c);
+	struct sd_req_times rt;
 	unsigned i;
 	int ret;
 
@@ -168,6 +181,8 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 		}
 		pending |= 1u << i;
 	}
+	if (q->split)
+		q->split->cmds += 2 * n; /* CMD44 and CMD45 each */
 	for (i = 0; i < n; i++) {
 		uint8_t *b = c->buf + i * Q_BYTES;
 
@@ -176,11 +191,13 @@ static int q_batch(struct wl_ctx *c, struct q_state *q, const struct q_task *t, 
 			return ret;
 		if (t[i].write)
 			q_fill(b, t[i].lba, q->seed);
-		ret = sd_cq_run(c->card, i, !t[i].write, b, Q_BLOCKS, NULL);
+		ret = sd_cq_run(c->card, i, !t[i].write, b, Q_BLOCKS, &rt);
 		if (ret) {
 			sd_cq_abort(c->card, -1);
 			return ret;
 		}
+		if (q->split)
+			q_split_run(q->split, &rt, Q_BLOCKS);
 		pending &= ~(1u << i);
 		if (lat)
 			lat[i] = (uint32_t)(wl_now_ns(c) - t0);
@@ -215,7 +232,8 @@ struct q_point_res {
 	int err;
 };
 
-static double q_point_report(const struct q_point_res *r, uint32_t *lat)
+static double q_point_report(const struct q_point_res *r, uint32_t *lat,
+			     const struct q_shares *sh)
 {
 	double iops = r->ns ? r->tasks * 1e9 / (double)r->ns : 0;
 	uint32_t p50 = 0, p99 = 0;
@@ -243,6 +261,7 @@ static double q_point_report(const struct q_point_res *r, uint32_t *lat)
 	json_u64_if(j, "p50_ns", r->tasks, p50);
 	json_u64_if(j, "p99_ns", r->tasks, p99);
 	json_i64(j, "error", r->err);
+	q_split_json(j, sh);
 	record_end();
 	return r->tasks && !r->err ? iops : -1;
 }
@@ -274,7 +293,13 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, enum q_m
 	struct q_point_res r = { depth, mode, cache, 0, 0, 0, 0 };
 	uint64_t t0, excl = 0;
 	uint32_t w;
+	struct q_split split;
+	struct q_shares sh;
 	unsigned i, n;
+
+	q_split_init(&split, c, mode == Q_WRITES);
+	split.mixed = mode == Q_MIXED;
+	q->split = &split;
 
 	if (total > c->lat_max)
 		total = c->lat_max - c->lat_max % depth;
@@ -294,7 +319,10 @@ static int q_point(struct wl_ctx *c, struct q_state *q, unsigned depth, enum q_m
 		excl += q_poll(c);
 	}
 	r.ns = wl_now_ns(c) - t0 - excl;
-	*iops = q_point_report(&r, c->lat);
+	q->split = NULL;
+	split.errors += r.err != 0;
+	q_split_shares(&split, c, r.ns, &sh);
+	*iops = q_point_report(&r, c->lat, &sh);
 	return r.err;
 }
 

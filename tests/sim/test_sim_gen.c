@@ -176,3 +176,35 @@ TEST(new_profile_keys_cost_what_they_say)
 	/* blocks 16, 32, 48 start erase blocks (the first block does not pay) */
 	CHECK(multi >= 3 * 3000000ull && multi < 4 * 3000000ull);
 }
+
+/* Generated A2 cards carry a command queue and a cache, with scheduling
+ * costs and, now and then, each broken behaviour (sim_gen.c card_perf,
+ * card_task_cost); an SDSC card never has the extension registers. */
+TEST(generated_a2_cards_have_queues_and_their_failures)
+{
+	unsigned queues = 0, caches = 0, tasks = 0, tmo = 0, reo = 0, ign = 0, rej = 0;
+	uint64_t s;
+
+	for (s = 1; s <= 400; s++) {
+		struct sim_profile p;
+
+		sim_gen_card(s, &p);
+		if (p.kind == SIM_SDSC_V2 && p.ext_regs)
+			CHECK_FAIL_("card seed %llu: SDSC with extension registers",
+				    (unsigned long long)s);
+		if (p.cq_depth >= 2) {
+			queues++;
+			CHECK(p.app_class == 2 && p.ext_regs);
+			CHECK(p.cq_depth <= 32 && p.cq_lanes >= 1);
+			CHECK(!p.cq_timeout_depth || p.cq_timeout_depth < p.cq_depth);
+		}
+		caches += p.perf_cache_blocks != 0;
+		tasks += p.cq_task.min_ns != 0;
+		tmo += p.cq_timeout_depth != 0;
+		reo += p.flush_reorders;
+		ign += p.flush_ignored;
+		rej += p.cq_rejects_cmd44;
+	}
+	CHECK(queues >= 40 && caches >= queues && tasks >= queues / 2 && tasks < queues);
+	CHECK(tmo && reo && ign && rej);
+}

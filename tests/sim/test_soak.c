@@ -12,6 +12,17 @@
  *     area (MBR, boot partition) are byte-identical afterwards.
  * Prints one table row per run. SDB_SOAK_SEEDS=N runs N seeds per rate
  * (default 1; make soak-long uses more).
+ *
+ * The command queue's workload (bench/workloads/queue.c: queued reads and
+ * writes at every depth, the cache on and off, the flush checks) is not in
+ * the quick suite; the second test runs it alone on A2 cards with a queue
+ * and a cache (the A2 profile and a generated A2 card), under faults aimed at its commands (CMD44-49, CMD13, the
+ * tasks' data), and checks that every write the card receives (CMD47 with
+ * the block its CMD44/CMD45 named, CMD24/25, erases) lies in the test area,
+ * that no block outside it changed, and that the card is left with its
+ * cache and queue off once the run's end has done what the firmware does
+ * at the end of a suite (bench/run.c, leave_card_as_found).
+ * SDB_SOAK_TRACE=1 prints each fault as it is armed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +31,12 @@
 #include "bench/engine/record.h"
 #include "bench/env.h"
 #include "bench/run.h"
+#include "bench/workloads/queue.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
 #include "drivers/timer.h"
 #include "lib/host/host_console.h"
 #include "sim/sim.h"
+#include "sim/sim_gen.h"
 #include "harness/sim_harness.h"
 #include "tests/unit/check.h"
 
@@ -361,4 +374,207 @@ TEST(quick_suite_survives_random_faults)
 	printf("  %u runs, %u met every check\n", runs, good);
 	free(before);
 	free(after);
+}
+
+/* ---- the command queue under faults ------------------------------------ */
+
+#define QA_FIRST (1u << 21)
+#define QA_COUNT (1u << 15)
+#define QMEM     (4u << 20)
+
+static struct {
+	bool wr[32];
+	uint32_t blocks[32], lba[32];
+	int last44;
+	uint32_t erase_from;
+	unsigned writes, outside, queued_writes;
+} QW;
+
+static void q_rearm(void);
+
+static void qw_check(uint32_t first, uint32_t count)
+{
+	QW.writes++;
+	if (first < QA_FIRST || (uint64_t)first + count > QA_FIRST + QA_COUNT)
+		QW.outside++;
+}
+
+/* Every command as the card receives it (SDXC: block addresses). */
+static void qw_cmd(uint8_t idx, uint32_t arg, bool app)
+{
+	unsigned id = (arg >> 16) & 31;
+
+	if (app)
+		return;
+	switch (idx) {
+	case 44: /* SD 6.00 §4.19: [30] 1 = read, [20:16] task, [15:0] blocks */
+		QW.last44 = (int)id;
+		QW.wr[id] = !((arg >> 30) & 1);
+		QW.blocks[id] = arg & 0xffff;
+		break;
+	case 45:
+		if (QW.last44 >= 0)
+			QW.lba[QW.last44] = arg;
+		QW.last44 = -1;
+		break;
+	case 47:
+		QW.queued_writes++;
+		qw_check(QW.wr[id] ? QW.lba[id] : 0, QW.blocks[id]);
+		break;
+	case 24: case 25: qw_check(arg, 1); break;
+	case 32: QW.erase_from = arg; break;
+	case 33: qw_check(QW.erase_from, arg >= QW.erase_from ? arg - QW.erase_from + 1 : 1); break;
+	default: break;
+	}
+	/* The controller has taken this command's fault (if any) already:
+	 * the next one may be armed now. */
+	q_rearm();
+}
+
+/* The next fault once the last fired: on the queue's commands and data. */
+static void q_rearm(void)
+{
+	static const int cmds[] = { 44, 45, 46, 47, 13, 49, 48, 43, SIM_ANY_CMD };
+	static const int data[] = { 46, 47, 48, 49 };
+	static const enum sim_fault_kind kinds[] = {
+		SIM_FAULT_CMD_CRC, SIM_FAULT_CMD_TIMEOUT, SIM_FAULT_CMD_INDEX, SIM_FAULT_DATA_CRC,
+		SIM_FAULT_DATA_TIMEOUT, SIM_FAULT_DATA_END, SIM_FAULT_STUCK_BUSY };
+	struct sim_fault f;
+	uint32_t k;
+
+	if (S.sc == SC_NONE || (S.armed >= 0 && !sim_fault_fired(S.armed)))
+		return;
+	if (S.armed >= 0)
+		S.faults += sim_fault_fired(S.armed);
+	sim_fault_clear();
+	memset(&f, 0, sizeof(f));
+	f.nth = 1 + rnd() % (2 * S.mean);
+	f.times = 1;
+	k = rnd() % (S.sc == SC_CMD ? 3 : S.sc == SC_DATA ? 3 : 7);
+	f.kind = kinds[S.sc == SC_DATA ? 3 + k : k];
+	f.cmd = f.kind >= SIM_FAULT_DATA_CRC && f.kind != SIM_FAULT_STUCK_BUSY ?
+		data[rnd() % 4] : cmds[rnd() % 9];
+	if (f.kind == SIM_FAULT_STUCK_BUSY) {
+		f.cmd = (rnd() & 1) ? 47 : 49;
+		f.busy_ns = (rnd() & 1) ? 0 : 20000000ull + rnd() % 300000000u;
+	}
+	/* The register commands are few (the cache and queue turned on and
+	 * off, flushes): a fault on one comes within its first few. */
+	if (f.cmd == 43 || f.cmd == 48 || f.cmd == 49)
+		f.nth = 1 + rnd() % 4;
+	f.block = rnd() % 8;
+	S.armed = sim_fault_add(&f);
+	if (getenv("SDB_SOAK_TRACE"))
+		printf("    fault %d kind %d cmd %d nth %u -> %d\n", S.sc, f.kind, f.cmd, f.nth, S.armed);
+}
+
+static void q_capture(char c)
+{
+	if (S.len + 1 < OUT_MAX)
+		S.out[S.len++] = c;
+	S.out[S.len] = 0;
+	if (c == '\n')
+		q_rearm();
+}
+
+/* One run of the queue workload on profile p under scenario sc. */
+static int q_soak_run(enum scen sc, uint32_t mean, uint64_t seed, const struct sim_profile *p)
+{
+	static uint8_t *mem;
+	static struct simh sh;
+	static struct test_area ta;
+	static struct write_guard guard;
+	struct wl_ctx ctx;
+	uint64_t sum0;
+	bool left_on, verdict;
+	int ok = 1;
+
+	memset(&S, 0, sizeof(S));
+	memset(&QW, 0, sizeof(QW));
+	QW.last44 = -1;
+	S.out = malloc(OUT_MAX);
+	S.out[0] = 0;
+	S.rng = seed * 0x9E3779B97F4A7C15ull + 5;
+	S.sc = sc;
+	S.mean = mean;
+	S.armed = -1;
+	if (!mem)
+		mem = malloc(QMEM);
+	CHECK_EQ_I(simh_start_p(&sh, p, NULL), 0);
+	memset(&ta, 0, sizeof(ta));
+	ta.usable = true;
+	ta.source = TEST_AREA_CONFIG;
+	ta.first_lba = QA_FIRST;
+	ta.count = QA_COUNT;
+	write_guard_init(&guard, &sh.card, &ta, true);
+	wl_ctx_init(&ctx, &guard, mem, QMEM, true, false, 0x5db, (uint32_t)seed);
+	ctx.read_base = QA_FIRST;
+	ctx.read_span_blocks = 1u << 20;
+	sum0 = sim_card_sum_outside(QA_FIRST, QA_COUNT);
+	sim_card_cmd_hook = qw_cmd;
+	host_console_hook = q_capture;
+	q_rearm();
+	wl_queue(&ctx);
+	if (S.armed >= 0)
+		S.faults += sim_fault_fired(S.armed);
+	sim_fault_clear();
+	left_on = sim_card_cache_on() || sim_card_cq_on();
+	/* the end of the suite, as bench/run.c's leave_card_as_found */
+	write_guard_card_as_found(&guard);
+	host_console_hook = NULL;
+	sim_card_cmd_hook = NULL;
+	verdict = strstr(S.out, "\"type\":\"queue_check\"") != NULL;
+	printf("  queue %-6s %5u %4lu %-16s %6u %6u %6u %4u %-8s %s\n", scen_name[sc], mean,
+	       (unsigned long)seed, p->name, S.faults, QW.queued_writes, QW.writes, QW.outside,
+	       left_on ? "on" : "off", sim_card_cache_on() || sim_card_cq_on() ? "LEFT ON" : "off");
+	if (QW.outside || sim_card_sum_outside(QA_FIRST, QA_COUNT) != sum0) {
+		CHECK_FAIL_("queue %s/%lu: %u writes outside the test area, blocks outside %s",
+			    scen_name[sc], (unsigned long)seed, QW.outside,
+			    sim_card_sum_outside(QA_FIRST, QA_COUNT) != sum0 ? "changed" : "kept");
+		ok = 0;
+	}
+	if (sim_card_cache_on() || sim_card_cq_on() || sim_card_cache_dirty()) {
+		CHECK_FAIL_("queue %s/%lu: the card is left with its cache or queue on",
+			    scen_name[sc], (unsigned long)seed);
+		ok = 0;
+	}
+	/* at the lowest rate a run may end before its fault fires */
+	if (!verdict || (sc != SC_NONE && mean <= 300 && !S.faults) ||
+	    (sc == SC_NONE && !QW.queued_writes)) {
+		CHECK_FAIL_("queue %s/%lu: verdict %d, %u faults fired, %u queued writes",
+			    scen_name[sc], (unsigned long)seed, verdict, S.faults, QW.queued_writes);
+		ok = 0;
+	}
+	free(S.out);
+	return ok;
+}
+
+TEST(queue_survives_random_faults)
+{
+	static const struct {
+		enum scen sc;
+		uint32_t mean;
+	} qplan[] = { { SC_NONE, 0 }, { SC_CMD, 3000 }, { SC_CMD, 300 }, { SC_DATA, 1000 },
+		      { SC_DATA, 100 }, { SC_MIXED, 3000 }, { SC_MIXED, 300 }, { SC_MIXED, 40 } };
+	unsigned seeds = env_u("SDB_SOAK_SEEDS", 1), runs = 0, good = 0;
+	const struct sim_profile *a2 = sim_profile_find("sdxc-a2-cq-64g");
+	static struct sim_profile gen;
+
+	/* every other run on a generated A2 card: SDHC, a queue of depth 8
+	 * with 4 lanes, a 1408-block cache (sim_gen.c, seed 11) */
+	sim_gen_card(11, &gen);
+	CHECK(a2 != NULL && gen.cq_depth == 8 && gen.perf_cache_blocks);
+	if (!a2)
+		return;
+	printf("  queue %-6s %5s %4s %-16s %6s %6s %6s %4s %-8s %s\n", "faults", "1/rate", "seed",
+	       "profile", "fired", "CMD47", "writes", "out", "workload", "after end");
+	for (unsigned s = 0; s < seeds; s++)
+		for (unsigned i = 0; i < sizeof(qplan) / sizeof(qplan[0]); i++) {
+			if (s && qplan[i].sc == SC_NONE)
+				continue;
+			runs++;
+			good += q_soak_run(qplan[i].sc, qplan[i].mean, 1 + s * 7 + i,
+					   i & 1 ? &gen : a2);
+		}
+	printf("  %u queue runs, %u met every check\n", runs, good);
 }
