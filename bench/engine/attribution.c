@@ -23,6 +23,7 @@
  * accumulators (split reads and writes into separate accumulators).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "bench/engine/attribution.h"
 #include "bench/engine/busmodel.h"
@@ -81,10 +82,18 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void decide(struct phase_split *s)
+/* The verdict of one set of critical shares (card, bus, host): the part,
+ * and the largest and second parts. */
+struct pick {
+	enum bottleneck verdict, top, second;
+	double pct;
+};
+
+static struct pick pick_of(const double sh[3], double ceiling_pct)
 {
 	enum bottleneck order[3] = { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST };
-	double share[3] = { s->crit_card_pct, s->crit_bus_pct, s->crit_host_pct };
+	double share[3] = { sh[0], sh[1], sh[2] };
+	struct pick p;
 	unsigned i, j;
 
 	/* Sort the three parts by share, descending; ties keep card, bus,
@@ -100,24 +109,137 @@ static void decide(struct phase_split *s)
 			order[j - 1] = b;
 		}
 	}
-	s->top = order[0];
-	s->second = order[1];
-	if (s->wall_ns == 0) {
-		s->verdict = BOTTLENECK_MIXED;
-		s->verdict_pct = 0.0;
-		return;
-	}
+	p.top = order[0];
+	p.second = order[1];
 	/* Within 10% of the bus ceiling only a faster bus can give back the
 	 * rest - unless the frames hid behind a CPU that set the pace (the
 	 * bus not the critical path's largest part): then a faster bus gives
 	 * nothing, and the shares decide (docs/attribution.md, section 4). */
-	if (s->ceiling_pct >= ATTR_CEILING_BUS_PCT && order[0] == BOTTLENECK_BUS) {
-		s->verdict = BOTTLENECK_BUS;
-		s->verdict_pct = s->crit_bus_pct;
+	if (ceiling_pct >= ATTR_CEILING_BUS_PCT && order[0] == BOTTLENECK_BUS) {
+		p.verdict = BOTTLENECK_BUS;
+		p.pct = sh[BOTTLENECK_BUS];
+		return p;
+	}
+	p.pct = share[0];
+	p.verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;
+	return p;
+}
+
+/* Would verdict p be right if the critical shares were sh (docs/
+ * attribution.md, "The verdict against the truth")? A part within
+ * ATTR_TIE_PP of the largest counts as the largest; a named part needs
+ * ATTR_DOMINANT_PCT less the tie, the ceiling rule's bus the wires that
+ * busy less the tie; a mixed verdict no part dominant beyond the tie. */
+static bool pick_holds(const struct pick *p, const double sh[3], const struct phase_split *s)
+{
+	double d;
+	enum bottleneck top = BOTTLENECK_CARD, second;
+	unsigned i;
+
+	for (i = 1; i < 3; i++)
+		if (sh[i] > sh[top])
+			top = (enum bottleneck)i;
+	second = top == BOTTLENECK_CARD ? BOTTLENECK_BUS : BOTTLENECK_CARD;
+	for (i = 0; i < 3; i++)
+		if (i != (unsigned)top && sh[i] > sh[second])
+			second = (enum bottleneck)i;
+	if (p->verdict == BOTTLENECK_MIXED) {
+		d = sh[p->second] - sh[second];
+		return sh[top] < ATTR_DOMINANT_PCT + ATTR_TIE_PP &&
+		       sh[p->top] >= sh[top] - ATTR_TIE_PP &&
+		       (p->second == second || p->second == top ||
+			(d <= ATTR_TIE_PP && d >= -ATTR_TIE_PP));
+	}
+	if (sh[p->verdict] < sh[top] - ATTR_TIE_PP)
+		return false;
+	/* the ceiling rule's bus: the wires busy that much */
+	if (p->verdict == BOTTLENECK_BUS && s->ceiling_pct >= ATTR_CEILING_BUS_PCT)
+		return s->bus_pct >= ATTR_CEILING_BUS_PCT - ATTR_TIE_PP;
+	return sh[p->verdict] >= ATTR_DOMINANT_PCT - ATTR_TIE_PP;
+}
+
+/* The critical shares at the bounds (the fewest and the most blocks
+ * hidden behind the CPU) and the estimate's own. */
+static unsigned bound_corners(const struct phase_split *s, double sh[3][3])
+{
+	double cb[2][2] = { { s->hide_lo_bus_pct, s->hide_lo_card_pct },
+			    { s->hide_hi_bus_pct, s->hide_hi_card_pct } };
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		sh[k][0] = s->card_pct - cb[k][1];
+		sh[k][1] = s->bus_pct - cb[k][0];
+		sh[k][2] = s->host_pct + cb[k][0] + cb[k][1];
+	}
+	sh[2][0] = s->crit_card_pct;
+	sh[2][1] = s->crit_bus_pct;
+	sh[2][2] = s->crit_host_pct;
+	return 3;
+}
+
+static bool holds_everywhere(const struct pick *p, double sh[3][3], unsigned n,
+			     const struct phase_split *s)
+{
+	unsigned k;
+
+	for (k = 0; k < n; k++)
+		if (!pick_holds(p, sh[k], s))
+			return false;
+	return true;
+}
+
+/* The estimate's verdict if it holds over every corner; else a corner's
+ * verdict that does; else undecided, naming a corner's other verdict. */
+static void bound_verdicts(struct phase_split *s, struct pick *est)
+{
+	double sh[3][3];
+	unsigned n = bound_corners(s, sh), k;
+
+	s->undecided = 0;
+	if (holds_everywhere(est, sh, n, s))
+		return;
+	for (k = 0; k < n; k++) {
+		struct pick p = pick_of(sh[k], s->ceiling_pct);
+
+		if (holds_everywhere(&p, sh, n, s)) {
+			*est = p;
+			return;
+		}
+	}
+	s->undecided = 1;
+	for (k = 0; k < n; k++) {
+		struct pick p = pick_of(sh[k], s->ceiling_pct);
+
+		if (p.verdict != est->verdict || p.top != est->top || p.second != est->second) {
+			s->alt = p.verdict;
+			s->alt_top = p.top;
+			s->alt_second = p.second;
+			return;
+		}
+	}
+	s->alt = est->verdict;
+	s->alt_top = est->top;
+	s->alt_second = est->second;
+}
+
+static void decide(struct phase_split *s)
+{
+	double sh[3] = { s->crit_card_pct, s->crit_bus_pct, s->crit_host_pct };
+	struct pick p = pick_of(sh, s->ceiling_pct);
+
+	s->undecided = 0;
+	if (s->wall_ns == 0) {
+		s->top = p.top;
+		s->second = p.second;
+		s->verdict = BOTTLENECK_MIXED;
+		s->verdict_pct = 0.0;
 		return;
 	}
-	s->verdict_pct = share[0];
-	s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;
+	bound_verdicts(s, &p);
+	s->top = p.top;
+	s->second = p.second;
+	s->verdict = p.verdict;
+	s->verdict_pct = p.pct;
 }
 
 void phase_split(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
@@ -161,6 +283,8 @@ struct split_ns {
 	uint64_t card_acc, card_pipe, card_tail, card_clock;
 	uint64_t host_ser, host_pipe, host_sw;
 	uint64_t pipe, pipe_rest, cpu_work, bus_exp, first_left, tail_data, d_ns;
+	uint64_t hide_lo_bus, hide_lo_card, hide_hi_bus, hide_hi_card; /* split_hideable */
+	uint64_t unc;         /* the card / host line known to +- this */
 };
 
 /* Bus clocks of n pipeline blocks at the calibrated pitch: the model's,
@@ -244,20 +368,27 @@ static void split_window(const struct split_in *in, struct split_ns *n)
  * bit: the pitch less the block's words); the rest it waited for the
  * card. Where the bus may also have waited for the CPU the card's part
  * is taken as half: it lies between none and all of it. */
+static uint64_t seam_full_half(const struct split_in *in)
+{
+	const struct phase_acc *a = in->a;
+	uint64_t per = in->pitch - in->blk_words * in->word_clk;
+	uint64_t bus_full = bus_clocks_to_ns(a->seams_full * per +
+					     a->seam_full_words * in->word_clk, in->clock_hz);
+
+	return a->seam_full_ns > bus_full ? (a->seam_full_ns - bus_full) / 2 : 0;
+}
+
 static uint64_t seam_card_ns(const struct split_in *in)
 {
 	const struct phase_acc *a = in->a;
 	uint64_t per = in->pitch - in->blk_words * in->word_clk;
 	uint64_t bus = bus_clocks_to_ns(a->seams * per + a->seam_words * in->word_clk,
 					in->clock_hz);
-	uint64_t bus_full = bus_clocks_to_ns(a->seams_full * per +
-					     a->seam_full_words * in->word_clk, in->clock_hz);
 
-	return (a->seam_ns > bus ? a->seam_ns - bus : 0) +
-	       (a->seam_full_ns > bus_full ? (a->seam_full_ns - bus_full) / 2 : 0);
+	return (a->seam_ns > bus ? a->seam_ns - bus : 0) + seam_full_half(in);
 }
 
-static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *n)
+static uint64_t pipeline_host(const struct split_in *in, struct split_ns *n)
 {
 	const struct phase_acc *a = in->a;
 	uint64_t cpu_wait;
@@ -270,6 +401,7 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 		 * full on a read, empty on a write). */
 		uint64_t card = seam_card_ns(in);
 
+		n->unc = seam_full_half(in);
 		return n->pipe_rest > card ? n->pipe_rest - card : 0;
 	}
 	if (a->counted_blocks && a->counted_blocks >= in->overlapped && in->overlapped) {
@@ -286,6 +418,50 @@ static uint64_t pipeline_host(const struct split_in *in, const struct split_ns *
 	if (100.0 * (double)n->cpu_work >= ATTR_CPU_PACED_PCT * (double)n->pipe)
 		cpu_wait = 0;
 	return n->pipe_rest > cpu_wait ? n->pipe_rest - cpu_wait : 0;
+}
+
+/* The fewest and the most pipeline blocks whose frame and card wait hid
+ * behind the CPU (docs/attribution.md §3, "Bounds of the critical
+ * path"). With c the CPU's work per block, b a frame and g_k the card's
+ * wait of block k, the CPU comes last where c > b + g_k: the bus then
+ * stands for it c - b - g_k (the host's idle bus H sums those), and
+ * elsewhere the card keeps it idle g_k >= c - b (the card's idle bus G
+ * sums all g_k). So with d = c - b the number S of such blocks satisfies
+ * H / d <= S <= (H + G) / d and S >= N - G / d; each hides b of bus and
+ * S d - H of card in all. A CPU no slower than the frames hides none. */
+static void split_hideable(const struct split_in *in, struct split_ns *n)
+{
+	uint64_t nb = in->overlapped ? in->overlapped : in->a->ops;
+	double d, b, h = (double)n->host_pipe, g = (double)n->card_pipe, lo, hi, t;
+
+	n->hide_lo_bus = n->hide_lo_card = n->hide_hi_bus = n->hide_hi_card = 0;
+	if (!nb)
+		return;
+	/* A CPU within ATTR_PACE_TIE_PCT of the frames: its work per block
+	 * varies about b, and any block's frame may have hidden (none to all). */
+	if (100.0 * (double)n->cpu_work >= (100.0 - ATTR_PACE_TIE_PCT) * (double)n->bus_pipe &&
+	    100.0 * (double)n->cpu_work <= (100.0 + ATTR_PACE_TIE_PCT) * (double)n->bus_pipe) {
+		n->hide_hi_bus = n->bus_pipe;
+		return;
+	}
+	if (n->cpu_work <= n->bus_pipe)
+		return;
+	d = (double)(n->cpu_work - n->bus_pipe) / (double)nb;
+	b = (double)n->bus_pipe / (double)nb;
+	lo = h / d > (double)nb - g / d ? h / d : (double)nb - g / d;
+	hi = (h + g) / d < (double)nb ? (h + g) / d : (double)nb;
+	lo = lo < 0 ? 0 : lo > (double)nb ? (double)nb : lo;
+	if (lo > hi) {
+		t = lo;
+		lo = hi;
+		hi = t;
+	}
+	n->hide_lo_bus = (uint64_t)(b * lo);
+	n->hide_hi_bus = (uint64_t)(b * hi);
+	t = lo * d - h;
+	n->hide_lo_card = t <= 0 ? 0 : t >= g ? n->card_pipe : (uint64_t)t;
+	t = hi * d - h;
+	n->hide_hi_card = t <= 0 ? 0 : t >= g ? n->card_pipe : (uint64_t)t;
 }
 
 /* The pipeline: the other blocks' frames, the CPU working in parallel on
@@ -312,6 +488,7 @@ static void split_pipeline(const struct split_in *in, struct split_ns *n)
 	 * the frames alone. */
 	n->bus_hidden = n->host_pipe && n->cpu_work >= n->bus_pipe + (in->fifo ? 0 : n->card_pipe) ?
 			n->bus_pipe : 0;
+	split_hideable(in, n);
 	clk = in->cal_clocks > 0 ?
 	      bus_clocks_to_ns(in->overlapped * (uint64_t)in->cal_clocks, in->clock_hz) : 0;
 	n->card_clock = min_u64(clk, n->card_acc + n->card_pipe);
@@ -376,6 +553,12 @@ static void split_shares(const struct split_in *in, const struct split_ns *n,
 	out->crit_card_pct = out->card_pct;
 	out->crit_bus_pct = pct(bus - n->bus_hidden, wall);
 	out->crit_host_pct = pct(host_win + n->host_sw + n->bus_hidden, wall);
+	out->hide_lo_bus_pct = pct(n->hide_lo_bus, wall);
+	out->hide_lo_card_pct = pct(n->hide_lo_card, wall);
+	out->hide_hi_bus_pct = pct(n->hide_hi_bus, wall);
+	out->hide_hi_card_pct = pct(n->hide_hi_card, wall);
+	out->share_unc_pct = pct(n->unc, wall);
+	out->share_full_pct = pct(a->seams_full, a->seams + a->seams_full);
 }
 
 /* Ceiling: the same requests at bus speed with a card of zero latency and
@@ -451,6 +634,8 @@ void phase_split_combine(const struct phase_split *rd, const struct phase_split 
 	W_(ceiling_pct); W_(mbs);
 	W_(crit_card_pct); W_(crit_bus_pct); W_(crit_host_pct);
 	W_(pipe_pct); W_(cpu_busy_pct); W_(cpu_pace_pct); W_(card_clock_pct);
+	W_(hide_lo_bus_pct); W_(hide_lo_card_pct); W_(hide_hi_bus_pct); W_(hide_hi_card_pct);
+	W_(share_unc_pct); W_(share_full_pct);
 	/* an approximation: each side's data window is not kept */
 	W_(bus_efficiency_pct);
 #undef W_

@@ -83,6 +83,11 @@ enum bottleneck { BOTTLENECK_CARD, BOTTLENECK_BUS, BOTTLENECK_HOST, BOTTLENECK_M
 #define ATTR_CPU_PACED_PCT	95.0	/* CPU busy >= this % of the block pipeline
 					   never waited (the rest is its bookkeeping);
 					   beyond it, its waits are the card's */
+#define ATTR_TIE_PP	5.0	/* two critical shares this close are a tie
+					   (docs/attribution.md, "The verdict
+					   against the truth") */
+#define ATTR_PACE_TIE_PCT	10.0	/* the CPU's pipeline work this close to the
+					   frames' (%): either may have set the pace */
 #define ATTR_CLOCK_SAY_PCT	5.0	/* the verdict names the card's clock-paced
 					   waits from this share of the time */
 
@@ -128,6 +133,25 @@ struct phase_split {
 	double card_idle_clocks;   /* those clocks per block (0: none measured) */
 	enum bottleneck top;       /* the largest of card/bus/host share */
 	enum bottleneck second;    /* the runner-up (named by MIXED verdicts) */
+	/* What the measurements leave open (docs/attribution.md §3, "Bounds
+	 * of the critical path"): the totals do not say in how many of the
+	 * pipeline's blocks the CPU came last, hiding that block's frame and
+	 * the card's wait behind its work. Between the fewest and the most
+	 * such blocks the totals allow, the bus and card time hidden (% of
+	 * wall): lo_* at the fewest, hi_* at the most. */
+	double hide_lo_bus_pct, hide_lo_card_pct, hide_hi_bus_pct, hide_hi_card_pct;
+	/* The verdict differs somewhere between those bounds: no diagnosis.
+	 * alt / alt_top / alt_second: the other verdict found there. */
+	int undecided;
+	enum bottleneck alt, alt_top, alt_second;
+	/* The card and host shares are known to +- this many points only:
+	 * the seams of a FIFO smaller than a block where the bus may also
+	 * have waited for the CPU, whose card part lies between none and all
+	 * (half is booked; docs/attribution.md, "A FIFO smaller than a
+	 * block"). 0: no such seam. */
+	double share_unc_pct;
+	double share_full_pct;  /* the seams where the FIFO was full (empty on a
+				   write), % of all seams */
 };
 
 void phase_acc_init(struct phase_acc *a);

@@ -11,6 +11,7 @@
 static const char *const names[WL_INVALID_COUNT] = {
 	"too_few_samples", "dma_inside_register_write", "over_ceiling",
 	"phases_do_not_add_up", "shares_out_of_range", "look_unconfirmed",
+	"critical_path_undecided", "split_uncertain",
 };
 
 const char *wl_invalid_name(enum wl_invalid r)
@@ -155,6 +156,49 @@ static void check_looks(const struct wl_validity_in *in, struct wl_validity *v)
 		     (unsigned long long)n, (unsigned long long)all);
 }
 
+static void verdict_words(enum bottleneck v, enum bottleneck top, enum bottleneck second,
+			  char *buf, unsigned cap)
+{
+	static const char *const part[] = { "card", "bus", "host" };
+
+	if (v == BOTTLENECK_MIXED)
+		fmt_snprintf(buf, cap, "mixed %s/%s", part[top], part[second]);
+	else
+		fmt_snprintf(buf, cap, "%s-bound", part[v]);
+}
+
+/* The verdict is not the same over what the measurements allow of the
+ * critical path (attribution.h undecided: how much of the frames and
+ * the card's waits hid behind the CPU's work beside them). */
+static void check_undecided(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_split *s = in->split;
+	char a[32], b[32];
+
+	if (!s->undecided || !s->wall_ns)
+		return;
+	verdict_words(s->verdict, s->top, s->second, a, sizeof(a));
+	verdict_words(s->alt, s->alt_top, s->alt_second, b, sizeof(b));
+	fail(v, WL_INVALID_UNDECIDED,
+	     "the critical path is undecided between %s and %s: the CPU's work may hide "
+	     "%.0f to %.0f%% bus and %.0f to %.0f%% card", a, b, s->hide_lo_bus_pct,
+	     s->hide_hi_bus_pct, s->hide_lo_card_pct, s->hide_hi_card_pct);
+}
+
+/* The split's own bound on its card / host line (attribution.h
+ * share_unc_pct: a FIFO's seams where the bus may have waited for the CPU
+ * as well as the card) wider than the split promises. */
+static void check_uncertain(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_split *s = in->split;
+
+	if (s->wall_ns && s->share_unc_pct > WL_VALID_UNCERTAIN_PP)
+		fail(v, WL_INVALID_UNCERTAIN,
+		     "the card and host shares are known to +-%.1f points only: the FIFO was full "
+		     "at %.0f%% of the block seams, when the bus waited for the card or the CPU",
+		     s->share_unc_pct, s->share_full_pct);
+}
+
 void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 {
 	out->valid = true;
@@ -169,4 +213,10 @@ void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 	check_phases(in, out);
 	check_shares(in, out);
 	check_looks(in, out);
+	/* the split's own bounds matter only where it describes what
+	 * happened: tried when every bound above holds */
+	if (!out->valid)
+		return;
+	check_uncertain(in, out);
+	check_undecided(in, out);
 }

@@ -28,6 +28,8 @@ enum wl_invalid {
 	WL_INVALID_SHARES,           /* a share negative, over 100, or not summing to 100 */
 	WL_INVALID_LOOK,             /* blocks whose wait needed a look the controller's
 					probe did not confirm (docs/silicon.md) */
+	WL_INVALID_UNDECIDED,        /* the verdict differs within the critical path's bounds */
+	WL_INVALID_UNCERTAIN,        /* a share's bounds wider than the split's promise */
 	WL_INVALID_COUNT
 };
 
@@ -38,6 +40,11 @@ enum wl_invalid {
 #define WL_VALID_PHASES_TOL_PCT 5.0
 /* Shares must sum to 100 within this many points (rounding of 3 shares). */
 #define WL_VALID_SHARES_TOL     1.0
+/* The card / host line's own uncertainty (attribution.h share_unc_pct)
+ * beyond which a share may be off by more than the split's promise of 5
+ * points, less half a point for the rest of the estimate (docs/attribution.md,
+ * "A FIFO smaller than a block"). */
+#define WL_VALID_UNCERTAIN_PP   4.5
 /* A DMA transfer needs at least this share of its frames' bus time
  * outside the CPU's own work (the rest: timer and model tolerance). */
 #define WL_VALID_DMA_FRAME_PCT  50.0

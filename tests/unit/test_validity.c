@@ -183,6 +183,53 @@ TEST(blocks_whose_wait_needed_an_unconfirmed_look_are_no_diagnosis)
 	CHECK(strstr(v.why, "unknown on 1 of 1024 blocks") != NULL);
 }
 
+/* A CPU whose pipeline work is about the frames' (within 10%): any
+ * block's frame may have hidden behind it, and the verdict with none
+ * hidden (mixed bus/card) is not the one with all hidden (the host's):
+ * undecided. The same reads with a CPU well under the frames are not. */
+TEST(a_verdict_that_differs_within_the_critical_paths_bounds_is_no_diagnosis)
+{
+	struct phase_acc a;
+	struct phase_split s;
+	struct wl_validity v;
+
+	reads(&a, 8, 500000, 4000000, 2700000, 10000);
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(!v.valid);
+	CHECK_EQ_U(v.reason, WL_INVALID_UNDECIDED);
+	CHECK_STR(wl_invalid_name(v.reason), "critical_path_undecided");
+	CHECK(strstr(v.why, "the critical path is undecided between ") != NULL);
+	CHECK(s.hide_hi_bus_pct > s.hide_lo_bus_pct);
+	reads(&a, 8, 500000, 4000000, 1000000, 10000);
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(v.valid);
+	CHECK(!s.undecided);
+}
+
+/* A FIFO smaller than a block whose seams were full for long: the card's
+ * part of that time lies between none and all, and half of it is more
+ * than 4.5 points of the wall time. */
+TEST(shares_known_only_beyond_the_promise_are_no_diagnosis)
+{
+	struct phase_acc a;
+	struct phase_split s;
+	struct wl_validity v;
+
+	reads(&a, 8, 500000, 4000000, 500000, 10000);
+	a.fifo_reqs = a.ops;
+	a.seams_full = a.blocks - a.ops;
+	a.seam_full_ns = 8 * 200000ull;
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(v.valid);
+	CHECK(s.share_unc_pct > 0.5 && s.share_unc_pct < WL_VALID_UNCERTAIN_PP);
+	a.seam_full_ns = 8 * 1000000ull;
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(!v.valid);
+	CHECK_EQ_U(v.reason, WL_INVALID_UNCERTAIN);
+	CHECK_STR(wl_invalid_name(v.reason), "split_uncertain");
+	CHECK(strstr(v.why, "known to +-") != NULL);
+}
+
 TEST(too_few_samples_are_no_diagnosis)
 {
 	struct phase_acc a;
