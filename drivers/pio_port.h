@@ -231,47 +231,60 @@ static inline const uint32_t *pio_port_write_words(uintptr_t port, const uint32_
  * eight).
  */
 #define PIO_PORT_AI static inline __attribute__((always_inline))
+
+/* The burst loop both directions share: "1:" reads the status word, skips
+ * out ('skip', the target's branch on the test) when it says stop, moves
+ * one burst ('burst'), and goes on while bursts are left. In a function
+ * with port, off, mask, p and n in scope. */
+#if defined(__arm__) && !defined(SDB_HOST)
+#define PIO_PORT_FIFOS16(skip, burst, a64_skip, a64_burst, go_on, move)	\
+	uint32_t s, k = *n;						\
+									\
+	__asm__ volatile(						\
+		"1:	ldr %[s], [%[port], %[off]]\n"			\
+		"	tst %[s], %[mask]\n"				\
+		"	" skip " 3f\n"					\
+		burst							\
+		"	subs %[n], %[n], #1\n"				\
+		"	bne 1b\n"					\
+		"3:\n"							\
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)		\
+		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)	\
+		: PIO_PORT_CLOBBERS);					\
+	*n = k
+#elif defined(__aarch64__) && !defined(SDB_HOST)
+#define PIO_PORT_FIFOS16(arm_skip, arm_burst, skip, burst, go_on, move)	\
+	uint32_t s;							\
+	uint64_t k = *n;						\
+									\
+	__asm__ volatile(						\
+		"1:	ldur %w[s], [%[port], %[off]]\n"		\
+		"	tst %w[s], %[mask]\n"				\
+		"	" skip " 3f\n"					\
+		burst							\
+		"	subs %[n], %[n], #1\n"				\
+		"	b.ne 1b\n"					\
+		"3:\n"							\
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)		\
+		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)	\
+		: PIO_PORT_CLOBBERS);					\
+	*n = (uint32_t)k
+#else
+/* Host builds: go_on is the test on the status word, move the mover. */
+#define PIO_PORT_FIFOS16(arm_skip, arm_burst, a64_skip, a64_burst, go_on, move) \
+	uint32_t k = *n;						\
+									\
+	for (; k && (go_on); k--)					\
+		p = move(port, p, 16);					\
+	*n = k
+#endif
+
 PIO_PORT_AI uint32_t *pio_port_read_fifos16(uintptr_t port, int32_t off, uint32_t mask,
 					    uint32_t *p, uint32_t *n)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t s, k = *n;
-
-	__asm__ volatile(
-		"1:	ldr %[s], [%[port], %[off]]\n"
-		"	tst %[s], %[mask]\n"
-		"	beq 3f\n"
-		PIO_PORT_LD8_STM PIO_PORT_LD8_STM
-		"	subs %[n], %[n], #1\n"
-		"	bne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = k;
-#elif defined(__aarch64__) && !defined(SDB_HOST)
-	uint32_t s;
-	uint64_t k = *n;
-
-	__asm__ volatile(
-		"1:	ldur %w[s], [%[port], %[off]]\n"
-		"	tst %w[s], %[mask]\n"
-		"	b.eq 3f\n"
-		PIO_PORT_LD16("v0", "v1", "v2", "v3")
-		"	subs %[n], %[n], #1\n"
-		"	b.ne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = (uint32_t)k;
-#else
-	uint32_t k = *n;
-
-	for (; k && (mmio_read32(port + off) & mask); k--)
-		p = pio_port_read_words(port, p, 16);
-	*n = k;
-#endif
+	PIO_PORT_FIFOS16("beq", PIO_PORT_LD8_STM PIO_PORT_LD8_STM,
+			 "b.eq", PIO_PORT_LD16("v0", "v1", "v2", "v3"),
+			 mmio_read32(port + off) & mask, pio_port_read_words);
 	return p;
 }
 
@@ -279,44 +292,9 @@ PIO_PORT_AI const uint32_t *pio_port_write_fifos16(uintptr_t port, int32_t off,
 						   uint32_t mask, const uint32_t *p,
 						   uint32_t *n)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t s, k = *n;
-
-	__asm__ volatile(
-		"1:	ldr %[s], [%[port], %[off]]\n"
-		"	tst %[s], %[mask]\n"
-		"	bne 3f\n"
-		PIO_PORT_LDM8_ST PIO_PORT_LDM8_ST
-		"	subs %[n], %[n], #1\n"
-		"	bne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = k;
-#elif defined(__aarch64__) && !defined(SDB_HOST)
-	uint32_t s;
-	uint64_t k = *n;
-
-	__asm__ volatile(
-		"1:	ldur %w[s], [%[port], %[off]]\n"
-		"	tst %w[s], %[mask]\n"
-		"	b.ne 3f\n"
-		PIO_PORT_ST16("v0", "v1", "v2", "v3")
-		"	subs %[n], %[n], #1\n"
-		"	b.ne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = (uint32_t)k;
-#else
-	uint32_t k = *n;
-
-	for (; k && !(mmio_read32(port + off) & mask); k--)
-		p = pio_port_write_words(port, p, 16);
-	*n = k;
-#endif
+	PIO_PORT_FIFOS16("bne", PIO_PORT_LDM8_ST PIO_PORT_LDM8_ST,
+			 "b.ne", PIO_PORT_ST16("v0", "v1", "v2", "v3"),
+			 !(mmio_read32(port + off) & mask), pio_port_write_words);
 	return p;
 }
 
