@@ -1,7 +1,10 @@
 /*
- * sim_harness.h - glue for the simulator tests: set the simulator up with
- * a profile and bring the real drivers (drivers/sdhci + drivers/sd) up on
- * it, exactly as the firmware does on hardware.
+ * sim_harness.h - glue for the simulator tests and sdbsim: set the
+ * simulator up with a card profile and a host configuration and bring the
+ * real drivers (drivers/sdhci or drivers/sdhost, then drivers/sd) up on
+ * it, as the firmware does on hardware; the whole program's start-up on
+ * the simulated board (simh_program_env); a console capture and a
+ * workload context for the tests.
  */
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H

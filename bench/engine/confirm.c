@@ -1,10 +1,12 @@
 /*
  * confirm.c - each verdict confirmed by experiment (confirm.h).
  *
- * Three short runs of the same operations as the workload (same size,
- * command, direction and pattern; a few operations each): the baseline as
- * it ran, one at half the SD clock and one with a CPU delay before each
- * operation. The predictions come from the workload's own split:
+ * Short runs of the same operations as the workload (same size, command,
+ * direction and pattern; a few operations each): the baseline as it ran,
+ * one at half the SD clock, one on a 1-bit bus at the same clock
+ * (check_width: each block's frame grows from 1042 to 4114 clocks) and one
+ * with a CPU delay before each operation. The predictions come from the
+ * workload's own split:
  *
  *   clock: the split's bus time per operation B (its share of the wall
  *   time over the operations) and the card's clock-paced time K both
