@@ -56,6 +56,7 @@
 	"	str r10, [%[port]]\n" \
 	"	str r12, [%[port]]\n"
 #define PIO_PORT_CLOBBERS "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12", "cc", "memory"
+#define PIO_PORT_BNE "bne"
 #elif defined(__aarch64__) && !defined(SDB_HOST)
 /* 16 port words into the lanes of v0-v3 and one ST1 (v4-v7 for the second
  * half of a 32-word turn: the loads of one half do not wait for the store
@@ -97,6 +98,20 @@
 	"	st1 {" d ".s}[2], [%[port]]\n" \
 	"	st1 {" d ".s}[3], [%[port]]\n"
 #define PIO_PORT_CLOBBERS "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "cc", "memory"
+#define PIO_PORT_BNE "b.ne"
+#endif
+
+#if !defined(SDB_HOST)
+/* 'body' (moving p on) 'count' times, count > 0; in a function with port
+ * and p in scope. */
+#define PIO_PORT_LOOP(body, count)					\
+	__asm__ volatile("1:\n" body "	subs %[n], %[n], #1\n	" PIO_PORT_BNE " 1b\n" \
+			 : [p] "+r"(p), [n] "+r"(count)			\
+			 : [port] "r"(port)					\
+			 : PIO_PORT_CLOBBERS)
+/* 'body' once. */
+#define PIO_PORT_ONCE(body)						\
+	__asm__ volatile(body : [p] "+r"(p) : [port] "r"(port) : PIO_PORT_CLOBBERS)
 #endif
 
 static inline uint32_t *pio_port_read_words(uintptr_t port, uint32_t *p, uint32_t n)
@@ -107,14 +122,7 @@ static inline uint32_t *pio_port_read_words(uintptr_t port, uint32_t *p, uint32_
 	n8 = n / 8;
 	n &= 7;
 	if (n8)
-		__asm__ volatile(
-			"1:\n"
-			PIO_PORT_LD8_STM
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: PIO_PORT_CLOBBERS);
+		PIO_PORT_LOOP(PIO_PORT_LD8_STM, n8);
 #elif defined(__aarch64__) && !defined(SDB_HOST)
 	uint64_t n32, n16;
 
@@ -122,21 +130,10 @@ static inline uint32_t *pio_port_read_words(uintptr_t port, uint32_t *p, uint32_
 	n16 = (n / 16) & 1;
 	n &= 15;
 	if (n32)
-		__asm__ volatile(
-			"1:\n"
-			PIO_PORT_LD16("v0", "v1", "v2", "v3")
-			PIO_PORT_LD16("v4", "v5", "v6", "v7")
-			"	subs %[n], %[n], #1\n"
-			"	b.ne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n32)
-			: [port] "r"(port)
-			: PIO_PORT_CLOBBERS);
+		PIO_PORT_LOOP(PIO_PORT_LD16("v0", "v1", "v2", "v3")
+			      PIO_PORT_LD16("v4", "v5", "v6", "v7"), n32);
 	if (n16)
-		__asm__ volatile(
-			PIO_PORT_LD16("v0", "v1", "v2", "v3")
-			: [p] "+r"(p)
-			: [port] "r"(port)
-			: PIO_PORT_CLOBBERS);
+		PIO_PORT_ONCE(PIO_PORT_LD16("v0", "v1", "v2", "v3"));
 #endif
 	for (; n; n--)
 		*p++ = mmio_read32(port);
@@ -150,20 +147,12 @@ static inline uint32_t *pio_port_read_block128(uintptr_t port, uint32_t *p)
 {
 #if defined(__arm__) && !defined(SDB_HOST)
 #define PIO_PORT_LD32_STM PIO_PORT_LD8_STM PIO_PORT_LD8_STM PIO_PORT_LD8_STM PIO_PORT_LD8_STM
-	__asm__ volatile(
-		PIO_PORT_LD32_STM PIO_PORT_LD32_STM PIO_PORT_LD32_STM PIO_PORT_LD32_STM
-		: [p] "+r"(p)
-		: [port] "r"(port)
-		: PIO_PORT_CLOBBERS);
+	PIO_PORT_ONCE(PIO_PORT_LD32_STM PIO_PORT_LD32_STM PIO_PORT_LD32_STM PIO_PORT_LD32_STM);
 #undef PIO_PORT_LD32_STM
 	return p;
 #elif defined(__aarch64__) && !defined(SDB_HOST)
 #define PIO_PORT_LD32 PIO_PORT_LD16("v0", "v1", "v2", "v3") PIO_PORT_LD16("v4", "v5", "v6", "v7")
-	__asm__ volatile(
-		PIO_PORT_LD32 PIO_PORT_LD32 PIO_PORT_LD32 PIO_PORT_LD32
-		: [p] "+r"(p)
-		: [port] "r"(port)
-		: PIO_PORT_CLOBBERS);
+	PIO_PORT_ONCE(PIO_PORT_LD32 PIO_PORT_LD32 PIO_PORT_LD32 PIO_PORT_LD32);
 #undef PIO_PORT_LD32
 	return p;
 #else
@@ -179,27 +168,13 @@ static inline const uint32_t *pio_port_write_words(uintptr_t port, const uint32_
 
 	n &= 7;
 	if (n8)
-		__asm__ volatile(
-			"1:\n"
-			PIO_PORT_LDM8_ST
-			"	subs %[n], %[n], #1\n"
-			"	bne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n8)
-			: [port] "r"(port)
-			: PIO_PORT_CLOBBERS);
+		PIO_PORT_LOOP(PIO_PORT_LDM8_ST, n8);
 #elif defined(__aarch64__) && !defined(SDB_HOST)
 	uint64_t n16 = n / 16;
 
 	n &= 15;
 	if (n16)
-		__asm__ volatile(
-			"1:\n"
-			PIO_PORT_ST16("v0", "v1", "v2", "v3")
-			"	subs %[n], %[n], #1\n"
-			"	b.ne 1b\n"
-			: [p] "+r"(p), [n] "+r"(n16)
-			: [port] "r"(port)
-			: PIO_PORT_CLOBBERS);
+		PIO_PORT_LOOP(PIO_PORT_ST16("v0", "v1", "v2", "v3"), n16);
 #else
 	for (; n >= 8; n -= 8, p += 8) {
 		uint32_t a = p[0], b = p[1], c = p[2], d = p[3];
@@ -231,47 +206,60 @@ static inline const uint32_t *pio_port_write_words(uintptr_t port, const uint32_
  * eight).
  */
 #define PIO_PORT_AI static inline __attribute__((always_inline))
+
+/* The burst loop both directions share: "1:" reads the status word, skips
+ * out ('skip', the target's branch on the test) when it says stop, moves
+ * one burst ('burst'), and goes on while bursts are left. In a function
+ * with port, off, mask, p and n in scope. */
+#if defined(__arm__) && !defined(SDB_HOST)
+#define PIO_PORT_FIFOS16(skip, burst, a64_skip, a64_burst, go_on, move)	\
+	uint32_t s, k = *n;						\
+									\
+	__asm__ volatile(						\
+		"1:	ldr %[s], [%[port], %[off]]\n"			\
+		"	tst %[s], %[mask]\n"				\
+		"	" skip " 3f\n"					\
+		burst							\
+		"	subs %[n], %[n], #1\n"				\
+		"	bne 1b\n"					\
+		"3:\n"							\
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)		\
+		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)	\
+		: PIO_PORT_CLOBBERS);					\
+	*n = k
+#elif defined(__aarch64__) && !defined(SDB_HOST)
+#define PIO_PORT_FIFOS16(arm_skip, arm_burst, skip, burst, go_on, move)	\
+	uint32_t s;							\
+	uint64_t k = *n;						\
+									\
+	__asm__ volatile(						\
+		"1:	ldur %w[s], [%[port], %[off]]\n"		\
+		"	tst %w[s], %[mask]\n"				\
+		"	" skip " 3f\n"					\
+		burst							\
+		"	subs %[n], %[n], #1\n"				\
+		"	b.ne 1b\n"					\
+		"3:\n"							\
+		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)		\
+		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)	\
+		: PIO_PORT_CLOBBERS);					\
+	*n = (uint32_t)k
+#else
+/* Host builds: go_on is the test on the status word, move the mover. */
+#define PIO_PORT_FIFOS16(arm_skip, arm_burst, a64_skip, a64_burst, go_on, move) \
+	uint32_t k = *n;						\
+									\
+	for (; k && (go_on); k--)					\
+		p = move(port, p, 16);					\
+	*n = k
+#endif
+
 PIO_PORT_AI uint32_t *pio_port_read_fifos16(uintptr_t port, int32_t off, uint32_t mask,
 					    uint32_t *p, uint32_t *n)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t s, k = *n;
-
-	__asm__ volatile(
-		"1:	ldr %[s], [%[port], %[off]]\n"
-		"	tst %[s], %[mask]\n"
-		"	beq 3f\n"
-		PIO_PORT_LD8_STM PIO_PORT_LD8_STM
-		"	subs %[n], %[n], #1\n"
-		"	bne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = k;
-#elif defined(__aarch64__) && !defined(SDB_HOST)
-	uint32_t s;
-	uint64_t k = *n;
-
-	__asm__ volatile(
-		"1:	ldur %w[s], [%[port], %[off]]\n"
-		"	tst %w[s], %[mask]\n"
-		"	b.eq 3f\n"
-		PIO_PORT_LD16("v0", "v1", "v2", "v3")
-		"	subs %[n], %[n], #1\n"
-		"	b.ne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = (uint32_t)k;
-#else
-	uint32_t k = *n;
-
-	for (; k && (mmio_read32(port + off) & mask); k--)
-		p = pio_port_read_words(port, p, 16);
-	*n = k;
-#endif
+	PIO_PORT_FIFOS16("beq", PIO_PORT_LD8_STM PIO_PORT_LD8_STM,
+			 "b.eq", PIO_PORT_LD16("v0", "v1", "v2", "v3"),
+			 mmio_read32(port + off) & mask, pio_port_read_words);
 	return p;
 }
 
@@ -279,44 +267,9 @@ PIO_PORT_AI const uint32_t *pio_port_write_fifos16(uintptr_t port, int32_t off,
 						   uint32_t mask, const uint32_t *p,
 						   uint32_t *n)
 {
-#if defined(__arm__) && !defined(SDB_HOST)
-	uint32_t s, k = *n;
-
-	__asm__ volatile(
-		"1:	ldr %[s], [%[port], %[off]]\n"
-		"	tst %[s], %[mask]\n"
-		"	bne 3f\n"
-		PIO_PORT_LDM8_ST PIO_PORT_LDM8_ST
-		"	subs %[n], %[n], #1\n"
-		"	bne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "J"(off), [mask] "I"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = k;
-#elif defined(__aarch64__) && !defined(SDB_HOST)
-	uint32_t s;
-	uint64_t k = *n;
-
-	__asm__ volatile(
-		"1:	ldur %w[s], [%[port], %[off]]\n"
-		"	tst %w[s], %[mask]\n"
-		"	b.ne 3f\n"
-		PIO_PORT_ST16("v0", "v1", "v2", "v3")
-		"	subs %[n], %[n], #1\n"
-		"	b.ne 1b\n"
-		"3:\n"
-		: [p] "+r"(p), [n] "+r"(k), [s] "=&r"(s)
-		: [port] "r"(port), [off] "n"(off), [mask] "K"(mask)
-		: PIO_PORT_CLOBBERS);
-	*n = (uint32_t)k;
-#else
-	uint32_t k = *n;
-
-	for (; k && !(mmio_read32(port + off) & mask); k--)
-		p = pio_port_write_words(port, p, 16);
-	*n = k;
-#endif
+	PIO_PORT_FIFOS16("bne", PIO_PORT_LDM8_ST PIO_PORT_LDM8_ST,
+			 "b.ne", PIO_PORT_ST16("v0", "v1", "v2", "v3"),
+			 !(mmio_read32(port + off) & mask), pio_port_write_words);
 	return p;
 }
 

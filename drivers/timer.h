@@ -3,8 +3,8 @@
  *
  * Two clocks:
  *  - timer_ticks(): the best high-resolution free-running 32-bit counter of
- *    the CPU (ARM1176 CCNT, ARMv7 PMCCNTR, or the generic timer; the 1 MHz
- *    system timer when nothing better works). Cheap: meant for timestamps in
+ *    the CPU (ARM1176 CCNT, the ARMv7/v8 generic timer's CNTPCT; the 1 MHz
+ *    system timer when nothing better works; timer.c). Cheap: meant for timestamps in
  *    hot paths. Differences of two readings are valid while shorter than the
  *    wrap period (timer_wrap_ns()); convert with timer_ticks_to_ns().
  *  - timer_now_us(): the 64-bit 1 MHz system timer (never wraps in practice).
@@ -25,7 +25,7 @@
 typedef uint64_t timer_deadline_t;
 
 struct timer_info {
-	const char *source;     /* "ccnt", "pmccntr", "cntpct", "systimer", "sim" */
+	const char *source;     /* "ccnt", "cntpct", "systimer", "none", "sim" */
 	uint32_t freq_hz;       /* measured (calibrated) tick rate */
 	uint32_t nominal_hz;    /* what the hardware claims, 0 if nothing */
 	uint32_t resolution_ns; /* smallest non-zero step seen between reads */

@@ -12,6 +12,9 @@
 #include "lib/err.h"
 #include "harness/sim_board.h"
 #include "harness/sim_harness.h"
+#include "bench/engine/workload.h"
+#include "bench/storage/write_guard.h"
+#include "lib/host/host_console.h"
 
 /* The quirk set of the host profile's controller; base clock 0: taken from
  * CAPABILITIES, as under QEMU. The BCM2712 platform (the simulator's Pi 5):
@@ -266,4 +269,37 @@ void simh_config_area(struct test_area *ta, uint32_t first, uint32_t count)
 	ta->source = TEST_AREA_CONFIG;
 	ta->first_lba = first;
 	ta->count = count;
+}
+
+static char *cap_buf;
+static size_t cap_size, cap_len;
+
+static void cap_hook(char ch)
+{
+	if (cap_len + 1 < cap_size) {
+		cap_buf[cap_len++] = ch;
+		cap_buf[cap_len] = 0;
+	}
+}
+
+void simh_capture_start(char *buf, size_t cap)
+{
+	cap_buf = buf;
+	cap_size = cap;
+	cap_len = 0;
+	buf[0] = 0;
+	host_console_hook = cap_hook;
+}
+
+void simh_capture_stop(void)
+{
+	host_console_hook = NULL;
+}
+
+void simh_wl_ctx(struct simh *s, const struct test_area *ta, bool writes, bool quick,
+		 uint8_t *mem, uint32_t mem_bytes, struct write_guard *g, struct wl_ctx *c)
+{
+	write_guard_init(g, &s->card, ta, writes);
+	wl_ctx_init(c, g, mem, mem_bytes, quick, false, 0x5db, 42);
+	c->read_base = ta->first_lba;
 }

@@ -1,7 +1,10 @@
 /*
- * sim_harness.h - glue for the simulator tests: set the simulator up with
- * a profile and bring the real drivers (drivers/sdhci + drivers/sd) up on
- * it, exactly as the firmware does on hardware.
+ * sim_harness.h - glue for the simulator tests and sdbsim: set the
+ * simulator up with a card profile and a host configuration and bring the
+ * real drivers (drivers/sdhci or drivers/sdhost, then drivers/sd) up on
+ * it, as the firmware does on hardware; the whole program's start-up on
+ * the simulated board (simh_program_env); a console capture and a
+ * workload context for the tests.
  */
 #ifndef SDB_TESTS_SIM_HARNESS_H
 #define SDB_TESTS_SIM_HARNESS_H
@@ -74,6 +77,20 @@ int simh_random_transfers(struct simh *s, unsigned ops, uint32_t window, uint32_
 /* A test area as sdbench.txt's test_area key gives one: blocks [first,
  * first + count), usable (the tests' write guards take it). */
 void simh_config_area(struct test_area *ta, uint32_t first, uint32_t count);
+
+/* The console captured into buf (cap bytes, kept NUL-terminated, cut at
+ * cap - 1 characters), from empty, until simh_capture_stop(). */
+void simh_capture_start(char *buf, size_t cap);
+void simh_capture_stop(void);
+
+struct write_guard;
+struct wl_ctx;
+/* A workload context on s's card as the tests run one: a write guard on ta
+ * (writes allowed when 'writes'), the buffer mem of mem_bytes, the quick
+ * or full profile, run id 0x5db and seed 42, reads from the test area's
+ * first block. */
+void simh_wl_ctx(struct simh *s, const struct test_area *ta, bool writes, bool quick,
+		 uint8_t *mem, uint32_t mem_bytes, struct write_guard *g, struct wl_ctx *c);
 
 /* Figures, printed and not asserted: reps transfers of blocks blocks
  * (reads, or writes when write) by PIO and then by DMA on s's host; per

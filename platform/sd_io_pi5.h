@@ -3,7 +3,8 @@
  * controller for UHS-I: the SD I/O (signalling) regulator and the card's
  * supply, both driven by lines of the SoC's always-on GPIO block
  * (sd_io_pi5.c). Not verified on hardware: no emulator models a Pi 5; the
- * simulator's BCM2712 platform models the block (sim/sim_gio_aon.c).
+ * simulator models the block (sim/sim_gio_aon.c) on its Pi 5 board
+ * (harness/sim_board.c).
  */
 #ifndef SDB_PLATFORM_SD_IO_PI5_H
 #define SDB_PLATFORM_SD_IO_PI5_H

@@ -2,8 +2,8 @@
  * slot.h - the SD slot built from the board's description
  * (platform/board_desc.h): the controller that serves it, its pins routed,
  * its DMA path and data-path default set, ready for the card layer. The
- * firmware (boot/main.c) and the simulator (tools/sdbsim.c) build it the
- * same way; each controller's state belongs to the slot (no driver
+ * firmware (boot/main.c) and the simulator (harness/sim_harness.c's
+ * simh_program_env, which sdbsim runs) build it the same way; each controller's state belongs to the slot (no driver
  * singleton).
  */
 #ifndef SDB_PLATFORM_SLOT_H

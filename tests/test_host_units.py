@@ -17,7 +17,7 @@ def test_host_test_programs_were_built():
 @pytest.mark.parametrize("binary", BINS, ids=[os.path.basename(b) for b in BINS])
 def test_host_program(binary):
     p = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       timeout=300)
+                       timeout=900)
     out = p.stdout.decode("utf-8", "replace")
     last = [l for l in out.splitlines() if l.strip()][-1:] or [""]
     assert p.returncode == 0, out[-4000:]

@@ -1,10 +1,12 @@
 /*
  * confirm.c - each verdict confirmed by experiment (confirm.h).
  *
- * Three short runs of the same operations as the workload (same size,
- * command, direction and pattern; a few operations each): the baseline as
- * it ran, one at half the SD clock and one with a CPU delay before each
- * operation. The predictions come from the workload's own split:
+ * Short runs of the same operations as the workload (same size, command,
+ * direction and pattern; a few operations each): the baseline as it ran,
+ * one at half the SD clock, one on a 1-bit bus at the same clock
+ * (check_width: each block's frame grows from 1042 to 4114 clocks) and one
+ * with a CPU delay before each operation. The predictions come from the
+ * workload's own split:
  *
  *   clock: the split's bus time per operation B (its share of the wall
  *   time over the operations) and the card's clock-paced time K both
@@ -253,6 +255,18 @@ static int cf_measure(struct wl_ctx *c, const struct wl_cf_src *s, const char *n
 	return 0;
 }
 
+/* A check that ran: its prediction [lo, hi] against the median measured. */
+static void judge(const struct wl_cf_src *s, double lo, double hi, const struct cf_run *r,
+		  struct wl_check *k)
+{
+	k->predicted_ns = lo;
+	k->predicted_hi_ns = hi;
+	k->measured_ns = r->p50_ns;
+	k->tolerance_ns = wl_check_tolerance(s, lo);
+	k->ops = r->ops;
+	k->verdict = wl_check_judge(lo, hi, r->p50_ns, k->tolerance_ns);
+}
+
 static void not_run(struct wl_check *k, const char *why)
 {
 	k->verdict = WL_CHECK_NOT_RUN;
@@ -281,12 +295,7 @@ static void check_clock(struct wl_ctx *c, const struct wl_cf_src *s, const char 
 		} else {
 			wl_check_predict_clock(s, base->p50_ns,
 					       (double)k->clock_hz / (double)k->cf_clock_hz, &lo, &hi);
-			k->predicted_ns = lo;
-			k->predicted_hi_ns = hi;
-			k->measured_ns = r.p50_ns;
-			k->tolerance_ns = wl_check_tolerance(s, lo);
-			k->ops = r.ops;
-			k->verdict = wl_check_judge(lo, hi, r.p50_ns, k->tolerance_ns);
+			judge(s, lo, hi, &r, k);
 		}
 	}
 	if (sd_set_bus(card, 0, card->width)) {
@@ -343,12 +352,7 @@ static void check_width(struct wl_ctx *c, const struct wl_cf_src *s, const char 
 						  bus_block_frame_clocks(SD_BLOCK_SIZE, 4, 0)),
 						 k->clock_hz);
 		wl_check_predict_width(s, base->p50_ns, delta, &lo, &hi);
-		k->predicted_ns = lo;
-		k->predicted_hi_ns = hi;
-		k->measured_ns = r.p50_ns;
-		k->tolerance_ns = wl_check_tolerance(s, lo);
-		k->ops = r.ops;
-		k->verdict = wl_check_judge(lo, hi, r.p50_ns, k->tolerance_ns);
+		judge(s, lo, hi, &r, k);
 	}
 	if (sd_set_bus(card, 0, 4)) {
 		const struct sd_host_err *e = &card->last_err;

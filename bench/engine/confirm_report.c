@@ -14,14 +14,8 @@ const char *wl_check_kind_name(enum wl_check_kind k)
 
 const char *wl_check_verdict_name(enum wl_check_verdict v)
 {
-	switch (v) {
-	case WL_CHECK_CONFIRMED:
-		return "confirmed";
-	case WL_CHECK_CONTRADICTED:
-		return "contradicted";
-	default:
-		return "not_run";
-	}
+	return v == WL_CHECK_CONFIRMED ? "confirmed" :
+	       v == WL_CHECK_CONTRADICTED ? "contradicted" : "not_run";
 }
 
 static void record_check(const struct wl_check *k, bool emulated)

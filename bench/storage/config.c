@@ -138,6 +138,18 @@ static const char *apply_size_unit(uint64_t *v, const char *u, size_t n, bool *h
 	return mul_check(v, 1ull << (10 * (shift + 1)));
 }
 
+/* A number and its unit that fill the whole value: scan_number's error,
+ * 'what' when it is no number or something follows the unit. */
+static const char *scan_whole(const char *s, uint64_t *v, const char **u, size_t *n,
+			      const char *what)
+{
+	const char *e = scan_number(&s, v, u, n);
+
+	if (e)
+		return e == not_num ? what : e;
+	return *s ? what : NULL;
+}
+
 static const char *parse_size(const char *s, uint64_t *out)
 {
 	const char *u, *e;
@@ -145,10 +157,8 @@ static const char *parse_size(const char *s, uint64_t *out)
 	bool had;
 	uint64_t v;
 
-	if ((e = scan_number(&s, &v, &u, &n)) != NULL)
-		return e == not_num ? "not a size" : e;
-	if (*s)
-		return "not a size";
+	if ((e = scan_whole(s, &v, &u, &n, "not a size")) != NULL)
+		return e;
 	if ((e = apply_size_unit(&v, u, n, &had)) != NULL)
 		return e;
 	if (v % BLKDEV_BLOCK_SIZE)
@@ -163,9 +173,9 @@ static const char *parse_uint(const char *s, uint64_t *out)
 	size_t n;
 	uint64_t v;
 
-	if ((e = scan_number(&s, &v, &u, &n)) != NULL)
+	if ((e = scan_whole(s, &v, &u, &n, not_num)) != NULL)
 		return e;
-	if (n || *s)
+	if (n)
 		return not_num;
 	*out = v;
 	return NULL;
@@ -177,10 +187,8 @@ static const char *parse_hz(const char *s, uint64_t *out)
 	size_t n;
 	uint64_t v;
 
-	if ((e = scan_number(&s, &v, &u, &n)) != NULL)
-		return e == not_num ? "not a frequency" : e;
-	if (*s)
-		return "not a frequency";
+	if ((e = scan_whole(s, &v, &u, &n, "not a frequency")) != NULL)
+		return e;
 	if (n == 0 || ieqn(u, n, "hz"))
 		e = NULL;
 	else if (ieqn(u, n, "k") || ieqn(u, n, "khz"))
@@ -345,6 +353,14 @@ static const char *parse_list(const char *s, struct config_value *v, uint64_t ma
 	return NULL;
 }
 
+/* The values that are one number, by type. */
+static const char *(*const number_parsers[])(const char *s, uint64_t *out) = {
+	[CFG_T_SIZE] = parse_size,
+	[CFG_T_UINT] = parse_uint,
+	[CFG_T_HZ] = parse_hz,
+	[CFG_T_BOOL] = parse_bool,
+};
+
 /* Parse s as a value of key k into v (v untouched on failure). */
 static const char *parse_value(const struct config_key *k, const char *s, struct config_value *v,
 			       char *why, size_t why_cap)
@@ -356,16 +372,10 @@ static const char *parse_value(const struct config_key *k, const char *s, struct
 	memset(&t, 0, sizeof(t));
 	switch (k->type) {
 	case CFG_T_SIZE:
-		e = parse_size(s, &t.u);
-		break;
 	case CFG_T_UINT:
-		e = parse_uint(s, &t.u);
-		break;
 	case CFG_T_HZ:
-		e = parse_hz(s, &t.u);
-		break;
 	case CFG_T_BOOL:
-		e = parse_bool(s, &t.u);
+		e = number_parsers[k->type](s, &t.u);
 		break;
 	case CFG_T_ENUM:
 		idx = choice_index(k->choices, s, strlen(s));

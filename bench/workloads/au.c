@@ -204,33 +204,31 @@ static const unsigned oa_n_quick[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 
 /* The AU both AU tests use: the one the card declares in its SD Status,
  * in the quick profile too; without one, quick_au in the quick profile or
- * the assumed one. Returns the first whole AU of the test area, *avail
- * how many whole AUs it holds from there. */
-static uint32_t au_plan(const struct wl_ctx *c, uint32_t quick_au, uint32_t *au_bytes,
-			bool *declared, uint32_t *avail)
+ * the assumed one, with the first whole AU of the test area, in *p.
+ * Returns how many whole AUs the test area holds from there. */
+static uint32_t au_plan(const struct wl_ctx *c, uint32_t quick_au, struct au_plan *p)
 {
-	uint32_t au_blocks, base;
+	uint32_t au_blocks, avail;
 
-	*au_bytes = wlx_au_bytes(c, declared);
-	if (c->quick && !*declared)
-		*au_bytes = quick_au;
-	au_blocks = *au_bytes / SD_BLOCK_SIZE;
-	base = wlx_align_up(c->ta->first_lba, au_blocks);
-	*avail = base < c->ta->first_lba + c->ta->count ?
-		 (c->ta->first_lba + c->ta->count - base) / au_blocks : 0;
-	return base;
+	p->quick = c->quick;
+	p->emulated = c->emulated;
+	p->au_bytes = wlx_au_bytes(c, &p->au_declared);
+	if (c->quick && !p->au_declared)
+		p->au_bytes = quick_au;
+	au_blocks = p->au_bytes / SD_BLOCK_SIZE;
+	p->first_lba = wlx_align_up(c->ta->first_lba, au_blocks);
+	avail = p->first_lba < c->ta->first_lba + c->ta->count ?
+		(c->ta->first_lba + c->ta->count - p->first_lba) / au_blocks : 0;
+	return avail;
 }
 
 /* AU size, write size and the first AU; returns how many whole AUs the
  * test area holds from there. */
 static uint32_t open_au_plan(const struct wl_ctx *c, struct au_open_result *r)
 {
-	uint32_t avail;
-
-	r->quick = c->quick;
-	r->emulated = c->emulated;
 	/* a 4 or 16 MiB AU never collapses when written as 256 KiB ones */
-	r->first_lba = au_plan(c, OA_QUICK_AU_BYTES, &r->au_bytes, &r->au_declared, &avail);
+	uint32_t avail = au_plan(c, OA_QUICK_AU_BYTES, &r->plan);
+
 	r->chunk_bytes = (c->quick ? OA_QUICK_CHUNK_BLOCKS : OA_CHUNK_BLOCKS) * SD_BLOCK_SIZE;
 	return avail;
 }
@@ -241,7 +239,7 @@ static void open_au_measure(struct wl_ctx *c, struct au_open_result *r, uint32_t
 {
 	const unsigned *nlist = c->quick ? oa_n_quick : oa_n_full;
 	unsigned nmax = c->quick ? sizeof(oa_n_quick) / sizeof(oa_n_quick[0]) : OA_MAX_POINTS, i;
-	uint32_t au_blocks = r->au_bytes / SD_BLOCK_SIZE, chunk = r->chunk_bytes / SD_BLOCK_SIZE;
+	uint32_t au_blocks = r->plan.au_bytes / SD_BLOCK_SIZE, chunk = r->chunk_bytes / SD_BLOCK_SIZE;
 	uint64_t t_start, limit_ns = c->quick ? OA_QUICK_TIME_NS : OA_TIME_NS;
 	uint64_t n_limit_ns = c->quick ? OA_QUICK_N_TIME_NS : OA_N_TIME_NS;
 
@@ -271,7 +269,7 @@ static void open_au_measure(struct wl_ctx *c, struct au_open_result *r, uint32_t
 		fmt_snprintf(lb, sizeof(lb), "open AUs N=%u", nopen);
 		wl_begin(c, &m, "open-au", nm, lb, true, WL_MULTI_AUTO12, chunk, bytes);
 		for (op_i = 0; op_i < ops && !wl_should_stop(c, &m); op_i++) {
-			struct wl_op op = { true, r->first_lba + (op_i % nopen) * au_blocks +
+			struct wl_op op = { true, r->plan.first_lba + (op_i % nopen) * au_blocks +
 					    ((op_i / nopen) % per_au) * chunk, chunk,
 					    WL_MULTI_AUTO12 };
 
@@ -338,12 +336,9 @@ void wl_open_au(struct wl_ctx *c)
 static void erase_plan(const struct wl_ctx *c, struct au_erase_result *r, uint32_t *nsingle,
 		       uint32_t *nmulti)
 {
-	uint32_t avail;
+	uint32_t avail = au_plan(c, ER_QUICK_AU, &r->plan);
 	struct sd_ssr ssr;
 
-	r->quick = c->quick;
-	r->emulated = c->emulated;
-	r->first_lba = au_plan(c, ER_QUICK_AU, &r->au_bytes, &r->au_declared, &avail);
 	*nsingle = c->quick ? ER_QUICK_SINGLE : ER_SINGLE;
 	*nmulti = c->quick ? ER_QUICK_MULTI : ER_MULTI;
 	if (*nsingle > avail)
@@ -362,12 +357,12 @@ static void erase_plan(const struct wl_ctx *c, struct au_erase_result *r, uint32
 static void erase_measure(struct wl_ctx *c, struct au_erase_result *r, uint32_t nsingle,
 			  uint32_t nmulti)
 {
-	uint32_t au_blocks = r->au_bytes / SD_BLOCK_SIZE, i;
+	uint32_t au_blocks = r->plan.au_bytes / SD_BLOCK_SIZE, i;
 	uint64_t ns;
 
 	r->count = 0;
 	for (i = 0; i < nsingle && !c->abort_all; i++) {
-		if (wlx_erase(c, "erase-au", r->first_lba + i * au_blocks, au_blocks, &ns))
+		if (wlx_erase(c, "erase-au", r->plan.first_lba + i * au_blocks, au_blocks, &ns))
 			continue;
 		r->t_us[r->count++] = (uint32_t)(ns / 1000);
 	}
@@ -375,7 +370,7 @@ static void erase_measure(struct wl_ctx *c, struct au_erase_result *r, uint32_t 
 	r->multi_ok = false;
 	r->multi_ns = 0;
 	if (nmulti >= 2 && !c->abort_all &&
-	    !wlx_erase(c, "erase-au", r->first_lba, nmulti * au_blocks, &ns)) {
+	    !wlx_erase(c, "erase-au", r->plan.first_lba, nmulti * au_blocks, &ns)) {
 		r->multi_ns = ns;
 		r->multi_ok = true;
 	}

@@ -125,15 +125,27 @@ void au_report_align(const struct au_align_result *r)
 
 /* ---- open AUs --------------------------------------------------------------- */
 
+/* An "open_au" or "erase" record begun: its workload and AU. */
+static struct json *au_record_begin(const char *type, const char *workload,
+				    const struct au_plan *p)
+{
+	struct json *j = record_begin(type);
+
+	json_str(j, "workload", workload);
+	json_u64(j, "au_bytes", p->au_bytes);
+	json_bool(j, "au_declared", p->au_declared);
+	return j;
+}
+
 void au_report_open_heading(const struct au_open_result *r)
 {
 	char s1[24], s2[24];
 
 	con_printf("\nopen AUs: %s writes round-robin into N AUs of %s (%s AU size)%s\n",
 		   fmt_size(s1, sizeof(s1), r->chunk_bytes, FMT_SIZE_EXACT),
-		   fmt_size(s2, sizeof(s2), r->au_bytes, FMT_SIZE_EXACT),
-		   r->au_declared ? "declared" : r->quick ? "quick-profile" : "assumed",
-		   r->emulated ? " - emulated" : "");
+		   fmt_size(s2, sizeof(s2), r->plan.au_bytes, FMT_SIZE_EXACT),
+		   r->plan.au_declared ? "declared" : r->plan.quick ? "quick-profile" : "assumed",
+		   r->plan.emulated ? " - emulated" : "");
 }
 
 void au_report_open_point(const struct au_open_result *r, unsigned i)
@@ -157,12 +169,9 @@ void au_report_open(const struct au_open_result *r)
 		con_printf("  open AUs: no collapse up to N=%u (median write %.1f us at best)\n",
 			   d->handled, d->base_ns / 1e3);
 
-	j = record_begin("open_au");
-	json_str(j, "workload", "open-au");
-	json_u64(j, "au_bytes", r->au_bytes);
-	json_bool(j, "au_declared", r->au_declared);
+	j = au_record_begin("open_au", "open-au", &r->plan);
 	json_u64(j, "chunk_bytes", r->chunk_bytes);
-	json_u64(j, "first_lba", r->first_lba);
+	json_u64(j, "first_lba", r->plan.first_lba);
 	json_arr_begin(j, "n");
 	for (i = 0; i < r->npoints; i++)
 		json_u64(j, NULL, r->n[i]);
@@ -179,7 +188,7 @@ void au_report_open(const struct au_open_result *r)
 	json_bool(j, "collapsed", d->collapsed);
 	json_u64_if(j, "collapse_at", d->collapsed, d->collapse_at);
 	json_str(j, "stopped_by", r->stopped_by);
-	json_bool(j, "emulated", r->emulated);
+	json_bool(j, "emulated", r->plan.emulated);
 	json_arr_begin(j, "p50_us");
 	for (i = 0; i < r->npoints; i++)
 		json_double(j, NULL, r->p50_ns[i] / 1e3, 1);
@@ -196,9 +205,9 @@ void au_report_erase_heading(const struct au_erase_result *r)
 	char s1[24];
 
 	con_printf("\nerase (CMD38) time per AU of %s (%s)%s\n",
-		   fmt_size(s1, sizeof(s1), r->au_bytes, FMT_SIZE_EXACT),
-		   r->au_declared ? "declared AU" : r->quick ? "quick profile" : "assumed AU",
-		   r->emulated ? " - emulated" : "");
+		   fmt_size(s1, sizeof(s1), r->plan.au_bytes, FMT_SIZE_EXACT),
+		   r->plan.au_declared ? "declared AU" : r->plan.quick ? "quick profile" : "assumed AU",
+		   r->plan.emulated ? " - emulated" : "");
 }
 
 void au_report_erase(const struct au_erase_result *r)
@@ -217,11 +226,8 @@ void au_report_erase(const struct au_erase_result *r)
 	else
 		con_printf("  the card gives no erase timeout in its SD Status\n");
 
-	j = record_begin("erase");
-	json_str(j, "workload", "erase-au");
-	json_u64(j, "au_bytes", r->au_bytes);
-	json_bool(j, "au_declared", r->au_declared);
-	json_u64(j, "first_lba", r->first_lba);
+	j = au_record_begin("erase", "erase-au", &r->plan);
+	json_u64(j, "first_lba", r->plan.first_lba);
 	json_u64(j, "count", r->count);
 	json_u64(j, "min_us", t->min);
 	json_u64(j, "median_us", t->median);
@@ -233,6 +239,6 @@ void au_report_erase(const struct au_erase_result *r)
 	else
 		json_null(j, "per_au_us");
 	json_u64_if(j, "timeout_ms_1au", r->have_timeout, r->timeout_ms);
-	json_bool(j, "emulated", r->emulated);
+	json_bool(j, "emulated", r->plan.emulated);
 	record_end();
 }

@@ -41,15 +41,20 @@ void au_report_align(const struct au_align_result *r);
 
 #define AU_OPEN_MAX_POINTS 16
 
-/* The open-AU test (wl_open_au). */
-struct au_open_result {
-	/* plan */
+/* The AU the open-AU and erase tests use, and where they start. */
+struct au_plan {
 	uint32_t au_bytes;
 	bool au_declared;
 	bool quick;                /* the quick profile's small AU, not the card's */
 	bool emulated;
+	uint32_t first_lba;        /* the first of the AUs used */
+};
+
+/* The open-AU test (wl_open_au). */
+struct au_open_result {
+	/* plan */
+	struct au_plan plan;
 	uint32_t chunk_bytes;      /* each write */
-	uint32_t first_lba;        /* the first of the AUs written */
 	/* measured: one point per number of open AUs, ascending */
 	unsigned npoints;
 	unsigned n[AU_OPEN_MAX_POINTS];
@@ -75,11 +80,7 @@ void au_report_open(const struct au_open_result *r);
 /* The erase time per AU (wl_erase_per_au). */
 struct au_erase_result {
 	/* plan */
-	uint32_t au_bytes;
-	bool au_declared;
-	bool quick;                /* the quick profile's small AU, not the card's */
-	bool emulated;
-	uint32_t first_lba;
+	struct au_plan plan;
 	bool have_timeout;         /* the SD Status gives an erase timeout */
 	uint32_t timeout_ms;       /* ... for one AU */
 	/* measured */

@@ -9,6 +9,8 @@
  * ... bytes) or ARMv7 format (DminLine in bits 19:16, log2 of words).
  * AArch64: DC CVAC / DC IVAC / DC CIVAC, line size from CTR_EL0.DminLine.
  */
+#include <stdbool.h>
+
 #include "drivers/dma/cache.h"
 
 #ifdef SDB_HOST
@@ -103,18 +105,34 @@ static int is_armv6(void)
 }
 #endif
 
+/* A large range on the ARM1176 (see V6_WHOLE_CACHE_BYTES): the whole data
+ * cache cleaned (and invalidated when 'inval') instead, then a DSB. False
+ * when the range goes line by line. */
+static bool whole_cache(size_t n, bool inval)
+{
+#ifndef __aarch64__
+	if (n >= V6_WHOLE_CACHE_BYTES && is_armv6()) {
+		if (inval)
+			DC_CLEAN_INVAL_ALL();
+		else
+			DC_CLEAN_ALL();
+		DSB();
+		return true;
+	}
+#else
+	(void)n;
+	(void)inval;
+#endif
+	return false;
+}
+
 void cache_clean_range(const void *p, size_t n)
 {
 	uintptr_t line = cache_line_bytes(), a = (uintptr_t)p & ~(line - 1), end = (uintptr_t)p + n;
 
 	DSB(); /* the CPU's stores to the buffer before the cleans */
-#ifndef __aarch64__
-	if (n >= V6_WHOLE_CACHE_BYTES && is_armv6()) {
-		DC_CLEAN_ALL();
-		DSB();
+	if (whole_cache(n, false))
 		return;
-	}
-#endif
 	if (n)
 		DC_LOOP(DC_CLEAN, a, (end - a + line - 1) / line, line);
 	DSB();
@@ -128,13 +146,8 @@ void cache_invalidate_range(void *p, size_t n)
 	if (!n)
 		return;
 	DSB();
-#ifndef __aarch64__
-	if (n >= V6_WHOLE_CACHE_BYTES && is_armv6()) {
-		DC_CLEAN_INVAL_ALL();
-		DSB();
+	if (whole_cache(n, true))
 		return;
-	}
-#endif
 	/* Edge lines shared with other data: clean + invalidate. */
 	if (lo != start) {
 		DC_CLEAN_INVAL(lo);

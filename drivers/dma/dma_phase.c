@@ -10,11 +10,7 @@ static int phase_fail(const struct dma_phase *ph, struct sd_request *req, int co
 		      uint32_t status, const char *phase)
 {
 	ph->recover(ph->ctx, req->data->dir == SD_DATA_READ);
-	req->err.code = code;
-	req->err.status = status;
-	req->err.phase = phase;
-	req->err.block = 0;
-	return code;
+	return sd_req_fail(req, code, status, phase, 0);
 }
 
 int dma_phase_run(const struct dma_phase *ph, struct sd_request *req, struct dma_watch *w)

@@ -302,6 +302,17 @@ static int acmd(struct sd_card *c, uint8_t index, uint32_t arg,
 	return ret;
 }
 
+/* A register the card sends as one data block after an ACMD (SCR, SD
+ * Status): read into buf, *have set when it came. */
+static int read_reg(struct sd_card *c, uint8_t index, uint8_t *buf, uint32_t len, bool *have)
+{
+	int ret = acmd(c, index, 0, SD_RESP_R1, CHK_R1, NULL, buf, len);
+
+	if (!ret)
+		*have = true;
+	return ret;
+}
+
 /* CMD13 without judging the status (the status is the answer). The R1
  * bits that refer to an earlier failed command are masked out once. */
 static int get_status(struct sd_card *c, uint32_t *status)
@@ -711,11 +722,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 	c->write_protected = ro == 1 || csd->perm_write_protect ||
 			     csd->tmp_write_protect;
 
-	ret = acmd(c, SD_ACMD_SEND_SCR, 0, SD_RESP_R1, CHK_R1, NULL, c->scr,
-		   sizeof(c->scr));
+	ret = read_reg(c, SD_ACMD_SEND_SCR, c->scr, sizeof(c->scr), &c->have_scr);
 	if (ret)
 		return ret;
-	c->have_scr = true;
 	sd_scr_decode(c->scr, &scr);
 	/* CMD23 is mandatory from SD 3.0 for UHS cards only; trust the SCR.
 	 * SDSC cards do not support it (§4.3.14). */
@@ -738,11 +747,9 @@ static int init_transfer_mode(struct sd_card *c, const struct sd_csd *csd)
 			return ret;
 	}
 
-	ret = acmd(c, SD_ACMD_SD_STATUS, 0, SD_RESP_R1, CHK_R1, NULL, c->ssr,
-		   sizeof(c->ssr));
+	ret = read_reg(c, SD_ACMD_SD_STATUS, c->ssr, sizeof(c->ssr), &c->have_ssr);
 	if (ret)
 		return ret;
-	c->have_ssr = true;
 	sd_ssr_decode(c->ssr, &ssr);
 	c->au_size_bytes = ssr.au_size_bytes;
 	c->erase_timeout_us_per_au = sd_ssr_erase_us_per_au(&ssr);

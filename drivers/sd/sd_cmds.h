@@ -10,8 +10,8 @@
  * the number ("CMD55"), as the spec and card data sheets do.
  *
  * Not listed: commands this stack never sends (SPI mode, I/O, lock/unlock,
- * write protection groups, SDUC's CMD22, UHS-I's CMD11/CMD19) except
- * where sd_cmd_name() names them.
+ * write protection groups, SDUC's CMD22) except where sd_cmd_name() names
+ * them.
  */
 #ifndef SDB_DRIVERS_SD_CMDS_H
 #define SDB_DRIVERS_SD_CMDS_H

@@ -1,7 +1,8 @@
 /*
  * sd_host.h - the interface between the SD card protocol layer (drivers/sd)
- * and a host controller driver (drivers/sdhci: the BCM2835 EMMC and the
- * BCM2711 EMMC2; SDHOST later).
+ * and a host controller driver (drivers/sdhci: the BCM2835 EMMC, the
+ * BCM2711 EMMC2 and the BCM2712's SDHCI; drivers/sdhost: the BCM2835
+ * SDHOST).
  *
  * A host driver executes exactly one request (a command, optionally with a
  * data phase) and reports what happened with timestamps of the phases it
@@ -192,6 +193,29 @@ struct sd_request {
 	struct sd_req_times t;
 	struct sd_host_err err;
 };
+
+/* The errno a controller's error status names: a timeout bit, a CRC bit,
+ * any other error (SDHCI §2.2.18 Error Interrupt Status; SDHOST SDHSTS). */
+static inline int sd_status_errno(uint32_t status, uint32_t timeout_bits, uint32_t crc_bits)
+{
+	if (status & timeout_bits)
+		return -ETIMEDOUT;
+	if (status & crc_bits)
+		return -EILSEQ;
+	return -EIO;
+}
+
+/* A controller driver's failure: what, the status bits, the phase and the
+ * data block, in the request; returns 'code'. */
+static inline int sd_req_fail(struct sd_request *req, int code, uint32_t status,
+			      const char *phase, uint32_t block)
+{
+	req->err.code = code;
+	req->err.status = status;
+	req->err.phase = phase;
+	req->err.block = block;
+	return code;
+}
 
 struct sd_host;
 

@@ -17,9 +17,9 @@
  * Reserved or unknown codes are reported as such (a *_valid flag false, a
  * "reserved" name), never mapped to a guess.
  *
- * Not supported: MMC/eMMC registers (EXT_CSD), SDIO CCCR/CIS, the SD
- * extension registers (CMD48/49), the SD_SECURITY/EX_SECURITY details beyond
- * their code values.
+ * Not here: MMC/eMMC registers (EXT_CSD), SDIO CCCR/CIS, the
+ * SD_SECURITY/EX_SECURITY details beyond their code values; the SD 6.00
+ * extension registers (CMD48/49) are decoded in sd_ext_info.h.
  */
 #ifndef SDB_DRIVERS_SD_REGS_H
 #define SDB_DRIVERS_SD_REGS_H

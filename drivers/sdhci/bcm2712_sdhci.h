@@ -6,7 +6,8 @@
  * quirk set and the cfg set-up.
  *
  * Not verified on hardware: no emulator models a Pi 5; the simulator's
- * BCM2712 platform (sim/) is where this code runs.
+ * Pi 5 board (harness/sim_board.c, from platform/bcm2712.c's table) is
+ * where this code runs.
  */
 #ifndef SDB_DRIVERS_SDHCI_BCM2712_SDHCI_H
 #define SDB_DRIVERS_SDHCI_BCM2712_SDHCI_H

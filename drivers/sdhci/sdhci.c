@@ -19,6 +19,7 @@
 #include "drivers/sdhci/sdhci_regs.h"
 #include "drivers/mmio.h"
 #include "drivers/pio_port.h"
+#include "drivers/reg_wait.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 
@@ -103,21 +104,17 @@ static int recover(struct sdhci_priv *e, bool dat)
 
 static int irq_to_err(uint32_t irq)
 {
-	if (irq & (SDHCI_INT_CTO_ERR | SDHCI_INT_DTO_ERR))
-		return -ETIMEDOUT;
-	if (irq & (SDHCI_INT_CCRC_ERR | SDHCI_INT_DCRC_ERR))
-		return -EILSEQ;
-	return -EIO;
+	return sd_status_errno(irq, SDHCI_INT_CTO_ERR | SDHCI_INT_DTO_ERR,
+			       SDHCI_INT_CCRC_ERR | SDHCI_INT_DCRC_ERR);
 }
 
-static int fail(struct sd_request *req, int code, uint32_t status,
-		const char *phase, uint32_t block)
+/* A wait that ended in an error interrupt or (irq 0) a timeout: the
+ * controller recovered (command and data lines reset), the failure noted. */
+static int irq_fail(struct sdhci_priv *e, struct sd_request *req, uint32_t irq,
+		    const char *phase, uint32_t block)
 {
-	req->err.code = code;
-	req->err.status = status;
-	req->err.phase = phase;
-	req->err.block = block;
-	return code;
+	recover(e, true);
+	return sd_req_fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq, phase, block);
 }
 
 /* Wait for any of 'want' or an error interrupt. Returns the INTERRUPT
@@ -140,19 +137,7 @@ static inline uint32_t wait_irq(const struct sdhci_priv *e, uint32_t want,
 static inline uint32_t wait_irq_more(const struct sdhci_priv *e, uint32_t want,
 				     uint32_t timeout_us)
 {
-	uint32_t irq;
-	timer_deadline_t d;
-
-	d = timer_deadline_us(timeout_us);
-	for (;;) {
-		irq = rd(e, SDHCI_INTERRUPT);
-		if (irq & (want | SDHCI_INT_ERR_MASK))
-			return irq;
-		if (timer_expired(d)) {
-			irq = rd(e, SDHCI_INTERRUPT);
-			return (irq & (want | SDHCI_INT_ERR_MASK)) ? irq : 0;
-		}
-	}
+	return reg_wait_any(e->base + SDHCI_INTERRUPT, want | SDHCI_INT_ERR_MASK, timeout_us);
 }
 
 /*
@@ -319,11 +304,11 @@ static int xfer_end(struct sdhci_priv *e, struct sd_request *req, uint32_t blk_t
 		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
 			      (rd(e, SDHCI_CONTROL2) & 0xFFFFu);
 
-		recover(e, true);
-		if (irq & SDHCI_INT_ACMD_ERR)
-			return fail(req, -EIO, st, "auto command", blk);
-		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-			    rd_dir ? "read end" : "write busy", blk);
+		if (irq & SDHCI_INT_ACMD_ERR) {
+			recover(e, true);
+			return sd_req_fail(req, -EIO, st, "auto command", blk);
+		}
+		return irq_fail(e, req, irq, rd_dir ? "read end" : "write busy", blk);
 	}
 	if (req->data->stop == SD_STOP_AUTO12)
 		req->cmd.auto_resp = rd(e, SDHCI_RESP3);
@@ -600,10 +585,7 @@ static int sdhci_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 		if (rd_dir && blk)
 			m.waited += read_wait(&rp, first);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-			recover(e, true);
-			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT,
-				    irq, rd_dir ? "read data" : "write data",
-				    blk);
+			return irq_fail(e, req, irq, rd_dir ? "read data" : "write data", blk);
 		}
 		if (blk == 0)
 			t->t_first_data = t0;
@@ -783,7 +765,7 @@ static int adma_fail(struct sdhci_priv *e, struct sd_request *req, uint32_t irq,
 		req->err.dma_desc_addr = (uint32_t)da;
 		recover(e, true);
 		sdhci_adma_finish(data);
-		return fail(req, -EIO, irq, "adma", blk);
+		return sd_req_fail(req, -EIO, irq, "adma", blk);
 	}
 	if (irq & SDHCI_INT_ACMD_ERR) {
 		uint32_t st = (irq & SDHCI_INT_ERR_MASK) |
@@ -791,12 +773,12 @@ static int adma_fail(struct sdhci_priv *e, struct sd_request *req, uint32_t irq,
 
 		recover(e, true);
 		sdhci_adma_finish(data);
-		return fail(req, -EIO, st, "auto command", blk);
+		return sd_req_fail(req, -EIO, st, "auto command", blk);
 	}
 	recover(e, true);
 	sdhci_adma_finish(data);
-	return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-		    left ? (rd_dir ? "read data" : "write data") :
+	return sd_req_fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+			   left ? (rd_dir ? "read data" : "write data") :
 			   (rd_dir ? "read end" : "write busy"), blk);
 }
 
@@ -868,14 +850,14 @@ static int command_word(const struct sd_host *h, struct sd_request *req, uint32_
 		*cmdtm |= SDHCI_CMD_RSPNS_48;
 		break;
 	default:
-		return fail(req, -EINVAL, 0, "setup", 0);
+		return sd_req_fail(req, -EINVAL, 0, "setup", 0);
 	}
 
 	if (data) {
 		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
 		    data->blksz == 0 || (data->blksz & 3) ||
 		    data->blksz > e->max_block)
-			return fail(req, -EINVAL, 0, "setup", 0);
+			return sd_req_fail(req, -EINVAL, 0, "setup", 0);
 		*cmdtm |= SDHCI_CMD_ISDATA | SDHCI_TM_BLKCNT_EN;
 		if (data->dir == SD_DATA_READ)
 			*cmdtm |= SDHCI_TM_DAT_DIR_READ;
@@ -883,11 +865,11 @@ static int command_word(const struct sd_host *h, struct sd_request *req, uint32_
 			*cmdtm |= SDHCI_TM_MULTI_BLOCK;
 		if (data->stop == SD_STOP_AUTO12) {
 			if (!h->cap_auto12)
-				return fail(req, -ENOTSUP, 0, "setup", 0);
+				return sd_req_fail(req, -ENOTSUP, 0, "setup", 0);
 			*cmdtm |= SDHCI_TM_AUTO_CMD12;
 		} else if (data->stop == SD_STOP_AUTO23) {
 			if (!h->cap_auto23)
-				return fail(req, -ENOTSUP, 0, "setup", 0);
+				return sd_req_fail(req, -ENOTSUP, 0, "setup", 0);
 			*cmdtm |= SDHCI_TM_AUTO_CMD23;
 		}
 		*inhibit |= SDHCI_STATUS_DAT_INHIBIT;
@@ -929,8 +911,7 @@ static int end_without_data(struct sdhci_priv *e, struct sd_request *req)
 		       cmd->busy_timeout_us : SDHCI_BUSY_TIMEOUT_US);
 	req->t.t_end = timer_ticks();
 	if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-		recover(e, true);
-		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq, "busy", 0);
+		return irq_fail(e, req, irq, "busy", 0);
 	}
 	wr(e, SDHCI_INTERRUPT, SDHCI_INT_DATA_DONE);
 	return 0;
@@ -971,9 +952,7 @@ static int probe_xfer(struct sd_host *h, struct sdhci_priv *e, struct sd_request
 	for (blk = 0; blk < data->blocks; blk++) {
 		irq = wait_irq(e, SDHCI_INT_READ_RDY, SDHCI_READ_TIMEOUT_US);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-			recover(e, true);
-			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-				    "probe read data", blk);
+			return irq_fail(e, req, irq, "probe read data", blk);
 		}
 		if (blk == 0)
 			out->cnt_ready = blkcnt(e);
@@ -1160,9 +1139,7 @@ static int probe_wxfer(struct sdhci_priv *e, struct sd_request *req, struct sd_s
 	for (blk = 0; blk < data->blocks; blk++) {
 		irq = wait_irq(e, SDHCI_INT_WRITE_RDY, to);
 		if (!irq || (irq & SDHCI_INT_ERR_MASK)) {
-			recover(e, true);
-			return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-				    "probe write data", blk);
+			return irq_fail(e, req, irq, "probe write data", blk);
 		}
 		mmio_write32(e->base + SDHCI_INTERRUPT, SDHCI_INT_WRITE_RDY);
 		pio_write_aligned(e->base + SDHCI_DATA, (const uint32_t *)data->buf + blk * words,
@@ -1263,7 +1240,7 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		uint32_t st = rd(e, SDHCI_STATUS);
 
 		recover(e, true);
-		return fail(req, ret, st, "inhibit", 0);
+		return sd_req_fail(req, ret, st, "inhibit", 0);
 	}
 
 	wr(e, SDHCI_INTERRUPT, SDHCI_INT_ALL);
@@ -1288,8 +1265,8 @@ static int sdhci_request(struct sd_host *h, struct sd_request *req)
 		recover(e, data || cmd->resp_type == SD_RESP_R1B);
 		if (adma_n > 0)
 			sdhci_adma_finish(data);
-		return fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
-			    "command", 0);
+		return sd_req_fail(req, irq ? irq_to_err(irq) : -ETIMEDOUT, irq,
+				   "command", 0);
 	}
 
 	read_response(e, cmd);

@@ -3,7 +3,8 @@
  * (drivers/sd/sd_host.h): command, PIO data, recovery, bounded waits and
  * phase timestamps, with what differs between SoCs in a quirk set (struct
  * sdhci_quirks) chosen by whoever builds the host: bcm2835_emmc.c (the
- * Arasan EMMC of the Pi 0-3), bcm2711_emmc2.c (the EMMC2 of the Pi 4).
+ * Arasan EMMC of the Pi 0-3), bcm2711_emmc2.c (the EMMC2 of the Pi 4),
+ * bcm2712_sdhci.c (the SD slot's SDHCI of the Pi 5).
  *
  * The caller owns each controller's state (struct sdhci_host): the
  * platform builds one per controller it uses, so two may exist at once.

@@ -1,8 +1,8 @@
 /*
  * sdhci_regs.h - register map of an SD Host Controller (SD Host Controller
  * Simplified Specification v3.00, chapter 2), as the BCM2835/6/7 Arasan
- * EMMC (ARM peripheral base + 0x300000) and the BCM2711 EMMC2 (base +
- * 0x340000) implement it. The one register map of drivers/sdhci.
+ * EMMC (ARM peripheral base + 0x300000), the BCM2711 EMMC2 (base +
+ * 0x340000) and the BCM2712's SD slot controller implement it. The one register map of drivers/sdhci.
  *
  * Names follow the BCM2835 ARM Peripherals datasheet, chapter 5 (External
  * Mass Media Controller); the SDHCI name is given in the comment where it
@@ -11,8 +11,9 @@
  * accesses only (datasheet §5.1; the EMMC2 is run the same way): the 16-bit
  * SDHCI registers that share a word are written together (see sdhci.c).
  *
- * Not described: the boot, SPI-mode, tuning and FIFO-configuration registers
- * (0x70..0xF0), which this driver does not use.
+ * Not described: the boot, SPI-mode and FIFO-configuration registers
+ * (0x70..0xF0), which this driver does not use (tuning goes through Host
+ * Control 2, SDHCI_CONTROL2).
  */
 #ifndef SDB_DRIVERS_SDHCI_REGS_H
 #define SDB_DRIVERS_SDHCI_REGS_H

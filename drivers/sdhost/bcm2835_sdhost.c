@@ -16,6 +16,7 @@
 #include "drivers/sdhost/bcm2835_sdhost_regs.h"
 #include "drivers/mmio.h"
 #include "drivers/pio_port.h"
+#include "drivers/reg_wait.h"
 #include "drivers/timer.h"
 #include "lib/err.h"
 
@@ -44,23 +45,10 @@ static inline void wr(const struct bcm2835_sdhost_priv *p, uint32_t reg,
 	mmio_write32(p->base + reg, val);
 }
 
-static int fail(struct sd_request *req, int code, uint32_t status,
-		const char *phase, uint32_t block)
-{
-	req->err.code = code;
-	req->err.status = status;
-	req->err.phase = phase;
-	req->err.block = block;
-	return code;
-}
-
 static int hsts_to_err(uint32_t hsts)
 {
-	if (hsts & (SDH_HSTS_CMD_TMO | SDH_HSTS_REW_TMO))
-		return -ETIMEDOUT;
-	if (hsts & (SDH_HSTS_CRC7 | SDH_HSTS_CRC16))
-		return -EILSEQ;
-	return -EIO;
+	return sd_status_errno(hsts, SDH_HSTS_CMD_TMO | SDH_HSTS_REW_TMO,
+			       SDH_HSTS_CRC7 | SDH_HSTS_CRC16);
 }
 
 /* [silicon:sdhost-edm-fifo] */
@@ -101,20 +89,10 @@ static uint32_t wait_hsts(const struct bcm2835_sdhost_priv *p, uint32_t want,
 			  uint32_t timeout_us)
 {
 	uint32_t s = rd(p, SDH_HSTS);
-	timer_deadline_t d;
 
 	if (s & (want | SDH_HSTS_ERRS))
 		return s;
-	d = timer_deadline_us(timeout_us);
-	for (;;) {
-		s = rd(p, SDH_HSTS);
-		if (s & (want | SDH_HSTS_ERRS))
-			return s;
-		if (timer_expired(d)) {
-			s = rd(p, SDH_HSTS);
-			return (s & (want | SDH_HSTS_ERRS)) ? s : 0;
-		}
-	}
+	return reg_wait_any(p->base + SDH_HSTS, want | SDH_HSTS_ERRS, timeout_us);
 }
 
 /* The data state machine is idle: identification or data mode. */
@@ -220,7 +198,7 @@ static int wait_busy(const struct bcm2835_sdhost_priv *p, struct sd_request *req
 
 	if (!s || (s & SDH_HSTS_ERRS)) {
 		recover(p, false);
-		return fail(req, s ? hsts_to_err(s) : -ETIMEDOUT, s, phase, 0);
+		return sd_req_fail(req, s ? hsts_to_err(s) : -ETIMEDOUT, s, phase, 0);
 	}
 	wr(p, SDH_HSTS, SDH_HSTS_BUSY_IRPT);
 	return 0;
@@ -538,8 +516,8 @@ static int sdh_dma_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req,
 	if (drain && pio_block(p, &pio, (uint8_t *)data->buf + len - drain * 4, drain,
 			       &first, false, NULL, NULL)) {
 		recover(p, is_read);
-		return fail(req, pio.hsts ? hsts_to_err(pio.hsts) : -ETIMEDOUT, pio.hsts,
-			    "read data (DMA, last words)", data->blocks - 1);
+		return sd_req_fail(req, pio.hsts ? hsts_to_err(pio.hsts) : -ETIMEDOUT, pio.hsts,
+				   "read data (DMA, last words)", data->blocks - 1);
 	}
 	if (!is_read) {
 		t1 = timer_ticks();
@@ -614,8 +592,8 @@ static int xfer_end(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint3
 	if (r || (hsts & SDH_HSTS_ERRS)) {
 		t->t_end = timer_ticks();
 		recover(p, is_read);
-		return fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
-			    is_read ? "read end" : "write busy", blk);
+		return sd_req_fail(req, r ? r : hsts_to_err(hsts), r ? edm : hsts,
+				   is_read ? "read end" : "write busy", blk);
 	}
 	if (req->data->stop == SD_STOP_AUTO12) {
 		/* CMD12 (STOP_TRANSMISSION), R1b: this controller's
@@ -625,7 +603,7 @@ static int xfer_end(struct bcm2835_sdhost_priv *p, struct sd_request *req, uint3
 		if (r) {
 			t->t_end = timer_ticks();
 			recover(p, false);
-			return fail(req, -EIO, hsts, "auto command", blk);
+			return sd_req_fail(req, -EIO, hsts, "auto command", blk);
 		}
 		req->cmd.auto_resp = rd(p, SDH_RSP0);
 		r = wait_busy(p, req, busy_to, "auto command busy");
@@ -829,8 +807,8 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 	for (blk = 0; blk < data->blocks; blk++, buf += data->blksz) {
 		if (pio_req_block(p, req, &rq, blk, buf)) {
 			recover(p, is_read);
-			return fail(req, rq.pio.hsts ? hsts_to_err(rq.pio.hsts) : -ETIMEDOUT,
-				    rq.pio.hsts, is_read ? "read data" : "write data", blk);
+			return sd_req_fail(req, rq.pio.hsts ? hsts_to_err(rq.pio.hsts) : -ETIMEDOUT,
+					   rq.pio.hsts, is_read ? "read data" : "write data", blk);
 		}
 	}
 	pio_req_end(&req->t, &rq);
@@ -876,15 +854,15 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	req->err.arg = cmd->arg;
 
 	if (cmd->resp_type > SD_RESP_R3)
-		return fail(req, -EINVAL, 0, "setup", 0);
+		return sd_req_fail(req, -EINVAL, 0, "setup", 0);
 	sdcmd |= cmd_flags(cmd->resp_type);
 	if (data) {
 		if (!data->buf || data->blocks == 0 || data->blocks > 0xFFFFu ||
 		    data->blksz == 0 || (data->blksz & 3) ||
 		    data->blksz > SDH_MAX_BLOCK || cmd->resp_type == SD_RESP_R1B)
-			return fail(req, -EINVAL, 0, "setup", 0);
+			return sd_req_fail(req, -EINVAL, 0, "setup", 0);
 		if (data->stop == SD_STOP_AUTO23)
-			return fail(req, -ENOTSUP, 0, "setup", 0);
+			return sd_req_fail(req, -ENOTSUP, 0, "setup", 0);
 		sdcmd |= data->dir == SD_DATA_READ ? SDH_CMD_READ : SDH_CMD_WRITE;
 	}
 
@@ -894,7 +872,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 		uint32_t s = rd(p, SDH_HSTS);
 
 		recover(p, false);
-		return fail(req, -EBUSY, s, "previous command", 0);
+		return sd_req_fail(req, -EBUSY, s, "previous command", 0);
 	}
 	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
 	if (data) {
@@ -906,7 +884,7 @@ static int sdh_request(struct sd_host *h, struct sd_request *req)
 	req->t.t_cmd_done = timer_ticks();
 	if (r) {
 		recover(p, data && data->dir == SD_DATA_READ);
-		return fail(req, r, hsts, "command", 0);
+		return sd_req_fail(req, r, hsts, "command", 0);
 	}
 	if (cmd->resp_type == SD_RESP_R2) {
 		/* All 128 bits, CRC byte included: RSP3 holds 127:96. */

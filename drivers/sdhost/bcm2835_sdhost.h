@@ -2,7 +2,8 @@
  * bcm2835_sdhost.h - the BCM2835/6/7 SDHOST controller (Pi 0-3, ARM
  * peripheral base + 0x202000) behind struct sd_host_ops. It is the
  * controller the Pi firmware itself reads the card with on the Pi 3 and
- * Zero W; GPIO 48-53 on ALT0 route the slot to it (platform/slot.c).
+ * Zero W; GPIO 48-53 on ALT0 route the slot to it (the BCM2835's slot
+ * wiring, platform/bcm2835.h, built by platform/slot.c).
  *
  * The caller owns the state (struct bcm2835_sdhost): no singleton.
  */

@@ -48,20 +48,11 @@
 #define TA_MAX    (1u << 20)   /* 512 MiB: nine 16 MiB AUs and more */
 
 static char out[1 << 20];
-static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
 static struct write_guard guard;
 static struct wl_ctx ctx;
-
-static void hook(char ch)
-{
-	if (outlen + 1 < sizeof(out)) {
-		out[outlen++] = ch;
-		out[outlen] = 0;
-	}
-}
 
 /* The card on the default simulated host, a test area of up to 512 MiB
  * from 128 MiB, a fresh console capture. */
@@ -78,12 +69,8 @@ static int setup(const struct sim_profile *p, bool quick)
 	ta.source = TEST_AREA_CONFIG;
 	ta.first_lba = TA_FIRST;
 	ta.count = blocks - TA_FIRST < TA_MAX ? blocks - TA_FIRST : TA_MAX;
-	write_guard_init(&guard, &sh.card, &ta, true);
-	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
-	ctx.read_base = TA_FIRST;
-	outlen = 0;
-	out[0] = 0;
-	host_console_hook = hook;
+	simh_wl_ctx(&sh, &ta, true, quick, mem, MEM_BYTES, &guard, &ctx);
+	simh_capture_start(out, sizeof(out));
 	return ta.usable ? 0 : -1;
 }
 
@@ -140,7 +127,7 @@ static void align_case(uint64_t seed, const struct sim_profile *p)
 		return;
 	}
 	wl_au_detect(&ctx);
-	host_console_hook = NULL;
+	simh_capture_stop();
 	r = simrec_last(out, "au", NULL, NULL);
 	if (!r) {
 		not_run++;
@@ -178,7 +165,7 @@ static void open_au_case(uint64_t seed, const struct sim_profile *p)
 		return;
 	}
 	wl_open_au(&ctx);
-	host_console_hook = NULL;
+	simh_capture_stop();
 	r = simrec_last(out, "open_au", NULL, NULL);
 	if (!r) {
 		not_run++;

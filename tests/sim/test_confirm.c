@@ -282,63 +282,86 @@ static void print_tally(const struct tally *t)
 		CHECK(pct(t->broken_caught, t->broken) >= MIN_CAUGHT_PCT);
 }
 
-TEST(the_prediction_and_the_judge)
+/* One prediction: a source, the check (clock halved, 1-bit bus, CPU
+ * delay) with its base and argument, the range it must give (hi < 0:
+ * the low end only). */
+struct pred_case {
+	const char *what;
+	const struct wl_cf_src *s;
+	char check; /* 'c', 'w' or 'd' */
+	double base, arg, lo, hi;
+};
+
+static void check_prediction(const struct pred_case *k)
 {
-	struct wl_cf_src bus = { .wall_per_op_ns = 1e5, .bus_pct = 90.0, .crit_bus_pct = 90.0,
-				 .p50_ns = 100000, .p90_ns = 100000 };
-	struct wl_cf_src card = { .wall_per_op_ns = 1e5, .bus_pct = 5.0, .crit_bus_pct = 5.0,
-				  .card_clock_pct = 10.0, .p50_ns = 100000, .p90_ns = 140000 };
-	struct wl_cf_src hidden = { .wall_per_op_ns = 1e5, .bus_pct = 40.0, .crit_bus_pct = 10.0 };
-	struct wl_cf_src stalls = { .wall_per_op_ns = 1e5, .bus_pct = 50.0, .crit_bus_pct = 50.0,
-				    .card_access_pct = 20.0, .write = true };
 	double lo, hi;
 
-	/* a bus-bound operation nearly doubles, exactly as its split says */
-	wl_check_predict_clock(&bus, 1e5, 2.0, &lo, &hi);
-	CHECK(fabs(lo - 190000.0) < 1e-6 && fabs(hi - 190000.0) < 1e-6);
-	/* a card-bound one hardly changes; its clock-paced waits may follow */
-	wl_check_predict_clock(&card, 1e5, 2.0, &lo, &hi);
-	CHECK(fabs(lo - 105000.0) < 1e-6 && fabs(hi - 115000.0) < 1e-6);
-	/* frames hidden behind the CPU: up to all of them once more */
-	wl_check_predict_clock(&hidden, 1e5, 2.0, &lo, &hi);
-	CHECK(fabs(lo - 110000.0) < 1e-6 && fabs(hi - 170000.0) < 1e-6);
-	/* a card that waits inside a write may wait less for a slower bus */
-	wl_check_predict_clock(&stalls, 1e5, 2.0, &lo, &hi);
-	CHECK(fabs(lo - 130000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
-	/* a read's card time there is its access latency: nothing hides it */
-	stalls.write = false;
-	wl_check_predict_clock(&stalls, 1e5, 2.0, &lo, &hi);
-	CHECK(fabs(lo - 150000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
-	/* a 1-bit bus: a bus-bound read grows by the frames' growth exactly */
-	wl_check_predict_width(&bus, 1e5, 3e5, &lo, &hi);
-	CHECK(fabs(lo - 400000.0) < 1e-6 && fabs(hi - 400000.0) < 1e-6);
-	/* frames hidden behind the CPU: their critical share at least, up to
-	 * all of it and the hidden frames once more */
-	wl_check_predict_width(&hidden, 1e5, 4e4, &lo, &hi);
-	CHECK(fabs(lo - 110000.0) < 1e-6 && fabs(hi - 170000.0) < 1e-6);
-	/* a write's not-ready waits may be covered by the longer frames */
-	stalls.write = true;
-	wl_check_predict_width(&stalls, 1e5, 5e4, &lo, &hi);
-	CHECK(fabs(lo - 130000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
-	/* a read's idle clocks between blocks too, not its access latency */
-	stalls.write = false;
-	stalls.card_clock_pct = 5.0;
-	wl_check_predict_width(&stalls, 1e5, 5e4, &lo, &hi);
-	CHECK(fabs(lo - 145000.0) < 1e-6 && fabs(hi - 150000.0) < 1e-6);
-	/* a CPU delay between requests: the host grows by it, less at most
-	 * the host's time inside the requests, plus at most the CPU's work
-	 * in the pipeline (the critical path may change hands) */
-	card.host_xfer_pct = 2.0;
-	card.cpu_work_pct = 30.0;
-	wl_check_predict_delay(&card, 20000.0, 5000.0, &lo, &hi);
-	CHECK(fabs(lo - 23000.0) < 1e-6 && fabs(hi - 55000.0) < 1e-6);
-	/* never below the baseline: the delay is the host's */
-	card.host_xfer_pct = 50.0;
-	wl_check_predict_delay(&card, 20000.0, 5000.0, &lo, &hi);
-	CHECK(fabs(lo - 20000.0) < 1e-6);
-	/* no host inside the requests, no CPU work in a pipeline: exactly the delay */
-	wl_check_predict_delay(&bus, 20000.0, 5000.0, &lo, &hi);
-	CHECK(fabs(lo - 25000.0) < 1e-6 && fabs(hi - 25000.0) < 1e-6);
+	if (k->check == 'c')
+		wl_check_predict_clock(k->s, k->base, k->arg, &lo, &hi);
+	else if (k->check == 'w')
+		wl_check_predict_width(k->s, k->base, k->arg, &lo, &hi);
+	else
+		wl_check_predict_delay(k->s, k->base, k->arg, &lo, &hi);
+	if (fabs(lo - k->lo) >= 1e-6 || (k->hi >= 0 && fabs(hi - k->hi) >= 1e-6))
+		CHECK_FAIL_("%s: [%.1f, %.1f], expected [%.1f, %.1f]", k->what, lo, hi, k->lo,
+			    k->hi);
+}
+
+TEST(the_prediction_and_the_judge)
+{
+	static const struct wl_cf_src bus = { .wall_per_op_ns = 1e5, .bus_pct = 90.0,
+		.crit_bus_pct = 90.0, .p50_ns = 100000, .p90_ns = 100000 };
+	static const struct wl_cf_src card = { .wall_per_op_ns = 1e5, .bus_pct = 5.0,
+		.crit_bus_pct = 5.0, .card_clock_pct = 10.0, .p50_ns = 100000, .p90_ns = 140000 };
+	static const struct wl_cf_src card_cpu = { .wall_per_op_ns = 1e5, .bus_pct = 5.0,
+		.crit_bus_pct = 5.0, .card_clock_pct = 10.0, .p50_ns = 100000, .p90_ns = 140000,
+		.host_xfer_pct = 2.0, .cpu_work_pct = 30.0 };
+	static const struct wl_cf_src card_host = { .wall_per_op_ns = 1e5, .bus_pct = 5.0,
+		.crit_bus_pct = 5.0, .card_clock_pct = 10.0, .p50_ns = 100000, .p90_ns = 140000,
+		.host_xfer_pct = 50.0, .cpu_work_pct = 30.0 };
+	static const struct wl_cf_src hidden = { .wall_per_op_ns = 1e5, .bus_pct = 40.0,
+		.crit_bus_pct = 10.0 };
+	static const struct wl_cf_src stalls_w = { .wall_per_op_ns = 1e5, .bus_pct = 50.0,
+		.crit_bus_pct = 50.0, .card_access_pct = 20.0, .write = true };
+	static const struct wl_cf_src stalls_r = { .wall_per_op_ns = 1e5, .bus_pct = 50.0,
+		.crit_bus_pct = 50.0, .card_access_pct = 20.0 };
+	static const struct wl_cf_src stalls_r5 = { .wall_per_op_ns = 1e5, .bus_pct = 50.0,
+		.crit_bus_pct = 50.0, .card_access_pct = 20.0, .card_clock_pct = 5.0 };
+	static const struct pred_case preds[] = {
+		{ "a bus-bound operation nearly doubles, exactly as its split says",
+		  &bus, 'c', 1e5, 2.0, 190000.0, 190000.0 },
+		{ "a card-bound one hardly changes; its clock-paced waits may follow",
+		  &card, 'c', 1e5, 2.0, 105000.0, 115000.0 },
+		{ "frames hidden behind the CPU: up to all of them once more",
+		  &hidden, 'c', 1e5, 2.0, 110000.0, 170000.0 },
+		{ "a card that waits inside a write may wait less for a slower bus",
+		  &stalls_w, 'c', 1e5, 2.0, 130000.0, 150000.0 },
+		{ "a read's card time there is its access latency: nothing hides it",
+		  &stalls_r, 'c', 1e5, 2.0, 150000.0, 150000.0 },
+		{ "a 1-bit bus: a bus-bound read grows by the frames' growth exactly",
+		  &bus, 'w', 1e5, 3e5, 400000.0, 400000.0 },
+		/* their critical share at least, up to all of it and the hidden
+		 * frames once more */
+		{ "1-bit bus, frames hidden behind the CPU",
+		  &hidden, 'w', 1e5, 4e4, 110000.0, 170000.0 },
+		{ "a write's not-ready waits may be covered by the longer frames",
+		  &stalls_w, 'w', 1e5, 5e4, 130000.0, 150000.0 },
+		{ "a read's idle clocks between blocks too, not its access latency",
+		  &stalls_r5, 'w', 1e5, 5e4, 145000.0, 150000.0 },
+		/* the host grows by it, less at most the host's time inside the
+		 * requests, plus at most the CPU's work in the pipeline (the
+		 * critical path may change hands) */
+		{ "a CPU delay between requests",
+		  &card_cpu, 'd', 20000.0, 5000.0, 23000.0, 55000.0 },
+		{ "never below the baseline: the delay is the host's",
+		  &card_host, 'd', 20000.0, 5000.0, 20000.0, -1.0 },
+		{ "no host inside the requests, no CPU work in a pipeline: exactly the delay",
+		  &bus, 'd', 20000.0, 5000.0, 25000.0, 25000.0 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(preds) / sizeof(preds[0]); i++)
+		check_prediction(&preds[i]);
 	/* the spread sets the card-bound tolerance, the share the steady one */
 	CHECK(fabs(wl_check_tolerance(&card, 105000.0) - 40000.0) < 1e-6);
 	CHECK(fabs(wl_check_tolerance(&bus, 190000.0) - 5700.0) < 1e-6);

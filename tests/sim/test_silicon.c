@@ -43,6 +43,63 @@ static bool cmd6_ok(const struct simh *s)
 	return scr.sd_spec >= 1;
 }
 
+/* The Pi 1's host profile, for a test to change its silicon behaviour. */
+static void pi1_config(struct sim_config *cfg)
+{
+	char err[200];
+
+	sim_config_default(cfg);
+	CHECK_EQ_I(sim_host_load("pi1", cfg, err, sizeof(err)), 0);
+}
+
+/* A card on that host with a buffer of buf blocks and a w-bit bus; its
+ * name in what. */
+static void pi1_start(struct simh *s, struct sim_config *cfg, unsigned buf, unsigned w,
+		      char *what, size_t cap)
+{
+	cfg->buf_blocks = buf;
+	CHECK_EQ_I(simh_start(s, "sdhc-c10-16g", cfg), 0);
+	if (w == 1)
+		CHECK_EQ_I(sd_set_bus(&s->card, 0, 1), 0);
+	snprintf(what, cap, "pi1, %u-block buffer, %u-bit", buf, w);
+}
+
+/* The first 60 generated cards, each on its generated host when the
+ * host's path is in 'paths' (a bit per enum sim_gen_path) and the drivers
+ * came up on it: fn(s, host, name). Returns how many ran. */
+static unsigned on_generated_hosts(unsigned paths,
+				   void (*fn)(struct simh *s, const struct sim_gen_host *h,
+					      const char *what))
+{
+	uint64_t i;
+	unsigned n = 0;
+
+	sim_gen_blkcnt = SIM_GEN_DRAWN;
+	for (i = 1; i <= 60; i++) {
+		static struct sim_profile p;
+		static struct sim_gen_host h;
+		struct simh s;
+		char what[80];
+
+		sim_gen_card(i, &p);
+		sim_gen_host(i, &h);
+		if (!(paths & 1u << h.path))
+			continue;
+		if (h.path == SIM_GEN_SDHCI_UHS)
+			CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
+		else
+			CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
+		if (s.init_ret)
+			continue;
+		snprintf(what, sizeof(what), "gen %llu (%s)", (unsigned long long)i,
+			 sim_gen_path_name(h.path));
+		fn(&s, &h, what);
+		n++;
+	}
+	sim_gen_blkcnt = SIM_BLKCNT_BUS;
+	return n;
+}
+
 static void probe_one(struct simh *s, const char *what, unsigned v)
 {
 	struct sd_silicon out = { 0 };
@@ -109,49 +166,24 @@ TEST(the_probe_names_them_with_any_buffer_and_width)
 			for (v = 0; v < SIM_BLKCNT_N; v++) {
 				struct sim_config cfg;
 				struct simh s;
-				char err[200], what[80];
+				char what[80];
 
-				sim_config_default(&cfg);
-				CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+				pi1_config(&cfg);
 				cfg.blkcnt = (uint8_t)v;
-				cfg.buf_blocks = buf;
-				CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
-				if (w == 1)
-					CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
-				snprintf(what, sizeof(what), "pi1, %u-block buffer, %u-bit", buf, w);
+				pi1_start(&s, &cfg, buf, w, what, sizeof(what));
 				probe_one(&s, what, v);
 			}
 }
 
+static void gen_probe(struct simh *s, const struct sim_gen_host *h, const char *what)
+{
+	probe_one(s, what, h->c.blkcnt);
+}
+
 TEST(the_probe_names_them_on_generated_hosts)
 {
-	uint64_t i;
-	unsigned n = 0;
-
-	sim_gen_blkcnt = SIM_GEN_DRAWN;
-	for (i = 1; i <= 60; i++) {
-		static struct sim_profile p;
-		static struct sim_gen_host h;
-		struct simh s;
-		char what[80];
-
-		sim_gen_card(i, &p);
-		sim_gen_host(i, &h);
-		if (h.path == SIM_GEN_SDHOST_PIO || h.path == SIM_GEN_SDHOST_DMA)
-			continue;
-		if (h.path == SIM_GEN_SDHCI_UHS)
-			CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
-		else
-			CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
-		if (s.init_ret)
-			continue;
-		snprintf(what, sizeof(what), "gen %llu (%s)", (unsigned long long)i,
-			 sim_gen_path_name(h.path));
-		probe_one(&s, what, h.c.blkcnt);
-		n++;
-	}
-	sim_gen_blkcnt = SIM_BLKCNT_BUS;
-	CHECK(n >= 30);
+	CHECK(on_generated_hosts(~(1u << SIM_GEN_SDHOST_PIO | 1u << SIM_GEN_SDHOST_DMA),
+				 gen_probe) >= 30);
 }
 
 /* A 64-block read on the CPU-paced Pi 1 (the CPU moves a block slower
@@ -387,55 +419,28 @@ TEST(the_write_probe_names_them_with_any_buffer_and_width)
 				for (d = 0; d < SIM_DAT0_N; d++) {
 					struct sim_config cfg;
 					struct simh s;
-					char err[200], what[80];
+					char what[80];
 
-					sim_config_default(&cfg);
-					CHECK_EQ_I(sim_host_load("pi1", &cfg, err, sizeof(err)), 0);
+					pi1_config(&cfg);
 					cfg.bwe = (uint8_t)b;
 					cfg.dat0 = (uint8_t)d;
 					cfg.dat0_lag_ns = 30000;
-					cfg.buf_blocks = buf;
-					CHECK_EQ_I(simh_start(&s, "sdhc-c10-16g", &cfg), 0);
-					if (w == 1)
-						CHECK_EQ_I(sd_set_bus(&s.card, 0, 1), 0);
-					snprintf(what, sizeof(what), "pi1, %u-block buffer, %u-bit",
-						 buf, w);
+					pi1_start(&s, &cfg, buf, w, what, sizeof(what));
 					wprobe_one(&s, &cfg, what, true);
 				}
 }
 
+/* generated cards hold DAT0 at least 50 us after a write's last block
+ * (sim_gen.c write_last) */
+static void gen_wprobe(struct simh *s, const struct sim_gen_host *h, const char *what)
+{
+	wprobe_one(s, &h->c, what, true);
+}
+
 TEST(the_write_probe_names_them_on_generated_hosts)
 {
-	uint64_t i;
-	unsigned n = 0;
-
-	sim_gen_blkcnt = SIM_GEN_DRAWN;
-	for (i = 1; i <= 60; i++) {
-		static struct sim_profile p;
-		static struct sim_gen_host h;
-		struct simh s;
-		char what[80];
-
-		sim_gen_card(i, &p);
-		sim_gen_host(i, &h);
-		if (h.path != SIM_GEN_SDHCI_PIO && h.path != SIM_GEN_SDHCI_UHS &&
-		    h.path != SIM_GEN_ADMA2)
-			continue;
-		if (h.path == SIM_GEN_SDHCI_UHS)
-			CHECK_EQ_I(simh_start_uhs_p(&s, &p, &h.c, 0), 0);
-		else
-			CHECK_EQ_I(simh_start_p(&s, &p, &h.c), 0);
-		if (s.init_ret)
-			continue;
-		snprintf(what, sizeof(what), "gen %llu (%s)", (unsigned long long)i,
-			 sim_gen_path_name(h.path));
-		/* generated cards hold DAT0 at least 50 us after a write's
-		 * last block (sim_gen.c write_last) */
-		wprobe_one(&s, &h.c, what, true);
-		n++;
-	}
-	sim_gen_blkcnt = SIM_BLKCNT_BUS;
-	CHECK(n >= 20);
+	CHECK(on_generated_hosts(1u << SIM_GEN_SDHCI_PIO | 1u << SIM_GEN_SDHCI_UHS |
+				 1u << SIM_GEN_ADMA2, gen_wprobe) >= 20);
 }
 
 /* A 32-block PIO write on the CPU-paced Pi 1 after the write probe (or

@@ -196,10 +196,36 @@ static void check_recovers(struct simh *s)
 	CHECK_EQ_I(sd_read_blocks(&s->card, 0, 8, b, SD_STOP_AUTO12, NULL), 0);
 }
 
-static void adma_error(const struct adma_host *h)
+/* A DMA fault of kind at descriptor desc of a MAXN-block read (CMD18) or
+ * write (CMD25): the request fails in phase "adma", named at that
+ * descriptor by index and bus address. */
+static void adma_fault(struct simh *s, const struct adma_host *h, enum sim_fault_kind kind,
+		       int cmd, uint32_t desc)
 {
 	static uint8_t b[MAXN * 512];
 	struct sim_fault f = { 0 };
+
+	f.kind = kind;
+	f.cmd = cmd;
+	f.block = desc;
+	sim_fault_add(&f);
+	CHECK_EQ_I(cmd == 25 ? sd_write_blocks(&s->card, 0, MAXN, b, SD_STOP_AUTO12, NULL) :
+		   sd_read_blocks(&s->card, 0, MAXN, b, SD_STOP_AUTO12, NULL), -EIO);
+	CHECK(s->card.last_err.phase && !strcmp(s->card.last_err.phase, "adma"));
+	CHECK_EQ_I(s->card.last_err.dma_desc, (int)desc);
+	CHECK_EQ_U(s->card.last_err.dma_desc_addr, desc_bus(s, h, desc));
+}
+
+/* The fault and what the model reported cleared: the host recovers. */
+static void cleared_recovers(struct simh *s)
+{
+	sim_violation_clear();
+	sim_fault_clear();
+	check_recovers(s);
+}
+
+static void adma_error(const struct adma_host *h)
+{
 	struct simh s;
 
 	if (start_h(&s, h, "sdhc-c10-32g-cmd23") || s.init_ret) {
@@ -207,39 +233,21 @@ static void adma_error(const struct adma_host *h)
 		return;
 	}
 	/* The second descriptor of a 3-descriptor read reads back invalid. */
-	f.kind = SIM_FAULT_ADMA_DESC;
-	f.cmd = 18;
-	f.block = 1;
-	sim_fault_add(&f);
-	CHECK_EQ_I(sd_read_blocks(&s.card, 0, MAXN, b, SD_STOP_AUTO12, NULL), -EIO);
-	CHECK(s.card.last_err.phase && !strcmp(s.card.last_err.phase, "adma"));
+	adma_fault(&s, h, SIM_FAULT_ADMA_DESC, 18, 1);
 	CHECK(s.card.last_err.status & SDHCI_INT_ADMA_ERR);
 	CHECK_EQ_U(s.card.last_err.dma_status & 3u, SDHCI_ADMA_ST_FDS);
-	CHECK_EQ_I(s.card.last_err.dma_desc, 1);
-	CHECK_EQ_U(s.card.last_err.dma_desc_addr, desc_bus(&s, h, 1));
 	/* The first 64 KiB arrived; the block count (what the driver sees)
 	 * is ahead of the master by what the controller's buffer holds. */
 	CHECK(s.card.last_err.block >= 128 && s.card.last_err.block <= 130);
 	CHECK_EQ_U(sim_violation_count(), 1);   /* the model reports it */
-	sim_violation_clear();
-	sim_fault_clear();
-	check_recovers(&s);
+	cleared_recovers(&s);
 
 	/* A table 512 bytes short on a write: a length mismatch while
 	 * transferring, named at the short descriptor (the last one). */
-	f.kind = SIM_FAULT_ADMA_LEN;
-	f.cmd = 25;
-	f.block = 2;
-	sim_fault_add(&f);
-	CHECK_EQ_I(sd_write_blocks(&s.card, 0, MAXN, b, SD_STOP_AUTO12, NULL), -EIO);
-	CHECK(s.card.last_err.phase && !strcmp(s.card.last_err.phase, "adma"));
+	adma_fault(&s, h, SIM_FAULT_ADMA_LEN, 25, 2);
 	CHECK(s.card.last_err.dma_status & SDHCI_ADMA_ERR_LEN);
 	CHECK_EQ_U(s.card.last_err.dma_status & 3u, SDHCI_ADMA_ST_TFR);
-	CHECK_EQ_I(s.card.last_err.dma_desc, 2);
-	CHECK_EQ_U(s.card.last_err.dma_desc_addr, desc_bus(&s, h, 2));
-	sim_violation_clear();
-	sim_fault_clear();
-	check_recovers(&s);
+	cleared_recovers(&s);
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
 

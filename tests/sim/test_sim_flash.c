@@ -29,20 +29,11 @@
 #define TA_COUNT  (1u << 17)   /* 64 MiB */
 
 static char out[4 << 20];
-static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
 static struct write_guard guard;
 static struct wl_ctx ctx;
-
-static void hook(char ch)
-{
-	if (outlen + 1 < sizeof(out)) {
-		out[outlen++] = ch;
-		out[outlen] = 0;
-	}
-}
 
 static int setup(const char *profile, const char *host, bool quick)
 {
@@ -59,18 +50,14 @@ static int setup(const char *profile, const char *host, bool quick)
 	if (r)
 		return r;
 	simh_config_area(&ta, TA_FIRST, TA_COUNT);
-	write_guard_init(&guard, &sh.card, &ta, true);
-	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
-	ctx.read_base = TA_FIRST;
-	outlen = 0;
-	out[0] = 0;
-	host_console_hook = hook;
+	simh_wl_ctx(&sh, &ta, true, quick, mem, MEM_BYTES, &guard, &ctx);
+	simh_capture_start(out, sizeof(out));
 	return 0;
 }
 
 static void done(void)
 {
-	host_console_hook = NULL;
+	simh_capture_stop();
 }
 
 static const char *rec_with(const char *type, const char *t1, const char *t2)

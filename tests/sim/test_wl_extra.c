@@ -27,28 +27,21 @@
 #define TA_COUNT  (1u << 17)   /* 64 MiB */
 
 static char out[1 << 20];
-static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct test_area ta;
 static struct write_guard guard;
 static struct wl_ctx ctx;
 
-static void hook(char ch)
-{
-	if (outlen + 1 < sizeof(out)) {
-		out[outlen++] = ch;
-		out[outlen] = 0;
-	}
-}
-
-static int setup(const char *profile, bool quick, bool usable)
+/* The card p on the default simulated host, the test area (usable or
+ * none), the workload context and a fresh console capture. */
+static int setup_p(const struct sim_profile *p, bool quick, bool usable)
 {
 	int r;
 
 	if (!mem)
 		mem = malloc(MEM_BYTES);
-	r = simh_start(&sh, profile, NULL);
+	r = simh_start_p(&sh, p, NULL);
 	if (r)
 		return r;
 	memset(&ta, 0, sizeof(ta));
@@ -56,14 +49,15 @@ static int setup(const char *profile, bool quick, bool usable)
 	ta.source = usable ? TEST_AREA_CONFIG : TEST_AREA_NONE;
 	ta.first_lba = TA_FIRST;
 	ta.count = TA_COUNT;
-	write_guard_init(&guard, &sh.card, &ta, true);
-	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, quick, false, 0x5db, 42);
-	ctx.read_base = TA_FIRST;
-	outlen = 0;
-	out[0] = 0;
-	host_console_hook = hook;
+	simh_wl_ctx(&sh, &ta, true, quick, mem, MEM_BYTES, &guard, &ctx);
+	simh_capture_start(out, sizeof(out));
 	sim_truth_reset();
 	return 0;
+}
+
+static int setup(const char *profile, bool quick, bool usable)
+{
+	return setup_p(sim_profile_find(profile), quick, usable);
 }
 
 /* setup() on a copy of a built-in profile with its SD Status AU (AU_SIZE
@@ -73,36 +67,18 @@ static int setup_au(const char *base, uint8_t au_code, uint32_t open_aus)
 {
 	static struct sim_profile p;
 	char err[160];
-	int r;
 
 	if (sim_profile_load(base, &p, err, sizeof(err)))
 		return -1;
 	p.au_size = au_code;
 	p.open_aus = open_aus;
 	p.open_au_bytes = 0;
-	if (!mem)
-		mem = malloc(MEM_BYTES);
-	r = simh_start_p(&sh, &p, NULL);
-	if (r)
-		return r;
-	memset(&ta, 0, sizeof(ta));
-	ta.usable = true;
-	ta.source = TEST_AREA_CONFIG;
-	ta.first_lba = TA_FIRST;
-	ta.count = TA_COUNT;
-	write_guard_init(&guard, &sh.card, &ta, true);
-	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, true, false, 0x5db, 42);
-	ctx.read_base = TA_FIRST;
-	outlen = 0;
-	out[0] = 0;
-	host_console_hook = hook;
-	sim_truth_reset();
-	return 0;
+	return setup_p(&p, true, true);
 }
 
 static void done(void)
 {
-	host_console_hook = NULL;
+	simh_capture_stop();
 }
 
 static const char *rec(const char *type)

@@ -28,21 +28,12 @@
 #define TA_COUNT  (1u << 15)
 
 static char out[1 << 18];
-static size_t outlen;
 static uint8_t *mem;
 static struct simh sh;
 static struct sim_profile prof;
 static struct test_area ta;
 static struct write_guard guard;
 static struct wl_ctx ctx;
-
-static void hook(char ch)
-{
-	if (outlen + 1 < sizeof(out)) {
-		out[outlen++] = ch;
-		out[outlen] = 0;
-	}
-}
 
 static uint64_t sum_before;
 static unsigned n44_seen;
@@ -93,13 +84,9 @@ static void run(void (*tweak)(struct sim_profile *), bool writes)
 	ta.source = TEST_AREA_CONFIG;
 	ta.first_lba = TA_FIRST;
 	ta.count = TA_COUNT;
-	write_guard_init(&guard, &sh.card, &ta, writes);
-	wl_ctx_init(&ctx, &guard, mem, MEM_BYTES, true, false, 0x5db, 42);
-	ctx.read_base = TA_FIRST;
+	simh_wl_ctx(&sh, &ta, writes, true, mem, MEM_BYTES, &guard, &ctx);
 	ctx.read_span_blocks = 1u << 20;
-	outlen = 0;
-	out[0] = 0;
-	host_console_hook = hook;
+	simh_capture_start(out, sizeof(out));
 	ctx.poll_key = key_fn;
 	seed_outside();
 	sim_truth_reset();
@@ -115,7 +102,7 @@ static void run(void (*tweak)(struct sim_profile *), bool writes)
 	wl_queue(&ctx);
 	n44_seen = sim_truth_find_last(44) != NULL;
 	n49_seen = sim_truth_find_last(49) != NULL;
-	host_console_hook = NULL;
+	simh_capture_stop();
 	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
 }
 

@@ -260,10 +260,10 @@ TEST(open_au_report)
 	unsigned i;
 
 	memset(&r, 0, sizeof(r));
-	r.au_bytes = 4u << 20;
-	r.au_declared = true;
+	r.plan.au_bytes = 4u << 20;
+	r.plan.au_declared = true;
 	r.chunk_bytes = 32768;
-	r.first_lba = 139264;
+	r.plan.first_lba = 139264;
 	r.npoints = 4;
 	for (i = 0; i < 4; i++) {
 		r.n[i] = i + 1;
@@ -302,9 +302,9 @@ TEST(erase_report)
 	struct au_erase_result r;
 
 	memset(&r, 0, sizeof(r));
-	r.au_bytes = 4u << 20;
-	r.au_declared = false;
-	r.first_lba = 143360;
+	r.plan.au_bytes = 4u << 20;
+	r.plan.au_declared = false;
+	r.plan.first_lba = 143360;
 	r.count = 3;
 	r.single_us.min = 1500;
 	r.single_us.median = 2000;
@@ -328,8 +328,8 @@ TEST(erase_report)
 		      "\"timeout_ms_1au\":1250,") != NULL);
 	r.multi_ok = false;
 	r.have_timeout = false;
-	r.quick = true;
-	r.emulated = true;
+	r.plan.quick = true;
+	r.plan.emulated = true;
 	capture_start();
 	au_report_erase_heading(&r);
 	au_report_erase(&r);
