@@ -28,7 +28,8 @@ and docs/ comes from this output.
      (docs/silicon.md; sim.h enum sim_blkcnt: bus, drain, stale; enum
      sim_bwe: bwe-empty; enum sim_dat0: dat0-lag, dat0-none; the write
      looks' variants on the SDHCI PIO pairs alone, the only ones they
-     touch; and all drawn per host): per variant the workloads, those marked "no
+     touch; enum sim_sdhost_fill: fill-lag, fill-stepped, on the SDHOST
+     pairs alone; and all drawn per host): per variant the workloads, those marked "no
      diagnosis", the confidently wrong ones (diagnosed and off by more
      than 5 points; the check fails on any) and the share diagnosed on
      hosts whose probe confirmed the look (the check wants 90%).
@@ -44,7 +45,8 @@ BENCH_SIM_JOBS = parallel sdbsim runs (default 2),
 BENCH_SIM_GEN = generated pairs in part 1 (default 200),
 BENCH_SIM_QUICK_GEN = generated pairs in part 2b (default 70; 0 skips it).
 BENCH_SIM_VARIANTS = comma-separated variants for part 5 (default
-"bus,drain,stale,bwe-empty,dat0-lag,dat0-none,drawn"; "none" skips it), BENCH_SIM_VARIANT_GEN = its
+"bus,drain,stale,bwe-empty,dat0-lag,dat0-none,fill-lag,fill-stepped,drawn";
+"none" skips it), BENCH_SIM_VARIANT_GEN = its
 generated pairs (default BENCH_SIM_GEN).
 `sim/bench_sim.py --variants` runs part 5 alone (make bench-silicon).
 """
@@ -91,7 +93,8 @@ def part1():
 
 
 def variant_run(v, n):
-    only = ":sdhci" if v.startswith(("bwe-", "dat0-")) else "gen-host"
+    only = ":sdhci" if v.startswith(("bwe-", "dat0-")) else \
+        ":sdhost" if v.startswith("fill-") else "gen-host"
     env = dict(os.environ, SIM_ACCURACY_GEN=str(n), SIM_ACCURACY_ONLY=only,
                SIM_ACCURACY_VARIANT=v)
     t0 = time.time()
@@ -100,6 +103,9 @@ def variant_run(v, n):
     probe = {}
     for m in re.finditer(r"^  silicon: Block Count (\w+)$", out, re.M):
         probe[m.group(1)] = probe.get(m.group(1), 0) + 1
+    for m in re.finditer(r"^  silicon: SDHOST fill (\w+)$", out, re.M):
+        k = "SDHOST fill %s" % m.group(1)
+        probe[k] = probe.get(k, 0) + 1
     for m in re.finditer(r"^  silicon: Buffer Write Enable (\w+), DAT0 (\w+)$", out, re.M):
         if m.group(1) != "unprobed":
             k = "writes %s/%s" % (m.group(1), m.group(2))
@@ -111,7 +117,7 @@ def variant_run(v, n):
 
 def part5():
     variants = os.environ.get("BENCH_SIM_VARIANTS",
-                              "bus,drain,stale,bwe-empty,dat0-lag,dat0-none,drawn")
+                              "bus,drain,stale,bwe-empty,dat0-lag,dat0-none,fill-lag,fill-stepped,drawn")
     if variants == "none":
         return
     n = int(os.environ.get("BENCH_SIM_VARIANT_GEN", os.environ.get("BENCH_SIM_GEN", "200")))

@@ -278,6 +278,18 @@ struct sim_config {
 	 * choice), true = the words still in the FIFO (as QEMU shows the
 	 * level, 0 there since its card takes each word at once). */
 	bool sdhost_end_fill_level;
+	/* SDHOST: how SDEDM bits 8:4 follow the FIFO's fill (host key
+	 * sdhost_edm_fill; docs/silicon.md, belief sdhost-edm-fifo): enum
+	 * sim_sdhost_fill; with SIM_FILL_LAG the bus's words show
+	 * sdhost_fill_lag SD clocks late, with SIM_FILL_STEPPED the value
+	 * moves in steps of sdhost_fill_step words (host keys of those
+	 * names). */
+	uint8_t sdhost_fill;
+	uint8_t sdhost_fill_step;
+	uint16_t sdhost_fill_lag;
+	/* SDHOST: when SDEDM's state machine says READDATA on a read (host
+	 * key sdhost_edm_fsm; belief sdhost-edm-fsm): enum sim_sdhost_fsm. */
+	uint8_t sdhost_fsm;
 	/* When SDHCI Present State's Buffer Write Enable is set during a PIO
 	 * write (host key buf_write_enable; docs/silicon.md, belief
 	 * buf-write-enable): enum sim_bwe. */
@@ -326,6 +338,28 @@ const char *sim_bwe_name(unsigned v);
  * that does not reflect the busy). */
 enum sim_dat0 { SIM_DAT0_LIVE = 0, SIM_DAT0_LAG, SIM_DAT0_NONE, SIM_DAT0_N };
 const char *sim_dat0_name(unsigned v);
+
+/* SDHOST SDEDM bits 8:4, the FIFO's fill (struct sim_config
+ * .sdhost_fill). LIVE: the words in the FIFO now (Linux bcm2835.c
+ * bcm2835_transfer_block_pio trusts it so; the model's first choice).
+ * LAG: the CPU's own moves show at once, the bus's words sdhost_fill_lag
+ * SD clocks late (the count crossing from the card's clock domain to the
+ * CPU's through a synchroniser): a read's fill reads low, a write's
+ * high, never a word that is not there. STEPPED: the value is taken
+ * afresh only at events, as QEMU hw/sd/bcm2835_sdhost.c writes fifo_len
+ * into SDEDM only when its bcm2835_sdhost_fifo_run runs: a CPU access
+ * to SDDATA, the fill crossing a multiple of sdhost_fill_step words, a
+ * block's end on the bus. */
+enum sim_sdhost_fill { SIM_FILL_LIVE = 0, SIM_FILL_LAG, SIM_FILL_STEPPED, SIM_FILL_N };
+const char *sim_sdhost_fill_name(unsigned v);
+/* SDHOST SDEDM bits 3:0 on a read between a block's start bit and its
+ * first word in the FIFO (struct sim_config .sdhost_fsm). START: READDATA
+ * from the start bit (the model's first choice); WORDS: READWAIT until
+ * the first word is in the FIFO. Linux bcm2835.c and QEMU name the
+ * states (SDEDM_FSM_READDATA 2, SDEDM_FSM_READWAIT 4) but say nothing of
+ * when the one becomes the other. */
+enum sim_sdhost_fsm { SIM_SDH_FSM_START = 0, SIM_SDH_FSM_WORDS, SIM_SDH_FSM_N };
+const char *sim_sdhost_fsm_name(unsigned v);
 
 void sim_config_default(struct sim_config *c);
 /* The controller as QEMU 7.2's raspi machines show it: 52 MHz base clock

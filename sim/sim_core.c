@@ -54,6 +54,7 @@ void sim_config_default(struct sim_config *c)
 	c->fast_forward = true;
 	c->write_hazard = false;
 	c->strict_cmd_inhibit = false;
+	c->sdhost_fill_step = 4; /* sdhost_edm_fill = stepped */
 	c->seed = 0x5eed5d5du;
 }
 

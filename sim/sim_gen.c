@@ -277,6 +277,7 @@ static const uint16_t word_bucket[4][2] = { { 30, 80 }, { 80, 200 }, { 200, 350 
 unsigned sim_gen_blkcnt = SIM_BLKCNT_BUS;
 unsigned sim_gen_bwe = SIM_BWE_SLOT;
 unsigned sim_gen_dat0 = SIM_DAT0_LIVE;
+unsigned sim_gen_fill = SIM_FILL_LIVE;
 
 const char *sim_gen_path_name(enum sim_gen_path p)
 {
@@ -343,6 +344,26 @@ static void gen_write_looks(uint64_t seed, struct sim_config *c)
 	c->dat0_lag_ns = c->dat0 == SIM_DAT0_LAG ? (uint32_t)uni(&v, 2000, 50000) : 0;
 }
 
+/* SDHOST's SDEDM fill and state machine (enum sim_sdhost_fill, enum
+ * sim_sdhost_fsm): as sim_gen_fill says, or drawn with the Block Count
+ * behaviour; from a stream of their own. A lag of 48-200 SD clocks (more
+ * than a word and the probe's slack at either width: a shorter one
+ * counts as live, docs/silicon.md), steps of 4 or 8 words. */
+static void gen_sdhost_looks(uint64_t seed, struct sim_config *c)
+{
+	struct rng v = { seed * 0xd6e8feb86659fd93ull + 0xf111ull };
+	const bool drawn = sim_gen_blkcnt == SIM_GEN_DRAWN || sim_gen_fill == SIM_GEN_DRAWN;
+
+	c->sdhost_fill = (uint8_t)(sim_gen_fill < SIM_FILL_N ? sim_gen_fill : 0);
+	c->sdhost_fsm = SIM_SDH_FSM_START;
+	if (drawn) {
+		c->sdhost_fill = (uint8_t)uni(&v, 0, SIM_FILL_N - 1);
+		c->sdhost_fsm = (uint8_t)uni(&v, 0, SIM_SDH_FSM_N - 1);
+	}
+	c->sdhost_fill_lag = (uint16_t)uni(&v, 48, 200);
+	c->sdhost_fill_step = chance(&v, 0.5) ? 4u : 8u;
+}
+
 void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 {
 	struct rng r = { seed * 0x9e3779b97f4a7c15ull + 0x5eedull };
@@ -373,6 +394,7 @@ void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 		c->sdhost_end_fill_level = chance(&v, 0.5);
 	}
 	gen_write_looks(seed, c);
+	gen_sdhost_looks(seed, c);
 	c->seed = seed;
 	snprintf(h->desc, sizeof(h->desc), "generated host: %s, data port %u/%u ns per word "
 		 "read/write, controller gap %u clocks, base clock %u MHz",
@@ -383,10 +405,16 @@ void sim_gen_host(uint64_t seed, struct sim_gen_host *h)
 int sim_gen_host_format(const struct sim_gen_host *h, char *buf, unsigned cap)
 {
 	const struct sim_config *c = &h->c;
-	char lag[32] = "";
+	char lag[160] = "";
+	int n = 0;
 
 	if (c->dat0 == SIM_DAT0_LAG)
-		snprintf(lag, sizeof(lag), "dat0_lag = %uns\n", c->dat0_lag_ns);
+		n = snprintf(lag, sizeof(lag), "dat0_lag = %uns\n", c->dat0_lag_ns);
+	if (c->sdhost && n >= 0 && (unsigned)n < sizeof(lag))
+		snprintf(lag + n, sizeof(lag) - (unsigned)n, "sdhost_edm_fill = %s\n"
+			 "sdhost_fill_lag = %u\nsdhost_fill_step = %u\nsdhost_edm_fsm = %s\n",
+			 sim_sdhost_fill_name(c->sdhost_fill), c->sdhost_fill_lag,
+			 c->sdhost_fill_step, sim_sdhost_fsm_name(c->sdhost_fsm));
 	return snprintf(buf, cap,
 			"# %s\n# data path: %s\nname = %s\nmmio_read = %uns\nmmio_write = %uns\n"
 			"data_read = %uns\ndata_write = %uns\ntimer_read = %uns\ntick = %uns\n"

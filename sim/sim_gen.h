@@ -46,6 +46,10 @@ extern unsigned sim_gen_blkcnt;
  * SIM_GEN_DRAWN; both are also drawn when sim_gen_blkcnt is. Default
  * SIM_BWE_SLOT, SIM_DAT0_LIVE. */
 extern unsigned sim_gen_bwe, sim_gen_dat0;
+/* The same for SDHOST's SDEDM fill (enum sim_sdhost_fill; with
+ * SIM_GEN_DRAWN its state machine, enum sim_sdhost_fsm, is drawn too).
+ * Default SIM_FILL_LIVE. */
+extern unsigned sim_gen_fill;
 
 /* The card of seed 'seed' (name "gen-card-SEED"; desc says its regime). */
 void sim_gen_card(uint64_t seed, struct sim_profile *p);

@@ -43,6 +43,8 @@ enum ftype {
 	F_BLKCNT,   /* enum sim_blkcnt (a host's) */
 	F_BWE,      /* enum sim_bwe (a host's) */
 	F_DAT0,     /* enum sim_dat0 (a host's) */
+	F_SDHFILL,  /* enum sim_sdhost_fill (a host's) */
+	F_SDHFSM,   /* enum sim_sdhost_fsm (a host's) */
 };
 
 struct field {
@@ -230,6 +232,16 @@ static const struct field host_fields[] = {
 	  "SDHCI DAT[0] level during the card's busy: live (default), lag (high dat0_lag "
 	  "after the line), none (reads high)" },
 	{ "dat0_lag", F_NS32, C(dat0_lag_ns), 0, 0, 0, "dat0_level = lag: how late the level rises" },
+	{ "sdhost_edm_fill", F_SDHFILL, C(sdhost_fill), 0, 0, 0,
+	  "SDHOST SDEDM's FIFO fill: live (default), lag (the bus's words show "
+	  "sdhost_fill_lag SD clocks late), stepped (taken afresh only at events, as QEMU)" },
+	{ "sdhost_fill_lag", F_U16, C(sdhost_fill_lag), 0, 4096, 0,
+	  "sdhost_edm_fill = lag: how many SD clocks late the bus's words show" },
+	{ "sdhost_fill_step", F_U8, C(sdhost_fill_step), 1, 16, 0,
+	  "sdhost_edm_fill = stepped: the fill moves in steps of this many words" },
+	{ "sdhost_edm_fsm", F_SDHFSM, C(sdhost_fsm), 0, 0, 0,
+	  "SDHOST SDEDM's state on a read before the first word is in the FIFO: start "
+	  "(READDATA from the start bit, default), words (READWAIT until a word is in)" },
 };
 
 const char *sim_blkcnt_name(unsigned v)
@@ -244,6 +256,20 @@ const char *sim_bwe_name(unsigned v)
 	static const char *const n[SIM_BWE_N] = { "slot", "empty" };
 
 	return v < SIM_BWE_N ? n[v] : "?";
+}
+
+const char *sim_sdhost_fill_name(unsigned v)
+{
+	static const char *const n[SIM_FILL_N] = { "live", "lag", "stepped" };
+
+	return v < SIM_FILL_N ? n[v] : "?";
+}
+
+const char *sim_sdhost_fsm_name(unsigned v)
+{
+	static const char *const n[SIM_SDH_FSM_N] = { "start", "words" };
+
+	return v < SIM_SDH_FSM_N ? n[v] : "?";
 }
 
 const char *sim_dat0_name(unsigned v)
@@ -615,6 +641,10 @@ static int set_field(struct ctx *x, const struct field *f, void *base, char *v,
 		return parse_named(x, v, (uint8_t *)base + f->off, SIM_BWE_N, sim_bwe_name);
 	case F_DAT0:
 		return parse_named(x, v, (uint8_t *)base + f->off, SIM_DAT0_N, sim_dat0_name);
+	case F_SDHFILL:
+		return parse_named(x, v, (uint8_t *)base + f->off, SIM_FILL_N, sim_sdhost_fill_name);
+	case F_SDHFSM:
+		return parse_named(x, v, (uint8_t *)base + f->off, SIM_SDH_FSM_N, sim_sdhost_fsm_name);
 	case F_PLATFORM: {
 		struct sim_config *c = base;
 
@@ -941,6 +971,8 @@ size_t sim_profile_format(const struct sim_profile *p, char *buf, size_t cap)
 		case F_BLKCNT:
 		case F_BWE:
 		case F_DAT0:
+		case F_SDHFILL:
+		case F_SDHFSM:
 			break;
 		}
 	}

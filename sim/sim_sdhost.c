@@ -77,6 +77,12 @@ static struct {
 	uint32_t fv[SIMSDH_FIFO_WORDS];
 	uint64_t ft[SIMSDH_FIFO_WORDS];
 	unsigned fh, fn;
+	/* SDEDM's fill as the variants show it (sim.h enum sim_sdhost_fill):
+	 * the value taken at the last event (stepped), and a write's recent
+	 * words taken by the bus, with their times (lag) */
+	unsigned snap;
+	uint64_t popt[64];
+	unsigned popn;
 	uint64_t room_t;         /* read: the FIFO has had room since */
 	/* the bus side */
 	enum bphase bph;
@@ -504,6 +510,7 @@ static void write_advance(uint64_t now)
 				return;
 			}
 			v = fifo_pop();
+			h.popt[h.popn++ % 64u] = t;
 			memcpy(h.bblk + h.bw * 4u, &v, 4);
 			h.bw++;
 			dma_follow(t); /* DREQ: room for the engine's words */
@@ -604,6 +611,8 @@ static uint32_t fsm(void)
 		if (h.bph == B_DONE || h.bph == B_NONE ||
 		    (h.bph == B_TAIL && h.total && h.bk + 1 >= h.total))
 			return SIMSDH_EDM_FSM_DATA;
+		if (h.bph == B_WORDS && conf()->sdhost_fsm == SIM_SDH_FSM_WORDS)
+			return SIMSDH_EDM_FSM_READWAIT; /* no word in the FIFO yet */
 		return h.bph == B_WORDS || h.bph == B_TAIL ? SIMSDH_EDM_FSM_READDATA :
 		       SIMSDH_EDM_FSM_READWAIT;
 	}
@@ -631,6 +640,47 @@ static uint32_t fifo_fill(void)
 	if (h.xfer == XK_NONE)
 		return 0;
 	return h.fn;
+}
+
+/* [silicon:sdhost-edm-fifo] The fill as SDEDM bits 8:4 show it, by the
+ * variant of sim.h enum sim_sdhost_fill. Lag: a read's words count once
+ * they have been in the FIFO sdhost_fill_lag SD clocks, a write's words
+ * the bus took within that time still count. Stepped: the value taken at
+ * the last CPU (or DMA) access to SDDATA, moved on only when the fill
+ * crosses a multiple of sdhost_fill_step words or the bus is not inside
+ * a block (its end is an event). Either way a read's shows no word that
+ * is not there and a write's no room that is not there. */
+static uint32_t shown_fill(void)
+{
+	const struct sim_config *c = conf();
+	uint32_t fill = fifo_fill(), step = c->sdhost_fill_step ? c->sdhost_fill_step : 1;
+	bool inside = h.bph == B_WORDS || h.bph == B_STALL;
+
+	if (h.xfer == XK_NONE || h.stopped || fill != h.fn)
+		return fill; /* idle, or a write's end (sdhost-fifo-after-write) */
+	if (c->sdhost_fill == SIM_FILL_LAG) {
+		uint64_t lag = clk_ns(c->sdhost_fill_lag);
+		uint32_t n = 0, i;
+
+		if (h.xfer == XK_READ) {
+			for (i = 0; i < h.fn; i++)
+				if (h.ft[(h.fh + i) % SIMSDH_FIFO_WORDS] + lag <= sim_clk_now)
+					n++;
+			return n;
+		}
+		for (i = 0; i < 64u && i < h.popn; i++)
+			if (h.popt[(h.popn - 1u - i) % 64u] + lag > sim_clk_now)
+				n++;
+		return fill + n > SIMSDH_FIFO_WORDS ? SIMSDH_FIFO_WORDS : fill + n;
+	}
+	if (c->sdhost_fill == SIM_FILL_STEPPED && inside) {
+		uint32_t lo = fill / step * step, hi = (fill + step - 1) / step * step;
+
+		if (h.xfer == XK_READ)
+			return h.snap > lo ? (h.snap < fill ? h.snap : fill) : lo;
+		return h.snap < hi ? (h.snap > fill ? h.snap : fill) : hi;
+	}
+	return fill;
 }
 
 /* A transfer the driver ended (FORCE_DATA_MODE, SDHBLC = 0, a new
@@ -723,6 +773,8 @@ static void command(void)
 	h.fblock = fblock;
 	h.fn = 0;
 	h.fh = 0;
+	h.snap = 0;
+	h.popn = 0;
 	h.bph = B_NONE;
 	if (o.xfer != XK_NONE && !h.cmd_fail_bits) {
 		if (!(h.cmd & (SIMSDH_CMD_READ | SIMSDH_CMD_WRITE)))
@@ -817,6 +869,7 @@ static uint32_t data_pop(void)
 		return 0;
 	}
 	v = fifo_pop();
+	h.snap = h.fn; /* an access to SDDATA: stepped takes the fill afresh */
 	h.pos += 4;
 	if (h.pos >= h.blksz) {
 		if (h.rec)
@@ -908,7 +961,7 @@ uint32_t sim_sdhost_read(uintptr_t addr)
 	case SIMSDH_VDD: v = h.vdd; break;
 	case SIMSDH_EDM:
 		v = (h.edm & ~(SIMSDH_EDM_FSM_MASK | SIMSDH_EDM_FIFO_MASK << SIMSDH_EDM_FIFO_SHIFT)) |
-		    fsm() | fifo_fill() << SIMSDH_EDM_FIFO_SHIFT;
+		    fsm() | shown_fill() << SIMSDH_EDM_FIFO_SHIFT;
 		break;
 	case SIMSDH_HCFG: v = h.hcfg; break;
 	case SIMSDH_HBCT: v = h.hbct; break;
@@ -967,6 +1020,7 @@ static void write_word(uint32_t v)
 		return;
 	}
 	fifo_push(v, sim_clk_now);
+	h.snap = h.fn;
 	h.pos += 4;
 	if (h.pos >= h.blksz) {
 		if (h.rec)

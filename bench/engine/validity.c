@@ -144,7 +144,12 @@ static void check_looks(const struct wl_validity_in *in, struct wl_validity *v)
 	uint64_t all = in->rd->blocks + (in->wr ? in->wr->blocks : 0);
 	uint32_t looks = in->rd->undecided_looks | (in->wr ? in->wr->undecided_looks : 0);
 
-	if (n && looks == SD_UNDECIDED_WRITE)
+	if (n && (looks & SD_UNDECIDED_FILL))
+		fail(v, WL_INVALID_LOOK,
+		     "who the bus waited for is unknown on %llu of %llu blocks: this controller's "
+		     "FIFO fill (SDEDM) was not seen to follow the bus word by word (silicon record)",
+		     (unsigned long long)n, (unsigned long long)all);
+	else if (n && looks == SD_UNDECIDED_WRITE)
 		fail(v, WL_INVALID_LOOK,
 		     "who the bus waited for is unknown on %llu of %llu blocks: this controller's "
 		     "write looks (DAT[0] level, Buffer Write Enable) were not confirmed (silicon record)",

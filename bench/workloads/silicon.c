@@ -77,6 +77,57 @@ const char *wl_dat0_name(unsigned look)
 	return look < SD_DAT0_COUNT ? n[look] : "?";
 }
 
+const char *wl_fill_name(unsigned look)
+{
+	static const char *const n[SD_FILL_COUNT] = {
+		"unprobed", "live", "lag", "stepped", "unconfirmed", "failed",
+	};
+
+	return look < SD_FILL_COUNT ? n[look] : "?";
+}
+
+/* Whether SDHOST's PIO split uses SDEDM's fill (docs/silicon.md,
+ * sdhost-edm-fifo). */
+static bool fill_used(const struct sd_host *h)
+{
+	return h->fill_look == SD_FILL_LIVE || h->fill_look == SD_FILL_UNPROBED;
+}
+
+/* The fill probe's fields of the silicon record (SDHOST's). */
+static void fill_fields(struct json *j, const struct sd_host *h, const struct sd_silicon *s)
+{
+	if (!s->fprobed)
+		return;
+	json_str(j, "fill", wl_fill_name(h->fill_look));
+	json_bool(j, "fill_look_used", fill_used(h));
+	json_u64(j, "fill_clock_hz", s->fill_clock_hz);
+	json_double(j, "fill_word_us", (double)s->fill_word_ns / 1e3, 1);
+	json_double(j, "fill_delay_us", (double)s->fill_delay_ns / 1e3, 1);
+	json_double(j, "fill_limit_us", (double)s->fill_limit_ns / 1e3, 1);
+	json_u64(j, "fill_jump", s->fill_jump);
+	json_u64(j, "fill_samples", s->fill_samples);
+}
+
+/* The console's words about SDHOST's fill probe. */
+static void fill_line(const struct sd_host *h, const struct sd_silicon *s, int r, uint64_t ns)
+{
+	static const char *const what[SD_FILL_COUNT] = {
+		"not probed", "follows the bus word by word",
+		"follows the bus late", "moves in steps of several words (as QEMU's)",
+		"could not be told from the looks", "was not probed: the probe's read failed",
+	};
+
+	con_printf("silicon: %s FIFO fill in SDEDM during a read %s (a word %.1f us at %.2f MHz; "
+		   "first word %.1f us after READDATA, live within %.1f us; largest step %u): %s%s%s; "
+		   "probe %.1f us\n", h->name ? h->name : "?",
+		   what[s->fill < SD_FILL_COUNT ? s->fill : SD_FILL_UNCONFIRMED],
+		   (double)s->fill_word_ns / 1e3, s->fill_clock_hz / 1e6,
+		   (double)s->fill_delay_ns / 1e3, (double)s->fill_limit_ns / 1e3,
+		   (unsigned)s->fill_jump, fill_used(h) ? "the split uses it" :
+		   "the PIO split does not use it, PIO transfers get no diagnosis",
+		   r ? ", error " : "", r ? "(see the record)" : "", (double)ns / 1e3);
+}
+
 /* Whether a PIO write's wait decision may use the looks as they stand. */
 static bool write_looks_used(const struct sd_host *h)
 {
@@ -116,7 +167,7 @@ static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, 
 	json_str(j, "blkcnt", wl_blkcnt_name(h->blkcnt_look));
 	json_bool(j, "blkcnt_look_used", h->blkcnt_look == SD_BLKCNT_BUS);
 	json_str(j, "read_wire", wl_wire_name(h->read_wire));
-	if (r == 0) {
+	if (r == 0 && s->blocks) {
 		json_double(j, "first_us", (double)s->first_ns / 1e3, 1);
 		json_double(j, "frame_us", (double)s->frame_ns / 1e3, 1);
 		json_u64(j, "wire_clock_hz", s->wire_clock_hz);
@@ -128,6 +179,7 @@ static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, 
 	}
 	json_double(j, "probe_us", (double)probe_ns / 1e3, 1);
 	write_fields(j, h, s, wr);
+	fill_fields(j, h, s);
 	record_end();
 }
 
@@ -192,7 +244,9 @@ int wl_silicon_probe(struct wl_ctx *c)
 	uint64_t ns = r == -ENOTSUP ? 0 : r ? (timer_now_us() - t0) * 1000u :
 		      timer_ticks_to_ns(s.ticks);
 
-	if (r == -ENOTSUP)
+	if (s.fprobed)
+		fill_line(h, &s, r, ns);
+	else if (r == -ENOTSUP)
 		con_printf("silicon: %s: no probe (its driver uses no look at a block count)\n",
 			   h->name ? h->name : "?");
 	else if (r)
@@ -208,7 +262,7 @@ int wl_silicon_probe(struct wl_ctx *c)
 			   s.wire == SD_WIRE_INSTANT ? "the split does not use it" :
 			   "the split does not use it, reads that would need it get no diagnosis",
 			   (double)ns / 1e3);
-	if (r == 0)
+	if (r == 0 && !s.fprobed)
 		wire_line(h, &s);
 	wr = write_probe(c, &s);
 	write_line(h, &s, wr);

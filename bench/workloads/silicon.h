@@ -22,5 +22,7 @@ const char *wl_wire_name(unsigned wire);
 /* enum sd_bwe_look, enum sd_dat0_look in one word. */
 const char *wl_bwe_name(unsigned look);
 const char *wl_dat0_name(unsigned look);
+/* enum sd_fill_look by name (SDHOST's SDEDM fill, the silicon record's "fill"). */
+const char *wl_fill_name(unsigned look);
 
 #endif

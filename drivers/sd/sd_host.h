@@ -248,6 +248,19 @@ enum sd_read_wire {
 /* sd_req_times.undecided_looks */
 #define SD_UNDECIDED_BLKCNT 1u /* a read's Block Count look (blkcnt-bus) */
 #define SD_UNDECIDED_WRITE 2u  /* a write's DAT[0] / Buffer Write Enable look */
+#define SD_UNDECIDED_FILL 4u   /* SDHOST's FIFO fill in SDEDM (sdhost-edm-fifo) */
+
+/* What SDHOST's SDEDM fill (bits 8:4) shows while a block arrives
+ * (docs/silicon.md, belief sdhost-edm-fifo), as its probe found it. */
+enum sd_fill_look {
+	SD_FILL_UNPROBED = 0, /* never probed: the authorities' reading (live) */
+	SD_FILL_LIVE,         /* one more per word, a word's time after the start bit */
+	SD_FILL_LAG,          /* one more per word, but late */
+	SD_FILL_STEPPED,      /* rises by several words at once (QEMU) */
+	SD_FILL_UNCONFIRMED,  /* the looks could not tell (too sparse, no reference) */
+	SD_FILL_FAILED,       /* the probe's read failed */
+	SD_FILL_COUNT
+};
 
 /* What Buffer Write Enable shows during a PIO write (docs/silicon.md,
  * belief buf-write-enable), as the write probe found it. */
@@ -304,6 +317,17 @@ struct sd_silicon {
 	uint32_t dat0_late_us;   /* DAT[0] still low after Transfer Complete */
 	uint32_t tol_us;         /* what counts as "at Transfer Complete" */
 	uint32_t wticks;         /* the write probe's duration, timer ticks */
+	/* SDHOST's fill probe (its characterise): one read of CMD6's status
+	 * block (16 words, one FIFO) at a low clock, SDEDM sampled without
+	 * draining. */
+	bool fprobed;            /* it ran */
+	uint8_t fill;            /* enum sd_fill_look */
+	uint8_t fill_jump;       /* the largest rise between two close looks */
+	uint8_t fill_samples;    /* the changes of SDEDM it kept */
+	uint32_t fill_clock_hz;  /* the clock of that read */
+	uint32_t fill_word_ns;   /* one word's time on the bus there */
+	uint32_t fill_delay_ns;  /* READDATA (or a word) first seen -> the fill's first word */
+	uint32_t fill_limit_ns;  /* the most a live fill's first word can take */
 };
 
 struct sd_host_ops {
@@ -407,6 +431,10 @@ struct sd_host {
 	 * as confirmed (docs/silicon.md, buf-write-enable, dat0-level). */
 	uint8_t bwe_look;
 	uint8_t dat0_look;
+	/* enum sd_fill_look: what SDHOST's probe found; its PIO split uses the
+	 * fill only when live or never probed (docs/silicon.md,
+	 * sdhost-edm-fifo). */
+	uint8_t fill_look;
 	void *priv;
 };
 

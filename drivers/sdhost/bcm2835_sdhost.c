@@ -812,6 +812,13 @@ static int sdh_pio_xfer(struct bcm2835_sdhost_priv *p, struct sd_request *req, u
 		}
 	}
 	pio_req_end(&req->t, &rq);
+	/* The seams and the FIFO's first / last words all come from the
+	 * fill: not confirmed live, the request's blocks are undecided and
+	 * its workload gets no diagnosis (bench/engine/validity.c). */
+	if (rq.bursts && p->fill_unsure) {
+		req->t.undecided_blocks = data->blocks;
+		req->t.undecided_looks |= SD_UNDECIDED_FILL;
+	}
 	return 0;
 }
 
@@ -1015,6 +1022,173 @@ static int sdh_set_data_path(struct sd_host *h, unsigned path)
 	return 0;
 }
 
+/*
+ * [silicon:sdhost-edm-fifo] [silicon:sdhost-edm-fsm] The fill probe
+ * (sd_host_ops.characterise): one read of CMD6's 64-byte status block in
+ * check mode with no function changed (SD Physical Layer §4.3.10: the
+ * card's state unchanged; a register, not the memory array), 16 words =
+ * one FIFO, at a clock where one frame is about 2 ms, with SDEDM read in
+ * a tight loop and nothing drained until the block is all in. Each change
+ * of SDEDM's state or fill is kept with the time it was first seen and
+ * the time of the look before. A live fill rises one word at a time, the
+ * first a word's time (1 + 32/width clocks) after the start bit, which
+ * SDEDM's state shows as READDATA (the first look at READDATA, or at a
+ * word, is the reference). Bounded by the read timeout.
+ */
+#define SDH_PROBE_FRAME_US 2000u
+#define SDH_PROBE_WORDS 16u
+#define SDH_PROBE_SAMPLES 40u
+#define SDH_PROBE_SLACK_CLOCKS 8u  /* a few clocks of synchroniser: still live */
+#define SDH_CMD6_CHECK 0x00FFFFFFu
+
+struct fill_look {
+	uint32_t t_before, t;  /* the look before the change, the change seen */
+	uint8_t fsm, fill;
+};
+
+struct fill_probe {
+	uint32_t t_cmd;
+	unsigned n;
+	struct fill_look s[SDH_PROBE_SAMPLES];
+};
+
+/* SDEDM sampled from the command's write until the block is all in the
+ * FIFO, a look at least every 'step_us' (a tight loop does it anyway; the
+ * bound keeps the looks' times tight wherever a loop is slowed). 0, or
+ * the error with *status the bits. */
+static int fill_sample(const struct bcm2835_sdhost_priv *p, struct fill_probe *fp,
+		       uint32_t step_us, uint32_t *status)
+{
+	timer_deadline_t d, look;
+	uint32_t last = 0, t_prev, c;
+
+	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+	wr(p, SDH_HBCT, SDH_PROBE_WORDS * 4u);
+	wr(p, SDH_HBLC, 1);
+	wr(p, SDH_ARG, SDH_CMD6_CHECK);
+	fp->n = 0;
+	fp->t_cmd = t_prev = timer_ticks();
+	wr(p, SDH_CMD, 6u | SDH_CMD_READ | SDH_CMD_NEW);
+	d = timer_deadline_us(SDH_READ_TIMEOUT_US);
+	look = timer_deadline_us(step_us);
+	for (;;) {
+		uint32_t e = rd(p, SDH_EDM), t = timer_ticks();
+		uint32_t v = e & (SDH_EDM_FSM_MASK | SDH_EDM_FIFO_MASK << SDH_EDM_FIFO_SHIFT);
+
+		if (v != last && fp->n < SDH_PROBE_SAMPLES)
+			fp->s[fp->n++] = (struct fill_look){ t_prev, t, (uint8_t)(e & SDH_EDM_FSM_MASK),
+							     (uint8_t)fifo_fill(e) };
+		last = v;
+		t_prev = t;
+		if (fifo_fill(e) >= SDH_PROBE_WORDS)
+			break;
+		if ((*status & SDH_HSTS_ERRS) || timer_expired(d))
+			return (*status & SDH_HSTS_ERRS) ? hsts_to_err(*status) : -ETIMEDOUT;
+		if (timer_expired(look))
+			look = timer_deadline_us(step_us);
+	}
+	c = wait_cmd(p, SDH_CMD_TIMEOUT_US);
+	*status = rd(p, SDH_HSTS);
+	return (c & (SDH_CMD_NEW | SDH_CMD_FAIL)) ? -EIO : 0;
+}
+
+static uint32_t ticks_ns(uint32_t a, uint32_t b)
+{
+	return (uint32_t)timer_ticks_to_ns(b - a);
+}
+
+/* What the looks say (enum sd_fill_look). A rise of two words or more
+ * between looks less than half a word apart: stepped (farther apart: the
+ * looks cannot tell). Every rise one word: the first word's delay from
+ * the reference lies between the looks around each; all of that range
+ * within the most a live fill takes (its word and a few clocks): live;
+ * all of it beyond: lag; else unconfirmed. */
+static uint8_t fill_classify(const struct fill_probe *fp, struct sd_silicon *out)
+{
+	const uint32_t word = out->fill_word_ns;
+	uint32_t prev = 0, i, ref = SDH_PROBE_SAMPLES, first = SDH_PROBE_SAMPLES, hi, lo;
+	bool sparse = false;
+
+	for (i = 0; i < fp->n; i++) {
+		const struct fill_look *l = &fp->s[i];
+
+		if (l->fill > prev + 1u) {
+			if (ticks_ns(l->t_before, l->t) < word / 2u) {
+				if (l->fill - prev > out->fill_jump)
+					out->fill_jump = (uint8_t)(l->fill - prev);
+			} else {
+				sparse = true;
+			}
+		}
+		if (ref == SDH_PROBE_SAMPLES && (l->fsm == SDH_EDM_FSM_READDATA || l->fill))
+			ref = i;
+		if (first == SDH_PROBE_SAMPLES && l->fill)
+			first = i;
+		prev = l->fill;
+	}
+	if (out->fill_jump >= 2u)
+		return SD_FILL_STEPPED;
+	if (sparse || first == SDH_PROBE_SAMPLES)
+		return SD_FILL_UNCONFIRMED;
+	out->fill_delay_ns = ticks_ns(fp->s[ref].t, fp->s[first].t);
+	hi = ticks_ns(fp->s[ref].t_before, fp->s[first].t);
+	lo = first == ref ? 0 : ticks_ns(fp->s[ref].t, fp->s[first].t_before);
+	if (hi <= out->fill_limit_ns)
+		return SD_FILL_LIVE;
+	return lo > out->fill_limit_ns ? SD_FILL_LAG : SD_FILL_UNCONFIRMED;
+}
+
+/* The probe's read: the low clock, the sampling, the block drained, the
+ * state machine idle, the clock back. */
+static int fill_probe_read(struct sd_host *h, struct fill_probe *fp, struct sd_silicon *out)
+{
+	struct bcm2835_sdhost_priv *p = h->priv;
+	struct sd_ios ios = { 0, h->width, h->timing };
+	const uint32_t hz = p->req_hz, w = h->width == 4 ? 4u : 1u;
+	uint32_t low = ((8u * SDH_PROBE_WORDS * 4u) / w + 18u) * (1000000u / SDH_PROBE_FRAME_US);
+	uint32_t words[SDH_PROBE_WORDS], first = 0, status = 0, edm;
+	struct sdh_pio pio = { .is_read = true, .timeout_us = SDH_READ_TIMEOUT_US };
+	int r, r2;
+
+	ios.clock_hz = low < h->f_min_hz ? h->f_min_hz : low;
+	r = ios.clock_hz < hz ? sdh_set_ios(h, &ios) : 0;
+	out->fill_clock_hz = h->actual_clock_hz;
+	out->fill_word_ns = (uint32_t)(32ull / w * 1000000000ull / h->actual_clock_hz);
+	out->fill_limit_ns = (uint32_t)((1ull + 32u / w + SDH_PROBE_SLACK_CLOCKS) *
+					1000000000ull / h->actual_clock_hz);
+	if (!r)
+		r = fill_sample(p, fp, out->fill_word_ns / 8000u + 1u, &status);
+	if (!r && pio_block(p, &pio, (uint8_t *)words, SDH_PROBE_WORDS, &first, false, NULL, NULL))
+		r = pio.hsts ? hsts_to_err(pio.hsts) : -ETIMEDOUT;
+	if (!r)
+		r = wait_idle(p, SDH_IDLE_TIMEOUT_US, &edm);
+	if (r)
+		recover(p, true);
+	wr(p, SDH_HSTS, SDH_HSTS_CLEAR);
+	ios.clock_hz = hz;
+	r2 = hz != p->req_hz ? sdh_set_ios(h, &ios) : 0;
+	return r ? r : r2;
+}
+
+static int sdh_characterise(struct sd_host *h, struct sd_silicon *out)
+{
+	struct bcm2835_sdhost_priv *p = h->priv;
+	struct fill_probe fp = { 0 };
+	uint32_t t0 = timer_ticks();
+	int r;
+
+	*out = (struct sd_silicon){ .fprobed = true };
+	if (!h->actual_clock_hz || !p->req_hz)
+		return -EINVAL;
+	r = fill_probe_read(h, &fp, out);
+	out->fill_samples = (uint8_t)fp.n;
+	out->fill = r ? SD_FILL_FAILED : fill_classify(&fp, out);
+	out->ticks = timer_ticks() - t0;
+	h->fill_look = out->fill;
+	p->fill_unsure = out->fill != SD_FILL_LIVE;
+	return r;
+}
+
 static const struct sd_host_ops sdh_ops = {
 	.reset = sdh_reset,
 	.set_ios = sdh_set_ios,
@@ -1023,6 +1197,7 @@ static const struct sd_host_ops sdh_ops = {
 	.get_cd = sdh_no_pin,
 	.get_ro = sdh_no_pin,
 	.set_data_path = sdh_set_data_path,
+	.characterise = sdh_characterise,
 };
 
 int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
@@ -1039,6 +1214,8 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	p->dma = NULL;
 	p->dma_on = false;
 	p->dma_pio = 0;
+	p->fill_unsure = false;
+	h->fill_look = SD_FILL_UNPROBED;
 	h->ops = &sdh_ops;
 	h->name = BCM2835_SDHOST_NAME;
 	h->base = base;

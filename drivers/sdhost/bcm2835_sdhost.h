@@ -27,6 +27,8 @@ struct bcm2835_sdhost_priv {
 	bool dma_on;      /* host.data_path == SD_PATH_DMA */
 	uint32_t dma_pio; /* DMA-path requests that went by PIO (buffer not
 			   * on cache lines, or too short) */
+	bool fill_unsure; /* the probe did not find SDEDM's fill live
+			   * (host.fill_look): the PIO seams are undecided */
 };
 
 struct bcm2835_sdhost {

@@ -38,7 +38,8 @@
  * Controller variants (docs/silicon.md): SIM_ACCURACY_VARIANT=bus, drain,
  * stale or drawn gives every host that SDHCI Block Count behaviour
  * (sim.h enum sim_blkcnt; drawn: per generated host, the shipped ones
- * keep theirs). A workload whose split the firmware marks "no diagnosis"
+ * keep theirs); bwe-empty, dat0-lag, dat0-none the SDHCI write looks,
+ * fill-lag, fill-stepped SDHOST's SDEDM fill. A workload whose split the firmware marks "no diagnosis"
  * is counted apart; one that is diagnosed and off by more than the
  * tolerance is confidently wrong. On the generated pairs: none may be
  * (every variant), and on hosts whose probe confirmed the look at least
@@ -501,11 +502,15 @@ static void print_phases(const struct wl_meas *m, const struct sim_wire_sum *w)
 	printf("\n");
 }
 
-/* The probe confirmed every look the SDHCI driver's split uses: Block
+/* The probe confirmed every look the driver's split uses: SDHCI's Block
  * Count on the bus, and (where it probed writes) the DAT[0] level live
- * and Buffer Write Enable set with a block waiting. */
+ * and Buffer Write Enable set with a block waiting; SDHOST's FIFO fill
+ * live. */
 static bool looks_confirmed(const struct sd_host *h)
 {
+	/* SDHOST's one look: its FIFO fill in SDEDM, found live */
+	if (h->fill_look != SD_FILL_UNPROBED)
+		return h->fill_look == SD_FILL_LIVE;
 	return h->blkcnt_look == SD_BLKCNT_BUS &&
 	       (h->dat0_look == SD_DAT0_UNPROBED || h->dat0_look == SD_DAT0_LIVE) &&
 	       (h->bwe_look == SD_BWE_UNPROBED || h->bwe_look == SD_BWE_SLOT);
@@ -603,6 +608,8 @@ static void run_cases(struct simh *s, const struct pair_ctx *pc)
 	printf("  silicon: Block Count %s\n", wl_blkcnt_name(s->host->blkcnt_look));
 	printf("  silicon: Buffer Write Enable %s, DAT0 %s\n", wl_bwe_name(s->host->bwe_look),
 	       wl_dat0_name(s->host->dat0_look));
+	if (s->host->fill_look != SD_FILL_UNPROBED)
+		printf("  silicon: SDHOST fill %s\n", wl_fill_name(s->host->fill_look));
 	wl_bus_calibrate(&c);
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		if ((cases[k].write || cases[k].pat == MIX70) && s->card.write_protected)
@@ -651,6 +658,19 @@ static const struct {
 };
 static int write_variant = -1;
 
+/* SDHOST's SDEDM fill variants by name (SIM_ACCURACY_VARIANT=fill-lag,
+ * fill-stepped): every other look as the authorities read it, that fill
+ * for every host (a lag of 100 SD clocks on the shipped ones; the
+ * generated ones draw theirs, sim/sim_gen.c). */
+static const struct {
+	const char *name;
+	uint8_t fill;
+} fill_variants[] = {
+	{ "fill-lag", SIM_FILL_LAG },
+	{ "fill-stepped", SIM_FILL_STEPPED },
+};
+static int fill_variant = -1;
+
 /* A shipped host under the variant asked for (the generated ones:
  * sim_gen_*). */
 static void variant_config(struct sim_config *cfg)
@@ -661,6 +681,10 @@ static void variant_config(struct sim_config *cfg)
 		cfg->bwe = write_variants[write_variant].bwe;
 		cfg->dat0 = write_variants[write_variant].dat0;
 		cfg->dat0_lag_ns = 20000;
+	}
+	if (fill_variant >= 0) {
+		cfg->sdhost_fill = fill_variants[fill_variant].fill;
+		cfg->sdhost_fill_lag = 100;
 	}
 }
 
@@ -735,6 +759,8 @@ static const char *variant_name(void)
 {
 	if (write_variant >= 0)
 		return write_variants[write_variant].name;
+	if (fill_variant >= 0)
+		return fill_variants[fill_variant].name;
 	return variant < 0 ? "as profiled" : variant == (int)SIM_GEN_DRAWN ? "drawn" :
 	       sim_blkcnt_name((unsigned)variant);
 }
@@ -757,6 +783,12 @@ static void variant_from_env(void)
 			variant = SIM_BLKCNT_BUS;
 			sim_gen_bwe = write_variants[i].bwe;
 			sim_gen_dat0 = write_variants[i].dat0;
+		}
+	for (i = 0; i < sizeof(fill_variants) / sizeof(fill_variants[0]); i++)
+		if (!strcmp(v, fill_variants[i].name)) {
+			fill_variant = (int)i;
+			variant = SIM_BLKCNT_BUS;
+			sim_gen_fill = fill_variants[i].fill;
 		}
 	CHECK(variant >= 0);
 	sim_gen_blkcnt = (unsigned)variant;
