@@ -29,7 +29,8 @@
 #                   lists (bench-sim part 5): no diagnosis, confidently wrong, per variant
 #   make bench-au   the erase-block detector and the open-AU step on 200 generated cards
 #   make bench-queue the card / bus / host shares of the command queue's depths against
-#                   the simulator's truth on generated pairs with a queue (N=<pairs>, default 60)
+#                   the simulator's truth on generated pairs with a queue (N=<pairs>, default 60),
+#                   and the queue checks' verdicts against each pair's drawn failures
 #   make bench-confirm  each verdict's counterfactual checks (half clock, CPU delay) on
 #                   simulated pairs: contradictions of right and of broken splits
 #   make bench-mutations  the split and its checks broken on purpose (sim/mutations.py):

@@ -151,7 +151,9 @@ static int perf_allowed(const struct write_guard *g)
 
 /* One setting of the Performance Enhancement function switched through
  * set (turning it on only where perf_allowed lets it); *state follows what
- * the card accepted. */
+ * the card may have accepted: a failed switch (a lost response or
+ * read-back after the CMD49 reached the card) counts as on, so
+ * write_guard_card_as_found turns it off again. */
 static int perf_switch(struct write_guard *g, bool on, int (*set)(struct sd_card *, bool),
 		       bool *state)
 {
@@ -162,7 +164,7 @@ static int perf_switch(struct write_guard *g, bool on, int (*set)(struct sd_card
 		return ret;
 	}
 	ret = set(g->card, on);
-	if (!ret)
+	if (!ret || on)
 		*state = on;
 	return ret;
 }

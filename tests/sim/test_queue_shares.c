@@ -112,6 +112,47 @@ static void judge(const char *rec)
 	       rec + 2, me[0], me[1], me[2], tr[0], tr[1], tr[2], e);
 }
 
+/* The checks' verdicts against the failures each pair was drawn with: a
+ * drawn failure is named right, or not judged (the verdict says "not
+ * judged", or names another failure the card was drawn with); a card is
+ * never named broken for a failure it was not drawn with. */
+enum { V_TIMEOUT, V_REORDER, V_IGNORE, V_MODES };
+static const char *const v_mode[V_MODES] = { "times out at depth", "reorders flushes",
+					     "ignores flush" };
+static const char *const v_named[V_MODES] = { "timeout at depth", "writes reordered across a flush",
+					      "flush commits nothing" };
+static struct {
+	bool drawn[V_MODES];
+	char verdict[300], check[1024];
+	unsigned right[V_MODES], unjudged[V_MODES], missed[V_MODES], falsely[V_MODES + 1];
+} V;
+
+static void v_tally(void)
+{
+	const char *b = strstr(V.verdict, "command queue BROKEN: ");
+	unsigned m, named = V_MODES;
+
+	for (m = 0; b && m < V_MODES; m++)
+		if (!strncmp(b + 22, v_named[m], strlen(v_named[m])))
+			named = m;
+	if (b && (named == V_MODES || !V.drawn[named])) {
+		V.falsely[named]++;
+		printf("    FALSELY NAMED: %s\n", b);
+	}
+	for (m = 0; m < V_MODES; m++) {
+		if (!V.drawn[m])
+			continue;
+		if (named == m)
+			V.right[m]++;
+		else if ((b && named < V_MODES && V.drawn[named]) ||
+			 (m == V_IGNORE && strstr(V.check, "\"flush_commits\":null")) ||
+			 (m == V_REORDER && strstr(V.check, "\"flush_order\":null")))
+			V.unjudged[m]++;
+		else
+			V.missed[m]++;
+	}
+}
+
 static void hook(char ch)
 {
 	if (ch != '\n') {
@@ -125,6 +166,11 @@ static void hook(char ch)
 		judge(line);
 	else if (strstr(line, "command queue "))
 		printf("   %s\n", line);
+	/* the queue_check record and the verdict's console line (queue.c q_verdict) */
+	if (!strncmp(line, "@ {\"type\":\"queue_check\",", 24))
+		snprintf(V.check, sizeof(V.check), "%.1000s", line);
+	if (!strncmp(line, "  command queue BROKEN: ", 24) || !strncmp(line, "  command queue OK", 18))
+		snprintf(V.verdict, sizeof(V.verdict), "%.290s", line);
 }
 
 static void attach_dma(struct simh *s, uintptr_t base, bool sdhost)
@@ -177,9 +223,14 @@ static void run_pair(uint64_t i, const struct sim_profile *p, struct sim_gen_hos
 	snprintf(name, sizeof(name), "pair %llu", (unsigned long long)i);
 	F.seedname = name;
 	llen = 0;
+	V.verdict[0] = V.check[0] = 0;
+	V.drawn[V_TIMEOUT] = p->cq_timeout_depth != 0;
+	V.drawn[V_REORDER] = p->flush_reorders;
+	V.drawn[V_IGNORE] = p->flush_ignored;
 	host_console_hook = hook;
 	wl_queue(&c);
 	host_console_hook = NULL;
+	v_tally();
 	CHECK(!sim_card_cache_on() && !sim_card_cq_on());
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
@@ -189,6 +240,25 @@ static unsigned env_u(const char *name, unsigned dflt)
 	const char *v = getenv(name);
 
 	return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
+
+/* The verdict tally, per failure mode; floors: falsely named = 0, missed
+ * (a drawn failure neither named nor "not judged") = 0. */
+static void v_report(void)
+{
+	unsigned m, falsely = V.falsely[V_MODES], missed = 0;
+
+	for (m = 0; m < V_MODES; m++) {
+		printf("queue checks, drawn \"%s\": %u named right, %u not judged, %u missed; "
+		       "falsely named %u\n", v_mode[m], V.right[m], V.unjudged[m], V.missed[m],
+		       V.falsely[m]);
+		falsely += V.falsely[m];
+		missed += V.missed[m];
+	}
+	printf("queue checks: %u cards named broken for a failure not drawn (%u of them for one "
+	       "the checks do not model here)\n", falsely, V.falsely[V_MODES]);
+	CHECK_EQ_U(falsely, 0);
+	CHECK_EQ_U(missed, 0);
 }
 
 TEST(queue_shares_against_the_truth)
@@ -201,6 +271,7 @@ TEST(queue_shares_against_the_truth)
 	bool dflt = !getenv("SIM_QSHARES_PAIRS") && !getenv("SIM_QSHARES_FIRST");
 
 	memset(&F, 0, sizeof(F));
+	memset(&V, 0, sizeof(V));
 	if (!mem)
 		mem = malloc(MEM_BYTES);
 	for (; got < want && i < SEED_HELD_OUT; i++) {
@@ -221,6 +292,7 @@ TEST(queue_shares_against_the_truth)
 	       F.worst_what, F.truth_lost);
 	CHECK(got > 0 && F.depths > 0);
 	CHECK_EQ_U(F.truth_lost, 0);
+	v_report();
 	floor_within = dflt ? FLOOR_WITHIN_TEST : FLOOR_WITHIN;
 	if (within < floor_within)
 		CHECK_FAIL_("%.1f%% of diagnosed depths within %.0f points, floor %.1f%%", within,
