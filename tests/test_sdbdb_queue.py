@@ -112,3 +112,16 @@ def test_queue_ok_on_an_empty_database(tmp_path):
     rc, out, _ = sdbdb(target, "queue-ok", "--format", "csv")
     assert rc == 0 and out.splitlines() == [
         "manfid,oemid,name,hwrev,fwrev,date,manufacturer,serial,depth,runs,a2,cid"]
+
+
+def test_show_names_each_runs_queue_verdict(db_target, tmp_path):
+    fill(db_target, tmp_path)
+    rc, out, err = sdbdb(db_target, "show", "SB32G")
+    assert rc == 0, err
+    assert "command queue OK (depth 32) (A2 on the queue: PASS)" in out
+    assert "command queue BROKEN: flush commits nothing: a flush of ... " \
+        "(A2 on the queue: FAIL)" in out
+    rc, out, err = sdbdb(db_target, "show", "SC32G")
+    assert "command queue not measured: writes are off (write_tests = off)" in out
+    rc, out, err = sdbdb(db_target, "show", "SF32G")
+    assert "command queue" not in out

@@ -93,6 +93,10 @@ def render_run(r, out):
     text = _headline_text(r.get("headline"))
     if text:
         out.write("  %s\n" % text)
+    if r.get("queue_text"):
+        # the queue_check record's text, and the A2 verdict on the queued figures
+        a2 = " (A2 on the queue: %s)" % r["a2_queued"] if r.get("a2_queued") else ""
+        out.write("  %s%s\n" % (r["queue_text"], a2))
     out.write("  figures: seq read %s MB/s, seq write %s MB/s, random 4 KiB read %s IOPS, "
               "write %s IOPS\n" % (_f(r["seq_read_mbs"]), _f(r["seq_write_mbs"]),
                                    _f(r["rand_read_iops"], "%.0f"),
