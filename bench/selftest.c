@@ -60,28 +60,29 @@ static void report_fail(struct sd_card *card, const char *ctx, int code,
 			 r1[0] ? " " : "", r1);
 }
 
+/* How each multi-block read mode ends; CMD18 and the unaligned read (the
+ * two with stop NONE, ended by CMD12) are the timed ones. */
+static const enum sd_stop_mode rmode_stop[SELFTEST_RM_N] = {
+	[SELFTEST_RM_CMD18] = SD_STOP_NONE,
+	[SELFTEST_RM_AUTO12] = SD_STOP_AUTO12,
+	[SELFTEST_RM_CMD23] = SD_STOP_AUTO23,
+	[SELFTEST_RM_UNALIGNED] = SD_STOP_NONE,
+};
+
 static int read_mode(struct sd_card *card, enum selftest_rmode m, uint32_t lba,
 		     uint32_t count, uint8_t *buf, struct sd_req_times *t)
 {
 	uint32_t i;
 	int ret = 0;
 
-	switch (m) {
-	case SELFTEST_RM_CMD17:
-		for (i = 0; i < count && !ret; i++)
-			ret = sd_read_single(card, lba + i, buf + i * SD_BLOCK_SIZE,
-					     NULL);
-		return ret;
-	case SELFTEST_RM_CMD18:
-	case SELFTEST_RM_UNALIGNED:
-		return sd_read_blocks(card, lba, count, buf, SD_STOP_NONE, t);
-	case SELFTEST_RM_AUTO12:
-		return sd_read_blocks(card, lba, count, buf, SD_STOP_AUTO12, NULL);
-	case SELFTEST_RM_CMD23:
-		return sd_read_blocks(card, lba, count, buf, SD_STOP_AUTO23, NULL);
-	default:
+	if (m >= SELFTEST_RM_N)
 		return -EINVAL;
-	}
+	if (m != SELFTEST_RM_CMD17)
+		return sd_read_blocks(card, lba, count, buf, rmode_stop[m],
+				      rmode_stop[m] == SD_STOP_NONE ? t : NULL);
+	for (i = 0; i < count && !ret; i++)
+		ret = sd_read_single(card, lba + i, buf + i * SD_BLOCK_SIZE, NULL);
+	return ret;
 }
 
 static int read_test(struct sd_card *card, const struct lba_range *r,

@@ -81,7 +81,10 @@ static void v7_dcache_invalidate_all(void)
 	dsb();
 }
 
-static uint32_t sctlr_read(void)
+/* The descriptor bits of each memory type, in the order of enum mmu_mem. */
+static const uint32_t mem_attr[MMU_MEM_N] = { 0, SECT_DEVICE, SECT_NORMAL_NC, SECT_NORMAL_WB };
+
+uint64_t cpu_sctlr_read(void)
 {
 	uint32_t v;
 
@@ -89,35 +92,24 @@ static uint32_t sctlr_read(void)
 	return v;
 }
 
-bool cpu_caches_on(void)
-{
-	uint32_t v = sctlr_read();
-
-	return (v & (SCTLR_M | SCTLR_C | SCTLR_I)) == (SCTLR_M | SCTLR_C | SCTLR_I);
-}
-
 void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes,
 		    uint32_t local_base)
 {
-	uint32_t *ttb = __ttb_start;
 	uint32_t i, sctlr;
-	uint32_t ram_mb = ram_bytes >> 20;
-	uint32_t nc_first = (uint32_t)(uintptr_t)__nocache_start >> 20;
-	uint32_t nc_last = ((uint32_t)(uintptr_t)__nocache_end - 1) >> 20;
+	uint32_t *ttb = __ttb_start;
 	uint32_t p_first = (uint32_t)periph_base >> 20;
-	uint32_t p_last = p_first + (periph_bytes >> 20);
+	const struct mmu_plan plan = {
+		.p_first = p_first,
+		.p_last = p_first + (periph_bytes >> 20),
+		.nc_first = (uint32_t)(uintptr_t)__nocache_start >> 20,
+		.nc_last = ((uint32_t)(uintptr_t)__nocache_end - 1) >> 20,
+		.ram_units = ram_bytes >> 20,
+	};
 
 	for (i = 0; i < 4096; i++) {
-		uint32_t base = i << 20;
+		enum mmu_mem k = mmu_unit_mem(&plan, i);
 
-		if (i >= p_first && i < p_last)
-			ttb[i] = base | SECT_DEVICE;
-		else if (i >= nc_first && i <= nc_last)
-			ttb[i] = base | SECT_NORMAL_NC;
-		else if (i < ram_mb)
-			ttb[i] = base | SECT_NORMAL_WB;
-		else
-			ttb[i] = 0; /* translation fault */
+		ttb[i] = k == MMU_FAULT ? 0 : (i << 20) | mem_attr[k]; /* 0: translation fault */
 	}
 	/* The ARM local peripherals (platform/<soc>.c: the BCM2836/7's at
 	 * 0x40000000, the BCM2711's at 0xff800000). */
@@ -139,7 +131,7 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	dsb();
 	isb();
 
-	sctlr = sctlr_read();
+	sctlr = (uint32_t)cpu_sctlr_read();
 	sctlr &= ~SCTLR_A;
 	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_Z;
 	if (!cpu_is_armv7())

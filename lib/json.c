@@ -219,6 +219,50 @@ void json_raw(struct json *j, const char *k, const char *raw)
 	puts_raw(j, raw);
 }
 
+/* An integer member as the uint64_t a json_u64/json_hex argument becomes:
+ * a signed one sign-extended first, as C's conversion does. */
+static uint64_t field_uint(const void *p, unsigned size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (uint64_t)*(const int8_t *)p : *(const uint8_t *)p;
+	case 2:
+		return is_signed ? (uint64_t)*(const int16_t *)p : *(const uint16_t *)p;
+	case 4:
+		return is_signed ? (uint64_t)*(const int32_t *)p : *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
+void json_fields(struct json *j, const void *obj, const struct json_field *f, size_t n)
+{
+	const char *base = obj;
+	size_t i;
+
+	for (i = 0; i < n; i++, f++) {
+		const void *p = base + f->offset;
+
+		switch (f->kind) {
+		case JSON_FIELD_UINT:
+			json_u64(j, f->key, field_uint(p, f->size, f->is_signed));
+			break;
+		case JSON_FIELD_HEX:
+			json_hex(j, f->key, field_uint(p, f->size, f->is_signed), f->arg);
+			break;
+		case JSON_FIELD_BOOL:
+			json_bool(j, f->key, *(const bool *)p);
+			break;
+		case JSON_FIELD_STR:
+			json_str(j, f->key, *(const char *const *)p);
+			break;
+		default:
+			json_double(j, f->key, *(const double *)p, f->arg);
+			break;
+		}
+	}
+}
+
 const char *json_result(const struct json *j)
 {
 	return j->cap ? j->buf : "";

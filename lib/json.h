@@ -57,6 +57,35 @@ void json_hexbytes(struct json *j, const char *key, const uint8_t *b, size_t n);
 /* A value already formatted as JSON (number or nested literal), inserted verbatim. */
 void json_raw(struct json *j, const char *key, const char *raw);
 
+/* A run of a struct's members written as fields in order: the table form of
+ * a list of json_u64/json_bool/json_hex/json_str/json_double calls, each
+ * written exactly as that call would (an integer member goes through the
+ * same conversion to uint64_t as a json_u64 argument). Build rows with the
+ * JSON_F_* macros; the member must not be a bit-field. */
+enum json_field_kind {
+	JSON_FIELD_UINT, JSON_FIELD_HEX, JSON_FIELD_BOOL, JSON_FIELD_STR, JSON_FIELD_DOUBLE
+};
+struct json_field {
+	const char *key;
+	uint16_t offset;
+	uint8_t size;               /* of an integer member: 1, 2, 4 or 8 */
+	uint8_t kind;               /* enum json_field_kind */
+	uint8_t is_signed;          /* an integer member's type is signed */
+	uint8_t arg;                /* hex digits, or double decimals */
+};
+#define JSON_F_MEMBER_(type, m) (((type *)0)->m)
+#define JSON_F_INT_(kind, type, m, key, arg)					\
+	{ (key), (uint16_t)offsetof(type, m), (uint8_t)sizeof(JSON_F_MEMBER_(type, m)), \
+	  (kind), (uint8_t)((__typeof__(JSON_F_MEMBER_(type, m)))-1 < 1), (arg) }
+#define JSON_F_U64(type, m, key) JSON_F_INT_(JSON_FIELD_UINT, type, m, key, 0)
+#define JSON_F_HEX(type, m, key, digits) JSON_F_INT_(JSON_FIELD_HEX, type, m, key, digits)
+#define JSON_F_BOOL(type, m, key) { (key), (uint16_t)offsetof(type, m), 1, JSON_FIELD_BOOL, 0, 0 }
+#define JSON_F_STR(type, m, key) { (key), (uint16_t)offsetof(type, m), 0, JSON_FIELD_STR, 0, 0 }
+#define JSON_F_DOUBLE(type, m, key, decimals)					\
+	{ (key), (uint16_t)offsetof(type, m), 0, JSON_FIELD_DOUBLE, 0, (decimals) }
+#define JSON_FIELDS_N(t) (sizeof(t) / sizeof((t)[0]))
+void json_fields(struct json *j, const void *obj, const struct json_field *f, size_t n);
+
 /* NUL-terminated result (valid while the buffer is). */
 const char *json_result(const struct json *j);
 

@@ -146,12 +146,8 @@ static struct mbr_part *add_part(struct mbr_info *mi, uint32_t lba, uint32_t cou
 	if (mi->nparts >= MBR_MAX_PARTS)
 		return NULL;
 	p = &mi->parts[mi->nparts++];
-	p->first_lba = lba;
-	p->count = count;
-	p->number = number;
-	p->type = type;
-	p->status = status;
-	p->flags = flags;
+	*p = (struct mbr_part){ .first_lba = lba, .count = count, .number = number,
+				.type = type, .status = status, .flags = flags };
 	return p;
 }
 

@@ -18,6 +18,18 @@ static const char *op_name(const struct sweep_result *r)
 	return r->write ? "write" : "read";
 }
 
+/* A point's fields, around the run's transfer size. */
+static const struct json_field point_clock[] = {
+	JSON_F_U64(struct sweep_point, clock_hz, "clock_hz"),
+	JSON_F_U64(struct sweep_point, requested_hz, "requested_hz"),
+};
+static const struct json_field point_time[] = {
+	JSON_F_U64(struct sweep_point, ops, "ops"),
+	JSON_F_DOUBLE(struct sweep_point, mean_ns, "mean_ns", 0),
+	JSON_F_DOUBLE(struct sweep_point, mbs, "mbs", 3),
+	JSON_F_DOUBLE(struct sweep_point, ceiling_mbs, "ceiling_mbs", 3),
+};
+
 void clock_sweep_report_point(const struct sweep_result *r, unsigned i)
 {
 	const struct sweep_point *p = &r->pt[i];
@@ -25,13 +37,9 @@ void clock_sweep_report_point(const struct sweep_result *r, unsigned i)
 
 	json_str(j, "op", op_name(r));
 	json_u64(j, "width", r->width);
-	json_u64(j, "clock_hz", p->clock_hz);
-	json_u64(j, "requested_hz", p->requested_hz);
+	json_fields(j, p, point_clock, JSON_FIELDS_N(point_clock));
 	json_u64(j, "xfer_bytes", r->xfer_bytes);
-	json_u64(j, "ops", p->ops);
-	json_double(j, "mean_ns", p->mean_ns, 0);
-	json_double(j, "mbs", p->mbs, 3);
-	json_double(j, "ceiling_mbs", p->ceiling_mbs, 3);
+	json_fields(j, p, point_time, JSON_FIELDS_N(point_time));
 	record_end();
 	con_printf("  %-9s %u-bit %9u Hz  %9.3f MB/s  %10.1f us/op\n", op_name(r), r->width,
 		   (unsigned)p->clock_hz, p->mbs, p->mean_ns / 1000.0);

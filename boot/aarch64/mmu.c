@@ -111,7 +111,10 @@ static void dcache_invalidate_all(void)
 	dsb_sy();
 }
 
-static uint64_t sctlr_read(void)
+/* The descriptor bits of each memory type, in the order of enum mmu_mem. */
+static const uint64_t mem_attr[MMU_MEM_N] = { 0, BLK_DEVICE, BLK_NORMAL_NC, BLK_NORMAL_WB };
+
+uint64_t cpu_sctlr_read(void)
 {
 	uint64_t v;
 
@@ -119,24 +122,20 @@ static uint64_t sctlr_read(void)
 	return v;
 }
 
-bool cpu_caches_on(void)
-{
-	uint64_t v = sctlr_read();
-
-	return (v & (SCTLR_M | SCTLR_C | SCTLR_I)) == (SCTLR_M | SCTLR_C | SCTLR_I);
-}
-
 void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_bytes,
 		    uint32_t local_base)
 {
 	uint64_t *l1 = __ttb_start;
 	uint64_t *l2 = __ttb_start + 512;
-	uintptr_t nc_first = (uintptr_t)__nocache_start >> BLOCK_SHIFT;
-	uintptr_t nc_last = ((uintptr_t)__nocache_end - 1) >> BLOCK_SHIFT;
 	bool high = periph_base > 0xffffffffu;
 	uintptr_t p_first = high ? 0 : periph_base >> BLOCK_SHIFT;
-	uintptr_t p_last = high ? 0 : p_first + (periph_bytes >> BLOCK_SHIFT);
-	uintptr_t ram_blocks = ram_bytes >> BLOCK_SHIFT;
+	const struct mmu_plan plan = {
+		.p_first = p_first,
+		.p_last = high ? 0 : p_first + (periph_bytes >> BLOCK_SHIFT),
+		.nc_first = (uintptr_t)__nocache_start >> BLOCK_SHIFT,
+		.nc_last = ((uintptr_t)__nocache_end - 1) >> BLOCK_SHIFT,
+		.ram_units = ram_bytes >> BLOCK_SHIFT,
+	};
 	uintptr_t i;
 	uint64_t sctlr;
 
@@ -146,16 +145,10 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 		for (i = HIGH_IO_FIRST; i <= HIGH_IO_LAST; i++)
 			l1[i] = ((uint64_t)i << 30) | BLK_DEVICE;
 	for (i = 0; i < N_BLOCKS; i++) {
-		uint64_t base = (uint64_t)i << BLOCK_SHIFT;
+		enum mmu_mem k = mmu_unit_mem(&plan, i);
 
-		if (i >= p_first && i < p_last)
-			l2[i] = base | BLK_DEVICE;
-		else if (i >= nc_first && i <= nc_last)
-			l2[i] = base | BLK_NORMAL_NC;
-		else if (i < ram_blocks)
-			l2[i] = base | BLK_NORMAL_WB;
-		else
-			l2[i] = 0; /* translation fault */
+		/* 0: a translation fault */
+		l2[i] = k == MMU_FAULT ? 0 : ((uint64_t)i << BLOCK_SHIFT) | mem_attr[k];
 	}
 	/* The ARM local peripherals (platform/<soc>.c: the BCM2836/7's at
 	 * 0x40000000, the BCM2711's and its GIC at 0xff800000). */
@@ -173,7 +166,7 @@ void cpu_mmu_enable(uint32_t ram_bytes, uintptr_t periph_base, uint32_t periph_b
 	SYSREG_WRITE(ttbr0_el1, (uintptr_t)l1);
 	isb();
 
-	sctlr = sctlr_read();
+	sctlr = cpu_sctlr_read();
 	sctlr &= ~SCTLR_A;
 	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I;
 	SYSREG_WRITE(sctlr_el1, sctlr);

@@ -106,6 +106,46 @@ TEST(json_value_or_null)
 		  "\"n\":null}");
 }
 
+TEST(json_fields_table)
+{
+	struct rec {
+		uint8_t u8;
+		int8_t s8;
+		uint16_t u16;
+		int i32;
+		uint32_t hex;
+		uint64_t u64;
+		bool flag;
+		const char *name;
+		double mbs;
+	} r = { 200, -2, 65535, -7, 0xbeef, 18446744073709551615ull, true, "x", 23.456 };
+	static const struct json_field t[] = {
+		JSON_F_U64(struct rec, u8, "u8"),
+		JSON_F_U64(struct rec, s8, "s8"),
+		JSON_F_U64(struct rec, u16, "u16"),
+		JSON_F_U64(struct rec, i32, "i32"),
+		JSON_F_HEX(struct rec, hex, "hex", 8),
+		JSON_F_U64(struct rec, u64, "u64"),
+		JSON_F_BOOL(struct rec, flag, "flag"),
+		JSON_F_STR(struct rec, name, "name"),
+		JSON_F_DOUBLE(struct rec, mbs, "mbs", 2),
+	};
+	char buf[256];
+	struct json j;
+
+	json_init(&j, buf, sizeof(buf));
+	json_obj_begin(&j, NULL);
+	json_fields(&j, &r, t, JSON_FIELDS_N(t));
+	json_obj_end(&j);
+	CHECK(!j.overflow);
+	/* What the calls json_u64(j, "s8", r.s8) etc. write: a signed member
+	 * converted to uint64_t as a json_u64 argument is. */
+	CHECK_STR(json_result(&j),
+		  "{\"u8\":200,\"s8\":18446744073709551614,\"u16\":65535,"
+		  "\"i32\":18446744073709551609,\"hex\":\"0x0000beef\","
+		  "\"u64\":18446744073709551615,\"flag\":true,\"name\":\"x\",\"mbs\":23.46}");
+}
+
 TEST(json_overflow_is_flagged)
 {
 	char buf[8];
