@@ -73,6 +73,7 @@ void phase_acc_merge(struct phase_acc *dst, const struct phase_acc *src)
 	dst->seams_full += src->seams_full;
 	dst->stood_ns += src->stood_ns;
 	dst->stood_blocks += src->stood_blocks;
+	dst->stood_unc_ns += src->stood_unc_ns;
 	dst->undecided_blocks += src->undecided_blocks;
 	dst->undecided_looks |= src->undecided_looks;
 }
@@ -409,8 +410,13 @@ static uint64_t pipeline_host(const struct split_in *in, struct split_ns *n)
 		uint64_t rest = n->pipe_rest - min_u64(a->wait_ns, n->pipe_rest);
 
 		/* a read's driver measured how long the bus stood for it */
-		if (a->stood_blocks >= in->overlapped)
+		if (a->stood_blocks >= in->overlapped) {
+			/* each arrival dated to the middle of an interval
+			 * the look could not resolve: the host line (and the
+			 * card's, its complement) known to +- their sum */
+			n->unc = a->stood_unc_ns;
 			return min_u64(a->stood_ns, n->pipe_rest);
+		}
 		return (uint64_t)((double)rest * (double)(in->overlapped - waited) /
 				  (double)in->overlapped + 0.5);
 	}

@@ -61,6 +61,8 @@ struct phase_acc {
 	 * the requests it was estimated for. */
 	uint64_t stood_ns;
 	uint64_t stood_blocks;
+	/* stood_ns known to +- this (sd_host.h stood_unc_ticks) */
+	uint64_t stood_unc_ns;
 	/* Blocks whose wait the driver could not decide (sd_host.h
 	 * undecided_blocks: a look the probe did not confirm). */
 	uint64_t undecided_blocks;

@@ -57,6 +57,7 @@ static void add_waits64(struct phase_acc *a, const struct sd_req_times *t, uint3
 	if (t->waits_counted == 2) {
 		a->stood_blocks += blocks - 1u;
 		a->stood_ns += timer_ticks64_to_ns(t->stood_ticks);
+		a->stood_unc_ns += timer_ticks64_to_ns(t->stood_unc_ticks);
 	}
 }
 
@@ -132,6 +133,7 @@ void phase_pend_flush(struct phase_pend *p, struct phase_acc *a)
 	a->seam_full_words += p->seam_full_words;
 	a->seams_full += p->seams_full;
 	a->stood_ns += p->stood_ns;
+	a->stood_unc_ns += p->stood_unc_ns;
 	a->stood_blocks += p->stood_blocks;
 	a->undecided_blocks += p->undecided_blocks;
 	a->undecided_looks |= p->undecided_looks;
@@ -145,7 +147,7 @@ static inline uint32_t span_ticks(uint32_t from, uint32_t to)
 
 /* One request's spans in ns, converted in 32 bits (phase_pend_add). */
 struct pend_req {
-	uint32_t cmd, access, data, busy, host, total, gap, wait, stood, seam, seam_full;
+	uint32_t cmd, access, data, busy, host, total, gap, wait, stood, stood_unc, seam, seam_full;
 };
 
 /* The request's spans in ns into q; false when one of them (or a driver
@@ -165,7 +167,7 @@ static bool pend_spans(const struct sd_req_times *t, uint32_t blocks, uint64_t g
 	/* the driver's 64-bit sums (sd_host.h): any bit above the 30-bit
 	 * mask, the high word's included, sends the request the 64-bit way */
 	const uint64_t sums = t->host_ticks | t->wait_ticks | t->stood_ticks | t->seam_ticks |
-			      t->seam_full_ticks;
+			      t->seam_full_ticks | t->stood_unc_ticks;
 
 	if (fd && dd) {
 		access = span_ticks(cd, fd);
@@ -188,6 +190,8 @@ static bool pend_spans(const struct sd_req_times *t, uint32_t blocks, uint64_t g
 	q->gap = (uint32_t)gap_ns;
 	q->wait = t->waits_counted ? timer_ticks_to_ns30((uint32_t)t->wait_ticks) : 0;
 	q->stood = t->waits_counted == 2 ? timer_ticks_to_ns30((uint32_t)t->stood_ticks) : 0;
+	q->stood_unc = t->waits_counted == 2 ?
+		timer_ticks_to_ns30((uint32_t)t->stood_unc_ticks) : 0;
 	q->seam = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_ticks) : 0;
 	q->seam_full = t->fifo_counted ? timer_ticks_to_ns30((uint32_t)t->seam_full_ticks) : 0;
 	return true;
@@ -201,6 +205,7 @@ static bool pend_full(const struct phase_pend *p, const struct sd_req_times *t,
 	return p->ops && (blksz != p->blksz || p->total_ns + q->total < q->total ||
 			  p->gap_ns + q->gap < q->gap || p->blocks + blocks < blocks ||
 			  p->wait_ns + q->wait < q->wait || p->stood_ns + q->stood < q->stood ||
+			  p->stood_unc_ns + q->stood_unc < q->stood_unc ||
 			  p->seam_ns + q->seam < q->seam ||
 			  p->seam_full_ns + q->seam_full < q->seam_full ||
 			  p->seam_words + t->seam_words < t->seam_words ||
@@ -217,6 +222,7 @@ static void pend_add_counted(struct phase_pend *p, const struct sd_req_times *t,
 		p->wait_ns += q->wait;
 		p->stood_blocks += t->waits_counted == 2 ? blocks - 1u : 0;
 		p->stood_ns += q->stood;
+		p->stood_unc_ns += q->stood_unc;
 	}
 	if (t->fifo_counted) {
 		p->fifo_reqs++;

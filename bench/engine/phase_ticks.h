@@ -29,7 +29,7 @@ struct phase_pend {
 	uint32_t ops, blocks, blksz;
 	uint32_t total_ns, cmd_ns, access_ns, data_ns, host_ns, host_serial_ns;
 	uint32_t busy_ns, gap_ns, extra_cmds;
-	uint32_t wait_blocks, wait_ns, counted_blocks, stood_ns, stood_blocks;
+	uint32_t wait_blocks, wait_ns, counted_blocks, stood_ns, stood_blocks, stood_unc_ns;
 	uint32_t fifo_reqs, fifo_words, seam_ns, seam_words, seams;
 	uint32_t seam_full_ns, seam_full_words, seams_full;
 	uint32_t undecided_blocks, undecided_looks;

@@ -99,7 +99,10 @@ static const char *runs_split(const struct q_split *s, const struct wl_ctx *c,
 	phase_split_flags(&s->run, c->card->width, c->card->clock_hz,
 			  BUS_MULTI | ddr | (s->write ? BUS_WRITE : 0u), x, sp);
 	wl_validity_check(&in, &v);
-	if (v.valid)
+	/* The runs' own bound on their card / host line (share_unc_pct of
+	 * the runs' time) is judged with the waits' against the depth's
+	 * time (q_split_shares). */
+	if (v.valid || v.reasons == 1u << WL_INVALID_UNCERTAIN)
 		return NULL;
 	fmt_snprintf(why, sizeof(why), "the task runs: %s", v.why);
 	return why;
@@ -135,7 +138,7 @@ void q_split_shares(const struct q_split *s, const struct wl_ctx *c, uint64_t wa
 	struct phase_split sp;
 	const char *why = no_split(s, wall_ns);
 	uint64_t run, other, cmd_ns;
-	double card, bus;
+	double card, bus, unc;
 
 	memset(out, 0, sizeof(*out));
 	if (!why)
@@ -145,6 +148,15 @@ void q_split_shares(const struct q_split *s, const struct wl_ctx *c, uint64_t wa
 		return;
 	}
 	run = s->run.total_ns;
+	/* the card / host line known to +- the runs' bound and the waits'
+	 * dating together: beyond the split's promise, no split */
+	unc = sp.share_unc_pct / 100.0 * (double)run + (double)s->unsure_ns;
+	if (unc * 100.0 > WL_VALID_UNCERTAIN_PP * (double)wall_ns) {
+		fmt_snprintf(out->why, sizeof(out->why), "the card and host shares are known to "
+			     "+-%.1f points only: the task runs' block arrivals and the waits' ends "
+			     "dated that loosely", unc * 100.0 / (double)wall_ns);
+		return;
+	}
 	other = wall_ns > run + s->card_wait_ns ? wall_ns - run - s->card_wait_ns : 0;
 	cmd_ns = s->cmds * bus_clocks_to_ns(bus_cmd_r1_clocks(), c->card->clock_hz);
 	if (cmd_ns > other)

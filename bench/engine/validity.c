@@ -192,16 +192,25 @@ static void check_undecided(const struct wl_validity_in *in, struct wl_validity 
 
 /* The split's own bound on its card / host line (attribution.h
  * share_unc_pct: a FIFO's seams where the bus may have waited for the CPU
- * as well as the card) wider than the split promises. */
+ * as well as the card, or a read's block arrivals dated only within an
+ * interval the driver's look could not resolve) wider than the split
+ * promises. */
 static void check_uncertain(const struct wl_validity_in *in, struct wl_validity *v)
 {
 	const struct phase_split *s = in->split;
 
-	if (s->wall_ns && s->share_unc_pct > WL_VALID_UNCERTAIN_PP)
+	if (!s->wall_ns || !(s->share_unc_pct > WL_VALID_UNCERTAIN_PP))
+		return;
+	if (s->share_full_pct > 0)
 		fail(v, WL_INVALID_UNCERTAIN,
 		     "the card and host shares are known to +-%.1f points only: the FIFO was full "
 		     "at %.0f%% of the block seams, when the bus waited for the card or the CPU",
 		     s->share_unc_pct, s->share_full_pct);
+	else
+		fail(v, WL_INVALID_UNCERTAIN,
+		     "the card and host shares are known to +-%.1f points only: the CPU's looks "
+		     "dated the blocks' arrivals only within intervals that wide, so how long the "
+		     "bus stood for it is not known closer", s->share_unc_pct);
 }
 
 void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)

@@ -236,7 +236,7 @@ static void req_init(struct sd_request *req, uint8_t index, uint32_t arg,
 	req->data = NULL;
 	t->t_issue = t->t_cmd_done = t->t_first_data = t->t_data_done = 0;
 	t->t_end = t->host_ticks = t->host_serial_ticks = t->extra_cmds = 0;
-	t->wait_blocks = t->wait_ticks = t->stood_ticks = 0;
+	t->wait_blocks = t->wait_ticks = t->stood_ticks = t->stood_unc_ticks = 0;
 	t->waits_counted = 0;
 	t->undecided_blocks = 0;
 	t->undecided_looks = 0;

@@ -111,6 +111,11 @@ struct sd_req_times {
 	 * the CPU (buffer full) before the blocks after the first that it
 	 * waited for the CPU, as the driver estimated it. */
 	uint64_t stood_ticks;
+	/* stood_ticks known to +- this: the driver dated a block's arrival
+	 * only within an interval its look could not resolve (the middle
+	 * taken), here the sum of those intervals' half-widths where stood
+	 * time was added (0: every arrival dated exactly). */
+	uint64_t stood_unc_ticks;
 	uint8_t waits_counted;
 	/* The blocks after the first whose wait the driver could not decide:
 	 * the decision needed a look (docs/silicon.md) that the probe of

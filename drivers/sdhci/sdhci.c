@@ -391,6 +391,10 @@ struct read_pace {
 			      next block, if it did */
 	uint64_t idle;     /* the sum of those where it did (64-bit: a request
 			      may last longer than the tick wrap, sd_host.h) */
+	uint32_t half;     /* arr known to +- this (0: from the look, exact) */
+	uint32_t stood_unc;/* stood known to +- this (from half) */
+	uint64_t idle_unc; /* idle known to +- this: the sum of stood_unc
+			      where stood was added */
 	bool unsure;       /* the look was needed but its meaning is not
 			      confirmed on this controller */
 	uint32_t undecided;/* blocks whose wait could not be told (unsure) */
@@ -441,6 +445,7 @@ static uint32_t read_wait(struct read_pace *rp, bool first)
 	if (rp->unsure && rp->next < 0 && first)
 		rp->undecided++;
 	rp->idle += card ? 0 : rp->stood;
+	rp->idle_unc += card ? 0 : rp->stood_unc;
 	return card;
 }
 
@@ -470,25 +475,52 @@ static void read_block(struct sdhci_priv *e, const struct sd_data *data, uint8_t
 	rp->next = left > data->blocks - blk - 2u;
 }
 
+/* How far the bus's stand before t0 may be from t0 - arr (0 when
+ * negative) with the arrival known to +- half: the CPU's look cannot
+ * tell where in its interval the block arrived (struct read_pace). */
+static uint32_t stood_unc(uint32_t t0, uint32_t arr, uint32_t half, uint32_t stood)
+{
+	int64_t d = (int64_t)(int32_t)(t0 - arr);
+	int64_t hi = d + half > 0 ? d + half : 0, lo = d - half > 0 ? d - half : 0;
+
+	return (uint32_t)(hi - stood > stood - lo ? hi - stood : stood - lo);
+}
+
 /* After read block blk (moved t0 .. t1): how long the bus stood for the
  * CPU before the next block if it did, and when the next block arrived. */
 static void read_block_after(struct read_pace *rp, uint32_t t0, uint32_t t1)
 {
-	uint32_t lo;
+	uint32_t lo, hi;
 
 	if (rp->instant) {
 		rp->stood = t1 - (rp->moved ? rp->arr : t0);
+		rp->stood_unc = 0;
 		rp->arr = t1;
 		rp->moved = true;
 		return;
 	}
 	rp->stood = (int32_t)(t0 - rp->arr) > 0 ? t0 - rp->arr : 0;
+	rp->stood_unc = stood_unc(t0, rp->arr, rp->half, rp->stood);
+	/* The next block arrived in an interval the look cannot resolve,
+	 * taken as its middle, known to half its width either way: found
+	 * at the look, a frame after the slot was freed (the card ready at
+	 * once) or later up to the look (the card was not); not found, or
+	 * no look, between the look (or the start of the move) and the end
+	 * of the move, and not before a frame after this block's start:
+	 * the blocks cross the DAT lines one after the other, each in a
+	 * frame (SD Physical Layer §4.5, read_look_words), and this one had
+	 * crossed by t0 (or its slot was freed then). */
 	if (rp->t_look && !rp->next) {
-		rp->arr = t0 + rp->f_ticks;
-		return;
+		lo = t0 + rp->f_ticks;
+		hi = (int32_t)(rp->t_look - lo) > 0 ? rp->t_look : lo;
+	} else {
+		lo = rp->t_look ? rp->t_look : t0;
+		if ((int32_t)(lo - t0) < (int32_t)rp->f_ticks)
+			lo = t0 + rp->f_ticks;
+		hi = (int32_t)(t1 - lo) > 0 ? t1 : lo;
 	}
-	lo = rp->t_look ? rp->t_look : t0;
-	rp->arr = lo + (t1 - lo) / 2u;
+	rp->arr = lo + (hi - lo) / 2u;
+	rp->half = hi - rp->arr;
 }
 
 /* Move write block p through the data port. */
@@ -529,14 +561,17 @@ static void pio_times(struct sd_req_times *t, bool rd_dir, bool first, uint32_t 
 		      const struct pio_sums *m, struct read_pace *rp)
 {
 	/* the last block, once arrived, waited for the CPU alone */
-	if (rd_dir && first)
+	if (rd_dir && first) {
 		rp->idle += rp->stood;
+		rp->idle_unc += rp->stood_unc;
+	}
 	t->t_data_done = t1;
 	t->host_ticks = m->host;
 	t->wait_blocks = m->waited;
 	t->wait_ticks = m->wait;
 	t->waits_counted = rd_dir ? 2 : 1;
 	t->stood_ticks = rp->idle;
+	t->stood_unc_ticks = rp->idle_unc;
 	t->undecided_blocks = rp->undecided + m->wund;
 	t->undecided_looks = (uint8_t)((rp->undecided ? SD_UNDECIDED_BLKCNT : 0u) |
 				       (m->wund ? SD_UNDECIDED_WRITE : 0u));

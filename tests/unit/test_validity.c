@@ -230,6 +230,30 @@ TEST(shares_known_only_beyond_the_promise_are_no_diagnosis)
 	CHECK(strstr(v.why, "known to +-") != NULL);
 }
 
+/* A read's driver that dated the blocks' arrivals only within intervals
+ * its look could not resolve (sd_host.h stood_unc_ticks): the bus's stand
+ * for the CPU, the host's line, is known to +- their sum, and beyond 4.5
+ * points of the wall time the workload gets no diagnosis. */
+TEST(block_arrivals_dated_loosely_are_no_diagnosis)
+{
+	struct phase_acc a;
+	struct phase_split s;
+	struct wl_validity v;
+
+	reads(&a, 8, 500000, 4000000, 1000000, 10000);
+	a.counted_blocks = a.stood_blocks = a.blocks - a.ops;
+	a.stood_ns = 8 * 300000ull;
+	a.stood_unc_ns = 8 * 50000ull;
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(v.valid);
+	CHECK(s.share_unc_pct > 0.5 && s.share_unc_pct < WL_VALID_UNCERTAIN_PP);
+	a.stood_unc_ns = 8 * 250000ull;
+	check(&a, wall(&a), false, false, &s, &v);
+	CHECK(!v.valid);
+	CHECK_EQ_U(v.reason, WL_INVALID_UNCERTAIN);
+	CHECK(strstr(v.why, "arrivals") != NULL);
+}
+
 TEST(too_few_samples_are_no_diagnosis)
 {
 	struct phase_acc a;
