@@ -88,8 +88,8 @@ MUTATIONS = [
              "the verdict rule names the critical path's second part where one part "
              "dominates (decide)",
              "bench/engine/attribution.c",
-             "s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;",
-             "s->verdict = share[0] >= ATTR_DOMINANT_PCT ? order[1] : BOTTLENECK_MIXED;",
+             "p.verdict = share[0] >= ATTR_DOMINANT_PCT ? order[0] : BOTTLENECK_MIXED;",
+             "p.verdict = share[0] >= ATTR_DOMINANT_PCT ? order[1] : BOTTLENECK_MIXED;",
              [ACCURACY]),
     Mutation("validity-ceiling-off",
              "the validity check of a rate above the bus ceiling switched off "

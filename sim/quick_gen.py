@@ -40,7 +40,11 @@ import simtruth  # noqa: E402
 # until those fixes are in, part 2b says FAILS.
 FLOOR_5 = 99.5
 FLOOR_10 = 99.5
-FLOOR_VERDICT = 98.5
+FLOOR_VERDICT = 98.5   # of the diagnosed verdicts
+# The workloads diagnosed (the rest "no diagnosis", right or silent): 89.1%
+# on make test's 6 pairs once the critical path's bounds and the arrivals'
+# bound silenced undecided verdicts and loosely dated shares.
+FLOOR_DIAG = 85.0
 MIN_WORKLOADS = 40   # compared per pair: the quick suite ran
 
 
@@ -76,14 +80,21 @@ def pct(a, b):
 
 def below_floor(f, floors=None):
     """The floors a figure is below (text), none when it passes. floors:
-    (within 5, within 10, verdicts right) in %, default FLOOR_*."""
+    (within 5, within 10, verdicts right of the diagnosed[, diagnosed]) in
+    %, default FLOOR_*. Right or silent: a workload without a diagnosis is
+    neither right nor wrong; the diagnosed share has its own floor."""
     out = []
-    f5, f10, fv = floors or (FLOOR_5, FLOOR_10, FLOOR_VERDICT)
-    for name, n, floor in (("within 5 pp", f["w5"], f5), ("within 10 pp", f["w10"], f10),
-                           ("verdicts right", f["right"], fv)):
-        if f["n"] and not pct(n, f["n"]) >= floor:
+    floors = tuple(floors or (FLOOR_5, FLOOR_10, FLOOR_VERDICT))
+    f5, f10, fv = floors[:3]
+    fd = floors[3] if len(floors) > 3 else FLOOR_DIAG
+    diag = f["n"] - f.get("no_diag", 0)
+    for name, n, of, floor in (("within 5 pp", f["w5"], f["n"], f5),
+                               ("within 10 pp", f["w10"], f["n"], f10),
+                               ("verdicts right of the diagnosed", f["right"], diag, fv),
+                               ("diagnosed", diag, f["n"], fd)):
+        if of and not pct(n, of) >= floor:
             out.append("%s %d of %d (%.1f%%), below the floor %.1f%%"
-                       % (name, n, f["n"], pct(n, f["n"]), floor))
+                       % (name, n, of, pct(n, of), floor))
     if f["failed"]:
         out.append("pairs that did not run the quick suite to its end: %s"
                    % ", ".join(str(s) for s in f["failed"]))

@@ -141,10 +141,12 @@ def err_pct(pred, actual):
     return (pred - actual) / actual * 100.0
 
 
-def do_case(case, tmpdir=None, sdbreport=SDBREPORT, per_workload=True):
+def do_case(case, tmpdir=None, sdbreport=SDBREPORT, per_workload=True, silent=None):
     """Run both settings and compare: (target clock, width, notes, rows).
     per_workload=False: one random stream for the whole run, so a card
-    stall may fall into different workloads in the two runs."""
+    stall may fall into different workloads in the two runs. silent: a
+    list given here gets the workloads the predictor left out because the
+    firmware gave them no diagnosis (their row's "no prediction: ...")."""
     own = tmpdir is None
     tmpdir = tmpdir or tempfile.mkdtemp(prefix="sdbpredict-")
     tag = case.id.replace("/", "_").replace(" ", "_").replace(">", "")
@@ -166,6 +168,8 @@ def do_case(case, tmpdir=None, sdbreport=SDBREPORT, per_workload=True):
     for w in pred["workloads"]:
         name = w["workload"]
         if name not in res_b or w.get("p_mbs") is None:
+            if silent is not None and str(w.get("note") or "").startswith("no prediction"):
+                silent.append(name)
             continue
         act = res_b[name]
         # the rates from the record's own ns and bytes: its mbs and iops

@@ -29,7 +29,7 @@ SEEDS = [11, 13, 14, 17, 19, 27]
 # writes, SDHOST by the DMA engine, name the host first where the truth's
 # critical path has the card first: the frames all taken as hidden behind
 # the CPU, docs/attribution.md "The verdict against the truth").
-FLOORS = (100.0, 100.0, 96.0)
+FLOORS = (100.0, 100.0, 100.0, 85.0)   # within 5, 10, right of the diagnosed, diagnosed
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +55,10 @@ def test_below_floor_names_the_figure():
     bad = quick_gen.below_floor(dict(f, w5=at - 1))
     assert len(bad) == 1 and bad[0].startswith("within 5 pp")
     assert quick_gen.below_floor(dict(f, failed=[7])) != []
+    # a verdict without a diagnosis is neither right nor wrong; one wrong fails
+    assert quick_gen.below_floor(dict(f, right=n - 100, no_diag=100),
+                                 (100.0, 100.0, 100.0, 85.0)) == []
+    bad = quick_gen.below_floor(dict(f, right=n - 101, no_diag=100), (100.0, 100.0, 100.0, 85.0))
+    assert len(bad) == 1 and bad[0].startswith("verdicts right of the diagnosed")
+    bad = quick_gen.below_floor(dict(f, right=n - 200, no_diag=200), (100.0, 100.0, 100.0, 85.0))
+    assert len(bad) == 1 and bad[0].startswith("diagnosed")
