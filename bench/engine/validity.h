@@ -58,6 +58,8 @@ struct wl_validity_in {
 	bool dma_moved;                   /* every request's data moved by a DMA engine */
 	bool emulated;                    /* under QEMU: say why the figures are impossible */
 	unsigned bus_flags;               /* busmodel.h flags of the transfers (DDR) */
+	bool wire_instant;                /* the controller probe found reads take no time
+					     on the wire (docs/silicon.md read-wire) */
 };
 
 struct wl_validity {

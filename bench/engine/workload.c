@@ -451,6 +451,7 @@ static void wl_check_validity(const struct wl_ctx *c, struct wl_meas *m)
 		.timer_res_ns = ti ? ti->resolution_ns : 0,
 		.dma_moved = h && h->data_path == SD_PATH_DMA && h->dma_pio_reqs == m->dma_pio0,
 		.emulated = c->emulated, .bus_flags = m->bus_ddr,
+		.wire_instant = h && h->read_wire == SD_WIRE_INSTANT,
 	};
 
 	wl_validity_check(&in, &m->validity);
