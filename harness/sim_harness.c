@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/dma/bcm2835_dma.h"
 #include "drivers/sdhci/bcm2711_emmc2.h"
 #include "drivers/sdhci/bcm2712_sdhci.h"
 #include "drivers/sdhci/bcm2835_emmc.h"
@@ -302,4 +303,18 @@ void simh_wl_ctx(struct simh *s, const struct test_area *ta, bool writes, bool q
 	write_guard_init(g, &s->card, ta, writes);
 	wl_ctx_init(c, g, mem, mem_bytes, quick, false, 0x5db, 42);
 	c->read_base = ta->first_lba;
+}
+
+int simh_attach_dma(struct simh *s, struct dma_chan *ch, uintptr_t base, bool sdhost)
+{
+	int r = dma_chan_init(ch, base - (sdhost ? 0x202000u : 0x300000u),
+			      DMA_MEM_ALIAS_BCM2835, 0x3C);
+
+	if (r)
+		return r;
+	if (sdhost)
+		bcm2835_sdhost_attach_dma(&s->sdhost, ch, DMA_DREQ_SDHOST);
+	else
+		bcm2835_emmc_attach_dma(&s->emmc, ch, DMA_DREQ_EMMC);
+	return sd_host_set_data_path(s->host, SD_PATH_DMA);
 }

@@ -83,6 +83,13 @@ void simh_config_area(struct test_area *ta, uint32_t first, uint32_t count);
 void simh_capture_start(char *buf, size_t cap);
 void simh_capture_stop(void);
 
+struct dma_chan;
+/* DMA engine channel ch (mask 0x3C, the BCM2835 bus alias) attached to
+ * the controller that is up at base - SDHOST (sdhost) or the EMMC - and
+ * the host's data path set to DMA. The peripheral base is below the
+ * controller: SDHOST at +0x202000, the EMMC at +0x300000. 0 or -errno. */
+int simh_attach_dma(struct simh *s, struct dma_chan *ch, uintptr_t base, bool sdhost);
+
 struct write_guard;
 struct wl_ctx;
 /* A workload context on s's card as the tests run one: a write guard on ta

@@ -621,17 +621,9 @@ static void run_cases(struct simh *s, const struct pair_ctx *pc)
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
 
-/* A channel of the DMA engine for the controller that is up (the
- * peripheral base below it: SDHOST at +0x202000, the EMMC at +0x300000). */
 static void attach_dma(struct simh *s, uintptr_t base, bool sdhost)
 {
-	CHECK_EQ_I(dma_chan_init(&dch, base - (sdhost ? 0x202000u : 0x300000u),
-				 DMA_MEM_ALIAS_BCM2835, 0x3C), 0);
-	if (sdhost)
-		bcm2835_sdhost_attach_dma(&s->sdhost, &dch, DMA_DREQ_SDHOST);
-	else
-		bcm2835_emmc_attach_dma(&s->emmc, &dch, DMA_DREQ_EMMC);
-	CHECK_EQ_I(sd_host_set_data_path(s->host, SD_PATH_DMA), 0);
+	CHECK_EQ_I(simh_attach_dma(s, &dch, base, sdhost), 0);
 }
 
 static void check_dma_moved(const char *label, const char *card)

@@ -90,18 +90,8 @@ static int start(struct simh *s, const struct long_case *lc, const struct sim_pr
 	r = simh_start_p(s, p, &cfg);
 	if (r || s->init_ret)
 		return r ? r : s->init_ret;
-	if (lc->dma && !cfg.adma2) {
-		/* the peripheral base below the controller: SDHOST at
-		 * +0x202000, the EMMC at +0x300000 */
-		r = dma_chan_init(&dch, cfg.base - (lc->ctrl == LO_SDHOST ? 0x202000u : 0x300000u),
-				  DMA_MEM_ALIAS_BCM2835, 0x3C);
-		if (r)
-			return r;
-		if (lc->ctrl == LO_SDHOST)
-			bcm2835_sdhost_attach_dma(&s->sdhost, &dch, DMA_DREQ_SDHOST);
-		else
-			bcm2835_emmc_attach_dma(&s->emmc, &dch, DMA_DREQ_EMMC);
-	}
+	if (lc->dma && !cfg.adma2)
+		return simh_attach_dma(s, &dch, cfg.base, lc->ctrl == LO_SDHOST);
 	return sd_host_set_data_path(s->host, lc->dma ? SD_PATH_DMA : SD_PATH_PIO);
 }
 

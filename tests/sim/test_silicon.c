@@ -131,12 +131,14 @@ static void probe_one(struct simh *s, const char *what, unsigned v)
 	CHECK_EQ_U(sim_violation_count(), 0);
 }
 
+/* The shipped hosts and cards both probe tests run over. */
+static const char *const hosts[] = { "sim", "pi0", "pi1", "pi2", "pi3", "pi4", "test-gaps",
+				     "pi4-emmc2" };
+static const char *const cards[] = { "sdhc-c10-16g", "instant-4g", "fixed-800us-8g",
+				     "sdsc-v1-128m" };
+
 TEST(the_probe_names_every_block_count_behaviour_on_the_shipped_hosts)
 {
-	static const char *const hosts[] = { "sim", "pi0", "pi1", "pi2", "pi3", "pi4",
-					     "test-gaps", "pi4-emmc2" };
-	static const char *const cards[] = { "sdhc-c10-16g", "instant-4g", "fixed-800us-8g",
-					     "sdsc-v1-128m" };
 	unsigned h, c, v;
 
 	worst_us = 0;
@@ -380,12 +382,8 @@ static void wprobe_one(struct simh *s, const struct sim_config *c, const char *w
 
 TEST(the_write_probe_names_every_write_look_on_the_shipped_hosts)
 {
-	static const char *const hosts[] = { "sim", "pi0", "pi1", "pi2", "pi3", "pi4",
-					     "test-gaps", "pi4-emmc2" };
-	/* the instant and the fixed-800us cards program at once: their probe
-	 * cannot tell */
-	static const char *const cards[] = { "sdhc-c10-16g", "instant-4g", "fixed-800us-8g",
-					     "sdsc-v1-128m" };
+	/* (the instant and the fixed-800us cards program at once: their
+	 * write probe cannot tell) */
 	static const uint32_t lags[] = { 20000, 3000 };
 	unsigned h, c, b, d, l;
 
