@@ -233,6 +233,19 @@ static uint8_t *before, *after;
 /* One run of the quick suite under faults: scenario sc at one fault per
  * mean commands, on the board of host (a host profile, or NULL: the
  * simulator's generic board) with the card profile. */
+/* A soak run's state: its scenario, mean fault interval, and a random
+ * stream of its own per seed and kind of run (salt). */
+static void soak_state_init(enum scen sc, uint32_t mean, uint64_t seed, unsigned salt)
+{
+	memset(&S, 0, sizeof(S));
+	S.out = malloc(OUT_MAX);
+	S.out[0] = 0;
+	S.rng = seed * 0x9E3779B97F4A7C15ull + salt;
+	S.sc = sc;
+	S.mean = mean;
+	S.armed = -1;
+}
+
 static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *profile,
 		    const char *host)
 {
@@ -247,13 +260,7 @@ static int soak_run(enum scen sc, uint32_t mean, uint64_t seed, const char *prof
 	long wall;
 	int ok = 1;
 
-	memset(&S, 0, sizeof(S));
-	S.out = malloc(OUT_MAX);
-	S.out[0] = 0;
-	S.rng = seed * 0x9E3779B97F4A7C15ull + 1;
-	S.sc = sc;
-	S.mean = mean;
-	S.armed = -1;
+	soak_state_init(sc, mean, seed, 1);
 	CHECK(p != NULL);
 	if (!p)
 		return 0;
@@ -489,15 +496,9 @@ static int q_soak_run(enum scen sc, uint32_t mean, uint64_t seed, const struct s
 	bool left_on, verdict;
 	int ok = 1;
 
-	memset(&S, 0, sizeof(S));
+	soak_state_init(sc, mean, seed, 5);
 	memset(&QW, 0, sizeof(QW));
 	QW.last44 = -1;
-	S.out = malloc(OUT_MAX);
-	S.out[0] = 0;
-	S.rng = seed * 0x9E3779B97F4A7C15ull + 5;
-	S.sc = sc;
-	S.mean = mean;
-	S.armed = -1;
 	if (!mem)
 		mem = malloc(QMEM);
 	CHECK_EQ_I(simh_start_p(&sh, p, NULL), 0);
