@@ -210,7 +210,7 @@ static const struct field host_fields[] = {
 	{ "io_regulator_stuck", F_BOOL, C(io_regulator_stuck), 0, 0, 0,
 	  "BCM2712: AON GPIO 3 does not switch the I/O regulator (a faulty board)" },
 	{ "controller", F_STR, C(controller), 0, 0, sizeof(((struct sim_config *)0)->controller),
-	  "emmc (BCM2835 quirks) or emmc2 (BCM2711 quirks)" },
+	  "emmc (BCM2835 quirks), emmc2 (BCM2711 quirks) or sdhci (no Pi's: its idle clocks unknown)" },
 	{ "soc", F_STR, C(soc), 0, 0, sizeof(((struct sim_config *)0)->soc),
 	  "the real SoC whose table builds the board (BCM2835, BCM2836, BCM2837, BCM2711, "
 	  "BCM2712; none: the generic simulated board)" },

@@ -216,6 +216,33 @@ static void check_uncertain(const struct wl_validity_in *in, struct wl_validity 
 		     "bus stood for it is not known closer", s->share_unc_pct);
 }
 
+/* The card's clock-paced wait between blocks (attribution.h
+ * card_clock_pct, card_idle_clocks) is the card's only if the controller
+ * did not hold the bus idle those clocks itself: the two scale alike with
+ * the clock and overlap (docs/attribution.md §2). The part the
+ * controller's authority leaves possible (in->idle_clk_max) is known to
+ * be card or bus only to that many points. */
+static void check_idle_clocks(const struct wl_validity_in *in, struct wl_validity *v)
+{
+	const struct phase_split *s = in->split;
+	double clk = s->card_idle_clocks, amb = s->card_clock_pct;
+
+	if (!s->wall_ns || !(clk > 0) || !(amb > WL_VALID_UNCERTAIN_PP))
+		return;
+	if ((double)in->idle_clk_max < clk)
+		amb *= (double)in->idle_clk_max / clk;
+	if (!(amb > WL_VALID_UNCERTAIN_PP))
+		return;
+	if (in->idle_clk_max >= 0xffffu)
+		fail(v, WL_INVALID_UNCERTAIN,
+		     "card and bus shares known to +-%.1f points only: the %.0f clocks idle between "
+		     "blocks may be the controller's (no authority says it idles none)", amb, clk);
+	else
+		fail(v, WL_INVALID_UNCERTAIN,
+		     "card and bus shares known to +-%.1f points only: of the %.0f clocks idle between "
+		     "blocks the controller's own may be %u", amb, clk, (unsigned)in->idle_clk_max);
+}
+
 void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 {
 	out->valid = true;
@@ -235,5 +262,6 @@ void wl_validity_check(const struct wl_validity_in *in, struct wl_validity *out)
 	if (!out->valid)
 		return;
 	check_uncertain(in, out);
+	check_idle_clocks(in, out);
 	check_undecided(in, out);
 }

@@ -60,6 +60,10 @@ struct wl_validity_in {
 	unsigned bus_flags;               /* busmodel.h flags of the transfers (DDR) */
 	bool wire_instant;                /* the controller probe found reads take no time
 					     on the wire (docs/silicon.md read-wire) */
+	uint32_t idle_clk_max;            /* the most clocks the controller idles the bus
+					     of its own between blocks (sd_host.h
+					     idle_clk_max; as large as the card's wait or
+					     more: the whole wait may be the controller's) */
 };
 
 struct wl_validity {

@@ -452,6 +452,7 @@ static void wl_check_validity(const struct wl_ctx *c, struct wl_meas *m)
 		.dma_moved = h && h->data_path == SD_PATH_DMA && h->dma_pio_reqs == m->dma_pio0,
 		.emulated = c->emulated, .bus_flags = m->bus_ddr,
 		.wire_instant = h && h->read_wire == SD_WIRE_INSTANT,
+		.idle_clk_max = h ? h->idle_clk_max : 0,
 	};
 
 	wl_validity_check(&in, &m->validity);

@@ -180,7 +180,26 @@ static void silicon_record(const struct sd_host *h, const struct sd_silicon *s, 
 	json_double(j, "probe_us", (double)probe_ns / 1e3, 1);
 	write_fields(j, h, s, wr);
 	fill_fields(j, h, s);
+	if (h->idle_clk_max == SD_IDLE_CLK_UNKNOWN)
+		json_null(j, "idle_clocks_max");
+	else
+		json_u64(j, "idle_clocks_max", h->idle_clk_max);
 	record_end();
+}
+
+/* The console's words about the controller's own idle clocks between
+ * blocks: not probed (nothing measured tells them from a card's), taken
+ * from the driver's authority (docs/silicon.md ctrl-idle-clocks). */
+static void idle_line(const struct sd_host *h)
+{
+	if (h->idle_clk_max == SD_IDLE_CLK_UNKNOWN)
+		con_printf("silicon: %s idle clocks of its own between blocks: no authority; a "
+			   "card's wait there that could be them gets no diagnosis\n",
+			   h->name ? h->name : "?");
+	else
+		con_printf("silicon: %s idle clocks of its own between blocks: at most %u (its "
+			   "authority, not probed)\n", h->name ? h->name : "?",
+			   (unsigned)h->idle_clk_max);
 }
 
 /* The write probe (sd_host_ops.probe_write): one write of SILICON_WBLOCKS
@@ -266,6 +285,7 @@ int wl_silicon_probe(struct wl_ctx *c)
 		wire_line(h, &s);
 	wr = write_probe(c, &s);
 	write_line(h, &s, wr);
+	idle_line(h);
 	silicon_record(h, &s, r, ns, wr);
 	return r;
 }

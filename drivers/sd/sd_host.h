@@ -440,8 +440,21 @@ struct sd_host {
 	 * fill only when live or never probed (docs/silicon.md,
 	 * sdhost-edm-fifo). */
 	uint8_t fill_look;
+	/* The most SD clocks the controller holds the bus idle of its own
+	 * between a transfer's blocks, beyond holding read data while its
+	 * buffer is full (which the driver's looks see as the CPU's), as the
+	 * authority its driver cites says (docs/silicon.md, ctrl-idle-clocks);
+	 * SD_IDLE_CLK_UNKNOWN where no authority does. No measurement tells
+	 * such clocks from a card's clock-counted wait between blocks: the
+	 * split books the wait to the card, and where it may be the
+	 * controller's instead by more than the split promises, the
+	 * workload gets no diagnosis (validity: split_uncertain). */
+	uint16_t idle_clk_max;
 	void *priv;
 };
+
+/* struct sd_host.idle_clk_max of a controller no authority describes. */
+#define SD_IDLE_CLK_UNKNOWN 0xffffu
 
 /* The optional operations behind checked calls (as Zephyr's sdhc.h wraps
  * its API): a host without one answers -ENOTSUP, so no caller tests ops

@@ -1904,6 +1904,15 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 
 	h->ops = &sdhci_ops;
 	h->name = q->name;
+	/* SD Host Controller Simplified Specification §2.2.12 (Block Gap
+	 * Control, Read Wait Control): between the blocks of a read the
+	 * controller stops the SD clock only to hold read data (its buffer
+	 * full) or at the driver's Stop At Block Gap Request, which this
+	 * driver never sets; a write block follows N_WR after the card's
+	 * busy (SD Physical Layer §4.12.4), the controller's own wait there
+	 * is the protocol's. So no idle clocks of its own.
+	 * [silicon:ctrl-idle-clocks] */
+	h->idle_clk_max = 0;
 	h->base = base;
 	h->priv = e;
 	h->version = rd(e, SDHCI_SLOTISR_VER);

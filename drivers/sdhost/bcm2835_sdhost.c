@@ -1218,6 +1218,11 @@ int bcm2835_sdhost_init(struct bcm2835_sdhost *s, uintptr_t base,
 	h->fill_look = SD_FILL_UNPROBED;
 	h->ops = &sdh_ops;
 	h->name = BCM2835_SDHOST_NAME;
+	/* No public document describes SDHOST's timing between blocks (the
+	 * Linux bcm2835.c driver and QEMU's bcm2835_sdhost.c model none):
+	 * its own idle clocks are not known.
+	 * [silicon:ctrl-idle-clocks] */
+	h->idle_clk_max = SD_IDLE_CLK_UNKNOWN;
 	h->base = base;
 	h->priv = p;
 	/* No version or capabilities register. */

@@ -83,10 +83,9 @@
  * whatever seeds ran. */
 #define FLOOR_SHIPPED_5        97.0  /* the whole shipped list */
 #define FLOOR_SHIPPED_10       98.0
-#define FLOOR_SHIPPED_HOST_5  100.0  /* each shipped host but test-gaps */
+#define FLOOR_SHIPPED_HOST_5  100.0  /* each shipped host (test-gaps: its reads whose idle
+				      * clocks may be the controller's are no diagnosis) */
 #define FLOOR_SHIPPED_HOST_10 100.0
-#define FLOOR_GAPS_5           45.0  /* test-gaps: its own idle clocks (attribution.md) */
-#define FLOOR_GAPS_10          60.0
 #define FLOOR_GEN_TEST_5      100.0  /* make test's generated pairs (seeds 1-40) */
 #define FLOOR_GEN_TEST_10     100.0
 #define FLOOR_GEN_5            99.5  /* the generated pairs of any seeds */
@@ -96,10 +95,11 @@
 #define FLOOR_GEN_VERDICT 100.0  /* of the diagnosed: right or silent (a verdict that differs
 				   * within the critical path's bounds is no diagnosis,
 				   * docs/attribution.md §3 "Bounds of the critical path") */
-/* Right or silent on the generated pairs of any seeds: none diagnosed and
- * off by more than TOL_PP, no diagnosed verdict wrong, and at least
- * FLOOR_GEN_DIAG % of the workloads diagnosed. */
-#define FLOOR_GEN_CONFIDENTLY_WRONG 0u
+/* Right or silent on the generated pairs of any seeds and on the shipped
+ * profiles: none diagnosed and off by more than TOL_PP, no diagnosed
+ * verdict wrong; and at least FLOOR_GEN_DIAG % of the generated pairs'
+ * workloads diagnosed. */
+#define FLOOR_CONFIDENTLY_WRONG 0u
 #define FLOOR_GEN_DIAG     90.0
 
 #define MEM_BYTES (24u << 20)
@@ -846,34 +846,32 @@ static void floor_check(const char *what, const char *fig, unsigned n, unsigned 
  * figures as the whole run does. The counts (MIN_*) need the whole
  * shipped list; the generated floors of make test's own pairs are the
  * stricter ones measured there. */
+static void confidently_wrong(const struct figure *t)
+{
+	if (t->wrong + t->verdict_fail > FLOOR_CONFIDENTLY_WRONG)
+		CHECK_FAIL_("%s: confidently wrong: %u shares off by more than %.0f pp and %u "
+			    "verdicts wrong, diagnosed (floor %u)", t->what, t->wrong, TOL_PP,
+			    t->verdict_fail, FLOOR_CONFIDENTLY_WRONG);
+}
+
 static void check_floors(bool all_shipped, bool test_pairs)
 {
 	unsigned p;
 
 	for (p = 0; p < ngroups; p++) {
 		const struct group *g = &groups[p];
-		bool gen = !strncmp(g->host, "generated ", 10);
-		bool gaps = !strcmp(g->host, "test-gaps");
 
-		if (gen)
+		if (!strncmp(g->host, "generated ", 10))
 			continue; /* the generated pairs' floors are the set's */
-		if (gaps) {
-			FLOOR(g->host, "within 5 pp", g->within, g->pairs, FLOOR_GAPS_5);
-			FLOOR(g->host, "within 10 pp", g->within_wide, g->pairs, FLOOR_GAPS_10);
-		} else {
-			FLOOR(g->host, "within 5 pp", g->within, g->pairs, FLOOR_SHIPPED_HOST_5);
-			FLOOR(g->host, "within 10 pp", g->within_wide, g->pairs,
-			      FLOOR_SHIPPED_HOST_10);
-		}
+		FLOOR(g->host, "within 5 pp", g->within, g->pairs, FLOOR_SHIPPED_HOST_5);
+		FLOOR(g->host, "within 10 pp", g->within_wide, g->pairs, FLOOR_SHIPPED_HOST_10);
 		FLOOR(g->host, "verdicts right", g->verdicts_right, g->verdicts,
 		      FLOOR_SHIPPED_HOST_VERDICT);
 	}
 	FLOOR(generated.what, "verdicts right", generated.verdicts - generated.verdict_fail -
 	      generated.no_diag, generated.verdicts, FLOOR_GEN_VERDICT);
-	if (generated.wrong + generated.verdict_fail > FLOOR_GEN_CONFIDENTLY_WRONG)
-		CHECK_FAIL_("%s: confidently wrong: %u shares off by more than %.0f pp and %u "
-			    "verdicts wrong, diagnosed (floor %u)", generated.what, generated.wrong,
-			    TOL_PP, generated.verdict_fail, FLOOR_GEN_CONFIDENTLY_WRONG);
+	confidently_wrong(&generated);
+	confidently_wrong(&shipped);
 	/* Under a variant whose look the probe refuses, silence is the
 	 * promise: its floor is MIN_DIAG_PCT on the hosts whose probe
 	 * confirmed the look (below, split_against_the_wire_truth). */

@@ -32,6 +32,8 @@ static void reads(struct phase_acc *a, uint32_t n, uint64_t access, uint64_t dat
 }
 
 static bool wire_instant; /* the probe's read-wire verdict for check() */
+static double cal_clocks;  /* the calibration's clock-paced clocks per block */
+static uint32_t idle_max;  /* the controller's own idle clocks at most */
 
 static void check(const struct phase_acc *a, uint64_t elapsed, bool dma, bool emulated,
 		  struct phase_split *s, struct wl_validity *v)
@@ -39,8 +41,9 @@ static void check(const struct phase_acc *a, uint64_t elapsed, bool dma, bool em
 	struct wl_validity_in in = { 0 };
 
 	in.wire_instant = wire_instant;
+	in.idle_clk_max = idle_max;
 
-	phase_split_flags(a, 4, CLK, BUS_MULTI | BUS_STOP, 0.0, s);
+	phase_split_flags(a, 4, CLK, BUS_MULTI | BUS_STOP, cal_clocks, s);
 	in.split = s;
 	in.rd = a;
 	in.elapsed_ns = elapsed;
@@ -240,6 +243,41 @@ TEST(shares_known_only_beyond_the_promise_are_no_diagnosis)
 	CHECK_EQ_U(v.reason, WL_INVALID_UNCERTAIN);
 	CHECK_STR(wl_invalid_name(v.reason), "split_uncertain");
 	CHECK(strstr(v.why, "known to +-") != NULL);
+}
+
+/* The calibration found the bus idle 300 clocks between blocks, scaling
+ * with the clock: the card's clock-paced wait, or a controller's own idle
+ * clocks (docs/silicon.md ctrl-idle-clocks). 1016 waits of 6 us in a
+ * 40 ms wall are about 15 points: where no authority bounds the
+ * controller's idle clocks, or bounds them at 300, no diagnosis; with an
+ * authority for none, or for 16 (1016 x 0.32 us, under a point), the
+ * split stands. */
+TEST(a_wait_that_may_be_the_controllers_own_idle_clocks_is_no_diagnosis)
+{
+	struct phase_acc a;
+	struct phase_split s;
+	struct wl_validity v;
+	static const uint32_t fine[] = { 0, 16 }, not[] = { 300, 0xffff };
+	unsigned i;
+
+	reads(&a, 8, 500000, 4000000, 500000, 10000);
+	cal_clocks = 300.0;
+	for (i = 0; i < 2; i++) {
+		idle_max = fine[i];
+		check(&a, wall(&a), false, false, &s, &v);
+		CHECK(s.card_clock_pct > 10.0 && s.card_clock_pct < 20.0);
+		CHECK(v.valid);
+	}
+	for (i = 0; i < 2; i++) {
+		idle_max = not[i];
+		check(&a, wall(&a), false, false, &s, &v);
+		CHECK(!v.valid);
+		CHECK_EQ_U(v.reason, WL_INVALID_UNCERTAIN);
+		CHECK(strstr(v.why, "the 300 clocks idle between blocks") != NULL);
+		CHECK(strstr(v.why, i ? "no authority" : "own may be 300") != NULL);
+	}
+	cal_clocks = 0.0;
+	idle_max = 0;
 }
 
 /* A read's driver that dated the blocks' arrivals only within intervals
