@@ -98,6 +98,13 @@ MUTATIONS = [
              "if (s->ceiling_pct <= 100.0)\n\t\treturn;",
              "if (s->ceiling_pct <= 1e300)\n\t\treturn;",
              ["test_validity"]),
+    Mutation("idle-clocks-check-off",
+             "the controller's own idle clocks never taken for the card's clock-paced "
+             "wait (check_idle_clocks: the test-gaps reads diagnosed again)",
+             "bench/engine/validity.c",
+             "if (!(amb > WL_VALID_UNCERTAIN_PP))\n\t\treturn;\n\tif (in->idle_clk_max >= 0xffffu)",
+             "if (amb < 1e300)\n\t\treturn;\n\tif (in->idle_clk_max >= 0xffffu)",
+             ["test_validity", "test_bench_accuracy"]),
     Mutation("long-op-wrap-reverted",
              "an operation longer than half the tick wrap accounted from its "
              "32-bit stamps again (wl_do)",
