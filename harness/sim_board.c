@@ -44,6 +44,18 @@ static const struct sdhci_quirks sim_uhs_quirks = {
 	.uhs_max_hz = 208000000u,
 };
 
+/* An SDHCI controller of no Pi (a host profile's controller = sdhci: the
+ * test host test-gaps): driven as the BCM2835's Arasan (its registers are
+ * the simulator's same model), but no authority describes its own idle
+ * clocks between blocks. */
+const struct sdhci_quirks sim_nopi_quirks = {
+	.name = "sdhci",
+	.pace_below_hz = 2000000u,
+	.missing_caps_max_block = 1024u,
+	.no_hispd_bit = true,
+	.idle_clk_unknown = true,
+};
+
 static int board_io_mv(void *ctx, unsigned mv)
 {
 	(void)ctx;
@@ -86,6 +98,10 @@ static void sdhci_row(struct slot_ctrl *c, const struct sim_config *sc, const ch
 		   (sc->caps_hi && !strcmp(host, "pi4-uhs"))) {
 		c->name = BCM2711_EMMC2_NAME;
 		c->driver = SLOT_DRV_BCM2711_EMMC2;
+	} else if (!strcmp(sc->controller, sim_nopi_quirks.name)) {
+		c->name = sim_nopi_quirks.name;
+		c->driver = SLOT_DRV_SDHCI;
+		c->quirks = &sim_nopi_quirks;
 	} else if (sc->caps_hi) {
 		c->name = sim_uhs_quirks.name;
 		c->driver = SLOT_DRV_SDHCI;

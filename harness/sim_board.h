@@ -41,5 +41,7 @@ const struct board_desc *sim_soc_board(const char *soc, struct sim_config *c,
 /* UHS-I: the simulator's board (SD I/O regulator and card supply, sim.h
  * sim_board_*) as a struct sdhci_board. */
 extern const struct sdhci_board simh_board;
+/* The quirk set of a host profile's controller = sdhci (no Pi's). */
+extern const struct sdhci_quirks sim_nopi_quirks;
 
 #endif

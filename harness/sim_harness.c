@@ -52,15 +52,9 @@ static int host_init(struct sdhci_host *sh)
 	}
 	if (!strcmp(sim_get_config()->controller, "emmc2"))
 		return sim_platform_path(sh, bcm2711_emmc2_init(sh, sim_get_config()->base, 0));
-	if (!strcmp(sim_get_config()->controller, "sdhci")) {
-		/* An SDHCI controller of no Pi (a test host): the BCM2835
-		 * glue drives its registers, but no authority describes its
-		 * own idle clocks between blocks. */
-		int ret = bcm2835_emmc_init(sh, sim_get_config()->base, 0);
-
-		sh->host.idle_clk_max = SD_IDLE_CLK_UNKNOWN;
-		return sim_platform_path(sh, ret);
-	}
+	if (!strcmp(sim_get_config()->controller, sim_nopi_quirks.name))
+		return sim_platform_path(sh, sdhci_host_init(sh, &sim_nopi_quirks,
+							     sim_get_config()->base, 0));
 	return sim_platform_path(sh, bcm2835_emmc_init(sh, sim_get_config()->base, 0));
 }
 

@@ -48,7 +48,8 @@ BENCH_SIM_VARIANTS = comma-separated variants for part 5 (default
 "bus,drain,stale,bwe-empty,dat0-lag,dat0-none,fill-lag,fill-stepped,drawn";
 "none" skips it), BENCH_SIM_VARIANT_GEN = its
 generated pairs (default BENCH_SIM_GEN).
-`sim/bench_sim.py --variants` runs part 5 alone (make bench-silicon).
+`sim/bench_sim.py --variants` runs part 5 alone (make bench-silicon);
+`--parts 2,2b` (any of 1,5,2,2b,3,4, in that order by default) the parts named.
 """
 import concurrent.futures
 import os
@@ -291,12 +292,16 @@ def main():
     if sys.argv[1:] == ["--variants"]:
         part5()
         return
-    part1()
-    part5()
-    part2()
-    part2b()
-    part3()
-    part4()
+    parts = {"1": part1, "5": part5, "2": part2, "2b": part2b, "3": part3, "4": part4}
+    chosen = list(parts)
+    if sys.argv[1:2] == ["--parts"] and len(sys.argv) == 3:
+        chosen = sys.argv[2].split(",")
+        if not chosen or any(p not in parts for p in chosen):
+            sys.exit("bench_sim: --parts takes a comma-separated list of %s" % ",".join(parts))
+    elif sys.argv[1:]:
+        sys.exit("usage: bench_sim.py [--variants | --parts 1,5,2,2b,3,4]")
+    for p in chosen:
+        parts[p]()
 
 
 if __name__ == "__main__":

@@ -1910,9 +1910,10 @@ int sdhci_host_init(struct sdhci_host *sh, const struct sdhci_quirks *q,
 	 * full) or at the driver's Stop At Block Gap Request, which this
 	 * driver never sets; a write block follows N_WR after the card's
 	 * busy (SD Physical Layer §4.12.4), the controller's own wait there
-	 * is the protocol's. So no idle clocks of its own.
+	 * is the protocol's. So no idle clocks of its own, unless the quirk
+	 * set says no authority describes this one.
 	 * [silicon:ctrl-idle-clocks] */
-	h->idle_clk_max = 0;
+	h->idle_clk_max = q->idle_clk_unknown ? SD_IDLE_CLK_UNKNOWN : 0;
 	h->base = base;
 	h->priv = e;
 	h->version = rd(e, SDHCI_SLOTISR_VER);

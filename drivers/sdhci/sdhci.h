@@ -68,6 +68,11 @@ struct sdhci_quirks {
 	 * descriptors) when CAPABILITIES bit 28 (64-bit System Bus Support)
 	 * also says so; else 32-bit ADMA2 within the first 4 GiB. */
 	bool adma64;
+	/* No authority bounds the controller's own idle clocks between a
+	 * transfer's blocks (sd_host.h idle_clk_max = SD_IDLE_CLK_UNKNOWN).
+	 * false: the SDHCI specification's, none (sdhci.c, sdhci_host_init,
+	 * [silicon:ctrl-idle-clocks]). */
+	bool idle_clk_unknown;
 };
 
 /* An external data mover for the data phase (bcm2835_emmc.c: the BCM2835
