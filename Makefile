@@ -370,6 +370,7 @@ sdblinux: $(SDBLINUX_BINS)
 # libFuzzer, ASan and UBSan. Each target replays its committed corpus
 # (tests/fuzz/corpus/NAME: seeds and every crash found) and then fuzzes for
 # FUZZ_SECONDS; new inputs go to build/fuzz/corpus/NAME, never to the repository.
+# JOBS targets fuzz at a time, each on its own core for its FUZZ_SECONDS.
 FCC          ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := fuzz_storage fuzz_fat fuzz_config fuzz_sdregs
@@ -393,10 +394,10 @@ $(BF)/%: tests/fuzz/%.c tests/fuzz/fuzz_image.h $(FUZZ_LIB_OBJS)
 fuzz-build: $(addprefix $(BF)/,$(FUZZ_TARGETS))
 
 fuzz: fuzz-build
-	@tests/fuzz/run.sh $(BF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(BF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-long: fuzz-build
-	@tests/fuzz/run.sh $(BF) $(or $(FUZZ_LONG_SECONDS),600) $(FUZZ_TARGETS)
+	@FUZZ_JOBS=$(JOBS) tests/fuzz/run.sh $(BF) $(or $(FUZZ_LONG_SECONDS),600) $(FUZZ_TARGETS)
 
 # The fault soak (tests/sim/test_soak.c) with more seeds than make test runs.
 soak-long: $(BH)/tests/test_soak

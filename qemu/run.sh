@@ -80,7 +80,11 @@ raspi0 | raspi1ap | raspi2b)
 	;;
 raspi3b | raspi3ap | raspi4b)
 	if [ $is64 = yes ]; then
-		load="-kernel $kernel"
+		# Cores 1-3 wait in QEMU's spin-table stub, a WFE loop that QEMU
+		# runs as a yield (target/arm/tcg/op_helper.c): one TCG thread for
+		# all cores keeps them from taking three host cores (see
+		# tests/qemu/harness.py, SINGLE_THREAD_TCG).
+		load="-kernel $kernel -accel tcg,thread=single"
 	else
 		load="-kernel build/shim64.bin -device loader,file=$kernel,addr=0x8000,force-raw=on"
 	fi
