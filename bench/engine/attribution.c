@@ -161,7 +161,7 @@ static bool pick_holds(const struct pick *p, const double sh[3], const struct ph
 
 /* The critical shares at the bounds (the fewest and the most blocks
  * hidden behind the CPU) and the estimate's own. */
-static unsigned bound_corners(const struct phase_split *s, double sh[3][3])
+static unsigned bound_corners(const struct phase_split *s, double sh[6][3])
 {
 	double cb[2][2] = { { s->hide_lo_bus_pct, s->hide_lo_card_pct },
 			    { s->hide_hi_bus_pct, s->hide_hi_card_pct } };
@@ -175,10 +175,20 @@ static unsigned bound_corners(const struct phase_split *s, double sh[3][3])
 	sh[2][0] = s->crit_card_pct;
 	sh[2][1] = s->crit_bus_pct;
 	sh[2][2] = s->crit_host_pct;
-	return 3;
+	if (!(s->idle_amb_pct > 0))
+		return 3;
+	/* each again with the controller's possible idle clocks the bus's */
+	for (k = 0; k < 3; k++) {
+		double moved = sh[k][0] < s->idle_amb_pct ? sh[k][0] : s->idle_amb_pct;
+
+		sh[3 + k][0] = sh[k][0] - moved;
+		sh[3 + k][1] = sh[k][1] + moved;
+		sh[3 + k][2] = sh[k][2];
+	}
+	return 6;
 }
 
-static bool holds_everywhere(const struct pick *p, double sh[3][3], unsigned n,
+static bool holds_everywhere(const struct pick *p, double sh[6][3], unsigned n,
 			     const struct phase_split *s)
 {
 	unsigned k;
@@ -193,7 +203,7 @@ static bool holds_everywhere(const struct pick *p, double sh[3][3], unsigned n,
  * verdict that does; else undecided, naming a corner's other verdict. */
 static void bound_verdicts(struct phase_split *s, struct pick *est)
 {
-	double sh[3][3];
+	double sh[6][3];
 	unsigned n = bound_corners(s, sh), k;
 
 	s->undecided = 0;
@@ -624,6 +634,19 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 static double wavg(double a, uint64_t wa, double b, uint64_t wb)
 {
 	return (wa + wb) ? (a * (double)wa + b * (double)wb) / (double)(wa + wb) : 0.0;
+}
+
+void phase_split_idle(struct phase_split *s, uint32_t idle_clk_max)
+{
+	double clk = s->card_idle_clocks, amb = s->card_clock_pct;
+
+	if (!s->wall_ns || !(clk > 0) || !(amb > 0))
+		return;
+	if ((double)idle_clk_max < clk)
+		amb *= (double)idle_clk_max / clk;
+	s->idle_amb_pct = amb;
+	if (amb > 0)
+		decide(s);
 }
 
 void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,

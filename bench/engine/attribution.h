@@ -154,6 +154,11 @@ struct phase_split {
 	double share_unc_pct;
 	double share_full_pct;  /* the seams where the FIFO was full (empty on a
 				   write), % of all seams */
+	/* Of the card's clock-paced wait, the points that may be the
+	 * controller's own idle clocks, the bus's (phase_split_idle; 0
+	 * before it or where the controller's authority says none): the
+	 * card / bus line known to +- that, the verdict judged at both. */
+	double idle_amb_pct;
 };
 
 void phase_acc_init(struct phase_acc *a);
@@ -217,6 +222,13 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
 /* One split of a mixed workload from its read and write splits (weighted by
  * their wall times; is_write becomes 2 when both contribute) with its own
  * verdict. */
+/* The controller's own idle clocks between blocks (sd_host.h
+ * idle_clk_max; 0xffff and above: no authority bounds them): the points of
+ * the card's clock-paced wait (card_clock_pct) they may be, idle_amb_pct,
+ * and the verdict judged again with that much moved from the card to the
+ * bus (docs/silicon.md ctrl-idle-clocks). After phase_split_flags or
+ * phase_split_combine. */
+void phase_split_idle(struct phase_split *s, uint32_t idle_clk_max);
 void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,
 			 struct phase_split *out);
 const char *bottleneck_name(enum bottleneck b);

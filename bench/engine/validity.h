@@ -62,8 +62,8 @@ struct wl_validity_in {
 					     on the wire (docs/silicon.md read-wire) */
 	uint32_t idle_clk_max;            /* the most clocks the controller idles the bus
 					     of its own between blocks (sd_host.h
-					     idle_clk_max; as large as the card's wait or
-					     more: the whole wait may be the controller's) */
+					     idle_clk_max), for the words of the reason;
+					     the split's idle_amb_pct is the figure */
 };
 
 struct wl_validity {

@@ -498,6 +498,8 @@ void wl_end(struct wl_ctx *c, struct wl_meas *m)
 			phase_split_combine(&mrd, &mwr, &model);
 		}
 		m->model_bus_pct = model.bus_pct;
+		phase_split_idle(&m->split, c->card && c->card->host ?
+				 c->card->host->idle_clk_max : 0);
 	}
 	wl_check_validity(c, m);
 }
