@@ -100,14 +100,21 @@ MUTATIONS = [
              ["test_validity"]),
     Mutation("idle-clocks-check-off",
              "the controller's own idle clocks never taken for the card's clock-paced "
-             "wait (check_idle_clocks: the test-gaps reads diagnosed again)",
-             "bench/engine/validity.c",
-             "if (!(amb > WL_VALID_UNCERTAIN_PP))\n\t\treturn;\n\tif (in->idle_clk_max >= 0xffffu)",
-             "if (amb < 1e300)\n\t\treturn;\n\tif (in->idle_clk_max >= 0xffffu)",
+             "wait (phase_split_idle: the test-gaps reads diagnosed again)",
+             "bench/engine/attribution.c",
+             "s->idle_amb_pct = amb;",
+             "s->idle_amb_pct = 0 * amb;",
              ["test_validity", "test_bench_accuracy"]),
     Mutation("long-op-wrap-reverted",
-             "an operation longer than half the tick wrap accounted from its "
-             "32-bit stamps again (wl_do)",
+             "an operation longer than half the tick wrap booked from its "
+             "32-bit stamps again (book_request)",
+             "bench/engine/workload.c",
+             "} else if (call_ns > timer_wrap_ns() / 2) {",
+             "} else if (0 && call_ns > timer_wrap_ns() / 2) {",
+             ["test_long_ops"]),
+    Mutation("long-op-latency-wrapped",
+             "an operation longer than half the tick wrap given its wrapped 32-bit "
+             "stamps' difference as its latency (wl_do)",
              "bench/engine/workload.c",
              "if (end_ns - before_ns > timer_wrap_ns() / 2) /* the tick counter wrapped */",
              "if (0 && end_ns - before_ns > timer_wrap_ns() / 2)",
