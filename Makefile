@@ -538,9 +538,11 @@ bench-au: $(BH)/tests/test_bench_au
 # checks that ran, the contradictions of unbroken splits, and of splits
 # broken by hand (tests/sim/test_confirm.c; make test runs 12 pairs); then
 # the same test (make test's pairs) on each split broken in the code (the
-# bus model x1.1, the simulated SDHCI's divider off by one, its Block
-# Count stale: sim/mutations.py), its counts per mutation.
-CONFIRM_MUTATIONS = bus-model-x1.1,sdhci-divider-off-by-one,block-count-stale
+# bus model x1.1, the simulated SDHCI's divider off by one:
+# sim/mutations.py), its counts per mutation. (A Block Count stale is no
+# longer a broken split: the controller probe refuses the look and the
+# reads get no diagnosis; test_silicon catches that mutation.)
+CONFIRM_MUTATIONS = bus-model-x1.1,sdhci-divider-off-by-one
 bench-confirm: $(BH)/tests/test_confirm
 	SIM_CONFIRM_GEN=$(or $(N),100) $(BH)/tests/test_confirm
 	$(PYTHON) sim/mutations.py --only $(CONFIRM_MUTATIONS) --tests test_confirm
