@@ -32,6 +32,9 @@
 # EL2, as the Pi firmware does with arm_64bit=1; no shim).
 # SDB_IMAGE=build/sdbench.img (make run-image): boot a copy of that card
 # image instead, with the kernel.img found on it (the image is not changed).
+# SDB_RUN_DIR (default build/qemu): where the run's card image, console log,
+# guest-errors log and sdbench.txt go (two runs of one machine at once need
+# two directories).
 set -eu
 cd "$(dirname "$0")/.."
 machine=${1:-raspi2b}
@@ -43,7 +46,8 @@ system) prefix= ;;
 10) prefix=$(tools/fetch-qemu10.sh)/ ;;
 *) if [ -d "$flavour" ]; then prefix=${flavour%/}/; else prefix=$flavour; fi ;;
 esac
-img=build/qemu/sd-$machine.img
+dir=${SDB_RUN_DIR:-build/qemu}
+img=$dir/sd-$machine.img
 kernel=${SDB_KERNEL:-build/kernel.img}
 die() {
 	echo "qemu/run.sh: $*" >&2
@@ -68,9 +72,9 @@ elif [ ! -f "$kernel" ]; then
 	die "no kernel $kernel (make builds build/kernel.img, build/kernel8.img" \
 		"and build/kernel_2712.img)"
 fi
-mkdir -p build/qemu
+mkdir -p build/qemu "$dir"
 if [ -n "${SDB_IMAGE:-}" ]; then
-	kernel=build/qemu/kernel-from-image.img
+	kernel=$dir/kernel-from-image.img
 	/usr/bin/python3 tools/sdbcard.py extract "$SDB_IMAGE" kernel.img "$kernel"
 fi
 case "$machine" in
@@ -114,7 +118,7 @@ if ! "$1" -M help 2>/dev/null | grep -q "^$machine "; then
 		"(raspi4b: QEMU 9.0 or newer; SDB_QEMU=10 fetches one)" >&2
 	exit 2
 fi
-log=build/qemu/guest-errors-$machine.log
+log=$dir/guest-errors-$machine.log
 if [ -n "${SDB_IMAGE:-}" ]; then
 	# The run writes into the test area: give QEMU a copy.
 	cp --sparse=always "$SDB_IMAGE" "$img"
@@ -125,7 +129,7 @@ else
 	# Unset: the quick suite plus the comparison of every host
 	# configuration of the board (what separates the host from the card).
 	SDB_SDBENCH="${SDB_SDBENCH-compare_hosts = on}"
-	sdbench_file=build/qemu/sdbench-$machine.txt
+	sdbench_file=$dir/sdbench-$machine.txt
 	rm -f "$sdbench_file"
 	if [ -n "${SDB_SDBENCH:-}" ]; then
 		printf '%s\n' "$SDB_SDBENCH" | tr ';' '\n' >"$sdbench_file"
@@ -142,7 +146,7 @@ status=0
 # for sdbreport and the capture tools) go only to that file
 # (qemu/records_filter.py); SDB_RECORDS=show shows them, SDB_RECORDS=hide
 # hides them from a pipe too. The firmware's output is the same either way.
-conlog=build/qemu/console-$machine.log
+conlog=$dir/console-$machine.log
 rm -f "$conlog"
 hide=no
 case "${SDB_RECORDS:-}" in
@@ -153,7 +157,7 @@ esac
 if [ $hide = yes ]; then
 	echo "qemu/run.sh: the whole console, records included, goes to $conlog;" \
 		"the terminal shows it without the '@ ' record lines (SDB_RECORDS=show shows them)" >&2
-	statusfile=build/qemu/status-$machine
+	statusfile=$dir/status-$machine
 	rm -f "$statusfile"
 	{
 		timeout --foreground "${SDB_TIMEOUT:-600}" "$@" \

@@ -59,7 +59,9 @@ def test_prediction_against_the_run(case, tmp_path):
     checked = [r for r in rows if r["checked"]]
     # 19 on the Pi 1 case once the arrivals' bound left 17 of its workloads
     # without a diagnosis (and so without a prediction); 20 and more elsewhere
-    assert len(checked) >= 15
+    # but on test-gaps: no authority bounds its controller's idle clocks, so
+    # its reads whose clock-paced wait may be them have none (8 checked)
+    assert len(checked) >= (8 if case.host == "test-gaps" else 15)
     # never above what the wires carry: clock x width bits, before framing
     for r in rows:
         assert r["p_mbs"] <= clock * width / 8 / 1e6, r

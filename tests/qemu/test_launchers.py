@@ -138,14 +138,16 @@ def test_make_run_image_keeps_the_image_it_is_given(tmp_path):
     assert p.returncode == 0, p.stdout
     before_files, before = _mdir(img), _sha(img)
     assert set(names) <= set(before_files)
+    # its own run directory: other tests boot raspi2b at the same time
+    rundir = str(tmp_path / "run")
     p = run(["make", "-s", "run-image", "IMAGE=" + img, "MACHINE=raspi2b"], timeout=300,
-            SDB_TIMEOUT="60")
+            SDB_TIMEOUT="60", SDB_RUN_DIR=rundir)
     assert p.returncode == 0, p.stdout[-3000:]
     assert "make run-image: %s as it is" % img in p.stdout
     assert "suite: none" in p.stdout and '"type":"done"' in p.stdout
     assert _mdir(img) == before_files and _sha(img) == before
     # the copy it wrote is named, with the command that reads its SDBENCH.LOG
-    copy = "build/qemu/sd-raspi2b.img"
+    copy = rundir + "/sd-raspi2b.img"
     assert "a copy of %s: %s (the run writes the copy" % (img, copy) in p.stdout
     assert "the card image this run wrote: %s; its SDBENCH.LOG: /usr/bin/python3 " \
         "tools/sdbcard.py extract %s SDBENCH.LOG SDBENCH.LOG" % (copy, copy) in p.stdout
