@@ -244,9 +244,10 @@ struct sim_config {
 	uint32_t clk_stable_ns;  /* internal clock enable -> CLK_STABLE */
 	/* The controller: "emmc" (BCM2835 Arasan: the bcm2835_emmc quirk
 	 * set), "emmc2" (BCM2711 EMMC2: the bcm2711_emmc2 quirk set) or
-	 * "sdhci" (an SDHCI controller of no Pi, driven with the bcm2835_emmc
-	 * quirk set, whose own idle clocks no authority bounds: sd_host.h
-	 * idle_clk_max); tools choose the driver's quirk set from it. */
+	 * "sdhci" (an SDHCI controller of no Pi: harness/sim_board.c
+	 * sim_nopi_quirks, the BCM2835's integration but with no authority
+	 * bounding its own idle clocks, sd_host.h idle_clk_max); tools choose
+	 * the driver's quirk set from it. */
 	char controller[8];
 	/* The real SoC whose table (platform/<soc>.c: "BCM2835", "BCM2836",
 	 * "BCM2837", "BCM2711", "BCM2712") builds the simulated board, its

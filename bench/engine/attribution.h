@@ -219,9 +219,6 @@ void phase_split_measured(const struct phase_acc *a, unsigned width, uint32_t cl
  * BUS_MULTI | BUS_STOP, BUS_DDR for a DDR50 bus). */
 void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock_hz,
 		       unsigned bus_flags, double extra_clocks, struct phase_split *out);
-/* One split of a mixed workload from its read and write splits (weighted by
- * their wall times; is_write becomes 2 when both contribute) with its own
- * verdict. */
 /* The controller's own idle clocks between blocks (sd_host.h
  * idle_clk_max; 0xffff and above: no authority bounds them): the points of
  * the card's clock-paced wait (card_clock_pct) they may be, idle_amb_pct,
@@ -229,6 +226,9 @@ void phase_split_flags(const struct phase_acc *a, unsigned width, uint32_t clock
  * bus (docs/silicon.md ctrl-idle-clocks). After phase_split_flags or
  * phase_split_combine. */
 void phase_split_idle(struct phase_split *s, uint32_t idle_clk_max);
+/* One split of a mixed workload from its read and write splits (weighted by
+ * their wall times; is_write becomes 2 when both contribute) with its own
+ * verdict. */
 void phase_split_combine(const struct phase_split *rd, const struct phase_split *wr,
 			 struct phase_split *out);
 const char *bottleneck_name(enum bottleneck b);

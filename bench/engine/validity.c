@@ -239,12 +239,11 @@ static void check_uncertain(const struct wl_validity_in *in, struct wl_validity 
 static void check_idle_clocks(const struct wl_validity_in *in, struct wl_validity *v)
 {
 	const struct phase_split *s = in->split;
-
 	char most[24];
 
 	if (!s->wall_ns || !(s->idle_amb_pct > WL_VALID_UNCERTAIN_PP))
 		return;
-	if (in->idle_clk_max >= 0xffffu)
+	if (in->idle_clk_max >= SD_IDLE_CLK_UNKNOWN)
 		fmt_snprintf(most, sizeof(most), "all (no authority)");
 	else
 		fmt_snprintf(most, sizeof(most), "%u", (unsigned)in->idle_clk_max);
